@@ -1,0 +1,37 @@
+/**
+ * The `loopscope` CLI. Each command lives in commands/<name>.ts and exports
+ * `run(argv: string[]): Promise<number>` (the exit code) and `usage: string`.
+ * Exit codes everywhere: 0 success, 1 unreadable input or runtime failure (one-line reason), 2 usage.
+ */
+import { commandTable } from "./commands/table.ts";
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help" || name === "-h") {
+    printHelp();
+    return name ? 0 : 2;
+  }
+  const entry = commandTable[name];
+  if (!entry) {
+    process.stderr.write(`loopscope: unknown command "${name}"\n\n`);
+    printHelp();
+    return 2;
+  }
+  const mod = await entry.load();
+  return mod.run(rest);
+}
+
+function printHelp(): void {
+  const lines = Object.entries(commandTable).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
+  process.stderr.write(`usage: loopscope <command> [options]\n\ncommands:\n${lines.join("\n")}\n`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`loopscope: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,5 +1,128 @@
 /**
  * The wire between apps/server and apps/web: WebSocket messages and HTTP shapes. Both sides import
- * these types; nothing here runs I/O.
+ * these types; nothing here does I/O.
+ *
+ * Stream invariants (the server keeps them, the web relies on them):
+ * - every event carries `seq`; a client that says `resume(since)` receives exactly the events with
+ *   seq > since, in order, with no duplicates, before any newer batch;
+ * - events travel in batches (`events`), never one message each;
+ * - a client that falls too far behind receives `catchUp` instead of the batches it missed and
+ *   fetches that range over HTTP (GET /api/trace?from=&to=), then resumes.
  */
-export {};
+import type { TraceEvent } from "@loopscope/trace";
+
+// ---------- WebSocket: /ws?token=…  (token absent or wrong ⇒ 403; read-only share token allowed) --
+
+export type ClientMessage =
+  /** Sent first and after every reconnect: "I have every event up to and including `since`". */
+  { type: "resume"; since: number } | { type: "ping"; t: number };
+
+export type ServerMessage =
+  | { type: "hello"; info: ServerInfo }
+  | { type: "events"; events: TraceEvent[] }
+  /** The missed range is too large for the socket: fetch it over HTTP, then resume(to). */
+  | { type: "catchUp"; from: number; to: number }
+  /** Current state of the watched objects, so a new client can draw the present. */
+  | { type: "objects"; objects: ObjectsSnapshot }
+  | { type: "pong"; t: number }
+  | { type: "error"; message: string };
+
+// ---------- HTTP ----------------------------------------------------------------------------------
+
+export type ServerMode = "live" | "replay";
+
+export interface ServerInfo {
+  mode: ServerMode;
+  version: string;
+  /** Where the controller runs against. */
+  cluster: { kind: "embedded" | "kubeconfig" | "none"; server?: string; context?: string };
+  /** Path (relative to the runs folder) of the recording, or the replayed file's name. */
+  trace?: string;
+  lastSeq: number;
+  /** true for a read-only share session: every mutation is refused. */
+  readOnly: boolean;
+  workers?: number;
+  resyncSeconds?: number;
+  scenarios: ScenarioInfo[];
+  lessons: LessonSwitches;
+  faults?: FaultState;
+}
+
+export interface ScenarioInfo {
+  name: string;
+  title: string;
+  teaches: string;
+}
+
+export interface LessonSwitches {
+  /** Status gets a fresh timestamp every pass: a hot loop. */
+  hotLoopBug: boolean;
+  /** Skip UpdateStatus when the status would not change. */
+  idempotentStatus: boolean;
+}
+
+export interface FaultState {
+  latencyMs: Partial<
+    Record<"get" | "list" | "watch" | "create" | "update" | "patch" | "delete", number>
+  >;
+  failNext: number;
+  competingWriter: boolean;
+}
+
+export interface ObjectSummary {
+  kind: "Foo" | "Deployment";
+  namespace: string;
+  name: string;
+  resourceVersion: string;
+  generation?: number;
+  /** Foo: spec.replicas; Deployment: spec.replicas. */
+  replicas?: number;
+  /** Foo: status.availableReplicas; Deployment: status.availableReplicas. */
+  availableReplicas?: number;
+  /** Deployment: namespace/name of the controlling Foo, if any. */
+  owner?: string;
+  deletionTimestamp?: string;
+}
+
+export interface ObjectsSnapshot {
+  /** seq of the last event when the snapshot was taken. */
+  atSeq: number;
+  objects: ObjectSummary[];
+}
+
+export interface RunInfo {
+  /** File name inside the runs folder; the only form a client may name a run by. */
+  name: string;
+  bytes: number;
+  modified: string;
+}
+
+/** Mutations (POST, JSON body, header `x-loopscope-token`, same Origin). */
+export type ActionRequest =
+  | { action: "createFoo"; namespace?: string; name: string; replicas?: number }
+  | { action: "deleteFoo"; namespace?: string; name: string }
+  | { action: "scaleFoo"; namespace?: string; name: string; replicas: number }
+  | { action: "applyManifest"; yaml: string }
+  | { action: "runScenario"; scenario: string }
+  | { action: "setLesson"; lesson: keyof LessonSwitches; enabled: boolean }
+  | {
+      action: "setFault";
+      fault: Partial<FaultState> & { closeWatches?: boolean; expireNextWatch?: boolean };
+    };
+
+export interface ActionResponse {
+  ok: boolean;
+  message?: string;
+}
+
+export const API = {
+  info: "/api/info",
+  objects: "/api/objects",
+  action: "/api/action",
+  /** ?from=&to= (seq, inclusive) → JSONL with header */
+  trace: "/api/trace",
+  runs: "/api/runs",
+  ws: "/ws",
+} as const;
+
+export const TOKEN_HEADER = "x-loopscope-token";

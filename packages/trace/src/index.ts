@@ -1,1 +1,2 @@
 export * from "./event.ts";
+export * from "./analysis/model.ts";

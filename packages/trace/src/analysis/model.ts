@@ -1,0 +1,93 @@
+/**
+ * What the analysis derives from a stream of events. These are the shapes the CLI prints, the
+ * server serves, and the dashboard draws; the incremental Analyzer keeps them current as events
+ * arrive (live) or as a file is read (replay).
+ *
+ * A **pass** is one run of the reconcile for one key: it opens at a dequeue and closes at the
+ * worker's Done (a `done` event). The workqueue never hands one key to two workers at once, so
+ * every event of a key between its dequeue and its done belongs to that pass. Logs without
+ * dequeue lines still yield passes from pass-end markers alone (`fromMarkers: true`).
+ */
+import type { PassOutcome, Stage } from "../event.ts";
+
+export const PASS_CAUSES = ["external", "self", "resync", "retry", "unknown"] as const;
+export type PassCause = (typeof PASS_CAUSES)[number];
+
+/** One enqueue merged into a pass (all adds of the key since its previous pass began). */
+export interface Trigger {
+  enqueueSeq: number;
+  /** The watch event the enqueue came from, when known. */
+  watchSeq?: number;
+  /** The write whose echo the watch event was (cause "self"). */
+  writeSeq?: number;
+  cause: PassCause;
+  /** true when the classification is heuristic (no resourceVersions to match). */
+  inferred: boolean;
+}
+
+export interface Pass {
+  key: string;
+  /** 0-based index among the key's passes. */
+  index: number;
+  dequeueSeq?: number;
+  endSeq?: number;
+  /** µs; dequeue time, or the first event of the pass when there is no dequeue. */
+  start: number;
+  /** µs; absent while the pass is open. */
+  end?: number;
+  worker?: number;
+  triggers: Trigger[];
+  /** self only when every trigger is self; otherwise the first non-self trigger's cause. */
+  cause: PassCause;
+  inferred: boolean;
+  readSeq?: number;
+  writeSeqs: number[];
+  changingWrites: number;
+  noopWrites: number;
+  conflicts: number;
+  /** Field paths changed by this pass's writes, when known. */
+  changedFields: string[];
+  outcome?: PassOutcome;
+  /** true when this pass was built from a pass-end marker with no dequeue line. */
+  fromMarkers: boolean;
+}
+
+export type StageCounts = Record<Stage, number>;
+export type CauseCounts = Record<PassCause, number>;
+
+export interface KeySummary {
+  key: string;
+  /** µs of the key's first event. */
+  firstTs: number;
+  byStage: StageCounts;
+  passes: number;
+  passCauses: CauseCounts;
+  /** Passes whose every trigger was the controller's own write. */
+  selfTriggered: number;
+  writes: number;
+  changingWrites: number;
+  noopWrites: number;
+  conflicts: number;
+  /** Passes from the key's first watch event until it was first quiescent; null if never. */
+  reconcilesForCreate: number | null;
+  quiescent: boolean;
+  hotLoop: boolean;
+}
+
+export type FindingKind = "hot-loop" | "conflict" | "retry" | "not-found" | "orphan";
+
+export interface Finding {
+  kind: FindingKind;
+  key: string;
+  detail: string;
+  /** Field paths that differ on every pass of a hot loop. */
+  fields?: string[];
+  /** seq of the first event the finding is about. */
+  seq?: number;
+}
+
+export interface Diagnostic {
+  /** 1-based line number in the input. */
+  line: number;
+  message: string;
+}

@@ -1,0 +1,144 @@
+/**
+ * A work queue with client-go's `util/workqueue` semantics (queue.go), for string-like keys.
+ *
+ * Invariants (each one tested in queue.test.ts):
+ * - **Fair**: items are handed out in the order they were added (FIFO), and workers blocked in
+ *   `get()` are served in the order they called it.
+ * - **Stingy**: an item is never held by two workers at once, and however many times it is added
+ *   before a worker takes it, it is processed once. Every item in the FIFO is in `dirty` and not
+ *   in `processing`.
+ * - `add` of an item already waiting (dirty) is merged: returns `"dirty"`.
+ * - `add` of an item a worker holds is parked: returns `"processing"`; `done` re-queues it, so the
+ *   item is processed again after the current pass.
+ * - `get` moves the head into `processing` and out of `dirty` at the moment of hand-off (not when
+ *   the awaiting worker resumes), so an add racing the worker's continuation is parked, not lost.
+ * - `len` counts ready items only (not processing, not waiting in a delay).
+ * - After `shutDown`, adds are ignored; `get` still returns queued items, then `{shutdown: true}`.
+ *   `shutDownWithDrain` additionally resolves only once every item being processed is `done`.
+ */
+import { QueueMetrics, noopMetricsProvider, type WorkqueueMetricsProvider } from "./metrics.ts";
+
+/**
+ * How an add landed: appended (`false`), merged into a waiting item (`"dirty"`), parked behind a
+ * worker (`"processing"`), or dropped because the queue is shutting down (`"ignored"`).
+ */
+export type AddResult = false | "dirty" | "processing" | "ignored";
+
+export type GetResult<T> = { item: T; shutdown: false } | { item: undefined; shutdown: true };
+
+export interface QueueOptions {
+  /** Name used for metrics (client-go's queue name). */
+  name?: string;
+  metrics?: WorkqueueMetricsProvider;
+  /** How often unfinished-work gauges are refreshed when metrics are on (client-go: 500 ms). */
+  unfinishedWorkUpdatePeriodMs?: number;
+}
+
+export class Queue<T> {
+  /** Ready items, FIFO. A ring-free array with a moving head keeps shift() O(1) amortised. */
+  private fifo: T[] = [];
+  private head = 0;
+  private readonly dirty = new Set<T>();
+  private readonly processing = new Set<T>();
+  private readonly waiters: Array<(r: GetResult<T>) => void> = [];
+  private shuttingDown = false;
+  private drainWaiters: Array<() => void> = [];
+  protected readonly metrics: QueueMetrics<T> | undefined;
+  private readonly unfinishedTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(opts: QueueOptions = {}) {
+    if (opts.metrics && opts.metrics !== noopMetricsProvider) {
+      this.metrics = new QueueMetrics<T>(opts.name ?? "", opts.metrics);
+      this.unfinishedTimer = setInterval(
+        () => this.metrics?.updateUnfinishedWork(),
+        opts.unfinishedWorkUpdatePeriodMs ?? 500,
+      );
+      this.unfinishedTimer.unref?.();
+    }
+  }
+
+  /** Marks `item` as needing processing. Returns how it was merged (false = appended). */
+  add(item: T): AddResult {
+    if (this.shuttingDown) return "ignored";
+    if (this.dirty.has(item)) return "dirty";
+    this.dirty.add(item);
+    if (this.processing.has(item)) return "processing";
+    this.push(item);
+    return false;
+  }
+
+  /** Ready items (not counting items being processed or waiting for a delay). */
+  len(): number {
+    return this.fifo.length - this.head;
+  }
+
+  /** Resolves with the next item (now if one is ready), or `{shutdown: true}` once shut down and empty. */
+  get(): Promise<GetResult<T>> {
+    if (this.len() > 0) return Promise.resolve({ item: this.take(), shutdown: false });
+    if (this.shuttingDown) return Promise.resolve({ item: undefined, shutdown: true });
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** The worker finished `item`; if it was re-added meanwhile it goes back into the FIFO. */
+  done(item: T): void {
+    this.metrics?.done(item);
+    this.processing.delete(item);
+    if (this.dirty.has(item)) {
+      this.push(item);
+    } else if (this.processing.size === 0 && this.drainWaiters.length > 0) {
+      const waiters = this.drainWaiters;
+      this.drainWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  /** Stops accepting adds; blocked and future `get`s see shutdown once the FIFO is empty. */
+  shutDown(): void {
+    this.shuttingDown = true;
+    if (this.unfinishedTimer) clearInterval(this.unfinishedTimer);
+    // Waiters exist only while the FIFO is empty, so all of them see shutdown now.
+    const waiters = this.waiters.splice(0);
+    for (const w of waiters) w({ item: undefined, shutdown: true });
+  }
+
+  /** As `shutDown`, then resolves when no item is being processed any more. */
+  shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    if (this.processing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  isShuttingDown(): boolean {
+    return this.shuttingDown;
+  }
+
+  /** Whether a worker currently holds `item` (for diagnostics and tests). */
+  isProcessing(item: T): boolean {
+    return this.processing.has(item);
+  }
+
+  private push(item: T): void {
+    this.metrics?.add(item);
+    const waiter = this.waiters.shift();
+    if (waiter) {
+      // Hand off directly: the item was never observable in the FIFO, so take() semantics apply.
+      this.fifo.push(item);
+      waiter({ item: this.take(), shutdown: false });
+      return;
+    }
+    this.fifo.push(item);
+  }
+
+  private take(): T {
+    const item = this.fifo[this.head] as T;
+    this.head++;
+    if (this.head > 1024 && this.head * 2 > this.fifo.length) {
+      this.fifo = this.fifo.slice(this.head);
+      this.head = 0;
+    }
+    this.processing.add(item);
+    this.dirty.delete(item);
+    this.metrics?.get(item);
+    return item;
+  }
+}

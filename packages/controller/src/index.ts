@@ -1,1 +1,9 @@
-export {};
+export * from "./foo-controller.ts";
+export * from "./types.ts";
+export * from "./new-deployment.ts";
+export * from "./workqueue/index.ts";
+export * from "./informer/resilient-informer.ts";
+export * from "./probe/probe.ts";
+export * from "./probe/site.ts";
+export * from "./probe/klog.ts";
+export * from "./probe/changed-fields.ts";

@@ -1,0 +1,122 @@
+/**
+ * Kubernetes Events the controller records, like client-go's EventRecorder + broadcaster:
+ * asynchronous (the reconcile never waits for them and they are not writes of the pass),
+ * aggregated (a repeat of the same object/type/reason/message bumps `count` on the existing Event
+ * instead of creating another, which is why `kubectl describe foo` shows "Synced (x15 over …)").
+ *
+ * Invariants: at most one request per aggregation key is in flight; repeats arriving meanwhile
+ * are folded into the next update; `flush()` resolves once nothing is pending; failures are
+ * reported through `onError` and never thrown into the controller.
+ */
+import {
+  CoreV1Api,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+} from "@kubernetes/client-node";
+
+export interface InvolvedObject {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  uid?: string;
+  resourceVersion?: string;
+}
+
+interface Aggregate {
+  name: string | undefined;
+  count: number;
+  sentCount: number;
+  inFlight: Promise<void> | undefined;
+  first: string;
+  last: string;
+}
+
+export class EventRecorder {
+  private readonly core: CoreV1Api;
+  private readonly aggregates = new Map<string, Aggregate>();
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    kubeConfig: KubeConfig,
+    private readonly component: string,
+    private readonly onError: (err: unknown) => void = () => {},
+    private readonly onEvent: (
+      obj: InvolvedObject,
+      type: string,
+      reason: string,
+      message: string,
+    ) => void = () => {},
+  ) {
+    this.core = kubeConfig.makeApiClient(CoreV1Api);
+  }
+
+  event(obj: InvolvedObject, type: "Normal" | "Warning", reason: string, message: string): void {
+    this.onEvent(obj, type, reason, message);
+    const key = `${obj.uid ?? obj.namespace + "/" + obj.name}|${type}|${reason}|${message}`;
+    const now = new Date().toISOString();
+    let agg = this.aggregates.get(key);
+    if (!agg) {
+      agg = { name: undefined, count: 0, sentCount: 0, inFlight: undefined, first: now, last: now };
+      this.aggregates.set(key, agg);
+    }
+    agg.count++;
+    agg.last = now;
+    if (!agg.inFlight) this.send(agg, obj, type, reason, message);
+  }
+
+  /** Resolves when every event recorded so far has been sent (or failed). */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  private send(
+    agg: Aggregate,
+    obj: InvolvedObject,
+    type: string,
+    reason: string,
+    message: string,
+  ): void {
+    const p = (async () => {
+      const count = agg.count;
+      try {
+        if (agg.name === undefined) {
+          const name = `${obj.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
+          await this.core.createNamespacedEvent({
+            namespace: obj.namespace,
+            body: {
+              metadata: { name, namespace: obj.namespace },
+              involvedObject: obj,
+              type,
+              reason,
+              message,
+              count,
+              firstTimestamp: new Date(agg.first),
+              lastTimestamp: new Date(agg.last),
+              source: { component: this.component },
+              reportingComponent: this.component,
+            },
+          });
+          agg.name = name;
+        } else {
+          await this.core.patchNamespacedEvent(
+            { name: agg.name, namespace: obj.namespace, body: { count, lastTimestamp: agg.last } },
+            setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+          );
+        }
+        agg.sentCount = count;
+      } catch (err) {
+        this.onError(err);
+      }
+    })();
+    agg.inFlight = p;
+    this.pending.add(p);
+    void p.finally(() => {
+      this.pending.delete(p);
+      agg.inFlight = undefined;
+      if (agg.count > agg.sentCount && agg.name !== undefined)
+        this.send(agg, obj, type, reason, message);
+    });
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * A client-node 1.4.0 informer (ListWatch) wrapped to do what client-go's reflector and shared
+ * informer do for sample-controller, and client-node leaves to its user:
+ *
+ * - **Restart after errors.** client-node stops for good on any error other than a normal close or
+ *   a 410 (HTTP 500, connection refused, a failed list). We restart it with exponential backoff
+ *   (default 200 ms → 30 s, reset after a successful start).
+ * - **Our stop is not a failure.** client-node's `stop()` aborts the watch, which reports an
+ *   AbortError through the same `error` callback; while stopping, errors are ignored and no
+ *   restart is scheduled. A start racing a stop is stopped again when it settles.
+ * - **No double start.** `start()` while started returns the same promise.
+ * - **Old objects for updates.** client-node's update callback has only the new object; we keep
+ *   our own store (the lister's cache) so handlers get `(old, new)` like client-go.
+ * - **Periodic resync** (client-node has none): every `resyncMs` each cached object is re-delivered
+ *   as `update(obj, obj)` — equal resourceVersions, as client-go's Sync deltas.
+ * - **Cache sync.** `hasSynced()` turns true once a list has been delivered and the watch opened;
+ *   `waitForCacheSync()` resolves then (or false if stopped first).
+ *
+ * Invariants: the store always equals the set of objects delivered by add/update minus delete;
+ * handlers run synchronously in the order client-node delivers events; at most one restart timer
+ * is pending; after `stop()` resolves no handler runs again (until `start()` is called anew).
+ */
+import {
+  ListWatch,
+  Watch,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+} from "@kubernetes/client-node";
+
+export interface InformerHandlers<T> {
+  add?(obj: T): void;
+  update?(oldObj: T, newObj: T): void;
+  delete?(obj: T): void;
+}
+
+export interface InformerError {
+  /** What failed, for a one-line message ("list Foo", "watch Deployment"). */
+  kind: string;
+  error: unknown;
+  /** Consecutive failures so far, and when the next attempt is. */
+  attempt: number;
+  retryInMs: number;
+}
+
+export interface ResilientInformerOptions<T extends KubernetesObject> {
+  kubeConfig: KubeConfig;
+  /** Kind name for messages ("Foo"). */
+  kind: string;
+  /** Watch path, e.g. "/apis/apps/v1/deployments". */
+  path: string;
+  list: () => Promise<KubernetesListObject<T>>;
+  /** Resync period in ms; 0 disables. Default 30 000 (sample-controller's factories). */
+  resyncMs?: number;
+  backoffInitialMs?: number;
+  backoffMaxMs?: number;
+  onError?: (e: InformerError) => void;
+}
+
+export function objectKey(obj: KubernetesObject): string {
+  const ns = obj.metadata?.namespace;
+  const name = obj.metadata?.name ?? "";
+  return ns ? `${ns}/${name}` : name;
+}
+
+export class ResilientInformer<T extends KubernetesObject> {
+  private readonly lw: ListWatch<T>;
+  private readonly store = new Map<string, T>();
+  private readonly handlers: Array<InformerHandlers<T>> = [];
+  private starting: Promise<void> | undefined;
+  private running = false;
+  private stopping = false;
+  private synced = false;
+  private listedThisStart = false;
+  private failedThisStart = false;
+  private failures = 0;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private resyncTimer: ReturnType<typeof setInterval> | undefined;
+  private syncWaiters: Array<(ok: boolean) => void> = [];
+  readonly resyncMs: number;
+  private readonly backoffInitialMs: number;
+  private readonly backoffMaxMs: number;
+
+  constructor(private readonly opts: ResilientInformerOptions<T>) {
+    this.resyncMs = opts.resyncMs ?? 30_000;
+    this.backoffInitialMs = opts.backoffInitialMs ?? 200;
+    this.backoffMaxMs = opts.backoffMaxMs ?? 30_000;
+    const list = async () => {
+      const result = await opts.list();
+      // A list answered after stop() must not open a watch nobody will close.
+      if (this.stopping) throw new Error("informer stopped");
+      this.listedThisStart = true;
+      return result;
+    };
+    this.lw = new ListWatch<T>(opts.path, new Watch(opts.kubeConfig), list, false);
+    this.lw.on("add", (obj) => this.onAdd(obj));
+    this.lw.on("update", (obj) => this.onUpdate(obj));
+    this.lw.on("delete", (obj) => this.onDelete(obj));
+    this.lw.on("error", (err) => this.onError(err));
+  }
+
+  addEventHandler(h: InformerHandlers<T>): void {
+    this.handlers.push(h);
+  }
+
+  /** Lists, delivers, opens the watch. Never rejects: failures go to backoff restarts. */
+  start(): Promise<void> {
+    if (this.running) return this.starting ?? Promise.resolve();
+    this.running = true;
+    this.stopping = false;
+    this.starting = this.attempt();
+    if (this.resyncMs > 0 && !this.resyncTimer) {
+      this.resyncTimer = setInterval(() => this.resync(), this.resyncMs);
+      this.resyncTimer.unref?.();
+    }
+    return this.starting;
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** Resolves true once synced, false if stopped before. */
+  waitForCacheSync(): Promise<boolean> {
+    if (this.synced) return Promise.resolve(true);
+    if (!this.running) return Promise.resolve(false);
+    return new Promise((resolve) => this.syncWaiters.push(resolve));
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.stopping = true;
+    this.running = false;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    if (this.resyncTimer) clearInterval(this.resyncTimer);
+    this.resyncTimer = undefined;
+    await this.lw.stop();
+    // A start in flight may open its watch after the abort above; abort that one too.
+    if (this.starting) await this.starting;
+    await this.lw.stop();
+    this.starting = undefined;
+    const waiters = this.syncWaiters.splice(0);
+    for (const w of waiters) w(false);
+  }
+
+  /** The lister: the cached object, or undefined. */
+  get(namespace: string, name: string): T | undefined {
+    return this.store.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  list(namespace?: string): T[] {
+    const all = [...this.store.values()];
+    return namespace ? all.filter((o) => o.metadata?.namespace === namespace) : all;
+  }
+
+  /** Re-delivers every cached object as update(obj, obj) (what a resync period does). */
+  resync(): void {
+    if (!this.synced || this.stopping) return;
+    for (const obj of [...this.store.values()]) {
+      for (const h of this.handlers) h.update?.(obj, obj);
+    }
+  }
+
+  private async attempt(): Promise<void> {
+    this.listedThisStart = false;
+    this.failedThisStart = false;
+    try {
+      await this.lw.start();
+    } catch (err) {
+      // client-node reports failures through `error`; a throw here (e.g. no current cluster) too.
+      this.onError(err);
+    }
+    if (this.stopping || this.failedThisStart) return;
+    this.failures = 0;
+    if (!this.synced && (this.listedThisStart || this.lw.latestResourceVersion() !== "")) {
+      this.synced = true;
+      const waiters = this.syncWaiters.splice(0);
+      for (const w of waiters) w(true);
+    }
+  }
+
+  private onError(err: unknown): void {
+    this.failedThisStart = true;
+    if (this.stopping || !this.running) return;
+    this.failures++;
+    const delay = Math.min(this.backoffMaxMs, this.backoffInitialMs * 2 ** (this.failures - 1));
+    this.opts.onError?.({
+      kind: `${this.listedThisStart || this.lw.latestResourceVersion() ? "watch" : "list"} ${this.opts.kind}`,
+      error: err,
+      attempt: this.failures,
+      retryInMs: delay,
+    });
+    if (this.restartTimer) return;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.stopping || !this.running) return;
+      this.starting = this.attempt();
+    }, delay);
+  }
+
+  private onAdd(obj: T): void {
+    this.store.set(objectKey(obj), obj);
+    for (const h of this.handlers) h.add?.(obj);
+  }
+
+  private onUpdate(obj: T): void {
+    const key = objectKey(obj);
+    const old = this.store.get(key) ?? obj;
+    this.store.set(key, obj);
+    for (const h of this.handlers) h.update?.(old, obj);
+  }
+
+  private onDelete(obj: T): void {
+    this.store.delete(objectKey(obj));
+    for (const h of this.handlers) h.delete?.(obj);
+  }
+}

@@ -7,7 +7,17 @@
  *   seq > since, in order, with no duplicates, before any newer batch;
  * - events travel in batches (`events`), never one message each;
  * - a client that falls too far behind receives `catchUp` instead of the batches it missed and
- *   fetches that range over HTTP (GET /api/trace?from=&to=), then resumes.
+ *   fetches that range over HTTP (GET /api/trace?from=&to=), then resumes;
+ * - after `catchUp` the server sends no further `events` until the client's next `resume`, so
+ *   the socket never buffers more than one batch past its high-water mark;
+ * - `hello` is the first message on every connection; `objects` may arrive at any time after it
+ *   and always replaces the previous snapshot whole.
+ *
+ * Authentication (see TOKEN_META, TOKEN_HEADER): the served index.html carries the run's token
+ * in `<meta name="loopscope-token" content="…">`. Every /api request sends it in the
+ * `x-loopscope-token` header (GET downloads may use `?token=` instead, for plain links), and the
+ * WebSocket URL carries `?token=`. A read-only share token is accepted for reads and the stream;
+ * any mutation with it answers 403. Requests from a foreign Origin answer 403.
  */
 import type { TraceEvent } from "@loopscope/trace";
 
@@ -31,6 +41,9 @@ export type ServerMessage =
 
 export type ServerMode = "live" | "replay";
 
+/** Name of the meta tag in the served index.html that carries the token for this page. */
+export const TOKEN_META = "loopscope-token";
+
 export interface ServerInfo {
   mode: ServerMode;
   version: string;
@@ -38,6 +51,12 @@ export interface ServerInfo {
   cluster: { kind: "embedded" | "kubeconfig" | "none"; server?: string; context?: string };
   /** Path (relative to the runs folder) of the recording, or the replayed file's name. */
   trace?: string;
+  /**
+   * Replay only: problems the reader reported while loading the file (malformed lines are
+   * skipped, the rest loads). Capped; `loadIssuesTotal` says how many there were in all.
+   */
+  loadIssues?: LoadIssue[];
+  loadIssuesTotal?: number;
   lastSeq: number;
   /** true for a read-only share session: every mutation is refused. */
   readOnly: boolean;
@@ -46,6 +65,12 @@ export interface ServerInfo {
   scenarios: ScenarioInfo[];
   lessons: LessonSwitches;
   faults?: FaultState;
+}
+
+export interface LoadIssue {
+  /** 1-based line number in the replayed file, when known. */
+  line?: number;
+  message: string;
 }
 
 export interface ScenarioInfo {
@@ -110,6 +135,11 @@ export type ActionRequest =
       fault: Partial<FaultState> & { closeWatches?: boolean; expireNextWatch?: boolean };
     };
 
+/**
+ * Answer to POST /api/action. HTTP status: 200 ok; 400 malformed request; 403 bad token, share
+ * token or foreign Origin; 409 not possible in this mode (replay) or a Kubernetes conflict;
+ * 413 body too large; 502 the cluster refused or failed the call (message says why).
+ */
 export interface ActionResponse {
   ok: boolean;
   message?: string;
@@ -119,10 +149,19 @@ export const API = {
   info: "/api/info",
   objects: "/api/objects",
   action: "/api/action",
-  /** ?from=&to= (seq, inclusive) → JSONL with header */
+  /**
+   * ?from=&to= (seq, inclusive; both optional: whole trace) → JSONL with header, content type
+   * application/x-ndjson. `from` older than the server still holds → 410.
+   */
   trace: "/api/trace",
+  /** GET → RunInfo[] (newest first). */
   runs: "/api/runs",
+  /** GET /api/runs/<name> → that recording's bytes (JSONL). `name` must be a RunInfo.name. */
+  run: (name: string) => `/api/runs/${encodeURIComponent(name)}`,
   ws: "/ws",
 } as const;
+
+/** What a run name must look like: a plain file name, no folders, no leading dot. */
+export const RUN_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}\.(jsonl|log|txt)$/;
 
 export const TOKEN_HEADER = "x-loopscope-token";

@@ -1,0 +1,27 @@
+/**
+ * What the HTTP routes and the WebSocket stream need from a running session, live or replay.
+ * `up` and `replay` each build one; the transport code never knows which.
+ */
+import type { ActionRequest, ObjectsSnapshot, ServerInfo, ServerMode } from "@loopscope/protocol";
+import type { TraceHub } from "../hub/trace-hub.ts";
+import type { RecordingMeta } from "../hub/codec.ts";
+import type { RunsFolder } from "../recorded-runs/runs-folder.ts";
+
+export interface DashboardBackend {
+  mode: ServerMode;
+  hub: TraceHub;
+  runs: RunsFolder;
+  /** ServerInfo minus what the transport fills per request (lastSeq, readOnly). */
+  info(): Omit<ServerInfo, "lastSeq" | "readOnly">;
+  /** Current Foos and Deployments (empty in replay). */
+  objects(): ObjectsSnapshot;
+  /** Called whenever objects() would answer differently. Returns an unsubscribe. */
+  onObjectsChanged(listener: () => void): () => void;
+  /**
+   * Performs a mutation. Resolves with a human-readable result; rejects with an HttpError whose
+   * status follows ActionResponse's table. Absent in replay (every action answers 409).
+   */
+  act?(request: ActionRequest): Promise<string>;
+  /** Header meta for trace downloads. */
+  traceMeta(): RecordingMeta;
+}

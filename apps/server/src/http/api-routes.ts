@@ -1,0 +1,113 @@
+/**
+ * The /api routes (paths from @loopscope/protocol's API table) over a DashboardBackend.
+ */
+import { createReadStream } from "node:fs";
+import { once } from "node:events";
+import type { ServerResponse } from "node:http";
+import { API, type ActionResponse, type ServerInfo } from "@loopscope/protocol";
+import type { DashboardBackend } from "../dashboard/backend.ts";
+import { jsonlCodec } from "../hub/codec.ts";
+import { parseActionRequest } from "../actions/validate.ts";
+import type { RequestContext, Route } from "./router.ts";
+import { HttpError, readBody, sendJson } from "./respond.ts";
+
+/** Manifests are small; this bounds what one request can make the server hold. */
+export const ACTION_BODY_LIMIT = 1024 * 1024;
+const TRACE_CHUNK = 5000;
+
+export function apiRoutes(backend: DashboardBackend): Route[] {
+  return [
+    {
+      method: "GET",
+      path: API.info,
+      access: "read",
+      handle: ({ res, access }) => sendJson(res, 200, infoFor(backend, access === "reader")),
+    },
+    {
+      method: "GET",
+      path: API.objects,
+      access: "read",
+      handle: ({ res }) => sendJson(res, 200, backend.objects()),
+    },
+    {
+      method: "POST",
+      path: API.action,
+      access: "write",
+      handle: async ({ req, res }) => {
+        const request = parseActionRequest(await readBody(req, ACTION_BODY_LIMIT));
+        if (!backend.act) throw new HttpError(409, `not possible in ${backend.mode} mode`);
+        const message = await backend.act(request);
+        sendJson(res, 200, { ok: true, message } satisfies ActionResponse);
+      },
+    },
+    { method: "GET", path: API.trace, access: "read", handle: (ctx) => sendTrace(backend, ctx) },
+    {
+      method: "GET",
+      path: API.runs,
+      access: "read",
+      handle: async ({ res }) => sendJson(res, 200, await backend.runs.list()),
+    },
+    {
+      method: "GET",
+      path: `${API.runs}/`,
+      prefix: true,
+      access: "read",
+      handle: async ({ res, rest }) => {
+        let name: string;
+        try {
+          name = decodeURIComponent(rest);
+        } catch {
+          throw new HttpError(400, "bad run name");
+        }
+        const path = await backend.runs.resolve(name);
+        if (!path) throw new HttpError(404, "no such run");
+        res.writeHead(200, {
+          "content-type": "application/x-ndjson; charset=utf-8",
+          "content-disposition": `attachment; filename="${name}"`,
+          "cache-control": "no-store",
+        });
+        createReadStream(path).pipe(res);
+      },
+    },
+  ];
+}
+
+export function infoFor(backend: DashboardBackend, readOnly: boolean): ServerInfo {
+  return {
+    ...backend.info(),
+    lastSeq: backend.hub.lastSeq,
+    readOnly: readOnly || backend.mode === "replay",
+  };
+}
+
+async function sendTrace(backend: DashboardBackend, { url, res }: RequestContext): Promise<void> {
+  const hub = backend.hub;
+  const from = seqParam(url.searchParams.get("from"), 1);
+  const to = seqParam(url.searchParams.get("to"), hub.lastSeq);
+  if (from < hub.oldestAvailable) {
+    throw new HttpError(410, `events before seq ${hub.oldestAvailable} are no longer held`);
+  }
+  res.writeHead(200, {
+    "content-type": "application/x-ndjson; charset=utf-8",
+    "content-disposition": `attachment; filename="loopscope-${from}-${to}.jsonl"`,
+    "cache-control": "no-store",
+  });
+  await write(res, jsonlCodec.header(backend.traceMeta()) + "\n");
+  const last = Math.min(to, hub.lastSeq);
+  for (let lo = from; lo <= last; lo += TRACE_CHUNK) {
+    if (res.destroyed) return;
+    const events = await hub.range(lo, Math.min(last, lo + TRACE_CHUNK - 1));
+    await write(res, events.map((e) => jsonlCodec.encode(e) + "\n").join(""));
+  }
+  res.end();
+}
+
+function seqParam(v: string | null, dflt: number): number {
+  if (v === null || v === "") return dflt;
+  if (!/^\d{1,15}$/.test(v)) throw new HttpError(400, "from/to must be non-negative integers");
+  return Number(v);
+}
+
+async function write(res: ServerResponse, text: string): Promise<void> {
+  if (!res.write(text)) await Promise.race([once(res, "drain"), once(res, "close")]);
+}

@@ -1,0 +1,144 @@
+/**
+ * The append-only JSONL file a live run is recorded to, readable while it grows.
+ *
+ * Invariants:
+ * - lines reach the file in append order, whole lines per write; an event is on disk at most
+ *   `flushMs` after `append` (or sooner once `flushBytes` are pending), so a crash loses at most
+ *   that much and leaves at worst one torn last line (readers skip it);
+ * - `readRange` sees every event appended before the call (it flushes first);
+ * - memory: pending bytes (≤ flushBytes + one interval's worth) plus a sparse seq→offset index
+ *   (one entry per `indexEvery` events).
+ */
+import { open, type FileHandle } from "node:fs/promises";
+import { StringDecoder } from "node:string_decoder";
+import type { TraceEvent } from "@loopscope/trace";
+import { jsonlCodec, type RecordingMeta, type TraceCodec } from "./codec.ts";
+
+export interface RecordingOptions {
+  flushMs?: number;
+  flushBytes?: number;
+  indexEvery?: number;
+  codec?: TraceCodec;
+}
+
+export class Recording {
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private timer: NodeJS.Timeout | undefined;
+  /** Bytes appended so far, flushed or not: the offset the next line starts at. */
+  private size = 0;
+  private readonly index: { seq: number; offset: number }[] = [];
+  private sinceIndex = Infinity;
+  private writes: Promise<void> = Promise.resolve();
+  private failure: Error | undefined;
+  private closed = false;
+  private readonly flushMs: number;
+  private readonly flushBytes: number;
+  private readonly indexEvery: number;
+  private readonly codec: TraceCodec;
+
+  private constructor(
+    readonly path: string,
+    private readonly fh: FileHandle,
+    opts: RecordingOptions,
+  ) {
+    this.flushMs = opts.flushMs ?? 100;
+    this.flushBytes = opts.flushBytes ?? 256 * 1024;
+    this.indexEvery = opts.indexEvery ?? 1024;
+    this.codec = opts.codec ?? jsonlCodec;
+  }
+
+  /** Creates (or truncates) `path` and writes the header line at once. */
+  static async create(path: string, meta: RecordingMeta, opts: RecordingOptions = {}) {
+    const fh = await open(path, "w+", 0o644);
+    const rec = new Recording(path, fh, opts);
+    rec.push(rec.codec.header(meta) + "\n");
+    await rec.flush();
+    return rec;
+  }
+
+  /** The first write error, if any; appends after it are dropped. */
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  append(e: TraceEvent): void {
+    if (this.closed || this.failure) return;
+    if (this.sinceIndex >= this.indexEvery) {
+      this.index.push({ seq: e.seq, offset: this.size });
+      this.sinceIndex = 0;
+    }
+    this.sinceIndex++;
+    this.push(this.codec.encode(e) + "\n");
+    if (this.pendingBytes >= this.flushBytes) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+  }
+
+  /** Resolves when everything appended so far is written. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length > 0) {
+      const buf = Buffer.from(this.pending.join(""), "utf8");
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.writes = this.writes.then(async () => {
+        if (this.failure) return;
+        try {
+          await this.fh.write(buf);
+        } catch (err) {
+          this.failure = err instanceof Error ? err : new Error(String(err));
+        }
+      });
+    }
+    return this.writes;
+  }
+
+  /** Events with seq in [from, to] from the file, in order. */
+  async readRange(from: number, to: number): Promise<TraceEvent[]> {
+    await this.flush();
+    const out: TraceEvent[] = [];
+    if (to < from || this.index.length === 0) return out;
+    let offset = this.index[0].offset;
+    for (const entry of this.index) {
+      if (entry.seq > from) break;
+      offset = entry.offset;
+    }
+    const chunk = Buffer.alloc(256 * 1024);
+    const text = new StringDecoder("utf8");
+    let carry = "";
+    for (;;) {
+      const { bytesRead } = await this.fh.read(chunk, 0, chunk.length, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+      const lines = (carry + text.write(chunk.subarray(0, bytesRead))).split("\n");
+      carry = lines.pop() ?? "";
+      for (const line of lines) {
+        const e = this.codec.decode(line);
+        if (!e || e.seq < from) continue;
+        if (e.seq > to) return out;
+        out.push(e);
+      }
+    }
+    return out;
+  }
+
+  /** Flushes, syncs and closes the file. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return this.writes;
+    await this.flush();
+    this.closed = true;
+    try {
+      await this.fh.sync();
+    } finally {
+      await this.fh.close();
+    }
+  }
+
+  private push(line: string): void {
+    const bytes = Buffer.byteLength(line, "utf8");
+    this.pending.push(line);
+    this.pendingBytes += bytes;
+    this.size += bytes;
+  }
+}

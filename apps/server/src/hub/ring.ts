@@ -1,0 +1,51 @@
+/**
+ * A fixed-capacity ring of the newest events, indexed by seq.
+ *
+ * Invariants: events are appended in strictly increasing, gap-free seq order; the ring holds
+ * exactly the events with seq in [firstSeq, lastSeq] (empty when lastSeq < firstSeq); when full,
+ * appending evicts the oldest. Memory is bounded by `capacity` events whatever the rate.
+ */
+import type { TraceEvent } from "@loopscope/trace";
+
+export class EventRing {
+  private readonly slots: (TraceEvent | undefined)[];
+  private count = 0;
+  private last = 0;
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new Error("ring capacity must be ≥ 1");
+    this.slots = new Array<TraceEvent | undefined>(capacity);
+  }
+
+  /** seq of the oldest event held; lastSeq + 1 when empty. */
+  get firstSeq(): number {
+    return this.last - this.count + 1;
+  }
+
+  get lastSeq(): number {
+    return this.last;
+  }
+
+  append(e: TraceEvent): void {
+    if (this.count > 0 && e.seq !== this.last + 1) {
+      throw new Error(`ring: seq ${e.seq} does not follow ${this.last}`);
+    }
+    this.slots[e.seq % this.capacity] = e;
+    this.last = e.seq;
+    if (this.count < this.capacity) this.count++;
+  }
+
+  /** Whether every seq in [from, to] is held (an empty range always is). */
+  holds(from: number, to: number): boolean {
+    return to < from || (from >= this.firstSeq && to <= this.last);
+  }
+
+  /** Events with seq in [from, to] ∩ held range, in order. */
+  slice(from: number, to: number): TraceEvent[] {
+    const lo = Math.max(from, this.firstSeq);
+    const hi = Math.min(to, this.last);
+    const out: TraceEvent[] = [];
+    for (let s = lo; s <= hi; s++) out.push(this.slots[s % this.capacity] as TraceEvent);
+    return out;
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * One WebSocket client's view of the hub's stream.
+ *
+ * The client states what it has (`resume(since)`); the stream then sends every event with
+ * seq > since, in order, in `events` batches, and follows the hub live. Per client the server
+ * keeps only a cursor — events stay in the hub — so a slow client costs at most one batch past
+ * the socket's high-water mark:
+ * - while `bufferedAmount` is above `highWater`, nothing more is sent (checked again every
+ *   `batchMs`);
+ * - when the client is more than `maxLag` events behind (on resume, or because it is slow), it
+ *   gets `catchUp{from,to}` and nothing more until it resumes — it fetches that range over HTTP.
+ * Batches leave at most `batchMs` after the first event they carry, sooner when `batchEvents`
+ * are waiting.
+ */
+import type { WebSocket } from "ws";
+import type { ClientMessage, ServerMessage } from "@loopscope/protocol";
+import type { TraceHub } from "../hub/trace-hub.ts";
+
+export interface StreamTuning {
+  batchMs: number;
+  batchEvents: number;
+  highWater: number;
+  maxLag: number;
+}
+
+export const DEFAULT_TUNING: StreamTuning = {
+  batchMs: 20,
+  batchEvents: 1000,
+  highWater: 1024 * 1024,
+  maxLag: 20_000,
+};
+
+export class ClientStream {
+  /** Last seq sent (or that the client said it has); undefined until the first resume. */
+  private cursor: number | undefined;
+  private waitingForResume = false;
+  private timer: NodeJS.Timeout | undefined;
+  private pumping = false;
+  private closed = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly hub: TraceHub,
+    private readonly tuning: StreamTuning,
+    private readonly log: (msg: string) => void = () => {},
+  ) {
+    this.unsubscribe = hub.subscribe(() => this.schedule());
+    ws.on("message", (data, isBinary) => this.onMessage(isBinary ? null : data.toString()));
+    ws.on("close", () => this.close());
+    ws.on("error", () => this.close());
+  }
+
+  /** Largest socket buffer seen right after a send: what this client costs the server. */
+  peakBuffered = 0;
+
+  send(msg: ServerMessage): void {
+    if (this.closed) return;
+    this.ws.send(JSON.stringify(msg));
+    this.peakBuffered = Math.max(this.peakBuffered, this.ws.bufferedAmount);
+  }
+
+  get congested(): boolean {
+    return this.ws.bufferedAmount > this.tuning.highWater;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    if (this.timer) clearTimeout(this.timer);
+  }
+
+  private onMessage(text: string | null): void {
+    let msg: ClientMessage;
+    try {
+      msg = JSON.parse(text ?? "") as ClientMessage;
+    } catch {
+      return this.send({ type: "error", message: "messages must be JSON text" });
+    }
+    if (msg.type === "ping" && typeof msg.t === "number") {
+      return this.send({ type: "pong", t: msg.t });
+    }
+    if (msg.type === "resume" && Number.isSafeInteger(msg.since) && msg.since >= 0) {
+      if (msg.since > this.hub.lastSeq) {
+        this.send({
+          type: "error",
+          message: `resume(${msg.since}) is past this stream's last seq ${this.hub.lastSeq}: a different run?`,
+        });
+      }
+      this.cursor = msg.since;
+      this.waitingForResume = false;
+      return void this.pump();
+    }
+    this.send({ type: "error", message: "expected resume{since} or ping{t}" });
+  }
+
+  private schedule(delay = this.tuning.batchMs): void {
+    if (this.timer || this.closed) return;
+    const due =
+      this.cursor !== undefined && this.hub.lastSeq - this.cursor >= this.tuning.batchEvents;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        void this.pump();
+      },
+      due ? 0 : delay,
+    );
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping || this.closed || this.waitingForResume || this.cursor === undefined) return;
+    this.pumping = true;
+    try {
+      while (!this.closed && !this.waitingForResume && this.cursor < this.hub.lastSeq) {
+        const last = this.hub.lastSeq;
+        if (last - this.cursor > this.tuning.maxLag) {
+          this.send({ type: "catchUp", from: this.cursor + 1, to: last });
+          this.cursor = last;
+          this.waitingForResume = true;
+          return;
+        }
+        if (this.congested) return this.schedule();
+        const from = this.cursor + 1;
+        const to = Math.min(last, this.cursor + this.tuning.batchEvents);
+        const events = this.hub.inMemory(from, to)
+          ? this.hub.recent(from, to)
+          : await this.hub.range(from, to);
+        if (this.closed || this.waitingForResume || this.cursor !== from - 1) return;
+        this.send({ type: "events", events });
+        this.cursor = to;
+      }
+    } catch (err) {
+      this.log(`stream: ${err instanceof Error ? err.message : String(err)}`);
+      this.send({ type: "error", message: "could not read the requested events" });
+    } finally {
+      this.pumping = false;
+      // A resume that arrived during an await found the pump busy: serve it now.
+      if (!this.waitingForResume && this.cursor !== undefined && this.cursor < this.hub.lastSeq) {
+        this.schedule();
+      }
+    }
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * The /ws endpoint: refuses upgrades from a foreign Host or Origin or without a token (403,
+ * before any WebSocket exists), then gives each client a ClientStream, a `hello` and the
+ * current objects; pushes a fresh `objects` snapshot to every client when objects change
+ * (coalesced to at most one per `objectsMs`; a congested client gets it once it drains).
+ */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { WebSocketServer } from "ws";
+import { API } from "@loopscope/protocol";
+import type { DashboardBackend } from "../dashboard/backend.ts";
+import { infoFor } from "../http/api-routes.ts";
+import { accessOf, hostAllowed, originAllowed, type AccessPolicy } from "../http/security.ts";
+import { ClientStream, DEFAULT_TUNING, type StreamTuning } from "./client-stream.ts";
+
+export interface StreamServer {
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  readonly clients: number;
+  /** Largest per-client socket buffer seen so far (bytes). */
+  peakBuffered(): number;
+  close(): void;
+}
+
+export function createStreamServer(
+  policy: AccessPolicy,
+  backend: DashboardBackend,
+  tuning: StreamTuning = DEFAULT_TUNING,
+  objectsMs = 200,
+): StreamServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const streams = new Set<ClientStream>();
+  let objectsTimer: NodeJS.Timeout | undefined;
+  let peak = 0;
+
+  const stopObjects = backend.onObjectsChanged(() => {
+    objectsTimer ??= setTimeout(pushObjects, objectsMs);
+  });
+
+  function pushObjects(): void {
+    objectsTimer = undefined;
+    const objects = backend.objects();
+    let retry = false;
+    for (const s of streams) {
+      if (s.congested) retry = true;
+      else s.send({ type: "objects", objects });
+    }
+    if (retry) objectsTimer = setTimeout(pushObjects, objectsMs);
+  }
+
+  return {
+    handleUpgrade(req, socket, head) {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      const access = accessOf(policy, url.searchParams.get("token"));
+      const ok =
+        url.pathname === API.ws &&
+        hostAllowed(policy, req.headers.host) &&
+        originAllowed(policy, req.headers.origin, req.headers.host) &&
+        access !== "none";
+      if (!ok) {
+        socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const stream = new ClientStream(ws, backend.hub, tuning);
+        streams.add(stream);
+        ws.on("close", () => {
+          peak = Math.max(peak, stream.peakBuffered);
+          streams.delete(stream);
+        });
+        stream.send({ type: "hello", info: infoFor(backend, access === "reader") });
+        stream.send({ type: "objects", objects: backend.objects() });
+      });
+    },
+    get clients() {
+      return streams.size;
+    },
+    peakBuffered() {
+      return Math.max(peak, ...[...streams].map((s) => s.peakBuffered));
+    },
+    close() {
+      stopObjects();
+      if (objectsTimer) clearTimeout(objectsTimer);
+      for (const s of streams) s.close();
+      for (const ws of wss.clients) ws.close(1001, "server shutting down");
+      wss.close();
+    },
+  };
+}

@@ -1,2 +1,19 @@
 export * from "./event.ts";
 export * from "./analysis/model.ts";
+export { Analyzer, type AnalyzerOptions } from "./analysis/analyzer.ts";
+export { LineSplitter, type LineSink } from "./lines/splitter.ts";
+export { TraceReader, type ReaderOptions, type TraceFormat } from "./reader/trace-reader.ts";
+export { readTrace, readTraceText, TraceStream } from "./reader/read-trace.ts";
+export {
+  TRACE_FORMAT_VERSION,
+  encodeHeader,
+  encodeEvent,
+  decodeHeader,
+  type TraceHeader,
+} from "./jsonl/format.ts";
+export { decodeEvent } from "./jsonl/decode-event.ts";
+export { KlogParser, NOISE_FILES, type KlogOptions } from "./klog/klog-parser.ts";
+export { parseKlogHeader, type KlogHeader } from "./klog/header.ts";
+export { parseStageMessage } from "./klog/stage-line.ts";
+export { parseMarker, type PassMarker } from "./klog/markers.ts";
+export { unquoteGo, readGoQuoted } from "./klog/go-quote.ts";

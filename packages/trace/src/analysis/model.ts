@@ -86,8 +86,23 @@ export interface Finding {
   seq?: number;
 }
 
+/** The whole analysis as plain data (what `Analyzer.snapshot()` returns). */
+export interface AnalysisSnapshot {
+  events: number;
+  byStage: StageCounts;
+  /** Per key, in order of first appearance. */
+  keys: Record<string, KeySummary>;
+  findings: Finding[];
+}
+
 export interface Diagnostic {
   /** 1-based line number in the input. */
   line: number;
   message: string;
+  /**
+   * "error": the line was not read (a STAGE line that could not be parsed, a corrupt record);
+   * "warn": read, with something lost or assumed (a torn last line, a missing header);
+   * "info": a statement about the whole input (klog's missing year). Absent = "error".
+   */
+  level?: "info" | "warn" | "error";
 }

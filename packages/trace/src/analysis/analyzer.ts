@@ -1,0 +1,538 @@
+/**
+ * The incremental analysis: push events as they arrive (live) or as a file is read (replay) and
+ * ask at any moment for per-key summaries, passes and findings. The rules are docs/stages.md.
+ *
+ * Invariants:
+ * - Each event is looked at once, in `seq` order; the work per event is O(1) apart from rare
+ *   bounded scans (a key's last few writes), so a million events take about a second.
+ * - A pass is counted once: it opens at a dequeue — or, in logs without dequeue lines, at the
+ *   first read/write of the key or at its pass-end marker (`fromMarkers`) — and closes at the
+ *   key's `done` event (or, if the log lost it, at the key's next dequeue).
+ * - A pass's triggers are the key's enqueues since its previous pass began; its cause is fixed
+ *   when it opens. Everything else on a pass (writes, outcome) may still change until it closes,
+ *   and a write whose effect is unknown (no resourceVersion, no `changed`) is settled later:
+ *   changing when its echo arrives, no-op when two more passes go by without one.
+ * - Summaries are live values: while a stream is running, `reconcilesForCreate` and `quiescent`
+ *   describe the trace so far.
+ */
+import type {
+  DequeueEvent,
+  EnqueueEvent,
+  PassEndEvent,
+  ReadEvent,
+  TraceEvent,
+  WatchEvent,
+  WriteEvent,
+} from "../event.ts";
+import { STAGES } from "../event.ts";
+import type {
+  AnalysisSnapshot,
+  Finding,
+  FindingKind,
+  KeySummary,
+  Pass,
+  PassCause,
+  StageCounts,
+  Trigger,
+} from "./model.ts";
+import { KeyState, type OpenWrite, type WatchClass } from "./key-state.ts";
+
+export interface AnalyzerOptions {
+  /** Consecutive self-triggered changing passes that make a hot loop (default 5). */
+  hotLoopThreshold?: number;
+  /**
+   * Without resourceVersions, how long after one of our writes a watch event (or an enqueue
+   * with no watch line) may be taken for its echo (default 5 s; echoes take milliseconds, resyncs
+   * come every 30 s).
+   */
+  echoWindowMs?: number;
+}
+
+export class Analyzer {
+  private readonly states = new Map<string, KeyState>();
+  private readonly findingMap = new Map<string, Finding & { count: number }>();
+  private readonly threshold: number;
+  private readonly echoWindowUs: number;
+  private eventCount = 0;
+  private readonly totals: StageCounts = Object.fromEntries(
+    STAGES.map((s) => [s, 0]),
+  ) as StageCounts;
+  private orphans = 0;
+
+  constructor(opts: AnalyzerOptions = {}) {
+    this.threshold = Math.max(1, opts.hotLoopThreshold ?? 5);
+    this.echoWindowUs = (opts.echoWindowMs ?? 5000) * 1000;
+  }
+
+  /**
+   * Takes the next event. Returns the index of the pass the event belongs to within its key
+   * (see `passes(key)`), or -1 for events outside any pass (triggers, notes, orphans).
+   */
+  push(e: TraceEvent): number {
+    this.eventCount++;
+    switch (e.stage) {
+      case "watch":
+        return this.watch(e);
+      case "enqueue":
+        return this.enqueue(e);
+      case "dequeue":
+        return this.dequeue(e);
+      case "read":
+        return this.read(e);
+      case "write":
+        return this.write(e);
+      case "done":
+        return this.done(e);
+      case "note":
+        if (e.key && e.text.includes("no longer exists")) {
+          this.find("not-found", e.key, e.seq, "the Foo was gone when its key was processed");
+        }
+        return -1;
+    }
+  }
+
+  /** Pushes many events. */
+  pushAll(events: Iterable<TraceEvent>): void {
+    for (const e of events) this.push(e);
+  }
+
+  /** Keys in order of first appearance. */
+  keys(): string[] {
+    return [...this.states.keys()];
+  }
+
+  summary(key: string): KeySummary | undefined {
+    const st = this.states.get(key);
+    return st ? this.summarize(st) : undefined;
+  }
+
+  /** The key's passes, oldest first. A live view: do not modify. */
+  passes(key: string): readonly Pass[] {
+    return this.states.get(key)?.passes ?? [];
+  }
+
+  findings(): Finding[] {
+    return [...this.findingMap.values()].map(({ count: _count, ...f }) => f);
+  }
+
+  /** Everything at once, as plain data (safe to serialize or post to another thread). */
+  snapshot(): AnalysisSnapshot {
+    const keys: Record<string, KeySummary> = {};
+    for (const [k, st] of this.states) keys[k] = this.summarize(st);
+    return {
+      events: this.eventCount,
+      byStage: { ...this.totals },
+      keys,
+      findings: this.findings(),
+    };
+  }
+
+  // ── stages ────────────────────────────────────────────────────────────────────────────────
+
+  private state(key: string, ts: number): KeyState {
+    let st = this.states.get(key);
+    if (!st) {
+      st = new KeyState(key, ts);
+      this.states.set(key, st);
+    }
+    return st;
+  }
+
+  private watch(e: WatchEvent): number {
+    this.totals.watch++;
+    if (e.key === "") {
+      this.orphans++;
+      this.find(
+        "orphan",
+        "",
+        e.seq,
+        `watch events for objects owned by no known Foo (${e.kind} ${e.ns ? e.ns + "/" : ""}${e.name})`,
+      );
+      return -1;
+    }
+    const st = this.state(e.key, e.ts);
+    st.summary.byStage.watch++;
+    // Passes that open after the key's first watch event are the ones its creation caused.
+    if (st.createFrom === undefined) st.createFrom = st.passes.length;
+    const cls = this.classifyWatch(st, e);
+    st.rememberWatch(cls);
+    if (e.rv !== undefined) {
+      if (e.kind === "Foo") st.fooRv = e.rv;
+      else if (e.kind === "Deployment") st.deployRv = e.rv;
+    }
+    this.noteTrigger(st, cls.cause);
+    return -1;
+  }
+
+  private classifyWatch(st: KeyState, e: WatchEvent): WatchClass {
+    if (e.event === "update" && e.rv !== undefined && e.oldRv === e.rv) {
+      return { seq: e.seq, cause: "resync", inferred: false };
+    }
+    if (e.rv !== undefined) {
+      const writeSeq = st.ownRvs.get(e.rv);
+      if (writeSeq !== undefined) {
+        this.settleEcho(st, writeSeq);
+        return { seq: e.seq, cause: "self", inferred: false, writeSeq };
+      }
+      // Exact only when this key's writes carry resourceVersions to compare with.
+      if (st.writesWithRv > 0 || st.summary.writes === 0) {
+        return { seq: e.seq, cause: "external", inferred: false };
+      }
+    }
+    // Heuristic: a Deployment add/update or a Foo update right after our own write of it.
+    if (e.event !== "delete") {
+      const w = this.claimEcho(st, e.ts, (x) => x.echoKind === e.kind);
+      if (w) return { seq: e.seq, cause: "self", inferred: true, writeSeq: w.seq };
+    }
+    return { seq: e.seq, cause: "external", inferred: true };
+  }
+
+  private enqueue(e: EnqueueEvent): number {
+    this.totals.enqueue++;
+    const st = this.state(e.key, e.ts);
+    st.summary.byStage.enqueue++;
+    let t: Trigger;
+    if (e.cause === "resync" || e.cause === "retry") {
+      t = { enqueueSeq: e.seq, cause: e.cause, inferred: false };
+      if (e.causeSeq !== undefined) t.watchSeq = e.causeSeq;
+      if (st.lastWatch && (e.causeSeq === undefined || st.lastWatch.seq === e.causeSeq))
+        st.lastWatch = undefined;
+    } else {
+      const w =
+        e.causeSeq !== undefined
+          ? st.recentWatches.get(e.causeSeq)
+          : e.cause === undefined || e.cause === "watch"
+            ? st.lastWatch
+            : undefined;
+      if (w) {
+        t = { enqueueSeq: e.seq, watchSeq: w.seq, cause: w.cause, inferred: w.inferred };
+        if (w.writeSeq !== undefined) t.writeSeq = w.writeSeq;
+        if (st.lastWatch === w) st.lastWatch = undefined;
+      } else {
+        // No watch line to go by: an add right after our own write is taken as its echo.
+        const echo = this.claimEcho(st, e.ts, () => true);
+        t = echo
+          ? { enqueueSeq: e.seq, writeSeq: echo.seq, cause: "self", inferred: true }
+          : { enqueueSeq: e.seq, cause: "unknown", inferred: false };
+      }
+    }
+    st.pending.push(t);
+    if (t.cause !== "resync") st.pendingNonResync = true;
+    this.noteTrigger(st, t.cause);
+    return -1;
+  }
+
+  private dequeue(e: DequeueEvent): number {
+    this.totals.dequeue++;
+    const st = this.state(e.key, e.ts);
+    st.summary.byStage.dequeue++;
+    if (st.open) this.close(st, st.open, undefined);
+    const p = this.openPass(st, e.ts, false);
+    p.dequeueSeq = e.seq;
+    if (e.worker !== undefined) p.worker = e.worker;
+    return p.index;
+  }
+
+  private read(e: ReadEvent): number {
+    this.totals.read++;
+    const st = this.state(e.key, e.ts);
+    st.summary.byStage.read++;
+    const p = st.open ?? this.openPass(st, e.ts, true);
+    p.readSeq ??= e.seq;
+    if (e.rv !== undefined) st.fooRv = e.rv;
+    if (e.worker !== undefined) p.worker ??= e.worker;
+    if (e.found === false) this.find("not-found", e.key, e.seq, "the lister did not find the Foo");
+    return p.index;
+  }
+
+  private write(e: WriteEvent): number {
+    this.totals.write++;
+    const st = this.state(e.key, e.ts);
+    const s = st.summary;
+    s.byStage.write++;
+    s.writes++;
+    const p = st.open ?? this.openPass(st, e.ts, true);
+    p.writeSeqs.push(e.seq);
+    if (e.code === 409) {
+      s.conflicts++;
+      p.conflicts++;
+      this.find(
+        "conflict",
+        e.key,
+        e.seq,
+        `write answered 409 ${e.reason ?? "Conflict"} (${e.verb} ${e.target})`,
+      );
+    }
+    const failed = e.code !== undefined ? e.code >= 400 : e.reason !== undefined;
+    if (failed) return p.index;
+    const echoKind = echoKindOf(e);
+    let changed: boolean | undefined = e.changed;
+    if (changed === undefined && e.fields && e.fields.length > 0) changed = true;
+    if (changed === undefined && e.verb === "create") changed = true;
+    if (changed === undefined && e.rv !== undefined) {
+      const before =
+        echoKind === "Foo" ? st.fooRv : echoKind === "Deployment" ? st.deployRv : undefined;
+      if (before !== undefined) changed = e.rv !== before;
+    }
+    if (e.rv !== undefined) {
+      st.writesWithRv++;
+      st.rememberRv(e.rv, e.seq);
+      if (echoKind === "Foo") st.fooRv = e.rv;
+      else if (echoKind === "Deployment") st.deployRv = e.rv;
+    }
+    const w: OpenWrite = { seq: e.seq, ts: e.ts, pass: p, echoKind, changed };
+    if (changed === true) this.markChanging(st, p, e.fields);
+    else {
+      // Unsettled writes count as no-ops until an echo shows they changed something.
+      s.noopWrites++;
+      p.noopWrites++;
+      if (changed === undefined) st.unsettled.set(e.seq, w);
+    }
+    if (changed !== false && echoKind !== undefined) st.echoes.push(w);
+    if (e.fields && e.fields.length > 0 && changed !== true) addFields(p, e.fields);
+    return p.index;
+  }
+
+  private done(e: PassEndEvent): number {
+    const st = this.state(e.key, e.ts);
+    const p = st.open ?? this.openPass(st, e.ts, true);
+    p.endSeq = e.seq;
+    p.end = e.ts;
+    if (e.worker !== undefined) p.worker ??= e.worker;
+    this.close(st, p, e.outcome);
+    if (e.outcome === "requeued") {
+      this.find(
+        "retry",
+        e.key,
+        e.seq,
+        `passes ended in error and were requeued${e.error ? ` (last: ${e.error})` : ""}`,
+      );
+    }
+    return p.index;
+  }
+
+  // ── passes ────────────────────────────────────────────────────────────────────────────────
+
+  private openPass(st: KeyState, ts: number, fromMarkers: boolean): Pass {
+    const triggers = st.pending;
+    let cause: PassCause;
+    let inferred = false;
+    const retry = st.lastOutcome === "requeued" && !triggers.some((t) => t.cause === "retry");
+    const firstOther = triggers.find((t) => t.cause !== "self");
+    if (retry) {
+      // The rate-limited re-add after an error is not logged by the Go controller: it is the
+      // first add of this pass all the same.
+      cause = "retry";
+      inferred = true;
+    } else if (triggers.length === 0) {
+      cause = "unknown";
+    } else if (firstOther) {
+      cause = firstOther.cause;
+      inferred = firstOther.inferred;
+    } else {
+      cause = "self";
+      inferred = triggers.some((t) => t.inferred);
+    }
+    const p: Pass = {
+      key: st.summary.key,
+      index: st.passes.length,
+      start: ts,
+      triggers,
+      cause,
+      inferred,
+      writeSeqs: [],
+      changingWrites: 0,
+      noopWrites: 0,
+      conflicts: 0,
+      changedFields: [],
+      fromMarkers,
+    };
+    st.passes.push(p);
+    st.run.push(0);
+    st.open = p;
+    st.pending = [];
+    st.pendingNonResync = false;
+    const s = st.summary;
+    s.passes++;
+    s.passCauses[cause]++;
+    if (cause === "self") s.selfTriggered++;
+    return p;
+  }
+
+  private close(st: KeyState, p: Pass, outcome: PassEndEvent["outcome"] | undefined): void {
+    st.open = undefined;
+    if (outcome !== undefined) p.outcome = outcome;
+    p.end ??= p.start;
+    st.lastOutcome = outcome;
+    // Writes two passes old that no echo claimed changed nothing.
+    if (st.echoes.length > 0) {
+      const keep: OpenWrite[] = [];
+      for (const w of st.echoes) {
+        if (w.pass.index <= p.index - 2) this.settleNoop(st, w);
+        else keep.push(w);
+      }
+      st.echoes = keep;
+    }
+    for (const w of st.unsettled.values()) if (w.pass.index <= p.index - 2) this.settleNoop(st, w);
+    if (st.createConfirmed || st.createFrom === undefined || p.index < st.createFrom) return;
+    if (this.isQuiet(p) && !st.pendingNonResync) {
+      st.candidate = p.index;
+      if (st.pending.length > 0) st.createConfirmed = true; // a resync already followed
+    } else {
+      st.candidate = -1;
+    }
+  }
+
+  private isQuiet(p: Pass): boolean {
+    return p.changingWrites === 0 && p.outcome !== "requeued" && p.end !== undefined;
+  }
+
+  /** A trigger arrived: a resync confirms that the key had settled, anything else that it had not. */
+  private noteTrigger(st: KeyState, cause: PassCause): void {
+    if (st.createConfirmed || st.candidate < 0) return;
+    if (cause === "resync") st.createConfirmed = true;
+    else st.candidate = -1;
+  }
+
+  // ── writes and their echoes ───────────────────────────────────────────────────────────────
+
+  /**
+   * Takes the newest write that `match`es and is recent enough as the one this event echoes.
+   * Older matching writes had their chance to be echoed first, so they changed nothing.
+   */
+  private claimEcho(
+    st: KeyState,
+    ts: number,
+    match: (w: OpenWrite) => boolean,
+  ): OpenWrite | undefined {
+    let i = st.echoes.length - 1;
+    while (i >= 0 && !match(st.echoes[i])) i--;
+    if (i < 0) return undefined;
+    const w = st.echoes[i];
+    if (ts - w.ts > this.echoWindowUs) return undefined;
+    const older = st.echoes.slice(0, i).filter(match);
+    for (const o of older) this.settleNoop(st, o);
+    st.echoes = st.echoes.filter((x) => x !== w && !older.includes(x));
+    if (w.changed === undefined) this.settleChanging(st, w);
+    return w;
+  }
+
+  private settleEcho(st: KeyState, writeSeq: number): void {
+    const i = st.echoes.findIndex((w) => w.seq === writeSeq);
+    if (i < 0) return;
+    const [w] = st.echoes.splice(i, 1);
+    if (w.changed === undefined) this.settleChanging(st, w);
+  }
+
+  private settleChanging(st: KeyState, w: OpenWrite): void {
+    w.changed = true;
+    st.unsettled.delete(w.seq);
+    st.summary.noopWrites--;
+    w.pass.noopWrites--;
+    this.markChanging(st, w.pass, undefined);
+  }
+
+  private settleNoop(st: KeyState, w: OpenWrite): void {
+    if (w.changed !== undefined) return;
+    w.changed = false;
+    st.unsettled.delete(w.seq);
+  }
+
+  private markChanging(st: KeyState, p: Pass, fields: string[] | undefined): void {
+    p.changingWrites++;
+    st.summary.changingWrites++;
+    if (fields) addFields(p, fields);
+    if (st.candidate === p.index && !st.createConfirmed) st.candidate = -1;
+    this.qualifyHotLoop(st, p);
+  }
+
+  // ── hot loops ─────────────────────────────────────────────────────────────────────────────
+
+  /** Extends the run of consecutive self-triggered changing passes through `p`. */
+  private qualifyHotLoop(st: KeyState, p: Pass): void {
+    if (p.cause !== "self" || st.run[p.index] > 0) return;
+    const prev = p.index > 0 ? st.run[p.index - 1] : 0;
+    st.run[p.index] = prev + 1;
+    st.runFields = intersect(prev > 0 ? st.runFields : undefined, p.changedFields);
+    // A later pass may have qualified first (its write settled sooner): carry the run on.
+    let end = p.index;
+    while (end + 1 < st.run.length && st.run[end + 1] > 0) {
+      st.run[end + 1] = st.run[end] + 1;
+      end++;
+      st.runFields = intersect(st.runFields, st.passes[end].changedFields);
+    }
+    const length = st.run[end];
+    if (length >= this.threshold) {
+      st.summary.hotLoop = true;
+      const fields = st.runFields ?? [];
+      const what =
+        fields.length > 0
+          ? `changing ${fields.join(", ")} every time`
+          : "each making a changing write";
+      const f = this.find(
+        "hot-loop",
+        st.summary.key,
+        st.passes[end - length + 1].dequeueSeq ?? st.passes[end - length + 1].writeSeqs[0],
+        "",
+      );
+      f.detail = `${length} consecutive passes triggered by its own writes, ${what}`;
+      if (fields.length > 0) f.fields = fields;
+      else delete f.fields;
+    }
+  }
+
+  // ── findings and summaries ────────────────────────────────────────────────────────────────
+
+  private find(
+    kind: FindingKind,
+    key: string,
+    seq: number | undefined,
+    detail: string,
+  ): Finding & { count: number } {
+    const id = `${kind}\u0000${key}`;
+    let f = this.findingMap.get(id);
+    if (!f) {
+      f = { kind, key, detail, count: 0 };
+      if (seq !== undefined) f.seq = seq;
+      this.findingMap.set(id, f);
+    }
+    f.count++;
+    if (kind !== "hot-loop") f.detail = f.count > 1 ? `${detail} ×${f.count}` : detail;
+    return f;
+  }
+
+  private summarize(st: KeyState): KeySummary {
+    const s = st.summary;
+    const last = st.passes[st.passes.length - 1];
+    const quiescent =
+      st.open === undefined && last !== undefined && this.isQuiet(last) && !st.pendingNonResync;
+    const reconciles =
+      st.candidate >= 0 && st.createFrom !== undefined ? st.candidate - st.createFrom + 1 : null;
+    return {
+      ...s,
+      byStage: { ...s.byStage },
+      passCauses: { ...s.passCauses },
+      reconcilesForCreate: reconciles,
+      quiescent,
+    };
+  }
+}
+
+function echoKindOf(e: WriteEvent): OpenWrite["echoKind"] {
+  if (e.target.startsWith("deployments/")) return "Deployment";
+  if (e.target.startsWith("foos/")) return "Foo";
+  if (e.verb === "create") return "Deployment";
+  if (e.verb === "updateStatus") return "Foo";
+  return undefined;
+}
+
+function addFields(p: Pass, fields: string[]): void {
+  for (const f of fields) if (!p.changedFields.includes(f)) p.changedFields.push(f);
+}
+
+/** Fields common to a run; undefined while no pass of the run named its fields. */
+function intersect(a: string[] | undefined, b: string[]): string[] | undefined {
+  if (b.length === 0) return a;
+  if (a === undefined) return [...b];
+  return a.filter((x) => b.includes(x));
+}

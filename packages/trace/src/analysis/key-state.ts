@@ -1,0 +1,93 @@
+/**
+ * Everything the Analyzer remembers about one key. Bounded per key except `passes` (one record
+ * per pass, which the views need) — the maps of recent resourceVersions and watches are capped.
+ */
+import type { PassOutcome } from "../event.ts";
+import type { KeySummary, Pass, PassCause, Trigger } from "./model.ts";
+import { PASS_CAUSES } from "./model.ts";
+import { STAGES } from "../event.ts";
+
+/** How a watch event was classified when it arrived. */
+export interface WatchClass {
+  seq: number;
+  cause: PassCause;
+  inferred: boolean;
+  writeSeq?: number;
+}
+
+/** A successful write whose effect is not settled yet: changed or not, echoed or not. */
+export interface OpenWrite {
+  seq: number;
+  ts: number;
+  pass: Pass;
+  /** Which kind's watch event would be its echo (undefined: none expected). */
+  echoKind: "Deployment" | "Foo" | undefined;
+  /** Whether it changed the object; undefined until an echo proves it or time says no. */
+  changed: boolean | undefined;
+}
+
+const RECENT_CAP = 64;
+
+export class KeyState {
+  readonly summary: KeySummary;
+  readonly passes: Pass[] = [];
+  open: Pass | undefined;
+  /** Triggers since the latest pass began (they belong to the next pass). */
+  pending: Trigger[] = [];
+  pendingNonResync = false;
+  /** The latest watch event not yet claimed by an enqueue. */
+  lastWatch: WatchClass | undefined;
+  readonly recentWatches = new Map<number, WatchClass>();
+  /** resourceVersion returned by one of our writes → that write's seq. */
+  readonly ownRvs = new Map<string, number>();
+  /** Writes that may still be echoed by a watch event (heuristic matching), oldest first. */
+  echoes: OpenWrite[] = [];
+  /** Writes whose change is not known yet, by seq. */
+  readonly unsettled = new Map<number, OpenWrite>();
+  lastOutcome: PassOutcome | undefined;
+  /** Last resourceVersion seen for the key's Foo and its Deployment. */
+  fooRv: string | undefined;
+  deployRv: string | undefined;
+  writesWithRv = 0;
+  /** Index of the first pass that follows the key's first watch event; undefined before it. */
+  createFrom: number | undefined;
+  /** Pass index where the key went quiet and nothing but resyncs followed (yet). */
+  candidate = -1;
+  createConfirmed = false;
+  /** Per pass index: length of the run of qualifying hot-loop passes ending there (0 = not). */
+  readonly run: number[] = [];
+  /** Fields changed on every pass of the current hot-loop run (undefined: not known). */
+  runFields: string[] | undefined;
+
+  constructor(key: string, ts: number) {
+    this.summary = {
+      key,
+      firstTs: ts,
+      byStage: Object.fromEntries(STAGES.map((s) => [s, 0])) as KeySummary["byStage"],
+      passes: 0,
+      passCauses: Object.fromEntries(PASS_CAUSES.map((c) => [c, 0])) as KeySummary["passCauses"],
+      selfTriggered: 0,
+      writes: 0,
+      changingWrites: 0,
+      noopWrites: 0,
+      conflicts: 0,
+      reconcilesForCreate: null,
+      quiescent: false,
+      hotLoop: false,
+    };
+  }
+
+  rememberWatch(w: WatchClass): void {
+    this.lastWatch = w;
+    this.recentWatches.set(w.seq, w);
+    if (this.recentWatches.size > RECENT_CAP) {
+      this.recentWatches.delete(this.recentWatches.keys().next().value as number);
+    }
+  }
+
+  rememberRv(rv: string, seq: number): void {
+    this.ownRvs.set(rv, seq);
+    if (this.ownRvs.size > RECENT_CAP)
+      this.ownRvs.delete(this.ownRvs.keys().next().value as string);
+  }
+}

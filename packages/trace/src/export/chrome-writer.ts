@@ -1,0 +1,303 @@
+/**
+ * Writes a trace as Chrome Trace Event JSON for Perfetto (ui.perfetto.dev) and chrome://tracing,
+ * streaming: events go out as they are pushed, each pass as soon as it closes.
+ *
+ * Layout:
+ * - one process per Foo (`pid` 2, 3, … in order of first appearance; named "Foo ns/name"), and
+ *   process 1 "workqueue" holding the queue-length counter (`C`);
+ * - in each Foo process one thread per lane: "passes", watch, enqueue, dequeue, read, write,
+ *   notes. `tid = pid * 8 + lane`, so thread ids never repeat across processes;
+ * - every event of the trace is exactly one instant (`ph: "i"`, `s: "t"`) on its lane whose
+ *   `args` is the event itself as in our JSONL (cat "stage", "done" or "note") — that is what a
+ *   reader reads back, so a round trip keeps every event, its fields and its order;
+ * - each pass is a complete slice (`ph: "X"`) on the passes lane from dequeue to done;
+ * - each trigger of a pass is an arrow (flow v2) along its causal chain — the write whose echo it
+ *   was (or the failed pass it retries), the watch event, the enqueue — ending on the pass.
+ *   Perfetto binds v2 flows only to X/B slices, and a slice holds one bind_id, so every point of
+ *   a chain is its own zero-length X slice (cat "flow") at the event's time on the event's lane.
+ *
+ * Output: the JSON Object Format, one trace event per line (so it can be read back line by
+ * line). Memory: the Foo→pid table plus a bounded map of recent linkable events.
+ */
+import type { TraceEvent } from "../event.ts";
+import type { Pass, Trigger } from "../analysis/model.ts";
+import type { ChromeEvent } from "./chrome-format.ts";
+import { BoundedMap } from "./bounded-map.ts";
+
+export const CHROME_LANES = [
+  "passes",
+  "watch",
+  "enqueue",
+  "dequeue",
+  "read",
+  "write",
+  "notes",
+] as const;
+export type ChromeLane = (typeof CHROME_LANES)[number];
+
+/** The `otherData.format` tag our writer puts in the file (the reader does not require it). */
+export const CHROME_FORMAT_TAG = "loopscope-chrome/1";
+
+const QUEUE_PID = 1;
+const FIRST_FOO_PID = 2;
+/** Linkable events remembered for arrows still to come (writes awaiting their echo, …). */
+const ANCHOR_CAP = 1 << 16;
+
+export function laneTid(pid: number, lane: ChromeLane): number {
+  return pid * 8 + CHROME_LANES.indexOf(lane) + 1;
+}
+
+/** Where an event sits in the output: its time and track. */
+interface Spot {
+  ts: number;
+  pid: number;
+  tid: number;
+  name: string;
+}
+
+export interface ChromeWriterOptions {
+  /** Shown in `otherData` (the input file, "live", …). */
+  source?: string;
+}
+
+export class ChromeTraceWriter {
+  private readonly pids = new Map<string, number>();
+  private nextPid = FIRST_FOO_PID;
+  private first = true;
+  private nextBind = 1;
+  private readonly anchors = new BoundedMap<number, Spot>(ANCHOR_CAP);
+  /** Per key: seqs of the latest `done requeued` events (sources of retry arrows). */
+  private readonly requeues = new Map<string, number[]>();
+  private readonly lastTs = new Map<string, number>();
+  private queueMeta = false;
+  /** Counts of what was written, for the CLI's summary. */
+  readonly counts = { events: 0, passes: 0, flows: 0, records: 0 };
+
+  constructor(
+    private readonly write: (chunk: string) => void,
+    opts: ChromeWriterOptions = {},
+  ) {
+    const otherData = {
+      producer: "loopscope",
+      format: CHROME_FORMAT_TAG,
+      ...(opts.source ? { source: opts.source } : {}),
+    };
+    write(`{"displayTimeUnit":"ms","otherData":${JSON.stringify(otherData)},"traceEvents":[\n`);
+  }
+
+  /** Writes one trace event as an instant on its lane (plus the queue counter when it has a length). */
+  event(e: TraceEvent): void {
+    this.counts.events++;
+    const pid = this.pidOf(e.key, e.ts);
+    const lane: ChromeLane = e.stage === "done" ? "passes" : e.stage === "note" ? "notes" : e.stage;
+    const tid = laneTid(pid, lane);
+    const name = instantName(e);
+    const cat = e.stage === "done" || e.stage === "note" ? e.stage : "stage";
+    this.emit({
+      name,
+      cat,
+      ph: "i",
+      s: "t",
+      ts: e.ts,
+      pid,
+      tid,
+      args: recordOf(e) as Record<string, unknown>,
+    });
+    if (e.key !== "") this.lastTs.set(e.key, Math.max(this.lastTs.get(e.key) ?? e.ts, e.ts));
+
+    switch (e.stage) {
+      case "write":
+      case "watch":
+      case "enqueue":
+        this.anchors.set(e.seq, { ts: e.ts, pid, tid, name: e.stage });
+        break;
+      case "done":
+        if (e.outcome === "requeued") {
+          this.anchors.set(e.seq, { ts: e.ts, pid, tid, name: "requeued" });
+          const list = this.requeues.get(e.key) ?? [];
+          list.push(e.seq);
+          if (list.length > 8) list.shift();
+          this.requeues.set(e.key, list);
+        }
+        break;
+    }
+    if ((e.stage === "enqueue" || e.stage === "dequeue") && e.len !== undefined) {
+      if (!this.queueMeta) {
+        this.queueMeta = true;
+        this.meta(QUEUE_PID, "process_name", { name: "workqueue" }, 0);
+        this.meta(QUEUE_PID, "process_sort_index", { sort_index: 0 }, 0);
+      }
+      this.emit({
+        name: "queue length",
+        ph: "C",
+        ts: e.ts,
+        pid: QUEUE_PID,
+        tid: laneTid(QUEUE_PID, "passes"),
+        args: { ready: e.len },
+      });
+    }
+  }
+
+  /**
+   * Writes a pass as an X slice and its triggers as arrows. A pass without `end` (still open when
+   * the input ended) runs to the key's last event and says `open: true`.
+   */
+  pass(p: Pass): void {
+    this.counts.passes++;
+    const pid = this.pidOf(p.key, p.start);
+    const tid = laneTid(pid, "passes");
+    const end = p.end ?? Math.max(p.start, this.lastTs.get(p.key) ?? p.start);
+    this.emit({
+      name: `reconcile (${p.cause})`,
+      cat: "pass",
+      ph: "X",
+      ts: p.start,
+      dur: end - p.start,
+      pid,
+      tid,
+      ...(p.cause === "self" ? { cname: "yellow" } : p.cause === "retry" ? { cname: "bad" } : {}),
+      args: passArgs(p),
+    });
+    for (const t of p.triggers)
+      this.arrow(p, t, { ts: p.start, pid, tid, name: `trigger: ${t.cause}` });
+  }
+
+  /** Closes the JSON document. */
+  end(): void {
+    this.write("\n]}\n");
+  }
+
+  private arrow(p: Pass, t: Trigger, target: Spot): void {
+    const chain: Spot[] = [];
+    const source =
+      t.writeSeq !== undefined
+        ? this.anchors.take(t.writeSeq)
+        : t.cause === "retry"
+          ? this.retrySource(p.key, t.enqueueSeq)
+          : undefined;
+    if (source) chain.push(source);
+    const watch = t.watchSeq !== undefined ? this.anchors.take(t.watchSeq) : undefined;
+    if (watch) chain.push(watch);
+    const enqueue = this.anchors.take(t.enqueueSeq);
+    if (enqueue) chain.push(enqueue);
+    if (chain.length === 0) return;
+    chain.push(target);
+    const bind = this.nextBind++;
+    this.counts.flows++;
+    chain.forEach((s, i) => {
+      const last = i === chain.length - 1;
+      this.emit({
+        name: s.name,
+        cat: "flow",
+        ph: "X",
+        ts: s.ts,
+        dur: 0,
+        pid: s.pid,
+        tid: s.tid,
+        bind_id: bind,
+        ...(i > 0 ? { flow_in: true } : {}),
+        ...(!last ? { flow_out: true } : {}),
+        ...(last
+          ? { args: { cause: t.cause, inferred: t.inferred, enqueueSeq: t.enqueueSeq } }
+          : {}),
+      });
+    });
+  }
+
+  /** The latest requeued pass end of `key` before the retry's enqueue. */
+  private retrySource(key: string, enqueueSeq: number): Spot | undefined {
+    const list = this.requeues.get(key);
+    if (!list) return undefined;
+    for (let i = list.length - 1; i >= 0; i--) {
+      if (list[i] < enqueueSeq) {
+        const seq = list[i];
+        list.splice(i, 1);
+        return this.anchors.take(seq);
+      }
+    }
+    return undefined;
+  }
+
+  private pidOf(key: string, ts: number): number {
+    let pid = this.pids.get(key);
+    if (pid !== undefined) return pid;
+    pid = this.nextPid++;
+    this.pids.set(key, pid);
+    this.meta(pid, "process_name", { name: key === "" ? "(no Foo)" : `Foo ${key}` }, ts);
+    this.meta(pid, "process_sort_index", { sort_index: pid }, ts);
+    CHROME_LANES.forEach((lane, i) => {
+      this.meta(pid, "thread_name", { name: lane }, ts, laneTid(pid, lane));
+      this.meta(pid, "thread_sort_index", { sort_index: i }, ts, laneTid(pid, lane));
+    });
+    return pid;
+  }
+
+  private meta(
+    pid: number,
+    name: string,
+    args: Record<string, unknown>,
+    ts: number,
+    tid = laneTid(pid, "passes"),
+  ): void {
+    this.emit({ name, ph: "M", ts, pid, tid, args });
+  }
+
+  private emit(ev: ChromeEvent): void {
+    this.counts.records++;
+    const text = JSON.stringify(ev);
+    if (this.first) {
+      this.first = false;
+      this.write(text);
+    } else this.write(",\n" + text);
+  }
+}
+
+/** The event as a JSONL record (extras flattened), so the reader decodes it like a JSONL line. */
+function recordOf(e: TraceEvent): object {
+  if (!e.extra) return e;
+  const { extra, ...rest } = e;
+  const out: Record<string, unknown> = { ...rest };
+  for (const [k, v] of Object.entries(extra)) if (!(k in out)) out[k] = v;
+  return out;
+}
+
+function instantName(e: TraceEvent): string {
+  switch (e.stage) {
+    case "watch":
+      return `watch ${e.kind} ${e.event}${e.rv ? ` rv=${e.rv}` : ""}`;
+    case "enqueue":
+      return e.merged ? `enqueue (merged: ${e.merged})` : "enqueue";
+    case "dequeue":
+      return "dequeue";
+    case "read":
+      return e.found === false ? "read (not found)" : `read${e.rv ? ` rv=${e.rv}` : ""}`;
+    case "write": {
+      const result = e.reason ? ` ${e.reason}` : e.code !== undefined ? ` ${e.code}` : "";
+      return `${e.verb} ${e.target}${result}`;
+    }
+    case "done":
+      return `done ${e.outcome}`;
+    case "note":
+      return e.text.length > 80 ? e.text.slice(0, 77) + "…" : e.text;
+  }
+}
+
+function passArgs(p: Pass): Record<string, unknown> {
+  const args: Record<string, unknown> = {
+    key: p.key,
+    index: p.index,
+    cause: p.cause,
+    inferred: p.inferred,
+    triggers: p.triggers.length,
+    writes: p.writeSeqs.length,
+    changingWrites: p.changingWrites,
+    noopWrites: p.noopWrites,
+    conflicts: p.conflicts,
+  };
+  if (p.outcome) args.outcome = p.outcome;
+  if (p.worker !== undefined) args.worker = p.worker;
+  if (p.changedFields.length) args.changedFields = p.changedFields;
+  if (p.fromMarkers) args.fromMarkers = true;
+  if (p.end === undefined) args.open = true;
+  return args;
+}

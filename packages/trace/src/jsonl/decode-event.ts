@@ -1,0 +1,93 @@
+/**
+ * Validates one parsed JSONL record as a TraceEvent. Required fields missing or of the wrong
+ * type reject the record (the reader reports it with its line number); an optional field of the
+ * wrong type is kept in `extra` under its own name instead, so nothing in the file is lost.
+ */
+import type { TraceEvent } from "../event.ts";
+import { KNOWN_FIELDS } from "./format.ts";
+
+type Check = (v: unknown) => boolean;
+const str: Check = (v) => typeof v === "string";
+const num: Check = (v) => typeof v === "number" && Number.isFinite(v);
+const bool: Check = (v) => typeof v === "boolean";
+const strArray: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
+const oneOf =
+  (...xs: unknown[]): Check =>
+  (v) =>
+    xs.includes(v);
+
+const OPTIONAL: Record<string, Check> = {
+  src: str,
+  raw: str,
+  line: num,
+  ns: str,
+  rv: str,
+  oldRv: str,
+  len: num,
+  merged: oneOf(false, "dirty", "processing"),
+  cause: oneOf("watch", "resync", "retry"),
+  causeSeq: num,
+  delayMs: num,
+  worker: num,
+  generation: num,
+  found: bool,
+  code: num,
+  reason: str,
+  changed: bool,
+  fields: strArray,
+  error: str,
+  level: oneOf("I", "W", "E", "F"),
+};
+
+const REQUIRED: Record<TraceEvent["stage"], Record<string, Check>> = {
+  watch: { kind: str, event: oneOf("add", "update", "delete"), name: str },
+  enqueue: {},
+  dequeue: {},
+  read: {},
+  write: { verb: str, target: str },
+  done: { outcome: oneOf("synced", "requeued", "dropped") },
+  note: { text: str },
+};
+
+export type DecodeResult =
+  { ok: true; event: TraceEvent; hasSeq: boolean } | { ok: false; message: string };
+
+export function decodeEvent(o: unknown): DecodeResult {
+  if (typeof o !== "object" || o === null || Array.isArray(o)) {
+    return { ok: false, message: "record is not a JSON object" };
+  }
+  const rec = o as Record<string, unknown>;
+  const stage = rec.stage;
+  if (typeof stage !== "string" || !(stage in REQUIRED)) {
+    return { ok: false, message: `unknown or missing "stage" (${JSON.stringify(stage)})` };
+  }
+  if (!num(rec.ts)) return { ok: false, message: `${stage} record without a numeric "ts"` };
+  if (!str(rec.key)) return { ok: false, message: `${stage} record without a string "key"` };
+  const required = REQUIRED[stage as TraceEvent["stage"]];
+  for (const [k, check] of Object.entries(required)) {
+    if (!check(rec[k]))
+      return { ok: false, message: `${stage} record with missing or invalid "${k}"` };
+  }
+  const hasSeq = num(rec.seq);
+  const known = KNOWN_FIELDS[stage as TraceEvent["stage"]];
+  const out: Record<string, unknown> = {};
+  let extra: Record<string, unknown> | undefined;
+  for (const k in rec) {
+    const v = rec[k];
+    if (k === "extra" && typeof v === "object" && v !== null && !Array.isArray(v)) {
+      // A writer that nested its extras: keep them as extras.
+      extra = { ...(v as Record<string, unknown>), ...extra };
+    } else if (
+      k === "seq"
+        ? hasSeq
+        : known.has(k) &&
+          (k in required || k === "stage" || k === "ts" || k === "key" || OPTIONAL[k]?.(v))
+    ) {
+      out[k] = v;
+    } else {
+      (extra ??= {})[k] = v;
+    }
+  }
+  if (extra) out.extra = extra;
+  return { ok: true, event: out as unknown as TraceEvent, hasSeq };
+}

@@ -1,0 +1,88 @@
+/**
+ * loopscope's own trace file: JSON Lines, append-only.
+ *
+ *   line 1   {"loopscope":"trace","version":1,"created":"2026-12-02T09:14:06.031Z",...}
+ *   line 2+  one TraceEvent per line, e.g.
+ *            {"seq":1,"ts":1764666846031344,"key":"default/example-foo","stage":"watch",...}
+ *
+ * Invariants (docs/trace-format.md is the full schema):
+ * - The header is the first line; its unknown fields are kept (`TraceHeader.extra`).
+ * - Event fields the model does not know are written at top level and read back into `extra`,
+ *   so a file written by a newer loopscope survives a round trip through an older one.
+ * - Writers only append whole lines ending in "\n"; readers tolerate a torn last line.
+ */
+import type { TraceEvent } from "../event.ts";
+
+export const TRACE_FORMAT_VERSION = 1;
+
+export interface TraceHeader {
+  loopscope: "trace";
+  version: number;
+  /** ISO time the recording started. */
+  created?: string;
+  /** What produced the events: "live", "klog:<file>", … */
+  source?: string;
+  /** Header fields this version does not know. */
+  extra?: Record<string, unknown>;
+}
+
+/** Field names the model knows, per record kind; everything else goes to `extra`. */
+const COMMON = ["seq", "ts", "key", "stage", "src", "raw", "line"];
+export const KNOWN_FIELDS: Record<TraceEvent["stage"], ReadonlySet<string>> = {
+  watch: new Set([...COMMON, "kind", "event", "ns", "name", "rv", "oldRv"]),
+  enqueue: new Set([...COMMON, "len", "merged", "cause", "causeSeq", "delayMs"]),
+  dequeue: new Set([...COMMON, "len", "worker"]),
+  read: new Set([...COMMON, "rv", "generation", "found", "worker"]),
+  write: new Set([
+    ...COMMON,
+    "verb",
+    "target",
+    "code",
+    "reason",
+    "rv",
+    "changed",
+    "fields",
+    "worker",
+  ]),
+  done: new Set([...COMMON, "outcome", "error", "delayMs", "worker"]),
+  note: new Set([...COMMON, "level", "text"]),
+};
+
+const HEADER_FIELDS = new Set(["loopscope", "version", "created", "source"]);
+
+export function encodeHeader(
+  h: Omit<TraceHeader, "loopscope" | "version"> & Partial<TraceHeader> = {},
+): string {
+  const { extra, ...known } = h;
+  const out: Record<string, unknown> = { loopscope: "trace", version: TRACE_FORMAT_VERSION };
+  for (const [k, v] of Object.entries(known))
+    if (k !== "loopscope" && k !== "version" && v !== undefined) out[k] = v;
+  if (extra) for (const [k, v] of Object.entries(extra)) if (!(k in out)) out[k] = v;
+  return JSON.stringify(out) + "\n";
+}
+
+/** One event as one line, "\n" included. `extra` is flattened back to top level. */
+export function encodeEvent(e: TraceEvent): string {
+  if (!e.extra) return JSON.stringify(e) + "\n";
+  const { extra, ...rest } = e;
+  const out: Record<string, unknown> = { ...rest };
+  for (const [k, v] of Object.entries(extra)) if (!(k in out)) out[k] = v;
+  return JSON.stringify(out) + "\n";
+}
+
+export function isHeaderRecord(o: unknown): o is Record<string, unknown> {
+  return (
+    typeof o === "object" && o !== null && (o as Record<string, unknown>).loopscope === "trace"
+  );
+}
+
+export function decodeHeader(o: Record<string, unknown>): TraceHeader {
+  const h: TraceHeader = {
+    loopscope: "trace",
+    version: typeof o.version === "number" ? o.version : 0,
+  };
+  if (typeof o.created === "string") h.created = o.created;
+  if (typeof o.source === "string") h.source = o.source;
+  for (const [k, v] of Object.entries(o)) if (!HEADER_FIELDS.has(k)) (h.extra ??= {})[k] = v;
+  return h;
+}

@@ -1,0 +1,201 @@
+/**
+ * Turns klog text lines into events: STAGE lines become stage events, the controller's
+ * pass-end lines become `done` events, other controller lines become `note` events, and
+ * client-go's own chatter (reflector, informer, event recorder, HTTP tracing) is dropped as noise
+ * so it never reaches per-key statistics.
+ *
+ * Invariants:
+ * - A line that contains "STAGE/" but cannot be read yields a diagnostic with its line number;
+ *   nothing else about it is guessed.
+ * - klog prints no year: the year comes from `year`, else from an RFC 3339 prefix on the line,
+ *   else from the current date, and the reader says which (one info diagnostic). A month that
+ *   goes backwards by more than half a year (December → January) moves to the next year.
+ * - Times are read as UTC (klog prints the controller's local time; the offset is unknowable).
+ */
+import type { UnsequencedEvent } from "../event.ts";
+import type { Diagnostic } from "../analysis/model.ts";
+import { parseKlogHeader, yearInPrefix } from "./header.ts";
+import { mayBeMarker, parseMarker } from "./markers.ts";
+import { parseStageMessage } from "./stage-line.ts";
+import { pick, scanFields } from "./fields.ts";
+
+export interface KlogOptions {
+  /** The year klog lines belong to. Default: from the line prefix, else the current year. */
+  year?: number;
+  /** Keep client-go noise (reflector, event recorder …) as `note` events with key "". */
+  keepNoise?: boolean;
+  /** Clock for the default year (tests). */
+  now?: () => Date;
+}
+
+/** Files whose lines are client-go machinery, not the controller talking. */
+export const NOISE_FILES = new Set([
+  "reflector.go",
+  "shared_informer.go",
+  "event.go",
+  "round_trippers.go",
+  "request.go",
+  "warnings.go",
+  "leaderelection.go",
+  "listwatch.go",
+  "streamwatcher.go",
+  "retrywatcher.go",
+  "cert_rotation.go",
+  "dynamic_cafile_content.go",
+  "tlsconfig.go",
+  "envvar.go",
+  "loader.go",
+  "merged_client_builder.go",
+]);
+
+const NOTE_KEYS = ["objectname", "objectreference", "objectref", "resourcename", "key"];
+
+export class KlogParser {
+  private year: number | undefined;
+  private lastMonth = 0;
+  private dayKey = -1;
+  private dayMs = 0;
+  private lastTs = 0;
+  private headerlessNoted = false;
+  /** Lines with a klog header that were dropped as client-go noise. */
+  noiseLines = 0;
+  /** Lines that carried neither a klog header nor a STAGE tag (continuations, other output). */
+  foreignLines = 0;
+
+  constructor(
+    private readonly opts: KlogOptions,
+    private readonly emit: (e: UnsequencedEvent) => void,
+    private readonly diag: (d: Diagnostic) => void,
+  ) {}
+
+  line(text: string, lineNo: number): void {
+    const h = parseKlogHeader(text);
+    if (!h) {
+      const at = text.indexOf("STAGE/");
+      if (at < 0) {
+        if (text.length > 0) this.foreignLines++;
+        return;
+      }
+      if (!this.headerlessNoted) {
+        this.headerlessNoted = true;
+        this.diag({
+          line: lineNo,
+          level: "warn",
+          message:
+            "STAGE line without a klog header; its time is taken from the line before (noted once)",
+        });
+      }
+      this.stage(text, at, lineNo, this.lastTs, undefined, text);
+      return;
+    }
+    const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, h.start, lineNo);
+    this.lastTs = ts;
+    const msgStart = h.msgStart;
+    const at = text.indexOf("STAGE/", msgStart);
+    if (at >= 0) {
+      this.stage(text.slice(msgStart), at - msgStart, lineNo, ts, h.src, text);
+      return;
+    }
+    if (mayBeMarker(text, msgStart)) {
+      const m = parseMarker(text, msgStart);
+      if (m) {
+        const e: UnsequencedEvent = {
+          stage: "done",
+          ts,
+          key: m.key,
+          outcome: m.outcome,
+          src: h.src,
+          raw: text,
+          line: lineNo,
+        };
+        if (m.error !== undefined) e.error = m.error;
+        this.emit(e);
+        return;
+      }
+    }
+    const slash = h.file.lastIndexOf("/");
+    const base = slash >= 0 ? h.file.slice(slash + 1) : h.file;
+    if (NOISE_FILES.has(base) && !this.opts.keepNoise) {
+      this.noiseLines++;
+      return;
+    }
+    let key = "";
+    let body = text.slice(msgStart);
+    if (body.indexOf("=") >= 0) {
+      const f = scanFields(body);
+      key = pick(f, NOTE_KEYS) ?? "";
+      if (body.charCodeAt(0) === 34 && f.words.length > 0) {
+        body = f.words[0] + body.slice(body.indexOf('"', 1) + 1);
+      }
+    }
+    this.emit({
+      stage: "note",
+      ts,
+      key,
+      level: h.level,
+      text: body,
+      src: h.src,
+      raw: text,
+      line: lineNo,
+    });
+  }
+
+  private stage(
+    msg: string,
+    at: number,
+    lineNo: number,
+    ts: number,
+    src: string | undefined,
+    raw: string,
+  ): void {
+    const r = parseStageMessage(msg, at);
+    if (!r.ok) {
+      this.diag({ line: lineNo, level: "error", message: r.message });
+      return;
+    }
+    const e = r.event;
+    e.ts = ts;
+    if (src !== undefined) e.src = src;
+    e.raw = raw;
+    e.line = lineNo;
+    this.emit(e);
+  }
+
+  private timestamp(
+    month: number,
+    day: number,
+    tod: number,
+    text: string,
+    start: number,
+    lineNo: number,
+  ): number {
+    if (this.year === undefined) {
+      const fromPrefix = yearInPrefix(text, start);
+      let how: string;
+      if (this.opts.year !== undefined) {
+        this.year = this.opts.year;
+        how = "as given";
+      } else if (fromPrefix !== undefined) {
+        this.year = fromPrefix;
+        how = "from the timestamp before the klog header";
+      } else {
+        this.year = (this.opts.now?.() ?? new Date()).getUTCFullYear();
+        how = "the current year; pass a year to change it";
+      }
+      this.diag({
+        line: lineNo,
+        level: "info",
+        message: `klog lines carry no year: read as ${this.year} (${how}), times as UTC`,
+      });
+    } else if (month < this.lastMonth - 6) {
+      this.year++;
+    }
+    this.lastMonth = month;
+    const dk = month * 100 + day;
+    if (dk !== this.dayKey) {
+      this.dayKey = dk;
+      this.dayMs = Date.UTC(this.year, month - 1, day);
+    }
+    return this.dayMs * 1000 + tod;
+  }
+}

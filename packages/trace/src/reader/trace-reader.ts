@@ -1,0 +1,169 @@
+/**
+ * Reads a trace — loopscope JSONL or klog text, detected from the first non-blank line — from
+ * chunks pushed as they arrive (a file stream, a fetch body, a Web Worker message).
+ *
+ * Invariants:
+ * - Never throws on input: unreadable lines become diagnostics (with 1-based line numbers) and
+ *   every readable line is kept.
+ * - Events come out in file order, numbered by `seq` from `firstSeq` (default 1), strictly
+ *   increasing. A JSONL file's own seqs are kept when they increase (causeSeq refers to them);
+ *   a seq that goes backwards is renumbered and the original kept in `extra.fileSeq`.
+ * - At most `maxDiagnostics` diagnostics are kept; `diagnosticCount` counts them all.
+ */
+import type { TraceEvent, UnsequencedEvent } from "../event.ts";
+import type { Diagnostic } from "../analysis/model.ts";
+import { LineSplitter } from "../lines/splitter.ts";
+import { KlogParser, type KlogOptions } from "../klog/klog-parser.ts";
+import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.ts";
+import { decodeEvent } from "../jsonl/decode-event.ts";
+
+export type TraceFormat = "klog" | "jsonl";
+
+export interface ReaderOptions extends KlogOptions {
+  /** Skip detection. */
+  format?: TraceFormat;
+  /** seq of the first event (default 1). */
+  firstSeq?: number;
+  /** Diagnostics kept in `diagnostics` (default 1000). */
+  maxDiagnostics?: number;
+}
+
+export class TraceReader {
+  format: TraceFormat | undefined;
+  /** The JSONL header, once read. */
+  header: TraceHeader | undefined;
+  readonly diagnostics: Diagnostic[] = [];
+  diagnosticCount = 0;
+  /** Events produced so far. */
+  events = 0;
+
+  private readonly splitter = new LineSplitter();
+  private readonly klog: KlogParser;
+  private nextSeq: number;
+  private out: TraceEvent[] = [];
+  private readonly maxDiagnostics: number;
+  private readonly onLine = (line: string, no: number, terminated: boolean) =>
+    this.line(line, no, terminated);
+
+  constructor(private readonly opts: ReaderOptions = {}) {
+    this.format = opts.format;
+    this.nextSeq = opts.firstSeq ?? 1;
+    this.maxDiagnostics = opts.maxDiagnostics ?? 1000;
+    this.klog = new KlogParser(
+      opts,
+      (e) => this.emit(e),
+      (d) => this.diagnose(d),
+    );
+  }
+
+  /** Lines seen so far. */
+  get lines(): number {
+    return this.splitter.lines;
+  }
+
+  /** klog lines dropped as client-go noise. */
+  get noiseLines(): number {
+    return this.klog.noiseLines;
+  }
+
+  /** Feeds a chunk; returns the events completed by it, in order. */
+  push(chunk: Uint8Array | string): TraceEvent[] {
+    this.splitter.push(chunk, this.onLine);
+    return this.take();
+  }
+
+  /** Ends the input (a final line without "\n" is read now); returns the last events. */
+  end(): TraceEvent[] {
+    this.splitter.end(this.onLine);
+    return this.take();
+  }
+
+  private take(): TraceEvent[] {
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  private line(text: string, no: number, terminated: boolean): void {
+    if (this.format === undefined) {
+      const t = text.trimStart();
+      if (t.length === 0) return;
+      this.format = t.startsWith("{") ? "jsonl" : "klog";
+    }
+    if (this.format === "klog") this.klog.line(text, no);
+    else this.jsonLine(text, no, terminated);
+  }
+
+  private jsonLine(text: string, no: number, terminated: boolean): void {
+    if (text.trim().length === 0) return;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(text);
+    } catch {
+      this.diagnose(
+        terminated
+          ? { line: no, level: "error", message: "not a JSON record; line skipped" }
+          : {
+              line: no,
+              level: "warn",
+              message: "torn last line (the file was cut mid-write); ignored",
+            },
+      );
+      return;
+    }
+    if (isHeaderRecord(rec)) {
+      if (this.header || this.events > 0) {
+        this.diagnose({ line: no, level: "warn", message: "a second trace header; ignored" });
+        return;
+      }
+      this.header = decodeHeader(rec);
+      if (this.header.version !== 1) {
+        this.diagnose({
+          line: no,
+          level: "warn",
+          message: `trace format version ${this.header.version}; this reader knows version 1 and keeps unknown fields`,
+        });
+      }
+      return;
+    }
+    if (!this.header && this.events === 0) {
+      this.diagnose({
+        line: no,
+        level: "warn",
+        message: 'no {"loopscope":"trace"} header line; reading records anyway',
+      });
+    }
+    const r = decodeEvent(rec);
+    if (!r.ok) {
+      this.diagnose({ line: no, level: "error", message: r.message });
+      return;
+    }
+    const e = r.event;
+    if (r.hasSeq && e.seq >= this.nextSeq) {
+      this.nextSeq = e.seq + 1;
+    } else {
+      if (r.hasSeq) {
+        e.extra = { ...e.extra, fileSeq: e.seq };
+        this.diagnose({
+          line: no,
+          level: "warn",
+          message: `seq ${e.seq} does not increase; renumbered ${this.nextSeq}`,
+        });
+      }
+      e.seq = this.nextSeq++;
+    }
+    this.events++;
+    this.out.push(e);
+  }
+
+  private emit(e: UnsequencedEvent): void {
+    (e as TraceEvent).seq = this.nextSeq++;
+    this.events++;
+    this.out.push(e as TraceEvent);
+  }
+
+  private diagnose(d: Diagnostic): void {
+    this.diagnosticCount++;
+    if (this.diagnostics.length < this.maxDiagnostics) this.diagnostics.push(d);
+  }
+}

@@ -118,6 +118,7 @@ const AT = {
   logProcessing: site(),
   logOrphan: site(),
   logEvent: site(),
+  logInformerError: site(),
 };
 
 export class FooController {
@@ -153,6 +154,15 @@ export class FooController {
     });
     const resyncMs = opts.resyncMs ?? 30_000;
     const backoff = opts.informerBackoffMs ?? { initial: 200, max: 30_000 };
+    const onInformerError = (e: InformerError) => {
+      const err = e.error as { message?: string } | undefined;
+      this.probe.log(AT.logInformerError, 0, "E", `Failed to ${e.kind}`, [
+        ["err", (err?.message ?? String(e.error)).split("\n")[0] ?? ""],
+        ["attempt", e.attempt],
+        ["retryInMs", e.retryInMs],
+      ]);
+      opts.onInformerError?.(e);
+    };
     this.foos = new ResilientInformer<Foo>({
       kubeConfig: kc,
       kind: FOO_KIND,
@@ -166,7 +176,7 @@ export class FooController {
       resyncMs,
       backoffInitialMs: backoff.initial,
       backoffMaxMs: backoff.max,
-      onError: opts.onInformerError,
+      onError: onInformerError,
     });
     this.deployments = new ResilientInformer<Deployment>({
       kubeConfig: kc,
@@ -176,7 +186,7 @@ export class FooController {
       resyncMs,
       backoffInitialMs: backoff.initial,
       backoffMaxMs: backoff.max,
-      onError: opts.onInformerError,
+      onError: onInformerError,
     });
     this.recorder = new EventRecorder(
       kc,

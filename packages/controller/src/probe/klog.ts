@@ -49,7 +49,8 @@ export function stageLine(e: UnsequencedEvent, pid: number): string | undefined 
         ["kind", e.kind],
         ["event", e.event],
         ["key", e.key],
-        ["name", e.ns ? `${e.ns}/${e.name}` : e.name],
+        ["ns", e.ns],
+        ["name", e.name],
         ["rv", e.rv],
         ["oldRv", e.oldRv],
       ])}`;

@@ -77,7 +77,7 @@ describe("StageProbe", () => {
     const header = /^I\d{4} \d\d:\d\d:\d\d\.\d{6} +\d+ probe\.test\.ts:\d+\] /;
     for (const l of lines) expect(l).toMatch(header);
     expect(lines[0]).toMatch(
-      /\] STAGE\/watch kind=Foo event=add key=default\/example-foo name=default\/example-foo rv=1001$/,
+      /\] STAGE\/watch kind=Foo event=add key=default\/example-foo ns=default name=example-foo rv=1001$/,
     );
     expect(lines[1]).toMatch(/\] STAGE\/enqueue key=default\/example-foo len=1 cause=watch$/);
     expect(lines[2]).toMatch(

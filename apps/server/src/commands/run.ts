@@ -1,0 +1,192 @@
+/**
+ * `loopscope run --scenario <name> --out FILE [--klog FILE] [--timeout S]`: headless. Starts the
+ * embedded API server and the controller, runs the scenario, waits until it settles, writes the
+ * JSONL trace (header + one event per line) and optionally the klog text (what the Go controller
+ * would print with the STAGE patch at -v=2). Exit 0; 1 with a one-line reason (timeout, cluster
+ * error); 2 on usage errors.
+ *
+ * Also: --kubeconfig PATH [--context NAME] [--install-crd] to run against a real cluster,
+ * --workers N, --resync S, --hot-loop, --idempotent-status.
+ */
+import { createWriteStream, type WriteStream } from "node:fs";
+import { once } from "node:events";
+import type { TraceEvent } from "@loopscope/trace";
+import { startSession, type ClusterSpec } from "../session/session.ts";
+import { EventLog } from "../scenarios/event-log.ts";
+import { scenarios } from "../scenarios/index.ts";
+import { runScenario } from "../scenarios/run-scenario.ts";
+
+export const usage = `usage: loopscope run --scenario <name> --out FILE [--klog FILE] [--timeout S]
+                     [--kubeconfig PATH [--context NAME] [--install-crd]]
+                     [--workers N] [--resync S] [--hot-loop] [--idempotent-status]
+scenarios: ${Object.keys(scenarios).join(", ")}`;
+
+interface RunArgs {
+  scenario: string;
+  out: string;
+  klog?: string;
+  timeoutS: number;
+  kubeconfig?: string;
+  context?: string;
+  installCrd: boolean;
+  workers?: number;
+  resyncS?: number;
+  hotLoop: boolean;
+  idempotentStatus: boolean;
+}
+
+export function parseArgs(argv: string[]): RunArgs | string {
+  const a: Partial<RunArgs> = {
+    timeoutS: 60,
+    installCrd: false,
+    hotLoop: false,
+    idempotentStatus: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i] as string;
+    const eq = flag.indexOf("=");
+    const name = eq > 0 ? flag.slice(0, eq) : flag;
+    const value = (): string | undefined => (eq > 0 ? flag.slice(eq + 1) : argv[++i]);
+    const num = (what: string): number | string => {
+      const v = value();
+      const n = Number(v);
+      return v !== undefined && Number.isFinite(n) && n >= 0
+        ? n
+        : `${what} needs a number, got ${v ?? "nothing"}`;
+    };
+    switch (name) {
+      case "--scenario":
+        a.scenario = value();
+        break;
+      case "--out":
+        a.out = value();
+        break;
+      case "--klog":
+        a.klog = value();
+        break;
+      case "--kubeconfig":
+        a.kubeconfig = value();
+        break;
+      case "--context":
+        a.context = value();
+        break;
+      case "--install-crd":
+        a.installCrd = true;
+        break;
+      case "--hot-loop":
+        a.hotLoop = true;
+        break;
+      case "--idempotent-status":
+        a.idempotentStatus = true;
+        break;
+      case "--timeout": {
+        const n = num("--timeout");
+        if (typeof n === "string") return n;
+        a.timeoutS = n;
+        break;
+      }
+      case "--workers": {
+        const n = num("--workers");
+        if (typeof n === "string") return n;
+        a.workers = n;
+        break;
+      }
+      case "--resync": {
+        const n = num("--resync");
+        if (typeof n === "string") return n;
+        a.resyncS = n;
+        break;
+      }
+      default:
+        return `unknown option ${flag}`;
+    }
+  }
+  if (!a.scenario) return "--scenario is required";
+  if (!scenarios[a.scenario])
+    return `unknown scenario "${a.scenario}" (known: ${Object.keys(scenarios).join(", ")})`;
+  if (!a.out) return "--out is required";
+  return a as RunArgs;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (typeof args === "string") {
+    process.stderr.write(`loopscope run: ${args}\n${usage}\n`);
+    return 2;
+  }
+  const scenario = scenarios[args.scenario]!;
+  const log = (m: string) => process.stderr.write(`loopscope run: ${m}\n`);
+  const events = new EventLog();
+  const klogOut = args.klog ? createWriteStream(args.klog) : undefined;
+  const cluster: ClusterSpec = args.kubeconfig
+    ? {
+        kind: "kubeconfig",
+        path: args.kubeconfig,
+        context: args.context,
+        installCrd: args.installCrd,
+      }
+    : { kind: "embedded" };
+  let session;
+  try {
+    session = await startSession({
+      cluster,
+      workers: args.workers ?? scenario.session?.workers,
+      resyncMs: args.resyncS !== undefined ? args.resyncS * 1000 : scenario.session?.resyncMs,
+      lessons: {
+        ...scenario.lessons,
+        ...(args.hotLoop ? { hotLoopBug: true } : {}),
+        ...(args.idempotentStatus ? { idempotentStatus: true } : {}),
+      },
+      onEvent: events.push,
+      klog: klogOut ? (line) => klogOut.write(line + "\n") : undefined,
+    });
+  } catch (err) {
+    log((err as Error).message);
+    await close(klogOut);
+    return 1;
+  }
+  let code = 0;
+  try {
+    log(`scenario ${scenario.name} on ${session.clusterName}`);
+    await runScenario(scenario, { session, events, timeoutMs: args.timeoutS * 1000, log });
+  } catch (err) {
+    log((err as Error).message);
+    code = 1;
+  } finally {
+    await session.stop();
+  }
+  await writeTrace(args.out, events.events, {
+    scenario: scenario.name,
+    cluster: session.clusterName,
+  });
+  await close(klogOut);
+  log(`${events.events.length} events → ${args.out}${args.klog ? ` (klog: ${args.klog})` : ""}`);
+  return code;
+}
+
+async function writeTrace(
+  path: string,
+  evs: TraceEvent[],
+  meta: Record<string, string>,
+): Promise<void> {
+  const out = createWriteStream(path);
+  const header = {
+    loopscope: "trace",
+    version: 1,
+    created: new Date().toISOString(),
+    source: "live",
+    ...meta,
+  };
+  out.write(JSON.stringify(header) + "\n");
+  for (const e of evs) {
+    if (!out.write(JSON.stringify(e) + "\n")) await once(out, "drain");
+  }
+  await close(out);
+}
+
+async function close(s: WriteStream | undefined): Promise<void> {
+  if (!s) return;
+  await new Promise<void>((resolve, reject) =>
+    s.end((err?: Error | null) => (err ? reject(err) : resolve())),
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * What a scenario does to the cluster, over HTTP like a user with kubectl would: apply and delete
+ * Foos, read them back, touch Deployments. Thin over client-node; every method is one request
+ * (or one bounded poll, for the waits).
+ */
+import {
+  AppsV1Api,
+  CustomObjectsApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubeConfig,
+  type V1Deployment,
+} from "@kubernetes/client-node";
+import { FOO_GROUP, FOO_PLURAL, FOO_VERSION, type Foo } from "@loopscope/controller";
+
+const FOO = { group: FOO_GROUP, version: FOO_VERSION, plural: FOO_PLURAL };
+
+export function isNotFound(err: unknown): boolean {
+  return (err as { code?: unknown })?.code === 404;
+}
+
+export class KubeClient {
+  readonly co: CustomObjectsApi;
+  readonly apps: AppsV1Api;
+
+  constructor(readonly kubeConfig: KubeConfig) {
+    this.co = kubeConfig.makeApiClient(CustomObjectsApi);
+    this.apps = kubeConfig.makeApiClient(AppsV1Api);
+  }
+
+  async getFoo(namespace: string, name: string): Promise<Foo | undefined> {
+    try {
+      return (await this.co.getNamespacedCustomObject({ ...FOO, namespace, name })) as Foo;
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  /** kubectl apply, reduced: create when absent, else merge-patch the spec. */
+  async applyFoo(foo: Foo): Promise<Foo> {
+    const namespace = foo.metadata.namespace ?? "default";
+    const name = foo.metadata.name ?? "";
+    const existing = await this.getFoo(namespace, name);
+    if (!existing) {
+      return (await this.co.createNamespacedCustomObject({
+        ...FOO,
+        namespace,
+        body: {
+          apiVersion: `${FOO_GROUP}/${FOO_VERSION}`,
+          kind: "Foo",
+          ...foo,
+          metadata: { ...foo.metadata, namespace },
+        },
+      })) as Foo;
+    }
+    return (await this.co.patchNamespacedCustomObject(
+      { ...FOO, namespace, name, body: { spec: foo.spec } },
+      setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+    )) as Foo;
+  }
+
+  /** Deletes the Foo; true when it existed. */
+  async deleteFoo(namespace: string, name: string): Promise<boolean> {
+    try {
+      await this.co.deleteNamespacedCustomObject({ ...FOO, namespace, name });
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  async getDeployment(namespace: string, name: string): Promise<V1Deployment | undefined> {
+    try {
+      return await this.apps.readNamespacedDeployment({ namespace, name });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async createDeployment(d: V1Deployment): Promise<V1Deployment> {
+    return this.apps.createNamespacedDeployment({
+      namespace: d.metadata?.namespace ?? "default",
+      body: d,
+    });
+  }
+
+  async deleteDeployment(namespace: string, name: string): Promise<boolean> {
+    try {
+      await this.apps.deleteNamespacedDeployment({ namespace, name });
+      return true;
+    } catch (err) {
+      if (isNotFound(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Polls until `check` returns true (every `everyMs`), or throws after `timeoutMs`. */
+  async waitFor(
+    what: string,
+    check: () => Promise<boolean>,
+    timeoutMs = 10_000,
+    everyMs = 50,
+  ): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (await check()) return;
+      if (Date.now() > deadline)
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  }
+}

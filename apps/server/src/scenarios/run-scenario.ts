@@ -1,0 +1,81 @@
+/**
+ * Runs a scenario against a session: builds its context (kube client, settle helper, faults) and
+ * enforces the time limit. Shared by `loopscope run` and the dashboard.
+ */
+import type { Session } from "../session/session.ts";
+import type { EventLog } from "./event-log.ts";
+import { KubeClient } from "./kube-client.ts";
+import type { Scenario, ScenarioContext, SettleOptions } from "./scenario.ts";
+
+export class ScenarioTimeout extends Error {
+  override name = "ScenarioTimeout";
+}
+
+export async function runScenario(
+  scenario: Scenario,
+  opts: { session: Session; events: EventLog; timeoutMs: number; log?: (m: string) => void },
+): Promise<void> {
+  const { session, events } = opts;
+  const abort = new AbortController();
+  const deadline = Date.now() + opts.timeoutMs;
+  let reason = "";
+  const timer = setTimeout(() => abort.abort(), opts.timeoutMs);
+  const ctx: ScenarioContext = {
+    session,
+    faults: session.apiserver?.faults,
+    kube: new KubeClient(session.kubeConfig),
+    events,
+    log: opts.log ?? (() => {}),
+    signal: abort.signal,
+    settled: (keys, so) =>
+      settle(events, keys, so ?? {}, deadline, abort.signal, (r) => (reason = r)),
+  };
+  try {
+    await Promise.race([
+      scenario.run(ctx),
+      new Promise<never>((_, reject) =>
+        abort.signal.addEventListener("abort", () =>
+          reject(
+            new ScenarioTimeout(
+              `scenario ${scenario.name} timed out after ${opts.timeoutMs / 1000} s${reason ? `: ${reason}` : ""}`,
+            ),
+          ),
+        ),
+      ),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function settle(
+  events: EventLog,
+  keys: string[],
+  opts: SettleOptions,
+  deadline: number,
+  signal: AbortSignal,
+  why: (r: string) => void,
+): Promise<void> {
+  const quietMs = opts.quietMs ?? 300;
+  const until = opts.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : deadline;
+  let quietSince = Date.now();
+  let seen = events.events.length;
+  for (;;) {
+    if (signal.aborted) throw new ScenarioTimeout("aborted");
+    const now = Date.now();
+    if (events.events.length !== seen) {
+      seen = events.events.length;
+      quietSince = now;
+    }
+    const notQuiet = keys.filter((k) => !events.isQuiescent(k));
+    if (notQuiet.length > 0) {
+      why(`${notQuiet.join(", ")} not quiescent`);
+      quietSince = now;
+    } else if (now - quietSince >= quietMs) {
+      if (!opts.until || (await opts.until())) return;
+      why(`${keys.join(", ")} quiescent but its condition does not hold yet`);
+    }
+    if (now > until) throw new ScenarioTimeout(`settling ${keys.join(", ")}: timed out`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

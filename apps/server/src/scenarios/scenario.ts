@@ -1,0 +1,52 @@
+/**
+ * A scenario: a scripted thing a learner would do to the cluster (create a Foo, delete its
+ * Deployment, make a competing write…), run headless by `loopscope run --scenario <name>` or from
+ * the dashboard. Add one by writing scenarios/<name>.ts exporting a `Scenario` and listing it in
+ * scenarios/index.ts.
+ *
+ * Contract: `run(ctx)` performs the actions over HTTP (ctx.kube) and returns once what it set out
+ * to show has happened — usually `await ctx.settled([key])`. It throws with a one-line reason when
+ * the cluster does not get there. It never reaches into the controller or the API server's
+ * internals; fault injection goes through `ctx.faults` (embedded server only).
+ */
+import type { ApiServer } from "../session/embedded.ts";
+import type { Lessons } from "@loopscope/controller";
+import type { Session } from "../session/session.ts";
+import type { EventLog } from "./event-log.ts";
+import type { KubeClient } from "./kube-client.ts";
+
+export interface SettleOptions {
+  /** The key must stay quiescent this long (default 300 ms). */
+  quietMs?: number;
+  /** Give up after this long (default: the run's remaining time). */
+  timeoutMs?: number;
+  /** An extra condition on the cluster, e.g. the Foo's status reached its spec. */
+  until?: () => Promise<boolean>;
+}
+
+export interface ScenarioContext {
+  session: Session;
+  /** The embedded API server's fault injection; undefined on a kubeconfig cluster. */
+  faults: ApiServer["faults"] | undefined;
+  kube: KubeClient;
+  events: EventLog;
+  /** Resolves when every key is quiescent (see EventLog.isQuiescent) and `until` holds. */
+  settled(keys: string[], opts?: SettleOptions): Promise<void>;
+  /** Progress for the user (stderr). */
+  log(message: string): void;
+  /** Aborted when the run's timeout expires. */
+  signal: AbortSignal;
+}
+
+export interface Scenario {
+  /** CLI name: `--scenario <name>`. */
+  name: string;
+  title: string;
+  /** One sentence: what the learner sees. */
+  teaches: string;
+  /** Lessons this scenario switches on. */
+  lessons?: Partial<Lessons>;
+  /** Controller options the scenario needs (e.g. a short resync). */
+  session?: { workers?: number; resyncMs?: number };
+  run(ctx: ScenarioContext): Promise<void>;
+}

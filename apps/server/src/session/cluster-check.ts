@@ -1,0 +1,139 @@
+/**
+ * Preflight for a kubeconfig cluster: turn what would otherwise be an informer retrying forever
+ * into one clear line — server unreachable, credentials refused, RBAC forbids, Foo CRD missing —
+ * and install the CRD when asked.
+ */
+import {
+  ApiextensionsV1Api,
+  AppsV1Api,
+  CustomObjectsApi,
+  VersionApi,
+  type KubeConfig,
+} from "@kubernetes/client-node";
+import { FOO_GROUP, FOO_PLURAL, FOO_VERSION } from "@loopscope/controller";
+import { FOO_CRD } from "./foo-crd.ts";
+
+/** A failure worth exactly one line to the user. */
+export class ClusterError extends Error {
+  override name = "ClusterError";
+}
+
+function describe(err: unknown): { code?: number; text: string } {
+  const e = err as { code?: unknown; body?: unknown; message?: string; cause?: { code?: string } };
+  if (typeof e?.code === "number") {
+    let msg: string | undefined;
+    try {
+      const body =
+        typeof e.body === "string"
+          ? (JSON.parse(e.body) as { message?: string })
+          : (e.body as { message?: string });
+      msg = body?.message;
+    } catch {
+      msg = undefined;
+    }
+    return { code: e.code, text: msg ?? `HTTP ${e.code}` };
+  }
+  const code = typeof e?.code === "string" ? e.code : e?.cause?.code;
+  const first = (e?.message ?? String(err)).split("\n")[0] ?? "";
+  return { text: code && !first.includes(code) ? `${code}: ${first}` : first };
+}
+
+export async function checkCluster(
+  kc: KubeConfig,
+  opts: { installCrd?: boolean } = {},
+): Promise<void> {
+  const server = kc.getCurrentCluster()?.server ?? "(no server in kubeconfig)";
+  const user = kc.getCurrentUser()?.name ?? "(no user)";
+  try {
+    await kc.makeApiClient(VersionApi).getCode();
+  } catch (err) {
+    const d = describe(err);
+    if (d.code === 401)
+      throw new ClusterError(
+        `${server} refused the credentials of user "${user}" (401 Unauthorized)`,
+      );
+    if (d.code === undefined)
+      throw new ClusterError(`cannot reach the API server at ${server}: ${d.text}`);
+    // Some clusters forbid /version to anonymous users; the list checks below say more.
+  }
+
+  const co = kc.makeApiClient(CustomObjectsApi);
+  const listFoos = () =>
+    co.listClusterCustomObject({
+      group: FOO_GROUP,
+      version: FOO_VERSION,
+      plural: FOO_PLURAL,
+      limit: 1,
+    });
+  try {
+    await listFoos();
+  } catch (err) {
+    const d = describe(err);
+    if (d.code === 404) {
+      if (!opts.installCrd) {
+        throw new ClusterError(
+          `the Foo CRD (${FOO_PLURAL}.${FOO_GROUP}) is not installed on ${server}; rerun with --install-crd to create it`,
+        );
+      }
+      await installCrd(kc, server);
+    } else {
+      throw forbiddenOr(d, `list ${FOO_PLURAL}.${FOO_GROUP}`, server, user);
+    }
+  }
+  try {
+    await kc.makeApiClient(AppsV1Api).listDeploymentForAllNamespaces({ limit: 1 });
+  } catch (err) {
+    throw forbiddenOr(describe(err), "list deployments.apps in all namespaces", server, user);
+  }
+}
+
+function forbiddenOr(
+  d: { code?: number; text: string },
+  what: string,
+  server: string,
+  user: string,
+): ClusterError {
+  if (d.code === 403)
+    return new ClusterError(`RBAC: user "${user}" may not ${what} on ${server}: ${d.text}`);
+  if (d.code === 401)
+    return new ClusterError(
+      `${server} refused the credentials of user "${user}" (401 Unauthorized)`,
+    );
+  if (d.code === undefined)
+    return new ClusterError(`cannot reach the API server at ${server}: ${d.text}`);
+  return new ClusterError(`cannot ${what} on ${server}: ${d.text}`);
+}
+
+async function installCrd(kc: KubeConfig, server: string): Promise<void> {
+  const api = kc.makeApiClient(ApiextensionsV1Api);
+  try {
+    await api.createCustomResourceDefinition({ body: FOO_CRD as never });
+  } catch (err) {
+    const d = describe(err);
+    if (d.code !== 409)
+      throw forbiddenOr(
+        d,
+        "create customresourcedefinitions",
+        server,
+        kc.getCurrentUser()?.name ?? "",
+      );
+  }
+  // Established takes a moment; the Foo list starts answering when it is.
+  const co = kc.makeApiClient(CustomObjectsApi);
+  for (let i = 0; i < 100; i++) {
+    try {
+      await co.listClusterCustomObject({
+        group: FOO_GROUP,
+        version: FOO_VERSION,
+        plural: FOO_PLURAL,
+        limit: 1,
+      });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new ClusterError(
+    `created the Foo CRD on ${server} but it did not become served within 10 s`,
+  );
+}

@@ -1,0 +1,134 @@
+/**
+ * A running loopscope session: a cluster (the embedded API server, or a kubeconfig cluster) and
+ * the Foo controller connected to it over HTTP. `loopscope up` and `loopscope run` both start one.
+ *
+ *   const s = await startSession({ cluster: { kind: "embedded" }, onEvent: (e) => hub.push(e) });
+ *   …
+ *   await s.stop();
+ *
+ * Invariants:
+ * - The controller only ever talks to the cluster through `kubeConfig` (HTTP), embedded or not.
+ * - `startSession` resolves once the controller's caches have synced and its workers run; on any
+ *   failure it has stopped everything it started and rejects with a one-line `ClusterError`
+ *   message (unreachable server, 401, RBAC refusal, missing Foo CRD — see cluster-check.ts).
+ * - `stop()` is idempotent: controller first (in-flight passes finish), then the API server.
+ * - `onEvent` receives every stage event synchronously; if it returns the seq it assigned, enqueue
+ *   events link to their watch event by that seq (`causeSeq`), else by the event's 1-based ordinal
+ *   in this session's stream.
+ */
+import { KubeConfig } from "@kubernetes/client-node";
+import { startEmbeddedApiServer, type ApiServer, type ApiServerOptions } from "./embedded.ts";
+import {
+  FooController,
+  type InformerError,
+  type KlogWriter,
+  type Lessons,
+  type ProbeSink,
+  type WorkqueueMetricsProvider,
+} from "@loopscope/controller";
+import { ClusterError, checkCluster } from "./cluster-check.ts";
+
+export { ClusterError } from "./cluster-check.ts";
+export type { ApiServer, ApiServerOptions } from "./embedded.ts";
+
+export type ClusterSpec =
+  | { kind: "embedded"; apiserverOpts?: ApiServerOptions }
+  | {
+      kind: "kubeconfig";
+      path: string;
+      context?: string;
+      /** Create the Foo CRD when it is missing (otherwise a missing CRD is an error). */
+      installCrd?: boolean;
+    };
+
+export interface SessionOptions {
+  cluster: ClusterSpec;
+  /** Controller workers (default 2, as sample-controller). */
+  workers?: number;
+  /** Informer resync period in ms (default 30 000); 0 disables. */
+  resyncMs?: number;
+  lessons?: Partial<Lessons>;
+  onEvent?: ProbeSink;
+  /** klog text lines (STAGE lines at verbosity >= 2), e.g. to stderr for `-v=2`. */
+  klog?: KlogWriter;
+  verbosity?: number;
+  metrics?: WorkqueueMetricsProvider;
+  /** Informer failures (each is retried with backoff; also logged to klog as E lines). */
+  onInformerError?: (e: InformerError) => void;
+  /** Give up if caches have not synced by then (default 30 s). */
+  cacheSyncTimeoutMs?: number;
+}
+
+export interface Session {
+  kubeConfig: KubeConfig;
+  /** The embedded API server, when the session started one. */
+  apiserver?: ApiServer;
+  controller: FooController;
+  /** "embedded" or the kubeconfig context's name. */
+  clusterName: string;
+  stop(): Promise<void>;
+}
+
+export async function startSession(opts: SessionOptions): Promise<Session> {
+  let apiserver: ApiServer | undefined;
+  const kubeConfig = new KubeConfig();
+  let clusterName: string;
+  if (opts.cluster.kind === "embedded") {
+    apiserver = await startEmbeddedApiServer(opts.cluster.apiserverOpts ?? {});
+    kubeConfig.loadFromString(apiserver.kubeconfigYaml());
+    clusterName = "embedded";
+  } else {
+    try {
+      kubeConfig.loadFromFile(opts.cluster.path);
+    } catch (err) {
+      throw new ClusterError(
+        `cannot read kubeconfig ${opts.cluster.path}: ${(err as Error).message.split("\n")[0]}`,
+      );
+    }
+    if (opts.cluster.context) {
+      const names = kubeConfig.getContexts().map((c) => c.name);
+      if (!names.includes(opts.cluster.context)) {
+        throw new ClusterError(
+          `context "${opts.cluster.context}" not found in ${opts.cluster.path} (contexts: ${names.join(", ") || "none"})`,
+        );
+      }
+      kubeConfig.setCurrentContext(opts.cluster.context);
+    }
+    clusterName = kubeConfig.getCurrentContext() || "kubeconfig";
+    await checkCluster(kubeConfig, { installCrd: opts.cluster.installCrd });
+  }
+
+  const controller = new FooController({
+    kubeConfig,
+    workers: opts.workers,
+    resyncMs: opts.resyncMs,
+    lessons: opts.lessons,
+    probe: opts.onEvent,
+    klog: opts.klog,
+    verbosity: opts.verbosity,
+    metrics: opts.metrics,
+    onInformerError: opts.onInformerError,
+    cacheSyncTimeoutMs: opts.cacheSyncTimeoutMs ?? 30_000,
+  });
+  try {
+    await controller.run();
+  } catch (err) {
+    await apiserver?.stop();
+    throw new ClusterError(`controller did not start on ${clusterName}: ${(err as Error).message}`);
+  }
+
+  let stopping: Promise<void> | undefined;
+  return {
+    kubeConfig,
+    apiserver,
+    controller,
+    clusterName,
+    stop() {
+      stopping ??= (async () => {
+        await controller.stop();
+        await apiserver?.stop();
+      })();
+      return stopping;
+    },
+  };
+}

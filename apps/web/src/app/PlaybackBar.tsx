@@ -1,0 +1,92 @@
+/** Replay controls: play/pause, speed, step, scrubber, follow live, fit. */
+import type { TraceSession } from "../store/session.ts";
+import { SPEEDS, type ViewStore } from "../store/viewState.ts";
+import { formatWall } from "../timeline/timeScale.ts";
+import { useSessionVersion, useView } from "./hooks.ts";
+import { fit, step, togglePlay } from "./navigation.ts";
+
+export function PlaybackBar({ session, view }: { session: TraceSession; view: ViewStore }) {
+  useSessionVersion(session);
+  const s = useView(view);
+  const ext = session.store.timeExtent();
+  const live = session.source.kind === "live";
+  const head = s.playhead ?? ext?.[1] ?? 0;
+  return (
+    <div className="playback" role="toolbar" aria-label="Playback">
+      <button
+        data-testid="step-prev"
+        title="Previous event of the selected Foo (←)"
+        onClick={() => step(session, view, -1)}
+      >
+        ◀︎ step
+      </button>
+      <button
+        data-testid="play"
+        title="Play / pause (space)"
+        onClick={() => togglePlay(session, view)}
+        disabled={!ext}
+      >
+        {s.playing ? "❚❚ pause" : "▶ play"}
+      </button>
+      <button
+        data-testid="step-next"
+        title="Next event of the selected Foo (→)"
+        onClick={() => step(session, view, 1)}
+      >
+        step ▶︎
+      </button>
+      <label>
+        speed{" "}
+        <select
+          data-testid="speed"
+          value={s.speed}
+          onChange={(e) => view.set({ speed: Number(e.target.value) })}
+        >
+          {SPEEDS.map((v) => (
+            <option key={v} value={v}>
+              {v}×
+            </option>
+          ))}
+        </select>
+      </label>
+      <input
+        type="range"
+        className="scrubber"
+        data-testid="scrubber"
+        aria-label="Playhead"
+        min={ext?.[0] ?? 0}
+        max={ext?.[1] ?? 1}
+        step={Math.max(1, ((ext?.[1] ?? 1) - (ext?.[0] ?? 0)) / 2000)}
+        value={head}
+        onChange={(e) =>
+          view.set({ playhead: Number(e.target.value), playing: false, follow: false })
+        }
+        disabled={!ext}
+      />
+      <span className="clock" data-testid="playhead-time">
+        {ext ? formatWall(head) : "--:--:--"}
+      </span>
+      <button
+        title="Show every event (end playback)"
+        onClick={() => view.set({ playhead: undefined, playing: false })}
+        disabled={s.playhead === undefined}
+      >
+        all
+      </button>
+      <button data-testid="fit" title="Fit the selected Foo (f)" onClick={() => fit(session, view)}>
+        fit
+      </button>
+      {live && (
+        <button
+          data-testid="follow"
+          className={s.follow ? "active" : undefined}
+          aria-pressed={s.follow}
+          title="Keep the newest events in view"
+          onClick={() => view.set({ follow: !s.follow, playhead: undefined, window: undefined })}
+        >
+          follow live
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Navigation commands shared by buttons and keyboard: fit, step to the next/previous event of the
+ * selected Foo(s), play/pause. They read the session and write the view store only.
+ */
+import type { TraceSession } from "../store/session.ts";
+import type { ViewStore } from "../store/viewState.ts";
+import { fitWindow } from "../timeline/fit.ts";
+
+export function fit(session: TraceSession, view: ViewStore): void {
+  view.set((s) => ({ window: fitWindow(session, s.selectedKeys), follow: false }));
+}
+
+/** Row of the next (dir 1) or previous (dir −1) stage event of the selected keys, by time. */
+export function stepTarget(
+  session: TraceSession,
+  keys: readonly string[],
+  fromTs: number,
+  fromSeq: number,
+  dir: 1 | -1,
+): number {
+  const store = session.store;
+  let best = -1;
+  let bestTs = dir > 0 ? Infinity : -Infinity;
+  let bestSeq = 0;
+  for (const k of keys) {
+    const rows = store.rowsOf(k);
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      if (store.stage.data[r] > 4) continue;
+      const t = store.ts.data[r];
+      const q = store.seq.data[r];
+      // order by (ts, seq): strictly after/before the current (ts, seq)
+      const after = t > fromTs || (t === fromTs && q > fromSeq);
+      const before = t < fromTs || (t === fromTs && q < fromSeq);
+      if (dir > 0 ? !after : !before) continue;
+      const better =
+        dir > 0
+          ? t < bestTs || (t === bestTs && q < bestSeq)
+          : t > bestTs || (t === bestTs && q > bestSeq);
+      if (better) {
+        best = r;
+        bestTs = t;
+        bestSeq = q;
+      }
+    }
+  }
+  return best;
+}
+
+export function step(session: TraceSession, view: ViewStore, dir: 1 | -1): void {
+  const s = view.get();
+  const keys = s.selectedKeys.length ? s.selectedKeys : session.store.keyList().slice(0, 1);
+  const store = session.store;
+  const cur = s.selectedSeq !== undefined ? store.rowOfSeq(s.selectedSeq) : -1;
+  const fromTs = cur >= 0 ? store.ts.get(cur) : (s.playhead ?? (dir > 0 ? -Infinity : Infinity));
+  const fromSeq = cur >= 0 ? store.seq.get(cur) : dir > 0 ? -1 : Infinity;
+  const row = stepTarget(session, keys, fromTs, fromSeq, dir);
+  if (row < 0) return;
+  const ts = store.ts.get(row);
+  const w = s.window;
+  let window = w;
+  if (w && (ts < w[0] || ts > w[1])) {
+    const span = w[1] - w[0];
+    window = [ts - span / 2, ts + span / 2];
+  }
+  view.set({
+    selectedKeys: keys,
+    selectedSeq: store.seq.get(row),
+    playing: false,
+    playhead:
+      s.playhead !== undefined || session.source.kind === "replay"
+        ? Math.max(ts, s.playhead ?? ts)
+        : undefined,
+    window,
+    follow: false,
+  });
+}
+
+export function togglePlay(session: TraceSession, view: ViewStore): void {
+  const s = view.get();
+  const ext = session.store.timeExtent();
+  if (!ext) return;
+  if (s.playing) return view.set({ playing: false });
+  const w = s.window;
+  // Restart from the window's left edge when at the end (or never played).
+  const start =
+    s.playhead === undefined || s.playhead >= ext[1]
+      ? w
+        ? Math.max(ext[0], w[0])
+        : ext[0]
+      : s.playhead;
+  view.set({ playing: true, playhead: start, follow: false });
+}

@@ -1,0 +1,54 @@
+/** Keyboard: space play/pause, ←/→ step, f fit, / search, Esc clears the selected event. */
+import { useEffect, type RefObject } from "react";
+import type { TraceSession } from "../store/session.ts";
+import type { ViewStore } from "../store/viewState.ts";
+import { fit, step, togglePlay } from "./navigation.ts";
+
+function typing(t: EventTarget | null): boolean {
+  return (
+    t instanceof HTMLElement &&
+    (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName))
+  );
+}
+
+export function useKeyboard(
+  session: TraceSession,
+  view: ViewStore,
+  search: RefObject<HTMLInputElement | null>,
+): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      if (typing(e.target)) {
+        if (e.key === "Escape") (e.target as HTMLElement).blur();
+        return;
+      }
+      switch (e.key) {
+        case " ":
+          e.preventDefault();
+          togglePlay(session, view);
+          break;
+        case "ArrowRight":
+          e.preventDefault();
+          step(session, view, 1);
+          break;
+        case "ArrowLeft":
+          e.preventDefault();
+          step(session, view, -1);
+          break;
+        case "f":
+          fit(session, view);
+          break;
+        case "/":
+          e.preventDefault();
+          search.current?.focus();
+          break;
+        case "Escape":
+          view.set({ selectedSeq: undefined, selectedPass: undefined });
+          break;
+      }
+    };
+    globalThis.addEventListener("keydown", onKey);
+    return () => globalThis.removeEventListener("keydown", onKey);
+  }, [session, view, search]);
+}

@@ -1,0 +1,65 @@
+/** Buttons that drive the cluster: create/scale/delete example-foo, run a scenario. */
+import { useState } from "react";
+import type { ServerInfo } from "@loopscope/protocol";
+import { useAction } from "./api.ts";
+
+export function LiveActions({ token, info }: { token: string; info?: ServerInfo }) {
+  const action = useAction(token);
+  const [scenario, setScenario] = useState("");
+  const name = "example-foo";
+  const disabled = action.isPending || info?.readOnly === true || info?.mode === "replay";
+  return (
+    <div className="actions" role="toolbar" aria-label="Cluster actions">
+      <button
+        data-testid="action-create"
+        disabled={disabled}
+        onClick={() => action.mutate({ action: "createFoo", name, replicas: 1 })}
+      >
+        create {name}
+      </button>
+      <button
+        data-testid="action-scale"
+        disabled={disabled}
+        onClick={() => action.mutate({ action: "scaleFoo", name, replicas: 3 })}
+      >
+        scale to 3
+      </button>
+      <button
+        data-testid="action-delete"
+        disabled={disabled}
+        onClick={() => action.mutate({ action: "deleteFoo", name })}
+      >
+        delete
+      </button>
+      {info && info.scenarios.length > 0 && (
+        <>
+          <select
+            data-testid="scenario"
+            value={scenario}
+            onChange={(e) => setScenario(e.target.value)}
+            aria-label="Scenario"
+          >
+            <option value="">scenario…</option>
+            {info.scenarios.map((s) => (
+              <option key={s.name} value={s.name} title={s.teaches}>
+                {s.title}
+              </option>
+            ))}
+          </select>
+          <button
+            data-testid="action-scenario"
+            disabled={disabled || !scenario}
+            onClick={() => action.mutate({ action: "runScenario", scenario })}
+          >
+            run
+          </button>
+        </>
+      )}
+      {action.isError && (
+        <span className="error" data-testid="action-error">
+          {action.error.message}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+/**
+ * The live stream: a WebSocket to the server that survives drops. On every (re)connect it says
+ * `resume(since = last seq in the store)`; the server promises exactly the events after that, in
+ * order, so the view resumes with no gap and no duplicates. Anything at or below the last seq is
+ * dropped anyway (belt and braces for a resend racing a reconnect).
+ */
+import {
+  API,
+  TOKEN_HEADER,
+  type ClientMessage,
+  type ObjectsSnapshot,
+  type ServerInfo,
+  type ServerMessage,
+} from "@loopscope/protocol";
+import type { TraceEvent } from "@loopscope/trace";
+import type { TraceSession } from "../store/session.ts";
+import { decodeRange } from "./jsonl.ts";
+
+export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
+
+export interface ConnectionState {
+  status: ConnectionStatus;
+  info?: ServerInfo;
+  objects?: ObjectsSnapshot;
+  /** Reconnects so far (a drop followed by a successful resume). */
+  reconnects: number;
+  error?: string;
+}
+
+const MIN_BACKOFF_MS = 200;
+const MAX_BACKOFF_MS = 5_000;
+
+export class LiveConnection {
+  state: ConnectionState = { status: "connecting", reconnects: 0 };
+  private ws?: WebSocket;
+  private backoff = MIN_BACKOFF_MS;
+  private timer?: ReturnType<typeof setTimeout>;
+  private stopped = false;
+  private everOpened = false;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly session: TraceSession,
+    private readonly token: string,
+    private readonly base: URL = new URL(globalThis.location.href),
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.ws?.close();
+    this.set({ status: "closed" });
+  }
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  get = (): ConnectionState => this.state;
+
+  private set(p: Partial<ConnectionState>): void {
+    this.state = { ...this.state, ...p };
+    for (const l of this.listeners) l();
+  }
+
+  private connect(): void {
+    const url = new URL(API.ws, this.base);
+    url.protocol = this.base.protocol === "https:" ? "wss:" : "ws:";
+    url.searchParams.set("token", this.token);
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.backoff = MIN_BACKOFF_MS;
+      if (this.everOpened) this.set({ reconnects: this.state.reconnects + 1 });
+      this.everOpened = true;
+      this.set({ status: "open", error: undefined });
+      this.send({ type: "resume", since: this.session.store.lastSeq() });
+    };
+    ws.onmessage = (ev) => {
+      let m: ServerMessage;
+      try {
+        m = JSON.parse(String(ev.data)) as ServerMessage;
+      } catch {
+        return;
+      }
+      void this.handle(m);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws) return;
+      this.ws = undefined;
+      if (this.stopped) return;
+      this.set({ status: "reconnecting" });
+      this.timer = setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
+    };
+  }
+
+  private send(m: ClientMessage): void {
+    if (this.ws?.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(m));
+  }
+
+  private append(events: readonly TraceEvent[]): void {
+    const last = this.session.store.lastSeq();
+    const fresh = events[0] && events[0].seq > last ? events : events.filter((e) => e.seq > last);
+    this.session.push(fresh);
+  }
+
+  private async handle(m: ServerMessage): Promise<void> {
+    switch (m.type) {
+      case "hello":
+        this.set({ info: m.info });
+        return;
+      case "events":
+        this.append(m.events);
+        return;
+      case "objects":
+        this.set({ objects: m.objects });
+        return;
+      case "catchUp": {
+        try {
+          const from = Math.max(m.from, this.session.store.lastSeq() + 1);
+          const url = new URL(API.trace, this.base);
+          url.searchParams.set("from", String(from));
+          url.searchParams.set("to", String(m.to));
+          const res = await fetch(url, { headers: { [TOKEN_HEADER]: this.token } });
+          if (!res.ok) throw new Error(`catch-up failed: HTTP ${res.status}`);
+          this.append(decodeRange(await res.text()));
+        } catch (err) {
+          this.set({ error: err instanceof Error ? err.message : String(err) });
+        }
+        this.send({ type: "resume", since: this.session.store.lastSeq() });
+        return;
+      }
+      case "error":
+        this.set({ error: m.message });
+        return;
+      case "pong":
+        return;
+    }
+  }
+}

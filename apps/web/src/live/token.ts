@@ -1,0 +1,14 @@
+/**
+ * The server injects this page's token into the served index.html as
+ *   <meta name="loopscope-token" content="…">
+ * (protocol: TOKEN_META). Every /api call sends it in the `x-loopscope-token` header and the
+ * WebSocket URL carries `?token=`. No meta tag ⇒ the page is statically hosted: replay only.
+ */
+export const TOKEN_META_NAME = "loopscope-token";
+
+export function readToken(doc: Document = document): string | undefined {
+  const el = doc.querySelector(`meta[name="${TOKEN_META_NAME}"]`);
+  const v = el?.getAttribute("content")?.trim();
+  // An unreplaced placeholder (dev server) is not a token.
+  return v && !v.startsWith("%") ? v : undefined;
+}

@@ -1,0 +1,174 @@
+/**
+ * Details of the selected event (all fields, source file:line, raw log line, the object's
+ * resourceVersion history) or the selected pass (cause, triggers, writes). All values are text.
+ */
+import type { TraceEvent } from "@loopscope/trace";
+import type { TraceSession } from "../store/session.ts";
+import type { ViewStore } from "../store/viewState.ts";
+import { useSessionVersion, useView } from "../app/hooks.ts";
+import { passLabel } from "../timeline/layout.ts";
+import { formatWall } from "../timeline/timeScale.ts";
+import { objectOf, rvHistory } from "./objectHistory.ts";
+
+function show(v: unknown): string {
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+export function DetailsPanel({ session, view }: { session: TraceSession; view: ViewStore }) {
+  useSessionVersion(session);
+  const { selectedSeq, selectedPass } = useView(view);
+  const row = selectedSeq === undefined ? -1 : session.store.rowOfSeq(selectedSeq);
+  const e = row >= 0 ? session.store.event(row) : undefined;
+  const pass = selectedPass ? session.passesOf(selectedPass.key)[selectedPass.index] : undefined;
+  if (!e && !pass) {
+    return (
+      <section className="panel details" aria-label="Details">
+        <h2>Details</h2>
+        <p className="muted">Click a mark or a pass on the timeline. Hover for a summary.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="panel details" aria-label="Details" data-testid="details">
+      <h2>Details</h2>
+      {e && <EventDetails session={session} e={e} view={view} />}
+      {pass && (
+        <div data-testid="pass-details">
+          <h3>
+            Pass {pass.key} {passLabel(pass)}
+          </h3>
+          <dl>
+            <dt>cause</dt>
+            <dd>{pass.cause + (pass.inferred ? " (inferred)" : "")}</dd>
+            <dt>start</dt>
+            <dd>{formatWall(pass.start, true)}</dd>
+            <dt>duration</dt>
+            <dd>
+              {pass.end === undefined
+                ? "open"
+                : `${((pass.end - pass.start) / 1000).toFixed(3)} ms`}
+            </dd>
+            <dt>outcome</dt>
+            <dd>{pass.outcome ?? "—"}</dd>
+            <dt>writes</dt>
+            <dd>
+              {pass.writeSeqs.length} ({pass.changingWrites} changing, {pass.noopWrites} no-op,{" "}
+              {pass.conflicts} conflicts)
+            </dd>
+            {pass.changedFields.length > 0 && (
+              <>
+                <dt>changed</dt>
+                <dd>{pass.changedFields.join(", ")}</dd>
+              </>
+            )}
+          </dl>
+          <h4>
+            Triggers ({pass.triggers.length} enqueue{pass.triggers.length === 1 ? "" : "s"} → 1
+            dequeue)
+          </h4>
+          <ol className="triggers">
+            {pass.triggers.map((t) => (
+              <li key={t.enqueueSeq}>
+                {t.cause}
+                {t.inferred ? " (inferred)" : ""}:{" "}
+                {t.writeSeq !== undefined && (
+                  <button className="link" onClick={() => view.set({ selectedSeq: t.writeSeq })}>
+                    write #{t.writeSeq}
+                  </button>
+                )}
+                {t.writeSeq !== undefined && " → "}
+                {t.watchSeq !== undefined && (
+                  <button className="link" onClick={() => view.set({ selectedSeq: t.watchSeq })}>
+                    watch #{t.watchSeq}
+                  </button>
+                )}
+                {t.watchSeq !== undefined && " → "}
+                <button className="link" onClick={() => view.set({ selectedSeq: t.enqueueSeq })}>
+                  enqueue #{t.enqueueSeq}
+                </button>
+                {pass.dequeueSeq !== undefined && ` → dequeue #${pass.dequeueSeq}`}
+              </li>
+            ))}
+          </ol>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function EventDetails({
+  session,
+  e,
+  view,
+}: {
+  session: TraceSession;
+  e: TraceEvent;
+  view: ViewStore;
+}) {
+  const rec = e as unknown as Record<string, unknown>;
+  const obj = objectOf(e);
+  const history = obj ? rvHistory(session.store, e.key, obj) : [];
+  return (
+    <div data-testid="event-details">
+      <h3>
+        {e.stage} · seq {e.seq}
+      </h3>
+      <dl>
+        <dt>time</dt>
+        <dd>{formatWall(e.ts, true)} UTC</dd>
+        {e.src && (
+          <>
+            <dt>source</dt>
+            <dd data-testid="event-src">
+              {e.src}
+              {e.line !== undefined ? ` (trace line ${e.line})` : ""}
+            </dd>
+          </>
+        )}
+        {Object.entries(rec)
+          .filter(([k]) => !["seq", "ts", "stage", "src", "raw", "line"].includes(k))
+          .map(([k, v]) => (
+            <FieldRow key={k} name={k} value={show(v)} />
+          ))}
+      </dl>
+      {e.raw !== undefined && (
+        <>
+          <h4>Raw log line</h4>
+          <pre className="raw" data-testid="event-raw">
+            {e.raw}
+          </pre>
+        </>
+      )}
+      {obj && history.length > 0 && (
+        <>
+          <h4>resourceVersion history of {obj}</h4>
+          <table className="rv-history" data-testid="rv-history">
+            <tbody>
+              {history.map((h) => (
+                <tr key={h.seq} className={h.seq === e.seq ? "selected" : undefined}>
+                  <td>
+                    <button className="link" onClick={() => view.set({ selectedSeq: h.seq })}>
+                      #{h.seq}
+                    </button>
+                  </td>
+                  <td>{h.stage}</td>
+                  <td>{h.what}</td>
+                  <td className="num">rv {h.rv}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+    </div>
+  );
+}
+
+function FieldRow({ name, value }: { name: string; value: string }) {
+  return (
+    <>
+      <dt>{name}</dt>
+      <dd>{value}</dd>
+    </>
+  );
+}

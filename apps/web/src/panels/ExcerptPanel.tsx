@@ -1,0 +1,40 @@
+/** The annotated excerpt for one Foo (from packages/trace's `excerpt`), copyable and downloadable. */
+import { useState } from "react";
+import type { TraceSession } from "../store/session.ts";
+
+export function downloadText(name: string, text: string, type = "text/markdown"): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function ExcerptPanel({ session, keyName }: { session: TraceSession; keyName: string }) {
+  const [copied, setCopied] = useState<string | undefined>();
+  const text = session.excerpt(keyName);
+  const file = `excerpt-${keyName.replace(/[^A-Za-z0-9._-]+/g, "_")}.md`;
+  return (
+    <div className="excerpt">
+      <div className="toolbar">
+        <button
+          data-testid="excerpt-copy"
+          onClick={() =>
+            navigator.clipboard.writeText(text).then(
+              () => setCopied("copied"),
+              () => setCopied("clipboard not available"),
+            )
+          }
+        >
+          Copy as Markdown
+        </button>
+        <button data-testid="excerpt-download" onClick={() => downloadText(file, text)}>
+          Download
+        </button>
+        {copied && <span className="muted">{copied}</span>}
+      </div>
+      <pre data-testid="excerpt">{text || "No excerpt yet."}</pre>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * The one seam between the web app and packages/trace's analysis. Everything the views know
+ * about passes, causes, summaries, findings and the excerpt comes through here, so the browser
+ * shows exactly what the CLI prints (same Analyzer, same rules).
+ */
+import {
+  Analyzer,
+  type Finding,
+  type KeySummary,
+  type Pass,
+  type TraceEvent,
+} from "@loopscope/trace";
+import type { TraceStore } from "./traceStore.ts";
+import { renderExcerpt } from "./excerptPort.ts";
+
+export interface AnalysisPort {
+  push(events: readonly TraceEvent[]): void;
+  passesOf(key: string): readonly Pass[];
+  summaryOf(key: string): KeySummary | undefined;
+  findings(): readonly Finding[];
+  excerpt(key: string): string;
+}
+
+export function createAnalysis(store: TraceStore): AnalysisPort {
+  const analyzer = new Analyzer();
+  return {
+    push(events) {
+      for (const e of events) analyzer.push(e);
+    },
+    passesOf: (key) => analyzer.passes(key),
+    summaryOf: (key) => analyzer.summary(key),
+    findings: () => analyzer.findings(),
+    excerpt: (key) => renderExcerpt(store, analyzer, key),
+  };
+}

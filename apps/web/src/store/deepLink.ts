@@ -1,0 +1,49 @@
+/**
+ * Deep links: the URL's query holds the trace, the selected Foo(s), the time window and the
+ * selected event, so a link reopens the same moment. Times are integers in µs since the epoch.
+ *
+ *   ?trace=traces/hot-loop.jsonl&foo=default/example-foo&t0=…&t1=…&ev=42
+ */
+export interface DeepLink {
+  /** A path relative to the app (a sample under traces/) or a run name served by the server. */
+  trace?: string;
+  foos: string[];
+  window?: [number, number];
+  seq?: number;
+}
+
+export function decodeDeepLink(search: string): DeepLink {
+  const q = new URLSearchParams(search);
+  const t0 = Number(q.get("t0"));
+  const t1 = Number(q.get("t1"));
+  const ev = Number(q.get("ev"));
+  const trace = q.get("trace") ?? undefined;
+  return {
+    trace: trace && isSafeTracePath(trace) ? trace : undefined,
+    foos: q.getAll("foo").filter((f) => f.length > 0),
+    window: q.has("t0") && q.has("t1") && t1 > t0 ? [t0, t1] : undefined,
+    seq: q.has("ev") && Number.isInteger(ev) && ev > 0 ? ev : undefined,
+  };
+}
+
+export function encodeDeepLink(link: DeepLink): string {
+  const q = new URLSearchParams();
+  if (link.trace) q.set("trace", link.trace);
+  for (const f of link.foos) q.append("foo", f);
+  if (link.window) {
+    q.set("t0", String(Math.round(link.window[0])));
+    q.set("t1", String(Math.round(link.window[1])));
+  }
+  if (link.seq !== undefined) q.set("ev", String(link.seq));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
+
+/**
+ * A trace named by a link is fetched relative to the app; refuse anything that could leave it
+ * (absolute URLs, protocol-relative, parent segments), so a crafted link cannot make the page fetch
+ * from elsewhere.
+ */
+export function isSafeTracePath(p: string): boolean {
+  return /^[A-Za-z0-9._\-/]+$/.test(p) && !p.startsWith("/") && !p.split("/").includes("..");
+}

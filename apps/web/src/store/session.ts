@@ -1,0 +1,96 @@
+/**
+ * A TraceSession is one trace being looked at: the columnar store, the analysis kept current as
+ * events arrive, and the loader's diagnostics. Live and replay differ only in what calls `push`
+ * (the WebSocket client or the replay worker's batches).
+ *
+ * The analysis itself is packages/trace's incremental Analyzer (the same code the CLI runs); this
+ * file only forwards batches to it and caches its read side per version.
+ */
+import type { Diagnostic, Finding, KeySummary, Pass, TraceEvent } from "@loopscope/trace";
+import { createAnalysis, type AnalysisPort } from "./analysisPort.ts";
+import { TraceStore } from "./traceStore.ts";
+
+export type SourceKind = "none" | "live" | "replay";
+
+export interface SessionSource {
+  kind: SourceKind;
+  /** File name, sample path or run name. */
+  name?: string;
+  /** Sample path or run name a deep link can reopen (absent for a dropped local file). */
+  link?: string;
+}
+
+export interface LoadProgress {
+  bytes: number;
+  /** Total bytes when known (a File; not a stream of unknown length). */
+  total?: number;
+  done: boolean;
+  error?: string;
+}
+
+export class TraceSession {
+  readonly store = new TraceStore();
+  private readonly analysis: AnalysisPort = createAnalysis(this.store);
+  readonly diagnostics: Diagnostic[] = [];
+  progress: LoadProgress = { bytes: 0, done: true };
+  version = 0;
+  private readonly listeners = new Set<() => void>();
+  private summaryCache = { version: -1, byKey: new Map<string, KeySummary | undefined>() };
+
+  constructor(readonly source: SessionSource = { kind: "none" }) {}
+
+  /** Appends a batch to the store and the analysis; one notification per batch. */
+  push(events: readonly TraceEvent[]): void {
+    if (events.length === 0) return;
+    this.store.append(events);
+    this.analysis.push(events);
+    this.bump();
+  }
+
+  addDiagnostics(d: readonly Diagnostic[]): void {
+    if (d.length === 0) return;
+    this.diagnostics.push(...d);
+    this.bump();
+  }
+
+  setProgress(p: LoadProgress): void {
+    this.progress = p;
+    this.bump();
+  }
+
+  passesOf(key: string): readonly Pass[] {
+    return this.analysis.passesOf(key);
+  }
+
+  /** The key's summary; computed once per version (summaries are live values in the Analyzer). */
+  summaryOf(key: string): KeySummary | undefined {
+    const c = this.summaryCache;
+    if (c.version !== this.version) {
+      c.version = this.version;
+      c.byKey.clear();
+    }
+    if (!c.byKey.has(key)) c.byKey.set(key, this.analysis.summaryOf(key));
+    return c.byKey.get(key);
+  }
+
+  findings(): readonly Finding[] {
+    return this.analysis.findings();
+  }
+
+  /** The annotated excerpt (Markdown) for one key, from packages/trace's `excerpt`. */
+  excerpt(key: string): string {
+    return this.analysis.excerpt(key);
+  }
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  getVersion = (): number => this.version;
+
+  private bump(): void {
+    this.version++;
+    for (const l of this.listeners) l();
+  }
+}

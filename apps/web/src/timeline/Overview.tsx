@@ -1,0 +1,132 @@
+/**
+ * The overview strip: event density of the whole trace (selected Foos highlighted) with a d3 brush
+ * showing, and setting, the timeline's window.
+ */
+import { brushX, scaleLinear, select, type BrushBehavior } from "d3";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { TraceSession } from "../store/session.ts";
+import type { ViewStore } from "../store/viewState.ts";
+import { useSessionVersion, useView } from "../app/hooks.ts";
+import { fitWindow } from "./fit.ts";
+import { GUTTER } from "./timeScale.ts";
+
+const HEIGHT = 44;
+const BINS = 240;
+
+export function Overview({ session, view }: { session: TraceSession; view: ViewStore }) {
+  const ref = useRef<SVGSVGElement>(null);
+  const brushRef = useRef<BrushBehavior<unknown> | undefined>(undefined);
+  const [width, setWidth] = useState(800);
+  const version = useSessionVersion(session);
+  const state = useView(view);
+  const ext = session.store.timeExtent();
+  const window = state.window ?? fitWindow(session, state.selectedKeys);
+
+  useEffect(() => {
+    const el = ref.current!;
+    const ro = new ResizeObserver(() =>
+      setWidth(Math.max(200, Math.floor(el.getBoundingClientRect().width))),
+    );
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const x = useMemo(
+    () =>
+      scaleLinear()
+        .domain(ext ? [ext[0], ext[1] + 1] : [0, 1])
+        .range([GUTTER, width - 8])
+        .clamp(true),
+    [ext?.[0], ext?.[1], width],
+  );
+
+  const bins = useMemo(() => {
+    const all = new Uint32Array(BINS);
+    const sel = new Uint32Array(BINS);
+    if (!ext) return { all, sel, max: 1 };
+    const span = ext[1] - ext[0] + 1;
+    const ts = session.store.ts.data;
+    const n = session.store.length;
+    for (let i = 0; i < n; i++)
+      all[Math.min(BINS - 1, Math.floor(((ts[i] - ext[0]) / span) * BINS))]++;
+    for (const k of state.selectedKeys) {
+      const rows = session.store.rowsOf(k);
+      for (let i = 0; i < rows.length; i++)
+        sel[Math.min(BINS - 1, Math.floor(((ts[rows[i]] - ext[0]) / span) * BINS))]++;
+    }
+    let max = 1;
+    for (const v of all) max = Math.max(max, v);
+    return { all, sel, max };
+  }, [version, state.selectedKeys]);
+
+  useEffect(() => {
+    const b = brushX<unknown>()
+      .extent([
+        [GUTTER, 0],
+        [width - 8, HEIGHT],
+      ])
+      .on("brush end", (ev: { selection: [number, number] | null; sourceEvent: Event | null }) => {
+        if (!ev.sourceEvent || !ev.selection) return;
+        const [a, c] = ev.selection;
+        if (c - a < 2) return;
+        view.set({ window: [x.invert(a), x.invert(c)], follow: false });
+      });
+    brushRef.current = b;
+    const g = select(ref.current!).select<SVGGElement>("g.brush");
+    g.call(b);
+    return () => void g.on(".brush", null);
+  }, [x, width, view]);
+
+  useEffect(() => {
+    const b = brushRef.current;
+    if (!b || !ext) return;
+    const g = select(ref.current!).select<SVGGElement>("g.brush");
+    const a = x(window[0]);
+    const c = x(window[1]);
+    b.move(g, c - a >= 1 ? [a, c] : null);
+  });
+
+  const bw = (width - 8 - GUTTER) / BINS;
+  const playX = state.playhead !== undefined ? x(state.playhead) : undefined;
+  return (
+    <svg
+      ref={ref}
+      className="overview"
+      height={HEIGHT}
+      data-testid="overview"
+      aria-label="Overview: drag to choose the time window"
+    >
+      <text x={8} y={HEIGHT / 2 + 4} className="overview-label">
+        overview
+      </text>
+      {Array.from(bins.all, (v, i) =>
+        v === 0 ? null : (
+          <rect
+            key={i}
+            x={GUTTER + i * bw}
+            width={Math.max(1, bw - 0.5)}
+            y={HEIGHT - (v / bins.max) * (HEIGHT - 6)}
+            height={(v / bins.max) * (HEIGHT - 6)}
+            className="bin-all"
+          />
+        ),
+      )}
+      {Array.from(bins.sel, (v, i) =>
+        v === 0 ? null : (
+          <rect
+            key={`s${i}`}
+            x={GUTTER + i * bw}
+            width={Math.max(1, bw - 0.5)}
+            y={HEIGHT - (v / bins.max) * (HEIGHT - 6)}
+            height={(v / bins.max) * (HEIGHT - 6)}
+            className="bin-sel"
+          />
+        ),
+      )}
+      {playX !== undefined && (
+        <rect x={playX - 1} width={2} y={0} height={HEIGHT} className="playhead" />
+      )}
+      <g className="brush" />
+    </svg>
+  );
+}

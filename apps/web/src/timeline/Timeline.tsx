@@ -1,0 +1,201 @@
+/**
+ * The timeline view: five lanes per selected Foo on one canvas, d3-zoom for wheel zoom and drag
+ * pan. It reads the session and the view store and writes only the view store (window, selection,
+ * follow); it never holds trace data.
+ */
+import { select, zoom, zoomIdentity, type ZoomTransform } from "d3";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { TraceSession } from "../store/session.ts";
+import type { ViewStore } from "../store/viewState.ts";
+import { useView, useSessionVersion } from "../app/hooks.ts";
+import { THEMES } from "../ui/palette.ts";
+import { AXIS_HEIGHT, drawTimeline, type DrawInput } from "./draw.ts";
+import { hitTest, type Hit } from "./hitTest.ts";
+import { layoutLanes, passLabel, totalHeight } from "./layout.ts";
+import { makeTimeAxis } from "./timeScale.ts";
+import { Tooltip } from "./Tooltip.tsx";
+import { fitWindow } from "./fit.ts";
+
+export interface TimelineProps {
+  session: TraceSession;
+  view: ViewStore;
+}
+
+export function Timeline({ session, view }: TimelineProps) {
+  const wrapRef = useRef<HTMLDivElement>(null);
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const [size, setSize] = useState({ width: 800, height: 400 });
+  const [scrollY, setScrollY] = useState(0);
+  const [hover, setHover] = useState<{ hit: Hit; x: number; y: number } | undefined>();
+  const version = useSessionVersion(session);
+  const state = useView(view);
+  const keys = state.selectedKeys;
+  const groups = useMemo(() => layoutLanes(keys), [keys]);
+  const window = state.window ?? fitWindow(session, keys);
+  const origin = session.summaryOf(keys[0] ?? "")?.firstTs ?? window[0];
+  const until = state.playhead ?? Infinity;
+  const inputRef = useRef<DrawInput | undefined>(undefined);
+
+  const input: DrawInput = {
+    session,
+    groups,
+    axis: makeTimeAxis(window, origin, size.width),
+    width: size.width,
+    height: size.height,
+    theme: THEMES[state.theme],
+    until,
+    selectedSeq: state.selectedSeq,
+    selectedPass: state.selectedPass,
+    scrollY,
+  };
+  inputRef.current = input;
+
+  // Size the canvas to its box (device pixels for crisp text on projectors and HiDPI).
+  useEffect(() => {
+    const el = wrapRef.current!;
+    const ro = new ResizeObserver(() => {
+      const r = el.getBoundingClientRect();
+      setSize({
+        width: Math.max(200, Math.floor(r.width)),
+        height: Math.max(120, Math.floor(r.height)),
+      });
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // Paint on every change, coalesced to one frame.
+  useEffect(() => {
+    const id = requestAnimationFrame(() => {
+      const c = canvasRef.current;
+      if (!c || !inputRef.current) return;
+      const dpr = globalThis.devicePixelRatio || 1;
+      if (c.width !== Math.round(size.width * dpr)) c.width = Math.round(size.width * dpr);
+      if (c.height !== Math.round(size.height * dpr)) c.height = Math.round(size.height * dpr);
+      const ctx = c.getContext("2d")!;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawTimeline(ctx, inputRef.current);
+    });
+    return () => cancelAnimationFrame(id);
+  });
+
+  // Live: keep the right edge on the newest event while following.
+  useEffect(() => {
+    if (!state.follow || session.source.kind !== "live" || state.playhead !== undefined) return;
+    const ext = session.store.timeExtent();
+    if (!ext) return;
+    const cur = view.get().window;
+    const span = cur ? cur[1] - cur[0] : Math.max(5_000_000, ext[1] - ext[0]);
+    const right = ext[1] + span * 0.05;
+    if (!cur || cur[1] < right) view.set({ window: [right - span, right] });
+  }, [version, state.follow, session, view, state.playhead]);
+
+  // d3-zoom: the view store's window is the truth; each zoom event is applied as a relative
+  // change to it, so fit/follow/deep links never fight the behaviour's own transform.
+  useEffect(() => {
+    const c = canvasRef.current!;
+    let prev: ZoomTransform = zoomIdentity;
+    const behaviour = zoom<HTMLCanvasElement, unknown>()
+      .scaleExtent([1e-6, 1e9])
+      .filter((ev: Event) => {
+        if (ev instanceof WheelEvent && ev.shiftKey) return false;
+        return !(ev instanceof MouseEvent && ev.button !== 0 && ev.type !== "wheel");
+      })
+      .on("zoom", (ev: { transform: ZoomTransform; sourceEvent: Event | null }) => {
+        const t = ev.transform;
+        const r = { k: t.k / prev.k, x: t.x - prev.x * (t.k / prev.k) };
+        prev = t;
+        if (!ev.sourceEvent || !inputRef.current) return;
+        const { axis, width } = inputRef.current;
+        const a = axis.invert((axis.scale.range()[0] - r.x) / r.k);
+        const b = axis.invert((width - 8 - r.x) / r.k);
+        if (!(b > a)) return;
+        const ext = session.store.timeExtent();
+        const follow = view.get().follow && (!ext || b >= ext[1]);
+        view.set({ window: [a, b], follow });
+      });
+    select(c).call(behaviour).on("dblclick.zoom", null);
+    const onWheel = (ev: WheelEvent) => {
+      if (!ev.shiftKey) return;
+      ev.preventDefault();
+      setScrollY((y) => {
+        const max = Math.max(
+          0,
+          totalHeight(inputRef.current?.groups ?? []) - c.clientHeight + AXIS_HEIGHT + 20,
+        );
+        return Math.min(max, Math.max(0, y + ev.deltaY));
+      });
+    };
+    c.addEventListener("wheel", onWheel, { passive: false });
+    return () => {
+      select(c).on(".zoom", null);
+      c.removeEventListener("wheel", onWheel);
+    };
+  }, [session, view]);
+
+  const pointer = (ev: React.MouseEvent) => {
+    const r = canvasRef.current!.getBoundingClientRect();
+    return { x: ev.clientX - r.left, y: ev.clientY - r.top };
+  };
+  const downAt = useRef<{ x: number; y: number } | undefined>(undefined);
+
+  const onClick = (ev: React.MouseEvent) => {
+    const p = pointer(ev);
+    const d = downAt.current;
+    if (d && Math.hypot(d.x - p.x, d.y - p.y) > 4) return; // a drag (pan), not a click
+    const hit = hitTest(input, p.x, p.y);
+    if (!hit) return;
+    if (hit.kind === "event") {
+      const pass = session
+        .passesOf(hit.key)
+        .find((ps) => ps.dequeueSeq === hit.seq || ps.endSeq === hit.seq);
+      view.set({
+        selectedSeq: hit.seq,
+        ...(pass ? { selectedPass: { key: pass.key, index: pass.index } } : {}),
+      });
+    } else if (hit.kind === "pass") {
+      view.set({ selectedPass: { key: hit.key, index: hit.index }, selectedSeq: undefined });
+    }
+  };
+
+  const overflow = totalHeight(groups) + AXIS_HEIGHT > size.height;
+  const passes = keys.flatMap((k) => session.passesOf(k));
+
+  return (
+    <div className="timeline" ref={wrapRef} data-testid="timeline" data-version={version}>
+      <canvas
+        ref={canvasRef}
+        style={{ width: size.width, height: size.height }}
+        aria-label="Timeline: watch, enqueue, dequeue, read and write lanes for the selected objects"
+        role="img"
+        onMouseDown={(ev) => (downAt.current = pointer(ev))}
+        onClick={onClick}
+        onMouseMove={(ev) => {
+          const p = pointer(ev);
+          const hit = hitTest(input, p.x, p.y);
+          setHover(hit && hit.kind !== "group" ? { hit, ...p } : undefined);
+        }}
+        onMouseLeave={() => setHover(undefined)}
+      />
+      {keys.length === 0 && (
+        <div className="timeline-empty">Select an object on the left to see its five lanes.</div>
+      )}
+      {overflow && <div className="timeline-hint">shift + wheel scrolls the lanes</div>}
+      {hover && <Tooltip session={session} hit={hover.hit} x={hover.x} y={hover.y} />}
+      {/* Text mirror of what the canvas shows, for screen readers and tests. */}
+      <ul className="sr-only" data-testid="timeline-passes">
+        {passes.map((p) => (
+          <li
+            key={`${p.key}#${p.index}`}
+            data-testid="timeline-pass"
+            data-key={p.key}
+            data-cause={p.cause}
+            data-open={p.end === undefined ? "true" : "false"}
+          >
+            {p.key} {passLabel(p)}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,46 @@
+/** Hover card for a mark or a pass. Everything from the trace is rendered as React text. */
+import type { TraceSession } from "../store/session.ts";
+import type { Hit } from "./hitTest.ts";
+import { passLabel } from "./layout.ts";
+import { formatWall } from "./timeScale.ts";
+
+export function Tooltip({
+  session,
+  hit,
+  x,
+  y,
+}: {
+  session: TraceSession;
+  hit: Hit;
+  x: number;
+  y: number;
+}) {
+  const lines: string[] = [];
+  if (hit.kind === "event") {
+    const row = session.store.rowOfSeq(hit.seq);
+    if (row < 0) return null;
+    const e = session.store.event(row) as unknown as Record<string, unknown>;
+    lines.push(`${String(e.stage)} · seq ${hit.seq} · ${formatWall(Number(e.ts), true)}`);
+    for (const [k, v] of Object.entries(e)) {
+      if (["seq", "ts", "stage", "raw", "extra"].includes(k)) continue;
+      lines.push(`${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`);
+    }
+  } else if (hit.kind === "pass") {
+    const p = session.passesOf(hit.key)[hit.index];
+    if (!p) return null;
+    lines.push(`${p.key} ${passLabel(p)}`);
+    const dur = p.end === undefined ? "open" : `${((p.end - p.start) / 1000).toFixed(3)} ms`;
+    lines.push(`duration ${dur}; writes ${p.writeSeqs.length} (${p.changingWrites} changing)`);
+    if (p.outcome) lines.push(`outcome ${p.outcome}`);
+    if (p.changedFields.length) lines.push(`changed ${p.changedFields.join(", ")}`);
+  }
+  return (
+    <div className="tooltip" data-testid="tooltip" style={{ left: x + 14, top: y + 14 }}>
+      {lines.map((l, i) => (
+        <div key={i} className={i === 0 ? "tooltip-title" : undefined}>
+          {l}
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+/**
+ * Where things go on the timeline, as pure functions of the data and the scale (no canvas here),
+ * so the renderer only paints and the layout is testable.
+ *
+ * One group per selected Foo: a header row with the key, then the five stage lanes in pipeline
+ * order (watch, enqueue, dequeue, read, write). A pass is a band across its group's five lanes from
+ * its dequeue to its end.
+ */
+import { STAGES, type Pass, type Stage } from "@loopscope/trace";
+import { causeStyle, type CauseStyle } from "../ui/palette.ts";
+
+export const LANE_HEIGHT = 26;
+export const GROUP_HEADER = 24;
+export const GROUP_GAP = 10;
+
+export interface LaneBox {
+  key: string;
+  stage: Stage;
+  y: number;
+  height: number;
+}
+
+export interface GroupBox {
+  key: string;
+  /** Top of the header row. */
+  y: number;
+  /** Top of the first lane. */
+  lanesY: number;
+  height: number;
+  lanes: LaneBox[];
+}
+
+/** Stacks one group of five lanes per key, top to bottom, in the order given. */
+export function layoutLanes(keys: readonly string[], laneHeight = LANE_HEIGHT): GroupBox[] {
+  const groups: GroupBox[] = [];
+  let y = 0;
+  for (const key of keys) {
+    const lanesY = y + GROUP_HEADER;
+    const lanes = STAGES.map((stage, i) => ({
+      key,
+      stage,
+      y: lanesY + i * laneHeight,
+      height: laneHeight,
+    }));
+    const height = GROUP_HEADER + STAGES.length * laneHeight;
+    groups.push({ key, y, lanesY, height, lanes });
+    y += height + GROUP_GAP;
+  }
+  return groups;
+}
+
+export function totalHeight(groups: readonly GroupBox[]): number {
+  const last = groups[groups.length - 1];
+  return last ? last.y + last.height : 0;
+}
+
+export interface PassBand {
+  pass: Pass;
+  x0: number;
+  x1: number;
+  y: number;
+  height: number;
+  /** true while the pass has no end yet (drawn to the playhead / last event). */
+  open: boolean;
+  style: CauseStyle;
+  /** What the band says: cause, and how many enqueues merged into it. */
+  label: string;
+}
+
+/** Shortest band drawn, so an instantaneous pass stays visible and clickable. */
+export const MIN_BAND_PX = 3;
+
+/**
+ * Bands for one group's passes that intersect [0, width]. `x` maps µs to pixels; `openEnd` is
+ * the time an open pass is drawn up to.
+ */
+export function passBands(
+  passes: readonly Pass[],
+  group: GroupBox,
+  x: (us: number) => number,
+  width: number,
+  openEnd: number,
+): PassBand[] {
+  const out: PassBand[] = [];
+  for (const pass of passes) {
+    const open = pass.end === undefined;
+    const x0 = x(pass.start);
+    let x1 = x(open ? Math.max(openEnd, pass.start) : pass.end!);
+    if (x1 - x0 < MIN_BAND_PX) x1 = x0 + MIN_BAND_PX;
+    if (x1 < 0 || x0 > width) continue;
+    out.push({
+      pass,
+      x0,
+      x1,
+      y: group.lanesY,
+      height: group.height - GROUP_HEADER,
+      open,
+      style: causeStyle(pass.cause, pass.inferred),
+      label: passLabel(pass),
+    });
+  }
+  return out;
+}
+
+/** "#2 self-triggered · 3 adds → 1 dequeue" — the merge is spelled out when enqueues merged. */
+export function passLabel(pass: Pass): string {
+  const s = causeStyle(pass.cause, pass.inferred);
+  const adds = pass.triggers.length;
+  const merged = adds > 1 ? ` · ${adds} adds → 1 dequeue` : "";
+  return `#${pass.index + 1} ${s.label}${merged}`;
+}

@@ -1,0 +1,67 @@
+/**
+ * What a single event looks like on its lane: glyph, colour and a short label. Pure; the renderer
+ * paints these, the tooltip and the tests read them.
+ */
+import type { TraceStore } from "../store/traceStore.ts";
+import { OKABE_ITO, STAGE_COLOR } from "../ui/palette.ts";
+
+export type Glyph =
+  "tick" | "diamond" | "hollow-diamond" | "triangle" | "circle" | "square" | "cross";
+
+export interface MarkStyle {
+  glyph: Glyph;
+  color: string;
+  /** Short text drawn beside the mark when there is room ("Foo add", "updateStatus 409"). */
+  label: string;
+}
+
+const STAGE_NAMES = ["watch", "enqueue", "dequeue", "read", "write"] as const;
+
+/** Style of the mark for the event at `row` (stage code < 5; pass ends and notes have none). */
+export function markStyle(store: TraceStore, row: number): MarkStyle {
+  const stage = STAGE_NAMES[store.stage.get(row)];
+  const d = store.detailOf(row);
+  switch (stage) {
+    case "watch": {
+      const kind = String(d.kind ?? "?");
+      const ev = String(d.event ?? "");
+      const color = kind === "Foo" ? OKABE_ITO.skyBlue : OKABE_ITO.orange;
+      return {
+        glyph: ev === "delete" ? "cross" : kind === "Foo" ? "circle" : "square",
+        color,
+        label: `${kind} ${ev}`.trim(),
+      };
+    }
+    case "enqueue": {
+      const merged = d.merged === "dirty" || d.merged === "processing";
+      const cause = typeof d.cause === "string" ? d.cause : "";
+      return {
+        glyph: merged ? "hollow-diamond" : "diamond",
+        color: STAGE_COLOR.enqueue,
+        label: merged ? `merged (${String(d.merged)})` : cause,
+      };
+    }
+    case "dequeue": {
+      const w = d.worker === undefined ? "" : `w${String(d.worker)}`;
+      return { glyph: "triangle", color: STAGE_COLOR.dequeue, label: w };
+    }
+    case "read":
+      return {
+        glyph: d.found === false ? "cross" : "circle",
+        color: STAGE_COLOR.read,
+        label: d.found === false ? "not found" : "",
+      };
+    case "write": {
+      const code = typeof d.code === "number" ? d.code : undefined;
+      const failed = code !== undefined && code >= 400;
+      const noop = d.changed === false;
+      return {
+        glyph: failed ? "cross" : noop ? "tick" : "square",
+        color: failed ? OKABE_ITO.vermillion : STAGE_COLOR.write,
+        label: `${String(d.verb ?? "write")}${failed ? ` ${code}` : noop ? " (no-op)" : ""}`,
+      };
+    }
+    default:
+      return { glyph: "tick", color: OKABE_ITO.grey, label: "" };
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * A simulated garbage collector and namespace controller:
+ * - background cascading: when an owner is deleted, every object whose ownerReferences name its
+ *   uid is deleted once none of its owners exist (a dangling reference to a deleted owner is
+ *   dropped when other owners remain); an object created with only missing owners is collected;
+ * - foreground: an owner holding the `foregroundDeletion` finalizer loses it once its dependents
+ *   are gone; `orphan`: dependents lose their reference, then the finalizer goes;
+ * - a Terminating namespace is emptied, then removed.
+ * Work runs `delayMs` after the triggering change, as the real collector works asynchronously.
+ */
+import { ApiError } from "../errors.ts";
+import { clone, type KObject } from "../object.ts";
+import type { Registry } from "../registry.ts";
+import { RESOURCES } from "../resources/catalog.ts";
+import { namespaceResource } from "../resources/namespace.ts";
+import type { ResourceDef } from "../resources/resource.ts";
+import type { StoreChange } from "../store/object-store.ts";
+
+export class GarbageCollector {
+  readonly #registry: Registry;
+  readonly #delayMs: number;
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(registry: Registry, delayMs: number) {
+    this.#registry = registry;
+    this.#delayMs = delayMs;
+  }
+
+  start(): void {
+    this.#unsubscribe ??= this.#registry.store.subscribe((c) => this.#onChange(c));
+  }
+
+  stop(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+  }
+
+  #later(fn: () => void): void {
+    const t = setTimeout(() => {
+      this.#timers.delete(t);
+      try {
+        fn();
+      } catch (e) {
+        // A concurrent client got there first (404/409); the next change retriggers the check.
+        if (!(e instanceof ApiError)) throw e;
+      }
+    }, this.#delayMs);
+    this.#timers.add(t);
+  }
+
+  #onChange(c: StoreChange): void {
+    const obj = c.object;
+    if (c.type === "DELETED") {
+      const uid = obj.metadata.uid ?? "";
+      this.#later(() => this.#collectDependents(uid));
+      // A dependent going away may unblock a foreground owner or a terminating namespace.
+      for (const ref of obj.metadata.ownerReferences ?? [])
+        this.#later(() => this.#finishForeground(ref.uid));
+      if (obj.metadata.namespace)
+        this.#later(() => this.#emptyNamespace(obj.metadata.namespace ?? ""));
+      return;
+    }
+    const finalizers = obj.metadata.finalizers ?? [];
+    if (obj.metadata.deletionTimestamp) {
+      if (c.resource === namespaceResource)
+        this.#later(() => this.#emptyNamespace(obj.metadata.name ?? ""));
+      if (finalizers.includes("foregroundDeletion"))
+        this.#later(() => this.#foreground(c.resource, obj));
+      if (finalizers.includes("orphan")) this.#later(() => this.#orphan(c.resource, obj));
+    }
+    if ((obj.metadata.ownerReferences ?? []).length > 0 && c.type === "ADDED") {
+      this.#later(() =>
+        this.#collectIfOrphaned(c.resource, obj.metadata.namespace, obj.metadata.name ?? ""),
+      );
+    }
+  }
+
+  #dependentsOf(uid: string): { def: ResourceDef; obj: KObject }[] {
+    const out: { def: ResourceDef; obj: KObject }[] = [];
+    for (const def of RESOURCES) {
+      for (const obj of this.#registry.store.list(def)) {
+        if ((obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid)) out.push({ def, obj });
+      }
+    }
+    return out;
+  }
+
+  #collectDependents(ownerUid: string): void {
+    for (const { def, obj } of this.#dependentsOf(ownerUid)) {
+      this.#collectIfOrphaned(def, obj.metadata.namespace, obj.metadata.name ?? "");
+    }
+  }
+
+  /** Deletes the object when none of its owners exist; drops references to missing owners otherwise. */
+  #collectIfOrphaned(def: ResourceDef, namespace: string | undefined, name: string): void {
+    const obj = this.#registry.store.get(def, namespace, name);
+    if (!obj || obj.metadata.deletionTimestamp) return;
+    const refs = obj.metadata.ownerReferences ?? [];
+    const alive = refs.filter((r) => this.#ownerExists(r.uid, namespace));
+    if (alive.length === refs.length) return;
+    if (alive.length === 0) {
+      this.#registry.delete(def, namespace, name, { propagationPolicy: "Background" });
+      return;
+    }
+    const next = clone(obj);
+    next.metadata.ownerReferences = alive;
+    this.#registry.update(def, namespace, name, next);
+  }
+
+  /** A namespaced dependent may only be owned by an object in its namespace or a cluster-scoped one. */
+  #ownerExists(uid: string, namespace: string | undefined): boolean {
+    const found = this.#registry.store.getByUid(uid);
+    if (!found) return false;
+    return !found.resource.namespaced || found.object.metadata.namespace === namespace;
+  }
+
+  #foreground(def: ResourceDef, owner: KObject): void {
+    const uid = owner.metadata.uid ?? "";
+    for (const { def: depDef, obj } of this.#dependentsOf(uid)) {
+      if (!obj.metadata.deletionTimestamp) {
+        this.#registry.delete(depDef, obj.metadata.namespace, obj.metadata.name ?? "", {
+          propagationPolicy: "Foreground",
+        });
+      }
+    }
+    this.#finishForeground(uid, def);
+  }
+
+  /** Removes `foregroundDeletion` from the owner once no dependent blocks it. */
+  #finishForeground(ownerUid: string, def?: ResourceDef): void {
+    const found = this.#registry.store.getByUid(ownerUid);
+    if (!found || (def && found.resource !== def)) return;
+    const owner = found.object;
+    if (!(owner.metadata.finalizers ?? []).includes("foregroundDeletion")) return;
+    if (this.#dependentsOf(ownerUid).length > 0) return;
+    this.#removeFinalizer(found.resource, owner, "foregroundDeletion");
+  }
+
+  #orphan(def: ResourceDef, owner: KObject): void {
+    const uid = owner.metadata.uid ?? "";
+    for (const { def: depDef, obj } of this.#dependentsOf(uid)) {
+      const next = clone(obj);
+      next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter(
+        (r) => r.uid !== uid,
+      );
+      if (next.metadata.ownerReferences.length === 0) delete next.metadata.ownerReferences;
+      this.#registry.update(depDef, obj.metadata.namespace, obj.metadata.name ?? "", next);
+    }
+    const current = this.#registry.store.getByUid(uid);
+    if (current) this.#removeFinalizer(def, current.object, "orphan");
+  }
+
+  #removeFinalizer(def: ResourceDef, obj: KObject, finalizer: string): void {
+    const next = clone(obj);
+    next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== finalizer);
+    this.#registry.update(def, obj.metadata.namespace, obj.metadata.name ?? "", next);
+  }
+
+  #emptyNamespace(name: string): void {
+    const ns = this.#registry.store.get(namespaceResource, undefined, name);
+    if (!ns?.metadata.deletionTimestamp) return;
+    let remaining = 0;
+    for (const def of RESOURCES) {
+      if (!def.namespaced) continue;
+      for (const obj of this.#registry.store.list(def, name)) {
+        remaining++;
+        if (!obj.metadata.deletionTimestamp)
+          this.#registry.delete(def, name, obj.metadata.name ?? "");
+      }
+    }
+    if (remaining === 0) this.#registry.store.delete(namespaceResource, undefined, name);
+  }
+}

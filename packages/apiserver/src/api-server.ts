@@ -1,0 +1,191 @@
+/**
+ * The embedded Kubernetes-compatible API server: an HTTP front end (discovery, OpenAPI, resource
+ * REST, watch) over the in-memory store, plus the simulated cluster actors (Deployment
+ * controller, garbage collector) and fault injection. Binds 127.0.0.1 by default.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import { CompetingWriter } from "./actors/competing-writer.ts";
+import { DeploymentControllerSim } from "./actors/deployment-controller.ts";
+import { GarbageCollector } from "./actors/garbage-collector.ts";
+import { ApiError, pathNotFound } from "./errors.ts";
+import { FaultInjector } from "./faults.ts";
+import type { ServerContext } from "./http/context.ts";
+import {
+  discoverCore,
+  discoverGroup,
+  discoverGroups,
+  discoverResources,
+} from "./http/discovery.ts";
+import { aggregatedDiscovery } from "./http/negotiation.ts";
+import { openApi, SERVER_VERSION } from "./http/openapi.ts";
+import { serveResource } from "./http/resource-handler.ts";
+import { sendError, sendJson } from "./http/respond.ts";
+import { parseResourcePath } from "./http/route.ts";
+import { idSource } from "./ids.ts";
+import { kubeconfigYaml, writeKubeconfigFile } from "./kubeconfig.ts";
+import { Registry } from "./registry.ts";
+import { ObjectStore } from "./store/object-store.ts";
+import { WatchHub } from "./store/watch-hub.ts";
+import type { ApiServer, ApiServerOptions } from "./types.ts";
+
+/** Browsers may only reach the server from a loopback page; CLI clients send no Origin. */
+function originAllowed(origin: string | undefined): boolean {
+  if (!origin) return true;
+  try {
+    const host = new URL(origin).hostname;
+    return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
+  } catch {
+    return false;
+  }
+}
+
+class EmbeddedApiServer implements ApiServer {
+  url = "";
+  port = 0;
+  readonly faults: FaultInjector;
+  readonly #host: string;
+  readonly #ctx: ServerContext;
+  readonly #actors: { start(): void; stop(): void }[];
+  readonly #writer: CompetingWriter;
+  readonly #sockets = new Set<Socket>();
+  #server: Server | undefined;
+
+  constructor(opts: ApiServerOptions) {
+    this.#host = opts.host ?? "127.0.0.1";
+    // Time-based start: a restarted process never reissues RVs a long-lived informer has seen.
+    const store = new ObjectStore(Math.floor(Date.now() / 1000) * 10);
+    const registry = new Registry(store, idSource(opts.seed));
+    registry.seedNamespaces();
+    const hub = new WatchHub(store, opts.historyWindow ?? 1000);
+    this.#writer = new CompetingWriter(registry);
+    this.faults = new FaultInjector(hub, this.#writer);
+    this.#ctx = {
+      registry,
+      hub,
+      faults: this.faults,
+      bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5000,
+      now: Date.now,
+    };
+    this.#actors = [
+      new DeploymentControllerSim(registry, {
+        readyDelayMs: opts.deploymentReadyDelayMs ?? 1500,
+        stepDelayMs: opts.deploymentStepDelayMs ?? 100,
+      }),
+      new GarbageCollector(registry, opts.garbageCollectionDelayMs ?? 20),
+    ];
+  }
+
+  async listen(port: number): Promise<void> {
+    const server = createServer((req, res) => {
+      this.#handle(req, res).catch((err: unknown) => sendError(res, err));
+    });
+    server.on("connection", (s) => {
+      this.#sockets.add(s);
+      s.on("close", () => this.#sockets.delete(s));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, this.#host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    this.#server = server;
+    const addr = server.address();
+    this.port = typeof addr === "object" && addr ? addr.port : port;
+    this.url = `http://${this.#host.includes(":") ? `[${this.#host}]` : this.#host}:${this.port}`;
+    for (const a of this.#actors) a.start();
+  }
+
+  kubeconfigYaml(): string {
+    return kubeconfigYaml(this.url);
+  }
+
+  writeKubeconfig(path: string): Promise<void> {
+    return writeKubeconfigFile(path, this.kubeconfigYaml());
+  }
+
+  activeWatches(): number {
+    return this.#ctx.hub.size;
+  }
+
+  async #close(): Promise<void> {
+    const server = this.#server;
+    this.#server = undefined;
+    if (!server) return;
+    this.#ctx.hub.closeAll();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of this.#sockets) s.destroy();
+    server.closeAllConnections();
+    await closed;
+  }
+
+  async stop(): Promise<void> {
+    for (const a of this.#actors) a.stop();
+    this.#writer.stop();
+    await this.#close();
+  }
+
+  async restart(): Promise<void> {
+    await this.#close();
+    await this.listen(this.port);
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!originAllowed(req.headers.origin)) {
+      throw new ApiError(403, "Forbidden", "cross-origin requests are not allowed");
+    }
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const path = url.pathname.replace(/\/+$/, "") || "/";
+    const accept = req.headers.accept;
+    if (req.method === "GET") {
+      if (path === "/version") return sendJson(res, 200, SERVER_VERSION);
+      if (path === "/healthz" || path === "/livez" || path === "/readyz") {
+        res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
+        res.end("ok");
+        return;
+      }
+      if (path === "/api" || path === "/apis") {
+        const d =
+          path === "/api"
+            ? discoverCore(aggregatedDiscovery(accept), `${this.#host}:${this.port}`)
+            : discoverGroups(aggregatedDiscovery(accept));
+        return sendJson(res, 200, d.body, d.contentType);
+      }
+      const parts = path.split("/").filter(Boolean);
+      if (parts[0] === "api" && parts.length === 2)
+        return this.#sendOr404(res, discoverResources("", parts[1]));
+      if (parts[0] === "apis" && parts.length === 2)
+        return this.#sendOr404(res, discoverGroup(parts[1]));
+      if (parts[0] === "apis" && parts.length === 3)
+        return this.#sendOr404(res, discoverResources(parts[1], parts[2]));
+      if (path === "/openapi/v3") return sendJson(res, 200, openApi().root);
+      if (path.startsWith("/openapi/v3/")) {
+        const doc = openApi().docs.get(path.slice("/openapi/v3/".length));
+        if (!doc) throw pathNotFound();
+        res.writeHead(200, {
+          "Content-Type": "application/json",
+          "Content-Length": Buffer.byteLength(doc.body),
+        });
+        res.end(doc.body);
+        return;
+      }
+    }
+    const rr = parseResourcePath(path);
+    if (!rr) throw pathNotFound();
+    await serveResource(this.#ctx, req, res, rr, url.searchParams);
+  }
+
+  #sendOr404(res: ServerResponse, body: unknown): void {
+    if (body === undefined) throw pathNotFound();
+    sendJson(res, 200, body);
+  }
+}
+
+/** Starts an embedded API server; `port: 0` (the default) picks a free port. */
+export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiServer> {
+  const server = new EmbeddedApiServer(opts);
+  await server.listen(opts.port ?? 0);
+  return server;
+}

@@ -1,0 +1,155 @@
+/**
+ * OpenAPI v3, as much as `kubectl apply` needs: for each group version, a document whose PATCH
+ * operations carry x-kubernetes-group-version-kind and a `fieldValidation` parameter, which tells
+ * kubectl (1.29+) the server validates fields itself (so it skips client-side validation that
+ * would need protobuf OpenAPI v2). Documents are addressed by a content hash because kubectl
+ * caches them by URL.
+ */
+import { createHash } from "node:crypto";
+import { FOO_SCHEMA } from "../resources/foo.ts";
+import { groupVersions } from "../resources/catalog.ts";
+import type { ResourceDef } from "../resources/resource.ts";
+
+export const SERVER_VERSION = {
+  major: "1",
+  minor: "32",
+  gitVersion: "v1.32.0",
+  gitCommit: "loopscope-embedded",
+  gitTreeState: "clean",
+  buildDate: "2026-12-02T00:00:00Z",
+  goVersion: "go1.23.0",
+  compiler: "gc",
+  platform: "linux/amd64",
+};
+
+function gvPath(group: string, version: string): string {
+  return group ? `apis/${group}/${version}` : `api/${version}`;
+}
+
+function schemaName(r: ResourceDef): string {
+  const g = r.group || "core";
+  return `${g}.${r.version}.${r.kind}`;
+}
+
+const QUERY = (name: string) => ({
+  name,
+  in: "query",
+  schema: { type: "string", uniqueItems: true },
+});
+
+function operations(r: ResourceDef): Record<string, unknown> {
+  const gvk = { group: r.group, version: r.version, kind: r.kind };
+  // Built-in types get no schema: kubectl then takes strategic-merge metadata from its own
+  // compiled-in types instead of from an incomplete document.
+  const ref = r.builtIn ? { type: "object" } : { $ref: `#/components/schemas/${schemaName(r)}` };
+  const ok = { "200": { description: "OK", content: { "application/json": { schema: ref } } } };
+  const params = [QUERY("dryRun"), QUERY("fieldManager"), QUERY("fieldValidation")];
+  const base = `/${gvPath(r.group, r.version)}${r.namespaced ? "/namespaces/{namespace}" : ""}/${r.plural}`;
+  const patchBody = {
+    content: Object.fromEntries(
+      [
+        "application/json-patch+json",
+        "application/merge-patch+json",
+        ...(r.builtIn ? ["application/strategic-merge-patch+json"] : []),
+      ].map((t) => [t, { schema: { type: "object" } }]),
+    ),
+  };
+  const item = {
+    get: {
+      operationId: `read${r.kind}`,
+      "x-kubernetes-action": "get",
+      "x-kubernetes-group-version-kind": gvk,
+      responses: ok,
+    },
+    put: {
+      operationId: `replace${r.kind}`,
+      "x-kubernetes-action": "put",
+      "x-kubernetes-group-version-kind": gvk,
+      parameters: params,
+      requestBody: { content: { "application/json": { schema: ref } } },
+      responses: ok,
+    },
+    patch: {
+      operationId: `patch${r.kind}`,
+      "x-kubernetes-action": "patch",
+      "x-kubernetes-group-version-kind": gvk,
+      parameters: [...params, QUERY("force")],
+      requestBody: patchBody,
+      responses: ok,
+    },
+    delete: {
+      operationId: `delete${r.kind}`,
+      "x-kubernetes-action": "delete",
+      "x-kubernetes-group-version-kind": gvk,
+      responses: { "200": { description: "OK" } },
+    },
+  };
+  const paths: Record<string, unknown> = {
+    [base]: {
+      get: {
+        operationId: `list${r.kind}`,
+        "x-kubernetes-action": "list",
+        "x-kubernetes-group-version-kind": gvk,
+        responses: { "200": { description: "OK" } },
+      },
+      post: {
+        operationId: `create${r.kind}`,
+        "x-kubernetes-action": "post",
+        "x-kubernetes-group-version-kind": gvk,
+        parameters: params,
+        requestBody: { content: { "application/json": { schema: ref } } },
+        responses: ok,
+      },
+    },
+    [`${base}/{name}`]: item,
+  };
+  if (r.status !== "none") paths[`${base}/{name}/status`] = item;
+  return paths;
+}
+
+function schemaFor(r: ResourceDef): Record<string, unknown> {
+  const gvk = [{ group: r.group, version: r.version, kind: r.kind }];
+  const common = {
+    apiVersion: { type: "string" },
+    kind: { type: "string" },
+    metadata: { type: "object" },
+  };
+  return {
+    ...FOO_SCHEMA,
+    properties: { ...common, ...FOO_SCHEMA.properties },
+    "x-kubernetes-group-version-kind": gvk,
+  };
+}
+
+interface OpenApiDocs {
+  root: unknown;
+  /** keyed by "apis/apps/v1" / "api/v1" */
+  docs: Map<string, { hash: string; body: string }>;
+}
+
+let cached: OpenApiDocs | undefined;
+
+export function openApi(): OpenApiDocs {
+  if (cached) return cached;
+  const docs = new Map<string, { hash: string; body: string }>();
+  const paths: Record<string, unknown> = {};
+  for (const gv of groupVersions()) {
+    const doc = {
+      openapi: "3.0.0",
+      info: { title: "Kubernetes", version: SERVER_VERSION.gitVersion },
+      paths: Object.assign({}, ...gv.resources.map(operations)),
+      components: {
+        schemas: Object.fromEntries(
+          gv.resources.filter((r) => !r.builtIn).map((r) => [schemaName(r), schemaFor(r)]),
+        ),
+      },
+    };
+    const body = JSON.stringify(doc);
+    const hash = createHash("sha512").update(body).digest("hex").slice(0, 64).toUpperCase();
+    const key = gvPath(gv.group, gv.version);
+    docs.set(key, { hash, body });
+    paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
+  }
+  cached = { root: { paths }, docs };
+  return cached;
+}

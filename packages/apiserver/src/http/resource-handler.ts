@@ -1,0 +1,221 @@
+/**
+ * Serves one resource request: chooses the verb from method + path + `watch`, applies faults,
+ * calls the registry and encodes the answer (object, list, Table, Scale or Status).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError, methodNotAllowed, pathNotFound, unsupportedMediaType } from "../errors.ts";
+import type { KObject } from "../object.ts";
+import { isPlainObject } from "../object.ts";
+import { patchTypeOf } from "../patch/apply-patch.ts";
+import type { DeleteOptions } from "../registry.ts";
+import { apiVersionOf } from "../resources/resource.ts";
+import { toTable, type IncludeObject } from "../table/table.ts";
+import type { Verb } from "../types.ts";
+import type { ServerContext } from "./context.ts";
+import { wantsTable } from "./negotiation.ts";
+import { decodeProtobufObject } from "./protobuf.ts";
+import { parseJson, readBody, sendJson } from "./respond.ts";
+import type { ResourceRequest } from "./route.ts";
+import { serveWatch } from "./watch-handler.ts";
+
+function verbOf(method: string, rr: ResourceRequest, watch: boolean): Verb | "deletecollection" {
+  switch (method) {
+    case "GET":
+      return rr.name ? (watch ? "watch" : "get") : watch ? "watch" : "list";
+    case "POST":
+      if (rr.name) throw methodNotAllowed();
+      return "create";
+    case "PUT":
+      if (!rr.name) throw methodNotAllowed();
+      return "update";
+    case "PATCH":
+      if (!rr.name) throw methodNotAllowed();
+      return "patch";
+    case "DELETE":
+      return rr.name ? "delete" : "deletecollection";
+    default:
+      throw methodNotAllowed();
+  }
+}
+
+/** A create/update body: JSON, or (for the Namespace kubectl sends that way) protobuf. */
+async function readObjectBody(req: IncomingMessage): Promise<unknown> {
+  const media = (req.headers["content-type"] ?? "application/json")
+    .split(";")[0]
+    .trim()
+    .toLowerCase();
+  if (media === "application/vnd.kubernetes.protobuf")
+    return decodeProtobufObject(await readBody(req));
+  if (media !== "application/json" && media !== "" && media !== "*/*") {
+    throw unsupportedMediaType(["application/json", "application/vnd.kubernetes.protobuf"]);
+  }
+  return parseJson(await readBody(req));
+}
+
+function includeObject(q: URLSearchParams): IncludeObject {
+  const v = q.get("includeObject");
+  return v === "None" || v === "Object" ? v : "Metadata";
+}
+
+function listBody(rr: ResourceRequest, items: KObject[], resourceVersion: string): unknown {
+  const { def } = rr;
+  return {
+    kind: def.listKind,
+    apiVersion: apiVersionOf(def),
+    metadata: { resourceVersion },
+    // Built-in types omit apiVersion/kind on list items, custom resources keep them.
+    items: def.builtIn ? items.map(({ apiVersion: _a, kind: _k, ...rest }) => rest) : items,
+  };
+}
+
+function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
+  const b = isPlainObject(body) ? body : {};
+  const policy = (q.get("propagationPolicy") ?? b.propagationPolicy) as
+    DeleteOptions["propagationPolicy"] | undefined;
+  const orphan = q.get("orphanDependents") === "true" || b.orphanDependents === true;
+  return {
+    dryRun: q.has("dryRun") || (Array.isArray(b.dryRun) && b.dryRun.length > 0),
+    propagationPolicy: policy ?? (orphan ? "Orphan" : undefined),
+    preconditions: isPlainObject(b.preconditions)
+      ? (b.preconditions as DeleteOptions["preconditions"])
+      : undefined,
+  };
+}
+
+function deletedStatus(rr: ResourceRequest, obj: KObject): unknown {
+  return {
+    kind: "Status",
+    apiVersion: "v1",
+    metadata: {},
+    status: "Success",
+    details: {
+      name: obj.metadata.name,
+      group: rr.def.group,
+      kind: rr.def.plural,
+      uid: obj.metadata.uid,
+    },
+  };
+}
+
+export async function serveResource(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rr: ResourceRequest,
+  query: URLSearchParams,
+): Promise<void> {
+  const { def, namespace, name, subresource } = rr;
+  const method = req.method ?? "GET";
+  const watch = query.get("watch") === "true" || query.get("watch") === "1";
+  const verb = verbOf(method, rr, watch);
+  if (subresource && subresource !== "status" && !(subresource === "scale" && def.scale))
+    throw pathNotFound();
+  if (subresource === "status" && def.status === "none") throw pathNotFound();
+  if (subresource && (verb === "watch" || verb === "delete")) throw methodNotAllowed();
+  await ctx.faults.before(verb === "deletecollection" ? "delete" : verb);
+
+  const { registry } = ctx;
+  const table = wantsTable(req.headers.accept) ? includeObject(query) : undefined;
+  const write = { dryRun: query.has("dryRun"), strict: query.get("fieldValidation") === "Strict" };
+  const status = subresource === "status" ? ("status" as const) : undefined;
+  const objName = name ?? "";
+
+  switch (verb) {
+    case "watch": {
+      const selector = registry.selector(
+        def,
+        query.get("labelSelector"),
+        name ? `metadata.name=${name}` : query.get("fieldSelector"),
+      );
+      const timeout = query.get("timeoutSeconds");
+      serveWatch(ctx, req, res, rr, {
+        resourceVersion: query.get("resourceVersion") ?? undefined,
+        selector,
+        allowBookmarks: query.get("allowWatchBookmarks") === "true",
+        sendInitialEvents: query.get("sendInitialEvents") === "true",
+        timeoutSeconds: timeout ? Number(timeout) : undefined,
+        table,
+      });
+      return;
+    }
+    case "list": {
+      const selector = registry.selector(
+        def,
+        query.get("labelSelector"),
+        query.get("fieldSelector"),
+      );
+      const { items, resourceVersion } = registry.list(def, namespace, selector);
+      if (table) sendJson(res, 200, toTable(def.table, items, resourceVersion, table, ctx.now()));
+      else sendJson(res, 200, listBody(rr, items, resourceVersion));
+      return;
+    }
+    case "get": {
+      if (subresource === "scale")
+        return sendJson(res, 200, registry.getScale(def, namespace, objName));
+      const obj = registry.get(def, namespace, objName);
+      if (table)
+        sendJson(
+          res,
+          200,
+          toTable(def.table, [obj], obj.metadata.resourceVersion, table, ctx.now()),
+        );
+      else sendJson(res, 200, obj);
+      return;
+    }
+    case "create": {
+      const body = await readObjectBody(req);
+      sendJson(res, 201, registry.create(def, namespace, body, write));
+      return;
+    }
+    case "update": {
+      const body = await readObjectBody(req);
+      if (subresource === "scale")
+        return sendJson(res, 200, registry.updateScale(def, namespace, objName, body, write));
+      sendJson(
+        res,
+        200,
+        registry.update(def, namespace, objName, body, { ...write, subresource: status }),
+      );
+      return;
+    }
+    case "patch": {
+      const type = patchTypeOf(req.headers["content-type"], def);
+      const body = parseJson(await readBody(req));
+      if (subresource === "scale")
+        return sendJson(res, 200, registry.patchScale(def, namespace, objName, type, body, write));
+      sendJson(
+        res,
+        200,
+        registry.patch(def, namespace, objName, type, body, { ...write, subresource: status }),
+      );
+      return;
+    }
+    case "delete": {
+      const opts = deleteOptions(query, parseJson(await readBody(req)));
+      const result = registry.delete(def, namespace, objName, opts);
+      sendJson(res, 200, result.finished ? deletedStatus(rr, result.object) : result.object);
+      return;
+    }
+    case "deletecollection": {
+      const opts = deleteOptions(query, parseJson(await readBody(req)));
+      const selector = registry.selector(
+        def,
+        query.get("labelSelector"),
+        query.get("fieldSelector"),
+      );
+      const { items } = registry.list(def, namespace, selector);
+      const deleted: KObject[] = [];
+      for (const item of items) {
+        try {
+          deleted.push(
+            registry.delete(def, item.metadata.namespace, item.metadata.name ?? "", opts).object,
+          );
+        } catch (e) {
+          if (!(e instanceof ApiError && e.status.code === 404)) throw e;
+        }
+      }
+      sendJson(res, 200, listBody(rr, deleted, String(registry.store.currentRv)));
+      return;
+    }
+  }
+}

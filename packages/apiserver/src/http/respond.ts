@@ -1,0 +1,69 @@
+/** Writing JSON responses and reading request bodies. Every JSON response names its Content-Type
+ * (client-node refuses to parse a body without one). */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError, badRequest } from "../errors.ts";
+
+/** The real server's request body limit. */
+const MAX_BODY_BYTES = 3 * 1024 * 1024;
+
+export function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  contentType = "application/json",
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, {
+    "Content-Type": contentType,
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-cache, private",
+  });
+  res.end(text);
+}
+
+export function sendError(res: ServerResponse, err: unknown): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const apiErr =
+    err instanceof ApiError
+      ? err
+      : new ApiError(
+          500,
+          "InternalError",
+          `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`,
+        );
+  if (apiErr.status.details?.retryAfterSeconds)
+    res.setHeader("Retry-After", String(apiErr.status.details.retryAfterSeconds));
+  sendJson(res, apiErr.status.code, apiErr.status);
+}
+
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES)
+      throw new ApiError(
+        413,
+        "RequestEntityTooLarge",
+        "Request entity too large: limit is 3145728",
+      );
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Parses a JSON body; an empty body reads as `undefined` (DELETE from client-node sends none). */
+export function parseJson(body: Buffer): unknown {
+  const text = body.toString("utf8").trim();
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw badRequest(
+      `couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * Watch streams: newline-delimited JSON `{"type":…,"object":…}` with headers flushed at once.
+ *
+ * - no resourceVersion (or "0"): synthetic ADDED for every matching object, then live events;
+ * - a resourceVersion: the changes after it from history, or one ERROR 410 Expired event and
+ *   close when it is older than the history window;
+ * - BOOKMARK events every bookmarkIntervalMs when allowWatchBookmarks=true;
+ * - the stream ends after timeoutSeconds, on server-side close, or when the client goes away
+ *   (detected with res 'close'; the watcher is always unregistered).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { badRequest, expired } from "../errors.ts";
+import type { KObject } from "../object.ts";
+import { apiVersionOf } from "../resources/resource.ts";
+import type { Selector } from "../selectors.ts";
+import type { WatchEvent, Watcher } from "../store/watch-hub.ts";
+import { toTable, type IncludeObject } from "../table/table.ts";
+import type { ServerContext } from "./context.ts";
+import type { ResourceRequest } from "./route.ts";
+
+export interface WatchParams {
+  resourceVersion?: string;
+  selector: Selector;
+  allowBookmarks: boolean;
+  sendInitialEvents: boolean;
+  timeoutSeconds?: number;
+  table?: IncludeObject;
+}
+
+export function serveWatch(
+  ctx: ServerContext,
+  _req: IncomingMessage,
+  res: ServerResponse,
+  rr: ResourceRequest,
+  p: WatchParams,
+): void {
+  const { def, namespace } = rr;
+  let fromRv: number | undefined;
+  const initial =
+    p.resourceVersion === undefined ||
+    p.resourceVersion === "" ||
+    p.resourceVersion === "0" ||
+    p.sendInitialEvents;
+  if (!initial) {
+    fromRv = Number(p.resourceVersion);
+    if (!Number.isSafeInteger(fromRv) || fromRv < 0)
+      throw badRequest(`invalid resource version: ${p.resourceVersion}`);
+  }
+  res.writeHead(200, {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-cache, private",
+    "Transfer-Encoding": "chunked",
+  });
+  res.flushHeaders();
+
+  const encode = (type: string, object: unknown) => `${JSON.stringify({ type, object })}\n`;
+  const encodeEvent = (e: WatchEvent) => {
+    if (!p.table) return encode(e.type, e.object);
+    return encode(
+      e.type,
+      toTable(def.table, [e.object], e.object.metadata.resourceVersion, p.table, ctx.now()),
+    );
+  };
+  const bookmark = (annotations?: Record<string, string>): string => {
+    const metadata = {
+      resourceVersion: String(ctx.registry.store.currentRv),
+      ...(annotations ? { annotations } : {}),
+    };
+    if (p.table)
+      return encode("BOOKMARK", {
+        kind: "Table",
+        apiVersion: "meta.k8s.io/v1",
+        metadata,
+        columnDefinitions: null,
+        rows: null,
+      });
+    return encode("BOOKMARK", { kind: def.kind, apiVersion: apiVersionOf(def), metadata });
+  };
+
+  if (ctx.faults.takeExpiredWatch() || (fromRv !== undefined && fromRv < ctx.hub.compactedRv)) {
+    const requested = fromRv ?? ctx.registry.store.currentRv;
+    res.end(
+      encode("ERROR", expired(requested, Math.max(ctx.hub.compactedRv + 1, requested + 1)).status),
+    );
+    return;
+  }
+
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const watcher: Watcher = {
+    spec: { resource: def, namespace, selector: p.selector },
+    send: (e) => res.write(encodeEvent(e)),
+    close: () => res.end(),
+  };
+  if (initial) {
+    const objects: KObject[] = ctx.registry.list(def, namespace, p.selector).items;
+    for (const object of objects) res.write(encodeEvent({ type: "ADDED", object }));
+  }
+  const started = ctx.hub.start(watcher, fromRv);
+  if (!started.ok) {
+    res.end(encode("ERROR", expired(fromRv ?? 0, started.oldest).status));
+    return;
+  }
+  if (p.sendInitialEvents && p.allowBookmarks)
+    res.write(bookmark({ "k8s.io/initial-events-end": "true" }));
+  if (p.allowBookmarks) {
+    timers.push(setInterval(() => res.write(bookmark()), ctx.bookmarkIntervalMs));
+  }
+  if (p.timeoutSeconds !== undefined && p.timeoutSeconds > 0) {
+    timers.push(setTimeout(() => res.end(), p.timeoutSeconds * 1000));
+  }
+  res.on("close", () => {
+    started.cancel();
+    for (const t of timers) clearTimeout(t);
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * The JSON object model shared by the store, the registry and the HTTP layer. Objects are plain
+ * JSON; stored snapshots are deep-frozen, so code that wants to change one clones it first.
+ */
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name?: string;
+  generateName?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  deletionTimestamp?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+  finalizers?: string[];
+  [key: string]: unknown;
+}
+
+export interface KObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  [key: string]: unknown;
+}
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+/** Freezes a value and everything inside it; stored snapshots are shared, never mutated. */
+export function deepFreeze<T>(v: T): T {
+  if (typeof v === "object" && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const child of Object.values(v)) deepFreeze(child);
+  }
+  return v;
+}
+
+/** Structural equality of JSON values, ignoring object key order. */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => deepEqual(x, b[i]));
+  }
+  if (isPlainObject(a) && isPlainObject(b)) {
+    const ka = Object.keys(a).filter((k) => a[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => b[k] !== undefined);
+    if (ka.length !== kb.length) return false;
+    return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+export function objectKey(namespace: string | undefined, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** Whole-second RFC 3339, the way metav1.Time serializes. */
+export function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
+}
+
+const FRACTIONAL_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+Z$/;
+
+/**
+ * metav1.Time has whole-second precision: a client that re-serializes a JS Date sends
+ * "…:06.000Z", which the real server decodes and stores as "…:06Z". Doing the same keeps such
+ * writes no-ops. Applies to keys named *Timestamp / *Time except the micro-precision eventTime.
+ */
+export function normalizeTimes(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const x of v) normalizeTimes(x);
+    return;
+  }
+  if (!isPlainObject(v)) return;
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x === "string" && k !== "eventTime" && /(Timestamp|Time)$/.test(k)) {
+      const m = FRACTIONAL_TIME.exec(x);
+      if (m) v[k] = `${m[1]}Z`;
+    } else {
+      normalizeTimes(x);
+    }
+  }
+}

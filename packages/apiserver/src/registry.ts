@@ -1,0 +1,456 @@
+/**
+ * The generic REST storage: create / get / list / update / patch / delete with Kubernetes
+ * semantics on top of the ObjectStore, parameterized by each type's ResourceDef strategy.
+ *
+ * Invariants:
+ * - server-owned fields (uid, creationTimestamp, generation, deletionTimestamp, name, namespace)
+ *   keep their stored values whatever a client sends;
+ * - generation changes only when the strategy says so (spec for CRs);
+ * - the main resource never changes status and /status changes only status (plus, for built-in
+ *   types, metadata other than labels);
+ * - an update that changes nothing writes nothing: same resourceVersion, no watch event;
+ * - a PUT with a stale resourceVersion is a 409 Conflict; CRs require one (422 without).
+ */
+import {
+  ApiError,
+  alreadyExists,
+  badRequest,
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  qualified,
+} from "./errors.ts";
+import type { IdSource } from "./ids.ts";
+import {
+  clone,
+  deepEqual,
+  isPlainObject,
+  normalizeTimes,
+  rfc3339,
+  type KObject,
+} from "./object.ts";
+import { applyPatch, type PatchType } from "./patch/apply-patch.ts";
+import { allowedFieldSelectors } from "./resources/catalog.ts";
+import { deploymentSelector } from "./resources/deployment.ts";
+import { INITIAL_NAMESPACES, namespaceResource } from "./resources/namespace.ts";
+import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
+import {
+  matchesSelector,
+  parseFieldSelector,
+  parseLabelSelector,
+  type Selector,
+} from "./selectors.ts";
+import type { ObjectStore } from "./store/object-store.ts";
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  /** fieldValidation=Strict: unknown fields are an error instead of being dropped. */
+  strict?: boolean;
+}
+
+export interface UpdateOptions extends WriteOptions {
+  subresource?: "status";
+}
+
+export interface DeleteOptions {
+  dryRun?: boolean;
+  propagationPolicy?: "Background" | "Foreground" | "Orphan";
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export interface DeleteResult {
+  /** The object's last state. */
+  object: KObject;
+  /** false when finalizers keep it (deletionTimestamp set, still readable). */
+  finished: boolean;
+}
+
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export class Registry {
+  readonly store: ObjectStore;
+  readonly #ids: IdSource;
+  readonly #now: () => number;
+
+  constructor(store: ObjectStore, ids: IdSource, now: () => number = Date.now) {
+    this.store = store;
+    this.#ids = ids;
+    this.#now = now;
+  }
+
+  /** Creates default and the kube-* namespaces (once, at startup). */
+  seedNamespaces(): void {
+    for (const name of INITIAL_NAMESPACES) {
+      this.create(namespaceResource, undefined, { metadata: { name } });
+    }
+  }
+
+  selector(
+    def: ResourceDef,
+    labelSelector?: string | null,
+    fieldSelector?: string | null,
+  ): Selector {
+    return {
+      labels: parseLabelSelector(labelSelector),
+      fields: parseFieldSelector(fieldSelector, allowedFieldSelectors(def)),
+    };
+  }
+
+  get(def: ResourceDef, namespace: string | undefined, name: string): KObject {
+    const obj = this.store.get(def, namespace, name);
+    if (!obj) throw notFound(def, name);
+    return obj;
+  }
+
+  list(
+    def: ResourceDef,
+    namespace: string | undefined,
+    selector: Selector,
+  ): { items: KObject[]; resourceVersion: string } {
+    const items = this.store.list(def, namespace).filter((o) => matchesSelector(selector, o));
+    return { items, resourceVersion: String(this.store.currentRv) };
+  }
+
+  create(
+    def: ResourceDef,
+    namespace: string | undefined,
+    body: unknown,
+    opts: WriteOptions = {},
+  ): KObject {
+    const obj = this.#asObject(def, body);
+    const meta = obj.metadata;
+    if (def.namespaced) {
+      if (meta.namespace && namespace && meta.namespace !== namespace) {
+        throw badRequest(
+          "the namespace of the provided object does not match the namespace sent on the request",
+        );
+      }
+      meta.namespace = namespace ?? meta.namespace ?? "default";
+      this.#requireActiveNamespace(meta.namespace);
+    } else {
+      delete meta.namespace;
+    }
+    if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${this.#ids.suffix()}`;
+    if (!meta.name) {
+      throw invalid(kindName(def), "", def.group, def.kind, [
+        {
+          reason: "FieldValueRequired",
+          field: "metadata.name",
+          detail: "Required value: name or generateName is required",
+        },
+      ]);
+    }
+    if (!DNS_SUBDOMAIN.test(meta.name) || meta.name.length > 253) {
+      throw invalid(kindName(def), meta.name, def.group, def.kind, [
+        {
+          reason: "FieldValueInvalid",
+          field: "metadata.name",
+          detail: `Invalid value: "${meta.name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+        },
+      ]);
+    }
+    if (this.store.get(def, meta.namespace, meta.name)) throw alreadyExists(def, meta.name);
+    meta.uid = this.#ids.uid();
+    meta.creationTimestamp = rfc3339(this.#now());
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (def.generationChanged) meta.generation = 1;
+    else delete meta.generation;
+    def.prepareForCreate?.(obj);
+    this.#finish(def, obj, opts.strict ?? false);
+    if (opts.dryRun) return obj;
+    return this.store.write(def, obj);
+  }
+
+  update(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts: UpdateOptions = {},
+  ): KObject {
+    const old = this.get(def, namespace, name);
+    const incoming = this.#asObject(def, body);
+    if (incoming.metadata.name && incoming.metadata.name !== name) {
+      throw badRequest(
+        `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
+      );
+    }
+    if (
+      def.namespaced &&
+      incoming.metadata.namespace &&
+      incoming.metadata.namespace !== old.metadata.namespace
+    ) {
+      throw badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      );
+    }
+    const rv = incoming.metadata.resourceVersion;
+    if (!rv && !def.unconditionalUpdate) {
+      throw invalid(qualified(def), name, def.group, def.plural, [
+        {
+          reason: "FieldValueInvalid",
+          field: "metadata.resourceVersion",
+          detail: "Invalid value: 0x0: must be specified for an update",
+        },
+      ]);
+    }
+    if (rv && rv !== old.metadata.resourceVersion) throw conflict(def, name);
+    return this.#replace(def, old, incoming, opts);
+  }
+
+  patch(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    opts: UpdateOptions = {},
+  ): KObject {
+    const old = this.get(def, namespace, name);
+    const patched = applyPatch(type, clone(old), patch);
+    const incoming = this.#asObject(def, patched);
+    // A patch is unconditional unless it names a resourceVersion itself.
+    if (incoming.metadata.resourceVersion !== old.metadata.resourceVersion) {
+      if (incoming.metadata.resourceVersion) throw conflict(def, name);
+    }
+    if (incoming.metadata.name !== name) {
+      throw badRequest(
+        `the name of the object (${String(incoming.metadata.name)}) does not match the name on the URL (${name})`,
+      );
+    }
+    return this.#replace(def, old, incoming, opts);
+  }
+
+  delete(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    opts: DeleteOptions = {},
+  ): DeleteResult {
+    const old = this.get(def, namespace, name);
+    const pre = opts.preconditions ?? {};
+    if (pre.uid && pre.uid !== old.metadata.uid) {
+      throw conflict(
+        def,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata.uid}`,
+      );
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== old.metadata.resourceVersion) {
+      throw conflict(
+        def,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata.resourceVersion}`,
+      );
+    }
+    if (def === namespaceResource) return this.#deleteNamespace(old, opts);
+    const finalizers = [...(old.metadata.finalizers ?? [])];
+    const policy = opts.propagationPolicy ?? "Background";
+    if (policy === "Foreground" && !finalizers.includes("foregroundDeletion"))
+      finalizers.push("foregroundDeletion");
+    if (policy === "Orphan" && !finalizers.includes("orphan")) finalizers.push("orphan");
+    if (finalizers.length === 0) {
+      if (opts.dryRun) return { object: old, finished: true };
+      return {
+        object: this.store.delete(def, old.metadata.namespace, name) ?? old,
+        finished: true,
+      };
+    }
+    const next = clone(old);
+    next.metadata.finalizers = finalizers;
+    next.metadata.deletionTimestamp ??= rfc3339(this.#now());
+    next.metadata.deletionGracePeriodSeconds ??= 0;
+    if (opts.dryRun || deepEqual(next, old)) return { object: old, finished: false };
+    return { object: this.store.write(def, next), finished: false };
+  }
+
+  /** autoscaling/v1 Scale view of a Deployment. */
+  getScale(def: ResourceDef, namespace: string | undefined, name: string): KObject {
+    return toScale(this.get(def, namespace, name));
+  }
+
+  updateScale(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts: WriteOptions = {},
+  ): KObject {
+    const old = this.get(def, namespace, name);
+    if (!isPlainObject(body)) throw badRequest("the body of the request must be a Scale object");
+    const meta = (isPlainObject(body.metadata) ? body.metadata : {}) as {
+      resourceVersion?: string;
+    };
+    if (meta.resourceVersion && meta.resourceVersion !== old.metadata.resourceVersion)
+      throw conflict(def, name);
+    const replicas = isPlainObject(body.spec) ? body.spec.replicas : undefined;
+    if (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 0) {
+      throw invalid("Scale.autoscaling", name, "autoscaling", "Scale", [
+        {
+          reason: "FieldValueInvalid",
+          field: "spec.replicas",
+          detail: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
+        },
+      ]);
+    }
+    const next = clone(old);
+    (next.spec as Record<string, unknown>).replicas = replicas;
+    return toScale(this.#replace(def, old, next, opts));
+  }
+
+  patchScale(
+    def: ResourceDef,
+    namespace: string | undefined,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    opts: WriteOptions = {},
+  ): KObject {
+    const patched = applyPatch(type, this.getScale(def, namespace, name), patch);
+    return this.updateScale(def, namespace, name, patched, opts);
+  }
+
+  /** Applies update semantics to a body whose preconditions already passed. */
+  #replace(def: ResourceDef, old: KObject, incoming: KObject, opts: UpdateOptions): KObject {
+    let next: KObject;
+    if (opts.subresource === "status") {
+      if (def.status === "none") throw notFound(def, old.metadata.name ?? "");
+      if (def.status === "custom-resource") {
+        next = clone(old);
+      } else {
+        next = incoming;
+        next.spec = clone(old.spec);
+        next.metadata.labels = clone(old.metadata.labels);
+      }
+      if (incoming.status === undefined) delete next.status;
+      else next.status = incoming.status;
+    } else {
+      next = incoming;
+      if (def.status !== "none") {
+        if (old.status === undefined) delete next.status;
+        else next.status = clone(old.status);
+      }
+    }
+    const meta = next.metadata;
+    meta.name = old.metadata.name;
+    if (def.namespaced) meta.namespace = old.metadata.namespace;
+    meta.uid = old.metadata.uid;
+    meta.creationTimestamp = old.metadata.creationTimestamp;
+    meta.resourceVersion = old.metadata.resourceVersion;
+    if (old.metadata.deletionTimestamp) {
+      meta.deletionTimestamp = old.metadata.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = old.metadata.deletionGracePeriodSeconds;
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
+    delete meta.selfLink;
+    this.#finish(def, next, opts.strict ?? false);
+    if (def.generationChanged) {
+      const bumped = opts.subresource !== "status" && def.generationChanged(old, next);
+      meta.generation = (old.metadata.generation ?? 1) + (bumped ? 1 : 0);
+    } else delete meta.generation;
+    if (deepEqual(next, old)) return old;
+    if (opts.dryRun) return next;
+    if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0) {
+      // The last finalizer is gone: the pending deletion completes now.
+      return this.store.delete(def, meta.namespace, meta.name ?? "") ?? old;
+    }
+    return this.store.write(def, next);
+  }
+
+  /** Defaults and validation shared by create and update. */
+  #finish(def: ResourceDef, obj: KObject, strict: boolean): void {
+    obj.apiVersion = apiVersionOf(def);
+    obj.kind = def.kind;
+    normalizeTimes(obj);
+    def.applyDefaults?.(obj);
+    const errors = def.validate?.(obj, strict) ?? [];
+    for (const [i, ref] of (obj.metadata.ownerReferences ?? []).entries()) {
+      if (!ref || !ref.uid) {
+        errors.push({
+          reason: "FieldValueInvalid",
+          field: `metadata.ownerReferences.uid`,
+          detail: `Invalid value: "": uid must not be empty`,
+        });
+      }
+      if (!ref?.name || !ref?.kind || !ref?.apiVersion) {
+        errors.push({
+          reason: "FieldValueRequired",
+          field: `metadata.ownerReferences[${i}]`,
+          detail: "Required value: apiVersion, kind, name and uid must be set",
+        });
+      }
+    }
+    if (errors.length > 0)
+      throw invalid(kindName(def), obj.metadata.name ?? "", def.group, def.kind, errors);
+  }
+
+  #asObject(def: ResourceDef, body: unknown): KObject {
+    if (!isPlainObject(body))
+      throw badRequest(
+        `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: expected a JSON object`,
+      );
+    const obj = clone(body) as KObject;
+    if (obj.kind !== undefined && obj.kind !== def.kind) {
+      throw badRequest(
+        `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the kind "${String(obj.kind)}" does not match`,
+      );
+    }
+    if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersionOf(def)) {
+      throw badRequest(
+        `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersionOf(def)})`,
+      );
+    }
+    if (!isPlainObject(obj.metadata)) obj.metadata = {};
+    return obj;
+  }
+
+  #requireActiveNamespace(name: string): void {
+    const ns = this.store.get(namespaceResource, undefined, name);
+    if (!ns) throw notFound(namespaceResource, name);
+    if (ns.metadata.deletionTimestamp) {
+      throw new ApiError(
+        403,
+        "Forbidden",
+        `unable to create new content in namespace ${name} because it is being terminated`,
+        { name, group: "", kind: "namespaces" },
+      );
+    }
+  }
+
+  /** Namespaces go Terminating; the garbage collector empties and then removes them. */
+  #deleteNamespace(old: KObject, opts: DeleteOptions): DeleteResult {
+    const name = old.metadata.name ?? "";
+    if (INITIAL_NAMESPACES.includes(name))
+      throw forbidden(namespaceResource, name, "this namespace may not be deleted");
+    if (old.metadata.deletionTimestamp || opts.dryRun) return { object: old, finished: false };
+    const next = clone(old);
+    next.metadata.deletionTimestamp = rfc3339(this.#now());
+    next.status = { phase: "Terminating" };
+    return { object: this.store.write(namespaceResource, next), finished: false };
+  }
+}
+
+function toScale(d: KObject): KObject {
+  const m = d.metadata;
+  const spec = (d.spec ?? {}) as { replicas?: number };
+  const status = (d.status ?? {}) as { replicas?: number };
+  return {
+    kind: "Scale",
+    apiVersion: "autoscaling/v1",
+    metadata: {
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
+    spec: { replicas: spec.replicas ?? 0 },
+    status: { replicas: status.replicas ?? 0, selector: deploymentSelector(d) },
+  };
+}

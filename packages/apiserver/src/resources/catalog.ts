@@ -1,0 +1,45 @@
+/** Every resource type the server serves, in discovery order. */
+import { crdResource } from "./crd.ts";
+import { deploymentResource } from "./deployment.ts";
+import { EVENT_FIELD_SELECTORS, eventResource } from "./event.ts";
+import { fooResource } from "./foo.ts";
+import { namespaceResource } from "./namespace.ts";
+import type { ResourceDef } from "./resource.ts";
+
+export const RESOURCES: readonly ResourceDef[] = [
+  namespaceResource,
+  eventResource,
+  deploymentResource,
+  fooResource,
+  crdResource,
+];
+
+export function findResource(
+  group: string,
+  version: string,
+  plural: string,
+): ResourceDef | undefined {
+  return RESOURCES.find((r) => r.group === group && r.version === version && r.plural === plural);
+}
+
+export function resourceByKind(kind: string): ResourceDef | undefined {
+  return RESOURCES.find((r) => r.kind === kind);
+}
+
+/** Group versions in discovery order: core first, then named groups. */
+export function groupVersions(): { group: string; version: string; resources: ResourceDef[] }[] {
+  const out: { group: string; version: string; resources: ResourceDef[] }[] = [];
+  for (const r of RESOURCES) {
+    let gv = out.find((g) => g.group === r.group && g.version === r.version);
+    if (!gv) out.push((gv = { group: r.group, version: r.version, resources: [] }));
+    gv.resources.push(r);
+  }
+  return out;
+}
+
+export function allowedFieldSelectors(def: ResourceDef): string[] {
+  const base = ["metadata.name", "metadata.namespace"];
+  if (def === eventResource) return [...base, ...EVENT_FIELD_SELECTORS];
+  if (def === namespaceResource) return [...base, "status.phase"];
+  return base;
+}

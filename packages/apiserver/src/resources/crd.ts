@@ -1,0 +1,63 @@
+/**
+ * apiextensions.k8s.io/v1 CustomResourceDefinitions, stored so `kubectl apply -f crd.yaml`
+ * succeeds. The Foo type is built in and served whether or not its CRD object exists; other CRDs
+ * are accepted and reported Established but not served.
+ */
+import { isPlainObject } from "../object.ts";
+import { NAME_COLUMN, column } from "../table/table.ts";
+import { specChanged, type ResourceDef } from "./resource.ts";
+
+export const crdResource: ResourceDef = {
+  group: "apiextensions.k8s.io",
+  version: "v1",
+  kind: "CustomResourceDefinition",
+  listKind: "CustomResourceDefinitionList",
+  plural: "customresourcedefinitions",
+  singular: "customresourcedefinition",
+  namespaced: false,
+  shortNames: ["crd", "crds"],
+  categories: ["api-extensions"],
+  status: "custom-resource",
+  scale: false,
+  builtIn: true,
+  unconditionalUpdate: true,
+  generationChanged: specChanged,
+  prepareForCreate(crd) {
+    const spec = isPlainObject(crd.spec) ? crd.spec : {};
+    const versions = Array.isArray(spec.versions) ? spec.versions : [];
+    const storage = versions.find((v) => isPlainObject(v) && v.storage === true) as
+      { name?: string } | undefined;
+    const now = crd.metadata.creationTimestamp;
+    crd.status = {
+      acceptedNames: spec.names ?? {},
+      conditions: [
+        {
+          type: "NamesAccepted",
+          status: "True",
+          lastTransitionTime: now,
+          reason: "NoConflicts",
+          message: "no conflicts found",
+        },
+        {
+          type: "Established",
+          status: "True",
+          lastTransitionTime: now,
+          reason: "InitialNamesAccepted",
+          message: "the initial names have been accepted",
+        },
+      ],
+      storedVersions: storage?.name ? [storage.name] : [],
+    };
+  },
+  table: {
+    columns: [
+      NAME_COLUMN,
+      column(
+        "Created At",
+        "date",
+        "CreationTimestamp is a timestamp representing the server time when this object was created.",
+      ),
+    ],
+    cells: (crd) => [crd.metadata.name, crd.metadata.creationTimestamp],
+  },
+};

@@ -1,0 +1,69 @@
+/**
+ * foos.samplecontroller.k8s.io/v1alpha1, served as if kubernetes/sample-controller's
+ * artifacts/examples/crd-status-subresource.yaml were installed: namespaced, status subresource,
+ * spec.replicas 1..10, no additional printer columns (so NAME and AGE only).
+ */
+import { badRequest } from "../errors.ts";
+import { NAME_COLUMN, column } from "../table/table.ts";
+import { age } from "../table/human-duration.ts";
+import { checkSchema, type JsonSchema } from "./schema.ts";
+import { specChanged, type ResourceDef } from "./resource.ts";
+
+/** openAPIV3Schema of the sample-controller CRD (artifacts/examples/crd-status-subresource.yaml). */
+export const FOO_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: {
+    spec: {
+      type: "object",
+      properties: {
+        deploymentName: { type: "string" },
+        replicas: { type: "integer", minimum: 1, maximum: 10 },
+      },
+    },
+    status: {
+      type: "object",
+      properties: { availableReplicas: { type: "integer" } },
+    },
+  },
+};
+
+export const fooResource: ResourceDef = {
+  group: "samplecontroller.k8s.io",
+  version: "v1alpha1",
+  kind: "Foo",
+  listKind: "FooList",
+  plural: "foos",
+  singular: "foo",
+  namespaced: true,
+  status: "custom-resource",
+  scale: false,
+  builtIn: false,
+  unconditionalUpdate: false,
+  // A CR's generation counts changes outside metadata; status is restored first, so: spec only.
+  generationChanged: specChanged,
+  prepareForCreate(obj) {
+    delete obj.status;
+  },
+  validate(obj, strict) {
+    const { errors, unknown } = checkSchema(obj, FOO_SCHEMA, strict);
+    if (strict && unknown.length > 0) {
+      throw badRequest(
+        `Foo in version "v1alpha1" cannot be handled as a Foo: strict decoding error: ${unknown
+          .map((u) => `unknown field "${u}"`)
+          .join(", ")}`,
+      );
+    }
+    return errors;
+  },
+  table: {
+    columns: [
+      NAME_COLUMN,
+      column(
+        "Age",
+        "date",
+        "CreationTimestamp is a timestamp representing the server time when this object was created.",
+      ),
+    ],
+    cells: (obj, now) => [obj.metadata.name, age(obj.metadata.creationTimestamp, now)],
+  },
+};

@@ -1,0 +1,49 @@
+/**
+ * core/v1 Namespaces (cluster-scoped). "default" and the kube-* namespaces exist from the start;
+ * `kubectl create namespace` adds more. Deleting one marks it Terminating; the garbage collector
+ * then removes its contents and the namespace itself.
+ */
+import { NAME_COLUMN, column } from "../table/table.ts";
+import { age } from "../table/human-duration.ts";
+import type { ResourceDef } from "./resource.ts";
+
+export const INITIAL_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
+
+export const namespaceResource: ResourceDef = {
+  group: "",
+  version: "v1",
+  kind: "Namespace",
+  listKind: "NamespaceList",
+  plural: "namespaces",
+  singular: "namespace",
+  namespaced: false,
+  shortNames: ["ns"],
+  status: "builtin",
+  scale: false,
+  builtIn: true,
+  unconditionalUpdate: true,
+  prepareForCreate(ns) {
+    ns.status = { phase: "Active" };
+    ns.spec = { finalizers: ["kubernetes"] };
+    ns.metadata.labels = {
+      ...ns.metadata.labels,
+      "kubernetes.io/metadata.name": ns.metadata.name ?? "",
+    };
+  },
+  table: {
+    columns: [
+      NAME_COLUMN,
+      column("Status", "string", "The status of the namespace"),
+      column(
+        "Age",
+        "string",
+        "CreationTimestamp is a timestamp representing the server time when this object was created.",
+      ),
+    ],
+    cells: (ns, now) => [
+      ns.metadata.name,
+      ((ns.status ?? {}) as { phase?: string }).phase ?? "",
+      age(ns.metadata.creationTimestamp, now),
+    ],
+  },
+};

@@ -1,0 +1,139 @@
+/**
+ * A small structural-schema checker for CRD openAPIV3Schema: type, minimum/maximum, enum,
+ * required, and pruning of undeclared fields — what the apiextensions server does to a custom
+ * resource before storing it. Only the keywords the served CRDs use are implemented.
+ */
+import type { FieldError } from "../errors.ts";
+import { isPlainObject } from "../object.ts";
+
+export interface JsonSchema {
+  type?: "object" | "array" | "string" | "integer" | "number" | "boolean";
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  required?: string[];
+  minimum?: number;
+  maximum?: number;
+  enum?: unknown[];
+  description?: string;
+  "x-kubernetes-preserve-unknown-fields"?: boolean;
+}
+
+export interface SchemaResult {
+  errors: FieldError[];
+  /** Dotted paths of fields the schema does not declare (pruned unless strict). */
+  unknown: string[];
+}
+
+/** Fields every object has that no CRD schema lists. */
+const ROOT_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
+
+/** Checks `obj` against `schema`, deleting undeclared fields from it in place unless `strict`. */
+export function checkSchema(
+  obj: Record<string, unknown>,
+  schema: JsonSchema,
+  strict: boolean,
+): SchemaResult {
+  const result: SchemaResult = { errors: [], unknown: [] };
+  walkObject(obj, schema, "", strict, result, true);
+  return result;
+}
+
+function walk(
+  value: unknown,
+  schema: JsonSchema,
+  path: string,
+  strict: boolean,
+  out: SchemaResult,
+): void {
+  if (value === null || value === undefined) return;
+  const typeError = checkType(value, schema, path);
+  if (typeError) {
+    out.errors.push(typeError);
+    return;
+  }
+  if (schema.type === "integer" || schema.type === "number") {
+    const n = value as number;
+    if (schema.minimum !== undefined && n < schema.minimum) {
+      out.errors.push(
+        invalidValue(path, n, `should be greater than or equal to ${schema.minimum}`),
+      );
+    }
+    if (schema.maximum !== undefined && n > schema.maximum) {
+      out.errors.push(invalidValue(path, n, `should be less than or equal to ${schema.maximum}`));
+    }
+  }
+  if (schema.enum && !schema.enum.includes(value)) {
+    out.errors.push({
+      reason: "FieldValueNotSupported",
+      field: path,
+      detail: `Unsupported value: ${JSON.stringify(value)}: supported values: ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}`,
+    });
+  }
+  if (schema.type === "object" && isPlainObject(value))
+    walkObject(value, schema, path, strict, out, false);
+  if (schema.type === "array" && Array.isArray(value) && schema.items) {
+    value.forEach((item, i) =>
+      walk(item, schema.items as JsonSchema, `${path}[${i}]`, strict, out),
+    );
+  }
+}
+
+function walkObject(
+  obj: Record<string, unknown>,
+  schema: JsonSchema,
+  path: string,
+  strict: boolean,
+  out: SchemaResult,
+  root: boolean,
+): void {
+  for (const req of schema.required ?? []) {
+    if (obj[req] === undefined) {
+      out.errors.push({
+        reason: "FieldValueRequired",
+        field: join(path, req),
+        detail: "Required value",
+      });
+    }
+  }
+  if (!schema.properties || schema["x-kubernetes-preserve-unknown-fields"]) return;
+  for (const [key, value] of Object.entries(obj)) {
+    if (root && ROOT_FIELDS.has(key)) continue;
+    const child = schema.properties[key];
+    if (!child) {
+      out.unknown.push(join(path, key));
+      if (!strict) delete obj[key];
+      continue;
+    }
+    walk(value, child, join(path, key), strict, out);
+  }
+}
+
+function checkType(value: unknown, schema: JsonSchema, path: string): FieldError | undefined {
+  const ok =
+    schema.type === undefined ||
+    (schema.type === "object" && isPlainObject(value)) ||
+    (schema.type === "array" && Array.isArray(value)) ||
+    (schema.type === "string" && typeof value === "string") ||
+    (schema.type === "boolean" && typeof value === "boolean") ||
+    (schema.type === "number" && typeof value === "number") ||
+    (schema.type === "integer" && typeof value === "number" && Number.isInteger(value));
+  if (ok) return undefined;
+  const shown = typeof value === "string" ? value : typeof value;
+  return {
+    reason: "FieldValueTypeInvalid",
+    field: path,
+    detail: `Invalid value: "${shown}": ${path} in body must be of type ${schema.type}: "${shown}"`,
+  };
+}
+
+function invalidValue(path: string, value: number, rule: string): FieldError {
+  return {
+    reason: "FieldValueInvalid",
+    field: path,
+    detail: `Invalid value: ${value}: ${path} in body ${rule}`,
+  };
+}
+
+function join(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
+}

@@ -1,0 +1,114 @@
+/**
+ * The versioned in-memory object store, the embedded stand-in for etcd.
+ *
+ * Invariants:
+ * - one global resourceVersion counter, bumped by every write (create, update, delete); each
+ *   stored object carries the counter value of its last write, so RVs are unique and increase
+ *   across all resources in write order;
+ * - listeners see every change synchronously, in RV order, exactly once;
+ * - stored snapshots are deep-frozen: readers share them, writers replace them.
+ */
+import type { ResourceDef } from "../resources/resource.ts";
+import { deepFreeze, objectKey, type KObject } from "../object.ts";
+
+export type ChangeType = "ADDED" | "MODIFIED" | "DELETED";
+
+export interface StoreChange {
+  type: ChangeType;
+  resource: ResourceDef;
+  /** The object after the change (for DELETED: its last state, carrying the delete's RV). */
+  object: KObject;
+  /** The object before the change (absent for ADDED). */
+  previous?: KObject;
+  rv: number;
+}
+
+export type ChangeListener = (change: StoreChange) => void;
+
+export class ObjectStore {
+  #rv: number;
+  readonly #tables = new Map<ResourceDef, Map<string, KObject>>();
+  readonly #byUid = new Map<string, { resource: ResourceDef; key: string }>();
+  readonly #listeners = new Set<ChangeListener>();
+
+  /** Starts the counter at `initialRv` so RVs never look like a fresh etcd's small numbers. */
+  constructor(initialRv: number) {
+    this.#rv = initialRv;
+  }
+
+  get currentRv(): number {
+    return this.#rv;
+  }
+
+  #table(def: ResourceDef): Map<string, KObject> {
+    let t = this.#tables.get(def);
+    if (!t) this.#tables.set(def, (t = new Map()));
+    return t;
+  }
+
+  get(def: ResourceDef, namespace: string | undefined, name: string): KObject | undefined {
+    return this.#table(def).get(objectKey(def.namespaced ? namespace : undefined, name));
+  }
+
+  getByUid(uid: string): { resource: ResourceDef; object: KObject } | undefined {
+    const ref = this.#byUid.get(uid);
+    const object = ref && this.#table(ref.resource).get(ref.key);
+    return ref && object ? { resource: ref.resource, object } : undefined;
+  }
+
+  /** Objects of a type (optionally one namespace), sorted by namespace/name like etcd keys. */
+  list(def: ResourceDef, namespace?: string): KObject[] {
+    const items: KObject[] = [];
+    for (const obj of this.#table(def).values()) {
+      if (!namespace || obj.metadata.namespace === namespace) items.push(obj);
+    }
+    return items.sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+  }
+
+  /** Stores `obj` (taking ownership of it) with a new RV and notifies listeners. */
+  write(def: ResourceDef, obj: KObject): KObject {
+    const key = keyOf(obj);
+    const table = this.#table(def);
+    const previous = table.get(key);
+    obj.metadata.resourceVersion = String(++this.#rv);
+    deepFreeze(obj);
+    table.set(key, obj);
+    if (obj.metadata.uid) this.#byUid.set(obj.metadata.uid, { resource: def, key });
+    this.#emit({
+      type: previous ? "MODIFIED" : "ADDED",
+      resource: def,
+      object: obj,
+      previous,
+      rv: this.#rv,
+    });
+    return obj;
+  }
+
+  /** Removes an object; the DELETED event carries its last state with a new RV. */
+  delete(def: ResourceDef, namespace: string | undefined, name: string): KObject | undefined {
+    const key = objectKey(def.namespaced ? namespace : undefined, name);
+    const table = this.#table(def);
+    const previous = table.get(key);
+    if (!previous) return undefined;
+    table.delete(key);
+    if (previous.metadata.uid) this.#byUid.delete(previous.metadata.uid);
+    const last = structuredClone(previous) as KObject;
+    last.metadata.resourceVersion = String(++this.#rv);
+    deepFreeze(last);
+    this.#emit({ type: "DELETED", resource: def, object: last, previous, rv: this.#rv });
+    return last;
+  }
+
+  subscribe(listener: ChangeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #emit(change: StoreChange): void {
+    for (const l of [...this.#listeners]) l(change);
+  }
+}
+
+function keyOf(obj: KObject): string {
+  return objectKey(obj.metadata.namespace, obj.metadata.name ?? "");
+}

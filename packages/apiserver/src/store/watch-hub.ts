@@ -1,0 +1,114 @@
+/**
+ * Fans store changes out to watchers and keeps a bounded history so a watch can resume from a
+ * recent resourceVersion.
+ *
+ * Invariants:
+ * - a watcher receives every matching change with rv > its start RV, in RV order, exactly once:
+ *   replay from history and live registration happen in one synchronous step;
+ * - `compactedRv` is the largest RV whose successors may be missing from history; a watch from
+ *   an RV below it is Expired (410), one at or above it is served completely;
+ * - a selector-filtered watcher sees an object entering its selection as ADDED and leaving it as
+ *   DELETED, as on a real server.
+ */
+import type { KObject } from "../object.ts";
+import type { ResourceDef } from "../resources/resource.ts";
+import { matchesSelector, type Selector } from "../selectors.ts";
+import type { ChangeType, ObjectStore, StoreChange } from "./object-store.ts";
+
+export interface WatchEvent {
+  type: ChangeType;
+  object: KObject;
+}
+
+export interface WatchSpec {
+  resource: ResourceDef;
+  /** Only this namespace (undefined: all). */
+  namespace?: string;
+  selector: Selector;
+}
+
+export interface Watcher {
+  spec: WatchSpec;
+  send(event: WatchEvent): void;
+  /** Ends the stream (server-side close). */
+  close(): void;
+}
+
+export type StartResult = { ok: true; cancel: () => void } | { ok: false; oldest: number };
+
+export class WatchHub {
+  readonly #history: StoreChange[] = [];
+  readonly #capacity: number;
+  #compactedRv: number;
+  readonly #watchers = new Set<Watcher>();
+
+  constructor(store: ObjectStore, capacity: number) {
+    this.#capacity = Math.max(1, capacity);
+    this.#compactedRv = store.currentRv;
+    store.subscribe((c) => this.#onChange(c));
+  }
+
+  get size(): number {
+    return this.#watchers.size;
+  }
+
+  get compactedRv(): number {
+    return this.#compactedRv;
+  }
+
+  /**
+   * Registers `watcher`. `fromRv` undefined means "from now" (the caller sends the initial
+   * state itself); a number replays the history after it, or fails when it is too old.
+   */
+  start(watcher: Watcher, fromRv: number | undefined): StartResult {
+    if (fromRv !== undefined) {
+      if (fromRv < this.#compactedRv) return { ok: false, oldest: this.#compactedRv + 1 };
+      for (const change of this.#history) {
+        if (change.rv > fromRv) this.#deliver(watcher, change);
+      }
+    }
+    this.#watchers.add(watcher);
+    return { ok: true, cancel: () => this.#watchers.delete(watcher) };
+  }
+
+  /** Closes every stream; each watcher's close() must lead to its cancel(). */
+  closeAll(): void {
+    for (const w of [...this.#watchers]) {
+      this.#watchers.delete(w);
+      w.close();
+    }
+  }
+
+  #onChange(change: StoreChange): void {
+    this.#history.push(change);
+    if (this.#history.length > this.#capacity) {
+      const dropped = this.#history.splice(0, this.#history.length - this.#capacity);
+      this.#compactedRv = dropped[dropped.length - 1].rv;
+    }
+    for (const w of this.#watchers) this.#deliver(w, change);
+  }
+
+  #deliver(w: Watcher, change: StoreChange): void {
+    const event = translate(w.spec, change);
+    if (event) w.send(event);
+  }
+}
+
+function inScope(spec: WatchSpec, obj: KObject | undefined): boolean {
+  if (!obj) return false;
+  if (spec.namespace && obj.metadata.namespace !== spec.namespace) return false;
+  return matchesSelector(spec.selector, obj);
+}
+
+/** What a watcher with `spec` should see for `change`, if anything. */
+export function translate(spec: WatchSpec, change: StoreChange): WatchEvent | undefined {
+  if (change.resource !== spec.resource) return undefined;
+  const now = inScope(spec, change.object);
+  if (change.type === "DELETED")
+    return now ? { type: "DELETED", object: change.object } : undefined;
+  const before = change.type === "MODIFIED" && inScope(spec, change.previous);
+  if (now && before) return { type: "MODIFIED", object: change.object };
+  if (now) return { type: "ADDED", object: change.object };
+  if (before) return { type: "DELETED", object: change.object };
+  return undefined;
+}

@@ -1,0 +1,83 @@
+/**
+ * Public shapes of the embedded API server. Other packages (apps/server, controller tests) code
+ * against these; keep them stable.
+ */
+
+/** The verbs a fault can target; the same names as packages/protocol's FaultState. */
+export type Verb = "get" | "list" | "watch" | "create" | "update" | "patch" | "delete";
+
+export const VERBS: readonly Verb[] = [
+  "get",
+  "list",
+  "watch",
+  "create",
+  "update",
+  "patch",
+  "delete",
+];
+
+export interface ApiServerOptions {
+  /** 0 (default) picks an ephemeral port. */
+  port?: number;
+  /** Defaults to 127.0.0.1: the server is for this machine only. */
+  host?: string;
+  /** Time from a Deployment rollout's start until its pods are ready (default 1500 ms). */
+  deploymentReadyDelayMs?: number;
+  /** Delay between the simulated Deployment controller's earlier status steps (default 100 ms). */
+  deploymentStepDelayMs?: number;
+  /** Makes uids and generated names reproducible. */
+  seed?: number;
+  /** How many store events a watch can resume from before it gets 410 Expired (default 1000). */
+  historyWindow?: number;
+  /** Interval of BOOKMARK events on watches that allow them (default 5000 ms). */
+  bookmarkIntervalMs?: number;
+  /** Delay before the garbage collector removes orphaned dependents (default 20 ms). */
+  garbageCollectionDelayMs?: number;
+}
+
+/** Compatible with packages/protocol `FaultState`. */
+export interface FaultState {
+  latencyMs: Partial<Record<Verb, number>>;
+  failNext: number;
+  competingWriter: boolean;
+}
+
+export interface CompetingWriterTarget {
+  kind: "Foo" | "Deployment";
+  namespace: string;
+  name: string;
+  intervalMs: number;
+}
+
+export interface Faults {
+  /** Delays every request of `verb` by `ms` (0 removes the delay). */
+  setLatency(verb: Verb, ms: number): void;
+  /** Ends every open watch stream cleanly (clients re-watch from their last resourceVersion). */
+  closeAllWatches(): void;
+  /** The next watch request gets a 410 Expired ERROR event and is closed (clients re-list). */
+  expireNextWatch(): void;
+  /** The next `n` resource requests (of `verbs`, default all) fail with `status` (default 500). */
+  failNext(n: number, status?: number, verbs?: Verb[]): void;
+  /** Bumps an object's annotation every intervalMs, so a controller's stale write gets 409. */
+  competingWriter: {
+    start(target: CompetingWriterTarget): void;
+    stop(): void;
+  };
+  state(): FaultState;
+}
+
+export interface ApiServer {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  /** A kubeconfig that kubectl and @kubernetes/client-node 1.4 accept for this server. */
+  kubeconfigYaml(): string;
+  writeKubeconfig(path: string): Promise<void>;
+  faults: Faults;
+  /** Number of open watch streams (a disconnecting client must bring it back down). */
+  activeWatches(): number;
+  /** Closes every connection and stops the simulated actors. */
+  stop(): Promise<void>;
+  /** Drops every connection and listens again on the same port; objects and history are kept. */
+  restart(): Promise<void>;
+}

@@ -9,4 +9,18 @@ export interface CommandEntry {
   load: () => Promise<Command>;
 }
 
-export const commandTable: Record<string, CommandEntry> = {};
+export const commandTable: Record<string, CommandEntry> = {
+  up: {
+    summary: "start a cluster, the controller and the live dashboard (Ctrl-C stops)",
+    load: () => import("./up.ts"),
+  },
+  replay: {
+    summary: "serve the dashboard over a saved trace FILE",
+    load: () => import("./replay.ts"),
+  },
+  run: { summary: "run a scenario headless and write its trace", load: () => import("./run.ts") },
+  apiserver: {
+    summary: "run the embedded Kubernetes API server alone and print its KUBECONFIG",
+    load: () => import("./apiserver.ts"),
+  },
+};

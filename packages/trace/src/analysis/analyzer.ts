@@ -253,7 +253,8 @@ export class Analyzer {
     s.writes++;
     const p = st.open ?? this.openPass(st, e.ts, true);
     p.writeSeqs.push(e.seq);
-    if (e.code === 409) {
+    const code = e.code ?? codeOfReason(e.reason);
+    if (code === 409) {
       s.conflicts++;
       p.conflicts++;
       this.find(
@@ -263,7 +264,7 @@ export class Analyzer {
         `write answered 409 ${e.reason ?? "Conflict"} (${e.verb} ${e.target})`,
       );
     }
-    const failed = e.code !== undefined ? e.code >= 400 : e.reason !== undefined;
+    const failed = code !== undefined ? code >= 400 : e.reason !== undefined && e.reason !== "";
     if (failed) return p.index;
     const echoKind = echoKindOf(e);
     let changed: boolean | undefined = e.changed;
@@ -516,6 +517,25 @@ export class Analyzer {
       quiescent,
     };
   }
+}
+
+/** HTTP status of the Kubernetes Status reasons a log may give instead of a code. */
+const REASON_CODES: Record<string, number> = {
+  Conflict: 409,
+  AlreadyExists: 409,
+  NotFound: 404,
+  Invalid: 422,
+  Forbidden: 403,
+  Unauthorized: 401,
+  BadRequest: 400,
+  TooManyRequests: 429,
+  InternalError: 500,
+  ServerTimeout: 504,
+  Timeout: 504,
+};
+
+function codeOfReason(reason: string | undefined): number | undefined {
+  return reason ? REASON_CODES[reason] : undefined;
 }
 
 function echoKindOf(e: WriteEvent): OpenWrite["echoKind"] {

@@ -70,6 +70,9 @@ class Roles {
   constructor(f: Fields, roles: readonly Role[]) {
     for (let i = 0; i < f.keys.length; i++) {
       const lower = f.keys[i].toLowerCase();
+      // `reason=` and `rv=` print empty when a Go value is nil/"": absent, not "". Only an
+      // empty key means something (a watch event that resolved to no Foo).
+      if (f.values[i] === "" && !NAMES.key.includes(lower as never)) continue;
       let used = false;
       for (const role of roles) {
         if ((NAMES[role] as readonly string[]).includes(lower)) {
@@ -214,7 +217,7 @@ export function parseStageMessage(msg: string, at: number): StageParse {
   if (at > 0 && msg.charCodeAt(at - 1) === 34) {
     const q = readGoQuoted(msg, at - 1);
     if (!q) return { ok: false, message: "STAGE line with an unterminated quoted message" };
-    inner = q.value.slice(1);
+    inner = q.value;
     rest = msg.slice(q.end);
   } else {
     inner = msg.slice(at);

@@ -1,0 +1,231 @@
+import { describe, expect, it } from "vitest";
+import { analyze, fixture } from "../testing/fixtures.ts";
+import { Analyzer } from "./analyzer.ts";
+import type { TraceEvent } from "../event.ts";
+
+const KEY = "default/example-foo";
+
+/** One Foo creation shaped like the upstream sequence, in every style that carries rvs. */
+describe.each(["create-canonical.log", "create-infos.log", "create-spellings.log"])(
+  "one Foo creation (%s)",
+  (file) => {
+    const { analyzer, reader } = analyze(fixture(`stage/${file}`));
+
+    it("reads every line without a diagnostic beyond the year note", () => {
+      expect(reader.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
+      expect(analyzer.keys()).toEqual([KEY]);
+    });
+
+    it("counts each stage", () => {
+      expect(analyzer.summary(KEY)?.byStage).toEqual({
+        watch: 9,
+        enqueue: 9,
+        dequeue: 7,
+        read: 7,
+        write: 8,
+      });
+    });
+
+    it("classifies passes exactly by resourceVersion", () => {
+      const s = analyzer.summary(KEY)!;
+      expect(s.passes).toBe(7);
+      expect(s.passCauses).toEqual({ external: 4, self: 2, resync: 1, retry: 0, unknown: 0 });
+      expect(s.selfTriggered).toBe(2);
+      expect(analyzer.passes(KEY).map((p) => p.cause)).toEqual([
+        "external",
+        "self",
+        "external",
+        "external",
+        "external",
+        "self",
+        "resync",
+      ]);
+      expect(analyzer.passes(KEY).every((p) => !p.inferred && !p.fromMarkers)).toBe(true);
+    });
+
+    it("merges the two echoes of pass 1 into one self-triggered pass", () => {
+      const p = analyzer.passes(KEY)[1];
+      expect(p.triggers.map((t) => t.cause)).toEqual(["self", "self"]);
+      expect(p.triggers.every((t) => t.writeSeq !== undefined)).toBe(true);
+    });
+
+    it("tells changing writes from no-ops, and finds the create quiescent after 6 passes", () => {
+      const s = analyzer.summary(KEY)!;
+      expect(s.writes).toBe(8);
+      expect(s.changingWrites).toBe(3);
+      expect(s.noopWrites).toBe(5);
+      expect(s.conflicts).toBe(0);
+      expect(s.reconcilesForCreate).toBe(6);
+      expect(s.quiescent).toBe(true);
+      expect(s.hotLoop).toBe(false);
+      expect(analyzer.findings()).toEqual([]);
+    });
+  },
+);
+
+describe("one Foo creation in positional free text (no resourceVersions)", () => {
+  const { analyzer, reader } = analyze(fixture("stage/create-positional.log"));
+
+  it("reads every STAGE line", () => {
+    expect(reader.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
+    expect(analyzer.summary(KEY)?.byStage).toEqual({
+      watch: 8,
+      enqueue: 8,
+      dequeue: 6,
+      read: 6,
+      write: 7,
+    });
+  });
+
+  it("falls back to the echo heuristic and marks it inferred", () => {
+    const passes = analyzer.passes(KEY);
+    expect(passes.map((p) => p.cause)).toEqual([
+      "external",
+      "self",
+      "external",
+      "external",
+      "external",
+      "self",
+    ]);
+    expect(passes.every((p) => p.inferred)).toBe(true);
+  });
+
+  it("settles writes by their echoes", () => {
+    const s = analyzer.summary(KEY)!;
+    expect(s.changingWrites).toBe(3);
+    expect(s.noopWrites).toBe(4);
+    expect(s.reconcilesForCreate).toBe(6);
+    expect(s.quiescent).toBe(true);
+  });
+});
+
+describe("hot loop", () => {
+  it("flags ≥5 consecutive self-triggered changing passes and names the field", () => {
+    const { analyzer } = analyze(fixture("stage/hot-loop.log"));
+    const s = analyzer.summary("default/hot-foo")!;
+    expect(s.hotLoop).toBe(true);
+    expect(s.quiescent).toBe(false);
+    expect(s.reconcilesForCreate).toBeNull();
+    const [f] = analyzer.findings();
+    expect(f.kind).toBe("hot-loop");
+    expect(f.key).toBe("default/hot-foo");
+    expect(f.fields).toEqual(["status.lastSyncTime"]);
+    expect(f.detail).toContain("7 consecutive");
+  });
+
+  it("honours a configurable threshold", () => {
+    const { analyzer } = analyze(fixture("stage/hot-loop.log"), { hotLoopThreshold: 8 });
+    expect(analyzer.summary("default/hot-foo")!.hotLoop).toBe(false);
+  });
+
+  it("is not raised by a create that settles", () => {
+    const { analyzer } = analyze(fixture("stage/create-canonical.log"), { hotLoopThreshold: 1 });
+    // Only pass 2 and 6 are self-triggered, and neither changes anything.
+    expect(analyzer.summary(KEY)!.hotLoop).toBe(false);
+  });
+});
+
+describe("logs with pass-end markers only", () => {
+  const { analyzer } = analyze(fixture("stage/markers-only.log"));
+
+  it("yields passes and outcomes per key, counted once", () => {
+    expect(analyzer.keys()).toEqual([
+      "default/alpha",
+      "default/beta",
+      "default/gamma",
+      "default/delta",
+    ]);
+    const beta = analyzer.passes("default/beta");
+    expect(beta.map((p) => p.outcome)).toEqual(["requeued", "synced"]);
+    expect(beta.map((p) => p.cause)).toEqual(["unknown", "retry"]);
+    expect(beta.every((p) => p.fromMarkers)).toBe(true);
+    expect(analyzer.summary("default/alpha")!.passes).toBe(2);
+    expect(analyzer.summary("default/delta")!.passes).toBe(2);
+  });
+
+  it("reports the requeue with its error text unquoted", () => {
+    const retry = analyzer.findings().find((f) => f.kind === "retry" && f.key === "default/beta");
+    expect(retry?.detail).toContain(
+      'foos.samplecontroller.k8s.io "beta": the object has been modified',
+    );
+  });
+});
+
+describe("live use", () => {
+  it("answers mid-stream and counts a pass once when markers follow dequeues", () => {
+    const { events } = analyze(fixture("stage/create-canonical.log"));
+    const a = new Analyzer();
+    const half = events.findIndex((e) => e.stage === "dequeue" && a.passes(KEY).length === 0);
+    for (const e of events.slice(0, half + 1)) a.push(e);
+    expect(a.summary(KEY)!.passes).toBe(1);
+    expect(a.summary(KEY)!.quiescent).toBe(false);
+    for (const e of events.slice(half + 1)) a.push(e);
+    expect(a.summary(KEY)!.passes).toBe(7);
+    expect(a.snapshot().keys[KEY].passes).toBe(7);
+  });
+
+  it("counts 409s as conflicts and the next pass as a retry", () => {
+    let seq = 0;
+    const ev = (e: Record<string, unknown>) =>
+      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+    const a = new Analyzer();
+    a.push(ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "1" }));
+    a.push(ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }));
+    a.push(ev({ stage: "dequeue" }));
+    a.push(ev({ stage: "read", rv: "1" }));
+    a.push(
+      ev({
+        stage: "write",
+        verb: "updateStatus",
+        target: "foos/ns/a/status",
+        code: 409,
+        reason: "Conflict",
+      }),
+    );
+    a.push(ev({ stage: "done", outcome: "requeued", delayMs: 5 }));
+    a.push(ev({ stage: "enqueue", cause: "retry", delayMs: 5 }));
+    a.push(ev({ stage: "dequeue" }));
+    a.push(ev({ stage: "read", rv: "1" }));
+    a.push(
+      ev({
+        stage: "write",
+        verb: "updateStatus",
+        target: "foos/ns/a/status",
+        code: 200,
+        rv: "1",
+        changed: false,
+      }),
+    );
+    a.push(ev({ stage: "done", outcome: "synced" }));
+    const s = a.summary("ns/a")!;
+    expect(s.conflicts).toBe(1);
+    expect(s.passCauses).toMatchObject({ external: 1, retry: 1 });
+    expect(s.changingWrites).toBe(0);
+    expect(s.noopWrites).toBe(1);
+    expect(s.quiescent).toBe(true);
+    expect(s.reconcilesForCreate).toBe(2);
+    expect(
+      a
+        .findings()
+        .map((f) => f.kind)
+        .sort(),
+    ).toEqual(["conflict", "retry"]);
+  });
+
+  it("keeps orphaned watch events out of per-key stats", () => {
+    const a = new Analyzer();
+    a.push({
+      seq: 1,
+      ts: 1,
+      key: "",
+      stage: "watch",
+      kind: "Deployment",
+      event: "add",
+      ns: "kube-system",
+      name: "coredns",
+    });
+    expect(a.keys()).toEqual([]);
+    expect(a.snapshot().byStage.watch).toBe(1);
+    expect(a.findings()[0].kind).toBe("orphan");
+  });
+});

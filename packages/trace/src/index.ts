@@ -17,3 +17,4 @@ export { parseKlogHeader, type KlogHeader } from "./klog/header.ts";
 export { parseStageMessage } from "./klog/stage-line.ts";
 export { parseMarker, type PassMarker } from "./klog/markers.ts";
 export { unquoteGo, readGoQuoted } from "./klog/go-quote.ts";
+export * from "./export/index.ts";

@@ -27,7 +27,11 @@ export function looksLikeChromeTrace(head: string): boolean {
   if (t.startsWith("[")) return true;
   if (!t.startsWith("{")) return false;
   const firstLine = t.slice(0, t.indexOf("\n") >= 0 ? t.indexOf("\n") : undefined);
-  return /"traceEvents"\s*:/.test(firstLine) || /^\{\s*$/.test(firstLine) || /^\{\s*"(displayTimeUnit|otherData|systemTraceEvents)"/.test(firstLine);
+  return (
+    /"traceEvents"\s*:/.test(firstLine) ||
+    /^\{\s*$/.test(firstLine) ||
+    /^\{\s*"(displayTimeUnit|otherData|systemTraceEvents)"/.test(firstLine)
+  );
 }
 
 export class ChromeTraceReader {
@@ -95,7 +99,10 @@ export class ChromeTraceReader {
     try {
       doc = JSON.parse(text);
     } catch (err) {
-      this.diagnose(1, `not Chrome trace JSON (${err instanceof Error ? err.message : String(err)})`);
+      this.diagnose(
+        1,
+        `not Chrome trace JSON (${err instanceof Error ? err.message : String(err)})`,
+      );
       return;
     }
     const list = Array.isArray(doc) ? doc : (doc as { traceEvents?: unknown } | null)?.traceEvents;
@@ -115,7 +122,8 @@ export class ChromeTraceReader {
       return;
     }
     const ev = rec as { ph: string; cat?: unknown; args?: Record<string, unknown> };
-    if ((ev.ph !== "i" && ev.ph !== "I") || typeof ev.cat !== "string" || !RECORD_CATS.has(ev.cat)) return;
+    if ((ev.ph !== "i" && ev.ph !== "I") || typeof ev.cat !== "string" || !RECORD_CATS.has(ev.cat))
+      return;
     const r = decodeEvent(ev.args);
     if (!r.ok) {
       this.diagnose(no, r.message);

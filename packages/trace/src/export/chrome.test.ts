@@ -1,0 +1,157 @@
+import { describe, expect, it } from "vitest";
+import type { TraceEvent } from "../event.ts";
+import { ChromeTraceWriter } from "./chrome-writer.ts";
+import { ChromeTraceReader, looksLikeChromeTrace } from "./chrome-reader.ts";
+import { chromeEventProblem, type ChromeEvent } from "./chrome-format.ts";
+import { ExportPipeline } from "./export-pipeline.ts";
+import { fixtureTrace } from "./fixture-trace.test-util.ts";
+
+function toChrome(events: TraceEvent[]): { text: string; writer: ChromeTraceWriter } {
+  const chunks: string[] = [];
+  const writer = new ChromeTraceWriter((c) => chunks.push(c), { source: "fixture" });
+  const pipe = new ExportPipeline(writer);
+  pipe.pushAll(events);
+  pipe.end();
+  return { text: chunks.join(""), writer };
+}
+
+function readBack(
+  text: string,
+  chunkSize: number,
+): { events: TraceEvent[]; reader: ChromeTraceReader } {
+  const reader = new ChromeTraceReader();
+  const events: TraceEvent[] = [];
+  for (let i = 0; i < text.length; i += chunkSize)
+    events.push(...reader.push(text.slice(i, i + chunkSize)));
+  events.push(...reader.end());
+  return { events, reader };
+}
+
+describe("Chrome trace export", () => {
+  const events = fixtureTrace();
+  const { text, writer } = toChrome(events);
+  const doc = JSON.parse(text) as { traceEvents: ChromeEvent[]; displayTimeUnit: string };
+
+  it("writes a JSON Object Format document whose every event has the fields the format requires", () => {
+    expect(doc.displayTimeUnit).toBe("ms");
+    expect(doc.traceEvents.length).toBeGreaterThan(events.length);
+    for (const ev of doc.traceEvents)
+      expect(chromeEventProblem(ev), JSON.stringify(ev)).toBeUndefined();
+    // One trace event per line, so the file can be read back line by line.
+    expect(text.split("\n").length).toBe(doc.traceEvents.length + 3);
+  });
+
+  it("draws a process per Foo, a thread per lane, a pass as an X slice and each event as an instant", () => {
+    const names = doc.traceEvents
+      .filter((e) => e.ph === "M" && e.name === "process_name")
+      .map((e) => e.args?.name);
+    expect(names).toEqual(["Foo default/example-foo", "workqueue", "(no Foo)"]);
+    const fooPid = doc.traceEvents.find((e) => e.args?.name === "Foo default/example-foo")!.pid;
+    const threads = doc.traceEvents
+      .filter((e) => e.ph === "M" && e.name === "thread_name" && e.pid === fooPid)
+      .map((e) => e.args?.name);
+    expect(threads).toEqual(["passes", "watch", "enqueue", "dequeue", "read", "write", "notes"]);
+    const tids = new Set(
+      doc.traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name").map((e) => e.tid),
+    );
+    expect(tids.size).toBe(
+      doc.traceEvents.filter((e) => e.ph === "M" && e.name === "thread_name").length,
+    );
+
+    const instants = doc.traceEvents.filter((e) => e.ph === "i");
+    expect(instants).toHaveLength(events.length);
+    const passes = doc.traceEvents.filter((e) => e.ph === "X" && e.cat === "pass");
+    expect(passes.map((p) => p.name)).toEqual([
+      "reconcile (external)",
+      "reconcile (self)",
+      "reconcile (external)",
+      "reconcile (retry)",
+      "reconcile (resync)",
+    ]);
+    // A pass runs from its dequeue to its done.
+    const first = passes[0];
+    expect(first.ts).toBe(events[2].ts);
+    expect(first.ts + first.dur!).toBe(events[8].ts);
+    expect(writer.counts.passes).toBe(5);
+  });
+
+  it("plots queue length as a counter", () => {
+    const counters = doc.traceEvents.filter((e) => e.ph === "C");
+    const withLen = events.filter(
+      (e) => (e.stage === "enqueue" || e.stage === "dequeue") && e.len !== undefined,
+    );
+    expect(counters.map((c) => c.args?.ready)).toEqual(
+      withLen.map((e) => (e as { len: number }).len),
+    );
+  });
+
+  it("draws causes as v2 flows that pair up: one start, steps, one end on the pass, forward in time", () => {
+    const flows = doc.traceEvents.filter((e) => e.bind_id !== undefined);
+    expect(flows.length).toBeGreaterThan(0);
+    const byId = new Map<number | string, ChromeEvent[]>();
+    for (const f of flows) {
+      expect(f.ph).toBe("X");
+      byId.set(f.bind_id!, [...(byId.get(f.bind_id!) ?? []), f]);
+    }
+    const passes = doc.traceEvents.filter((e) => e.ph === "X" && e.cat === "pass");
+    for (const chain of byId.values()) {
+      expect(chain.length).toBeGreaterThanOrEqual(2);
+      expect(chain[0].flow_out).toBe(true);
+      expect(chain[0].flow_in).toBeUndefined();
+      const end = chain[chain.length - 1];
+      expect(end.flow_in).toBe(true);
+      expect(end.flow_out).toBeUndefined();
+      for (const mid of chain.slice(1, -1))
+        expect([mid.flow_in, mid.flow_out]).toEqual([true, true]);
+      for (let i = 1; i < chain.length; i++)
+        expect(chain[i].ts).toBeGreaterThanOrEqual(chain[i - 1].ts);
+      // The arrow ends inside a pass slice, on the passes lane, at the pass's start.
+      expect(passes.some((p) => p.pid === end.pid && p.tid === end.tid && p.ts === end.ts)).toBe(
+        true,
+      );
+    }
+    // The echo pass is reached from the Deployment create (write → watch → enqueue → pass).
+    const selfEnd = flows.find((f) => f.args?.cause === "self")!;
+    const selfChain = byId.get(selfEnd.bind_id!)!;
+    expect(selfChain.map((f) => f.name)).toEqual(["write", "watch", "enqueue", "trigger: self"]);
+    // The retry is reached from the failed pass's end.
+    const retryEnd = flows.find((f) => f.args?.cause === "retry")!;
+    expect(byId.get(retryEnd.bind_id!)!.map((f) => f.name)).toEqual([
+      "requeued",
+      "enqueue",
+      "trigger: retry",
+    ]);
+  });
+
+  it("reads back every event with its key, fields and order, streamed in small chunks", () => {
+    expect(looksLikeChromeTrace(text.slice(0, 64))).toBe(true);
+    const { events: back, reader } = readBack(text, 7);
+    expect(reader.diagnostics).toEqual([]);
+    expect(back).toEqual(events);
+  });
+
+  it("reads back a file re-serialized on one line (parsed whole)", () => {
+    const { events: back, reader } = readBack(JSON.stringify(doc), 1000);
+    expect(reader.diagnostics).toEqual([]);
+    expect(back).toEqual(events);
+  });
+
+  it("reports a broken line by number and still loads the rest", () => {
+    const lines = text.split("\n");
+    const victim = lines.findIndex((l) => l.includes('"cat":"stage"') && l.includes('"read'));
+    lines[victim] = lines[victim].slice(0, 40);
+    const { events: back, reader } = readBack(lines.join("\n"), 4096);
+    expect(reader.diagnostics).toEqual([
+      { line: victim + 1, level: "error", message: "not a JSON trace event; line skipped" },
+    ]);
+    expect(back).toHaveLength(events.length - 1);
+  });
+
+  it("does not take JSONL or klog for Chrome JSON", () => {
+    expect(looksLikeChromeTrace('{"loopscope":"trace","version":1}\n{"seq":1}')).toBe(false);
+    expect(
+      looksLikeChromeTrace("I1202 09:14:06.031344   48211 controller.go:131] STAGE/watch"),
+    ).toBe(false);
+    expect(looksLikeChromeTrace('[{"ph":"X"}]')).toBe(true);
+  });
+});

@@ -1,0 +1,248 @@
+/**
+ * Writes a trace as OTLP/JSON spans (one `ExportTraceServiceRequest`), for Jaeger (upload, or
+ * its OTLP receiver) and Grafana Tempo (POST to an OTLP/HTTP `/v1/traces` endpoint), streaming.
+ *
+ * Mapping:
+ * - one trace per Foo: a root span "Foo ns/name" from its first to its last event, and under it
+ *   one span per pass ("reconcile/<cause>") from dequeue to done;
+ * - the pass's own stage events (dequeue, read, writes, done, notes) and its triggers (the watch
+ *   and enqueue events that caused it) are span events, at their own times;
+ * - each trigger that came from an earlier pass — the write whose echo it was, or the failed pass
+ *   it retries — is a span link to that pass's span, with the cause as an attribute;
+ * - a pass that ended in error is status ERROR with the error text.
+ *
+ * Ids are derived from the Foo key and its first timestamp (FNV-1a), so the same trace always
+ * gives the same ids and two runs of the same Foo do not merge in a backend.
+ *
+ * Memory: per Foo a small record and the events waiting for their pass (bounded); a bounded map
+ * from recent write seqs to the span that made them.
+ */
+import type { PassEndEvent, TraceEvent } from "../event.ts";
+import type { Pass } from "../analysis/model.ts";
+import { BoundedMap } from "./bounded-map.ts";
+import {
+  STATUS_CODE_ERROR,
+  SPAN_KIND_INTERNAL,
+  attributes,
+  hash64,
+  microsToNanos,
+  type OtlpLink,
+  type OtlpSpan,
+  type OtlpSpanEvent,
+} from "./otlp-format.ts";
+
+/** Events waiting for the pass they belong to, per Foo. */
+const PENDING_CAP = 4096;
+const WRITE_SPAN_CAP = 1 << 16;
+
+interface FooTrace {
+  traceId: string;
+  rootSpanId: string;
+  firstTs: number;
+  lastTs: number;
+  passes: number;
+  pending: TraceEvent[];
+  /** Span of the key's previous pass, and whether that pass asked for a retry. */
+  lastSpan?: { spanId: string; requeued: boolean };
+}
+
+export interface OtlpWriterOptions {
+  /** resource `service.name` (default "sample-controller"). */
+  serviceName?: string;
+  /** Recorded as resource attribute `loopscope.source`. */
+  source?: string;
+}
+
+export class OtlpTraceWriter {
+  private readonly foos = new Map<string, FooTrace>();
+  private readonly writeSpans = new BoundedMap<number, string>(WRITE_SPAN_CAP);
+  private first = true;
+  readonly counts = { events: 0, spans: 0, links: 0, spanEvents: 0, unplaced: 0 };
+
+  constructor(
+    private readonly write: (chunk: string) => void,
+    opts: OtlpWriterOptions = {},
+  ) {
+    const resource = {
+      attributes: attributes({
+        "service.name": opts.serviceName ?? "sample-controller",
+        "telemetry.sdk.name": "loopscope",
+        "telemetry.sdk.language": "nodejs",
+        ...(opts.source ? { "loopscope.source": opts.source } : {}),
+      }),
+    };
+    const scope = { name: "loopscope", version: "1" };
+    write(
+      `{"resourceSpans":[{"resource":${JSON.stringify(resource)},"scopeSpans":[{"scope":${JSON.stringify(scope)},"spans":[\n`,
+    );
+  }
+
+  event(e: TraceEvent): void {
+    this.counts.events++;
+    if (e.key === "") {
+      // Orphaned watch events belong to no Foo and so to no trace.
+      this.counts.unplaced++;
+      return;
+    }
+    const foo = this.foo(e.key, e.ts);
+    foo.lastTs = Math.max(foo.lastTs, e.ts);
+    foo.pending.push(e);
+    if (foo.pending.length > PENDING_CAP) {
+      foo.pending.shift();
+      this.counts.unplaced++;
+    }
+  }
+
+  pass(p: Pass): void {
+    const foo = this.foo(p.key, p.start);
+    const spanId = hash64(`${foo.traceId}/pass/${p.index}`);
+    const triggerSeqs = new Set<number>();
+    for (const t of p.triggers) {
+      triggerSeqs.add(t.enqueueSeq);
+      if (t.watchSeq !== undefined) triggerSeqs.add(t.watchSeq);
+    }
+    const endSeq = p.endSeq ?? Infinity;
+    const own: TraceEvent[] = [];
+    const keep: TraceEvent[] = [];
+    for (const e of foo.pending) {
+      const inner = e.stage !== "watch" && e.stage !== "enqueue";
+      if (triggerSeqs.has(e.seq) || (inner && e.seq <= endSeq)) own.push(e);
+      else keep.push(e);
+    }
+    foo.pending = keep;
+    const done = own.find((e): e is PassEndEvent => e.stage === "done" && e.seq === p.endSeq);
+
+    const links: OtlpLink[] = [];
+    for (const t of p.triggers) {
+      const from = t.writeSeq !== undefined ? this.writeSpans.get(t.writeSeq) : undefined;
+      if (from) {
+        links.push({
+          traceId: foo.traceId,
+          spanId: from,
+          attributes: attributes({ "loopscope.cause": t.cause, "loopscope.write.seq": t.writeSeq }),
+        });
+      } else if (t.cause === "retry" && foo.lastSpan?.requeued) {
+        links.push({
+          traceId: foo.traceId,
+          spanId: foo.lastSpan.spanId,
+          attributes: attributes({ "loopscope.cause": "retry" }),
+        });
+      }
+    }
+    for (const seq of p.writeSeqs) this.writeSpans.set(seq, spanId);
+
+    const end = p.end ?? Math.max(p.start, foo.lastTs);
+    const [ns, name] = splitKey(p.key);
+    const span: OtlpSpan = {
+      traceId: foo.traceId,
+      spanId,
+      parentSpanId: foo.rootSpanId,
+      name: `reconcile/${p.cause}`,
+      kind: SPAN_KIND_INTERNAL,
+      startTimeUnixNano: microsToNanos(p.start),
+      endTimeUnixNano: microsToNanos(end),
+      attributes: attributes({
+        "k8s.namespace.name": ns,
+        "loopscope.key": p.key,
+        "loopscope.foo.name": name,
+        "loopscope.pass.index": p.index,
+        "loopscope.pass.cause": p.cause,
+        "loopscope.pass.inferred": p.inferred,
+        "loopscope.pass.outcome": p.outcome,
+        "loopscope.pass.open": p.end === undefined ? true : undefined,
+        "loopscope.pass.triggers": p.triggers.length,
+        "loopscope.pass.writes": p.writeSeqs.length,
+        "loopscope.pass.changing_writes": p.changingWrites,
+        "loopscope.pass.noop_writes": p.noopWrites,
+        "loopscope.pass.conflicts": p.conflicts,
+        "loopscope.pass.changed_fields": p.changedFields.length ? p.changedFields : undefined,
+        "loopscope.worker": p.worker,
+      }),
+      events: own.sort((a, b) => a.seq - b.seq).map(spanEvent),
+    };
+    if (links.length) span.links = links;
+    if (p.outcome === "requeued" || p.outcome === "dropped") {
+      span.status = { code: STATUS_CODE_ERROR, message: done?.error ?? p.outcome };
+    }
+    this.counts.links += links.length;
+    this.counts.spanEvents += own.length;
+    foo.passes++;
+    foo.lastSpan = { spanId, requeued: p.outcome === "requeued" };
+    this.emit(span);
+  }
+
+  /** Writes each Foo's root span and closes the document. */
+  end(): void {
+    for (const [key, foo] of this.foos) {
+      this.counts.unplaced += foo.pending.length;
+      const [ns, name] = splitKey(key);
+      this.emit({
+        traceId: foo.traceId,
+        spanId: foo.rootSpanId,
+        name: `Foo ${key}`,
+        kind: SPAN_KIND_INTERNAL,
+        startTimeUnixNano: microsToNanos(foo.firstTs),
+        endTimeUnixNano: microsToNanos(foo.lastTs),
+        attributes: attributes({
+          "k8s.namespace.name": ns,
+          "loopscope.key": key,
+          "loopscope.foo.name": name,
+          "loopscope.passes": foo.passes,
+        }),
+      });
+    }
+    this.write("\n]}]}]}\n");
+  }
+
+  private foo(key: string, ts: number): FooTrace {
+    let foo = this.foos.get(key);
+    if (!foo) {
+      const seed = `${key}@${ts}`;
+      const traceId = hash64(seed) + hash64(`${seed}#trace`);
+      foo = {
+        traceId,
+        rootSpanId: hash64(`${traceId}/root`),
+        firstTs: ts,
+        lastTs: ts,
+        passes: 0,
+        pending: [],
+      };
+      this.foos.set(key, foo);
+    }
+    return foo;
+  }
+
+  private emit(span: OtlpSpan): void {
+    this.counts.spans++;
+    const text = JSON.stringify(span);
+    if (this.first) {
+      this.first = false;
+      this.write(text);
+    } else this.write(",\n" + text);
+  }
+}
+
+function splitKey(key: string): [string | undefined, string] {
+  const slash = key.indexOf("/");
+  return slash >= 0 ? [key.slice(0, slash), key.slice(slash + 1)] : [undefined, key];
+}
+
+/** A stage event as a span event: its fields (minus the ones the span already says) as attributes. */
+function spanEvent(e: TraceEvent): OtlpSpanEvent {
+  const { ts, key: _key, stage, extra, raw: _raw, ...fields } = e;
+  const name =
+    stage === "watch"
+      ? `watch ${e.kind} ${e.event}`
+      : stage === "write"
+        ? `${e.verb} ${e.target}`
+        : stage === "done"
+          ? `done ${e.outcome}`
+          : stage === "note"
+            ? "note"
+            : stage;
+  return {
+    timeUnixNano: microsToNanos(ts),
+    name,
+    attributes: attributes({ stage, ...fields, ...(extra ? { extra } : {}) }),
+  };
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import type { TraceEvent } from "../event.ts";
+import { OtlpTraceWriter } from "./otlp-writer.ts";
+import { hash64, microsToNanos, otlpProblems, type OtlpSpan } from "./otlp-format.ts";
+import { ExportPipeline } from "./export-pipeline.ts";
+import { fixtureTrace } from "./fixture-trace.test-util.ts";
+
+function toOtlp(events: TraceEvent[]): {
+  doc: Record<string, unknown>;
+  spans: OtlpSpan[];
+  writer: OtlpTraceWriter;
+} {
+  const chunks: string[] = [];
+  const writer = new OtlpTraceWriter((c) => chunks.push(c), { source: "fixture" });
+  const pipe = new ExportPipeline(writer);
+  pipe.pushAll(events);
+  pipe.end();
+  const doc = JSON.parse(chunks.join("")) as Record<string, unknown>;
+  const spans = (doc as { resourceSpans: { scopeSpans: { spans: OtlpSpan[] }[] }[] })
+    .resourceSpans[0].scopeSpans[0].spans;
+  return { doc, spans, writer };
+}
+
+describe("OTLP/JSON export", () => {
+  const events = fixtureTrace();
+  const { doc, spans, writer } = toOtlp(events);
+  const passSpans = spans.filter((s) => s.name.startsWith("reconcile/"));
+
+  it("has the OTLP JSON shape: resourceSpans/scopeSpans/spans, hex ids of 32 and 16, times as strings of nanos", () => {
+    expect(otlpProblems(doc)).toEqual([]);
+    for (const s of spans) {
+      expect(s.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(s.spanId).toMatch(/^[0-9a-f]{16}$/);
+      expect(typeof s.startTimeUnixNano).toBe("string");
+      expect(s.startTimeUnixNano).toMatch(/^\d+$/);
+    }
+    const resource = (doc as { resourceSpans: { resource: { attributes: { key: string }[] } }[] })
+      .resourceSpans[0].resource;
+    expect(resource.attributes.map((a) => a.key)).toContain("service.name");
+  });
+
+  it("makes a trace per Foo: a root span and a span per pass from dequeue to done", () => {
+    expect(passSpans.map((s) => s.name)).toEqual([
+      "reconcile/external",
+      "reconcile/self",
+      "reconcile/external",
+      "reconcile/retry",
+      "reconcile/resync",
+    ]);
+    const root = spans.find((s) => s.name === "Foo default/example-foo")!;
+    expect(root).toBeDefined();
+    for (const s of passSpans) {
+      expect(s.traceId).toBe(root.traceId);
+      expect(s.parentSpanId).toBe(root.spanId);
+    }
+    expect(new Set(spans.map((s) => s.spanId)).size).toBe(spans.length);
+    expect(passSpans[0].startTimeUnixNano).toBe(microsToNanos(events[2].ts));
+    expect(passSpans[0].endTimeUnixNano).toBe(microsToNanos(events[8].ts));
+    expect(root.startTimeUnixNano).toBe(microsToNanos(events[0].ts));
+  });
+
+  it("puts each pass's stage events and its triggers on the span as events", () => {
+    const first = passSpans[0].events!.map((e) => e.name);
+    expect(first).toEqual([
+      "watch Foo add",
+      "enqueue",
+      "dequeue",
+      "read",
+      "create deployments/default/example-foo",
+      "updateStatus foos/default/example-foo/status",
+      "done synced",
+    ]);
+    // The Deployment echo and the Foo status echo arrived during pass 1: they are pass 2's triggers.
+    expect(passSpans[1].events!.map((e) => e.name).slice(0, 4)).toEqual([
+      "watch Deployment add",
+      "enqueue",
+      "watch Foo update",
+      "enqueue",
+    ]);
+    const rv = passSpans[0].events![0].attributes!.find((a) => a.key === "rv");
+    expect(rv?.value).toEqual({ stringValue: "1001" });
+    // Every event of the Foo lands on exactly one span, except the orphan (no Foo, no trace).
+    const placed = passSpans.reduce((n, s) => n + (s.events?.length ?? 0), 0);
+    expect(placed).toBe(events.filter((e) => e.key !== "").length);
+    expect(writer.counts.unplaced).toBe(1);
+  });
+
+  it("links a pass to the pass whose write caused it, and a retry to the failed pass", () => {
+    const [create, echo, edit, retry, resync] = passSpans;
+    expect(create.links).toBeUndefined();
+    expect(echo.links?.map((l) => l.spanId)).toContain(create.spanId);
+    expect(echo.links?.every((l) => l.traceId === create.traceId)).toBe(true);
+    expect(retry.links?.map((l) => l.spanId)).toContain(edit.spanId);
+    expect(resync.links).toBeUndefined();
+    expect(edit.status).toEqual({ code: 2, message: "Operation cannot be fulfilled" });
+  });
+
+  it("derives stable ids, different for another run of the same Foo", () => {
+    const again = toOtlp(events).spans.map((s) => s.spanId);
+    expect(again).toEqual(spans.map((s) => s.spanId));
+    const later = toOtlp(fixtureTrace(1_800_000_000_000_000)).spans;
+    expect(later[0].traceId).not.toBe(spans[0].traceId);
+    expect(hash64("")).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it("rejects documents with the wrong shape", () => {
+    expect(otlpProblems({})).toEqual(["no resourceSpans array"]);
+    const bad = structuredClone(doc) as {
+      resourceSpans: { scopeSpans: { spans: Record<string, unknown>[] }[] }[];
+    };
+    const s = bad.resourceSpans[0].scopeSpans[0].spans[0];
+    s.traceId = "abc";
+    s.startTimeUnixNano = 1;
+    expect(otlpProblems(bad).slice(0, 2)).toEqual([
+      "span 0: traceId is not 32 hex digits",
+      "span 0: startTimeUnixNano is not a string of nanoseconds",
+    ]);
+  });
+});

@@ -1,0 +1,262 @@
+/**
+ * The STAGE-line patch for the real Go sample-controller: a well-formed unified diff that adds
+ * the canonical STAGE lines and changes nothing else, and whose lines — rendered the way Go's
+ * fmt would with sample values, under a klog header carrying the patched file's real line
+ * number — read back through packages/trace into the intended stage and fields.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { readTraceText, type TraceEvent } from "../../packages/trace/src/index.ts";
+
+const patch = readFileSync(fileURLToPath(new URL("./stage-lines.patch", import.meta.url)), "utf8");
+
+interface Hunk {
+  oldStart: number;
+  oldCount: number;
+  newStart: number;
+  newCount: number;
+  lines: string[];
+}
+
+function parseHunks(text: string): { files: string[]; hunks: Hunk[] } {
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => l.startsWith("diff --git "));
+  const files: string[] = [];
+  const hunks: Hunk[] = [];
+  let cur: Hunk | undefined;
+  for (const l of lines.slice(start)) {
+    const h = /^@@ -(\d+),(\d+) \+(\d+),(\d+) @@/.exec(l);
+    if (h) {
+      cur = { oldStart: +h[1], oldCount: +h[2], newStart: +h[3], newCount: +h[4], lines: [] };
+      hunks.push(cur);
+    } else if (l.startsWith("diff --git ")) {
+      files.push(l);
+      cur = undefined;
+    } else if (cur && /^[ +-]/.test(l)) cur.lines.push(l);
+    else if (cur && l === "") cur = undefined;
+  }
+  return { files, hunks };
+}
+
+/** Each added line with its line number in the patched file. */
+function addedLines(hunks: Hunk[]): Array<{ text: string; newLine: number }> {
+  const out: Array<{ text: string; newLine: number }> = [];
+  for (const h of hunks) {
+    let n = h.newStart;
+    for (const l of h.lines) {
+      if (l.startsWith("+")) out.push({ text: l.slice(1), newLine: n++ });
+      else if (l.startsWith(" ")) n++;
+    }
+  }
+  return out;
+}
+
+/** Reads the Go string literal starting at `at` (a '"'); returns its value and where it ends. */
+function goString(s: string, at: number): { value: string; end: number } {
+  let v = "";
+  let i = at + 1;
+  while (s[i] !== '"') {
+    if (s[i] === "\\") {
+      v += s[i + 1] === "n" ? "\n" : s[i + 1];
+      i += 2;
+    } else v += s[i++];
+  }
+  return { value: v, end: i + 1 };
+}
+
+/** Splits Go call arguments at top-level commas. */
+function goArgs(s: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = "";
+  for (const c of s) {
+    if (c === "(") depth++;
+    if (c === ")") depth--;
+    if (c === "," && depth === 0) {
+      out.push(cur.trim());
+      cur = "";
+    } else cur += c;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+/** Go's fmt for the verbs the patch uses (%s of strings and Stringers, %d, %q). */
+function sprintf(format: string, values: Array<string | number>): string {
+  let i = 0;
+  return format.replace(/%([sdqv%])/g, (_m, verb: string) => {
+    if (verb === "%") return "%";
+    const v = values[i++];
+    if (v === undefined) throw new Error(`missing value for %${verb} in ${format}`);
+    return verb === "q" ? JSON.stringify(String(v)) : String(v);
+  });
+}
+
+/** What each argument expression of the patch evaluates to in the sample scenario. */
+const SAMPLE: Record<string, string | number> = {
+  "klog.KObj(foo)": "default/example-foo",
+  "klog.KObj(newFoo)": "default/example-foo",
+  "foo.ResourceVersion": "1001",
+  "newFoo.ResourceVersion": "1003",
+  "oldFoo.ResourceVersion": "1001",
+  objRef: "default/example-foo",
+  objectRef: "default/example-foo",
+  "c.workqueue.Len()": 1,
+  "foo.Generation": 2,
+  "foo.Namespace": "default",
+  "foo.Name": "example-foo",
+  deploymentName: "example-foo",
+  "deployment.ResourceVersion": "1002",
+  "updated.ResourceVersion": "1004",
+  "errors.ReasonForError(err)": "",
+  event: "update",
+  "object.GetNamespace()": "default",
+  "object.GetName()": "example-foo",
+  "object.GetResourceVersion()": "1005",
+};
+
+/** The stage and fields each STAGE line must produce (success path). */
+const INTENDED: Array<Partial<TraceEvent> & Record<string, unknown>> = [
+  { stage: "watch", kind: "Foo", event: "add", key: "default/example-foo", rv: "1001" },
+  {
+    stage: "watch",
+    kind: "Foo",
+    event: "update",
+    key: "default/example-foo",
+    rv: "1003",
+    oldRv: "1001",
+  },
+  { stage: "dequeue", key: "default/example-foo", len: 1 },
+  { stage: "read", key: "default/example-foo", found: false },
+  { stage: "read", key: "default/example-foo", rv: "1001", generation: 2 },
+  {
+    stage: "write",
+    key: "default/example-foo",
+    verb: "create",
+    target: "deployments/default/example-foo",
+    rv: "1002",
+  },
+  {
+    stage: "write",
+    key: "default/example-foo",
+    verb: "update",
+    target: "deployments/default/example-foo",
+    rv: "1002",
+  },
+  {
+    stage: "write",
+    key: "default/example-foo",
+    verb: "updateStatus",
+    target: "foos/default/example-foo/status",
+    rv: "1004",
+  },
+  { stage: "enqueue", key: "default/example-foo", len: 1 },
+  {
+    stage: "watch",
+    kind: "Deployment",
+    event: "update",
+    key: "",
+    ns: "default",
+    name: "example-foo",
+    rv: "1005",
+  },
+  {
+    stage: "watch",
+    kind: "Deployment",
+    event: "update",
+    key: "default/example-foo",
+    ns: "default",
+    name: "example-foo",
+    rv: "1005",
+  },
+];
+
+const { files, hunks } = parseHunks(patch);
+const stageLines = addedLines(hunks).filter((l) => l.text.includes("STAGE/"));
+
+function render(text: string, sample: Record<string, string | number>): string {
+  const call = text.indexOf("klog.Infof(");
+  expect(call, text).toBeGreaterThanOrEqual(0);
+  const lit = goString(text, call + "klog.Infof(".length);
+  const rest = text.slice(lit.end).replace(/\)\s*$/, "");
+  const args = goArgs(rest.replace(/^\s*,/, ""));
+  const values = args.map((a) => {
+    if (!(a in sample)) throw new Error(`no sample value for ${a}`);
+    return sample[a];
+  });
+  return sprintf(lit.value, values);
+}
+
+/** One klog line as the real binary prints it: header with the patched file's line number. */
+function klogLine(msg: string, line: number): string {
+  return `I1202 09:14:06.031344   48211 controller.go:${line}] ${msg}`;
+}
+
+function readOne(line: string): TraceEvent {
+  const { events, reader } = readTraceText(line + "\n", { year: 2026 });
+  expect(reader.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
+  expect(events).toHaveLength(1);
+  return events[0];
+}
+
+describe("stage-lines.patch", () => {
+  it("is a well-formed unified diff of controller.go whose hunk counts add up", () => {
+    expect(files).toEqual(["diff --git a/controller.go b/controller.go"]);
+    expect(patch).toContain("--- a/controller.go\n+++ b/controller.go\n");
+    expect(hunks.length).toBeGreaterThan(0);
+    let delta = 0;
+    let prevEnd = 0;
+    for (const h of hunks) {
+      const ctx = h.lines.filter((l) => l.startsWith(" ")).length;
+      const del = h.lines.filter((l) => l.startsWith("-")).length;
+      const add = h.lines.filter((l) => l.startsWith("+")).length;
+      expect(ctx + del, `old count of hunk at ${h.oldStart}`).toBe(h.oldCount);
+      expect(ctx + add, `new count of hunk at ${h.oldStart}`).toBe(h.newCount);
+      expect(h.newStart, `new start of hunk at ${h.oldStart}`).toBe(h.oldStart + delta);
+      expect(h.oldStart).toBeGreaterThan(prevEnd);
+      prevEnd = h.oldStart + h.oldCount - 1;
+      delta += add - del;
+    }
+  });
+
+  it("adds a STAGE line at each of the five places and changes nothing else", () => {
+    expect(stageLines).toHaveLength(INTENDED.length);
+    const removed = hunks.flatMap((h) =>
+      h.lines.filter((l) => l.startsWith("-")).map((l) => l.slice(1).trim()),
+    );
+    // Only what carrying the values to the log needs: handler method values become closures,
+    // handleObject learns which event it handles, UpdateStatus's result is kept.
+    expect(removed).toEqual([
+      "AddFunc: controller.enqueueFoo,",
+      "AddFunc: controller.handleObject,",
+      "controller.handleObject(new)",
+      "DeleteFunc: controller.handleObject,",
+      "_, err := c.sampleclientset.SamplecontrollerV1alpha1().Foos(foo.Namespace).UpdateStatus(ctx, fooCopy, metav1.UpdateOptions{FieldManager: FieldManager})",
+      "func (c *Controller) handleObject(obj interface{}) {",
+    ]);
+    for (const l of stageLines)
+      expect(l.text.trim()).toMatch(/^klog\.Infof\("STAGE\/(watch|enqueue|dequeue|read|write) /);
+  });
+
+  it("prints lines that packages/trace reads into the intended stage and fields", () => {
+    stageLines.forEach((l, i) => {
+      const msg = render(l.text, SAMPLE);
+      const e = readOne(klogLine(msg, l.newLine));
+      expect(e, msg).toMatchObject(INTENDED[i]);
+      expect(e.src).toBe(`controller.go:${l.newLine}`);
+      expect(e.extra, msg).toBeUndefined();
+      if (e.stage === "write") expect(e, "no error reason on success").not.toHaveProperty("reason");
+    });
+  });
+
+  it("carries the API's error reason on a failed write", () => {
+    const writes = stageLines.filter((l) => l.text.includes("STAGE/write"));
+    expect(writes).toHaveLength(3);
+    for (const w of writes) {
+      const msg = render(w.text, { ...SAMPLE, "errors.ReasonForError(err)": "Conflict" });
+      const e = readOne(klogLine(msg, w.newLine));
+      expect(e).toMatchObject({ stage: "write", reason: "Conflict" });
+    }
+  });
+});

@@ -48,7 +48,12 @@ export function ObjectsPanel({ session, view }: { session: TraceSession; view: V
                 className={selected ? "selected" : undefined}
                 onClick={(ev) => view.toggleKey(key, ev.ctrlKey || ev.metaKey || ev.shiftKey)}
               >
-                <td className="key">{key}</td>
+                <td className="key" title={key}>
+                  {key.includes("/") && (
+                    <span className="ns">{key.slice(0, key.indexOf("/") + 1)}</span>
+                  )}
+                  {key.slice(key.indexOf("/") + 1)}
+                </td>
                 <td className="num">{s?.passes ?? "–"}</td>
                 <td className={`num ${s && s.selfTriggered > 0 ? "self" : ""}`}>
                   {s?.selfTriggered ?? "–"}

@@ -30,7 +30,15 @@ export function Timeline({ session, view }: TimelineProps) {
   const version = useSessionVersion(session);
   const state = useView(view);
   const keys = state.selectedKeys;
-  const groups = useMemo(() => layoutLanes(keys), [keys]);
+  // Lanes grow to use the height (readable on a projector), within limits.
+  const laneHeight = Math.max(
+    22,
+    Math.min(
+      44,
+      Math.floor((size.height - AXIS_HEIGHT - keys.length * 40) / (5 * Math.max(1, keys.length))),
+    ),
+  );
+  const groups = useMemo(() => layoutLanes(keys, laneHeight), [keys, laneHeight]);
   const window = state.window ?? fitWindow(session, keys);
   const origin = session.summaryOf(keys[0] ?? "")?.firstTs ?? window[0];
   const until = state.playhead ?? Infinity;

@@ -194,7 +194,9 @@ function drawBands(
   lastTs: number,
 ): void {
   const bands = passBands(passes, g, axis.x, width, lastTs);
-  let labelEnd = -Infinity;
+  ctx.font = FONT_BOLD;
+  // Pass labels share the header row with the key's name: start after it.
+  let labelEnd = 8 + ctx.measureText(g.key).width + 6;
   for (const b of bands) {
     const x0 = Math.max(b.x0, GUTTER);
     const x1 = Math.min(b.x1, width);
@@ -226,7 +228,7 @@ function drawBands(
     ctx.font = FONT_SMALL;
     const tw = ctx.measureText(b.label).width;
     const lx = Math.max(x0 + 4, GUTTER + 4);
-    if (lx > labelEnd + 6 && lx + tw < width && (x1 - x0 > 40 || b.pass.cause === "self")) {
+    if (lx > labelEnd + 6 && lx + tw < width) {
       const textColor = b.pass.cause === "self" ? b.style.color : theme.text;
       ctx.fillStyle = theme.panel;
       ctx.fillRect(lx - 2, g.y + 2, tw + 4, GROUP_HEADER - 8);
@@ -243,12 +245,12 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
   const store = session.store;
   const rows = store.rowsOf(g.key);
   const lastPx = new Float64Array(5).fill(-Infinity);
-  const lastLabelEnd = new Float64Array(5).fill(-Infinity);
   const ts = store.ts.data;
   const stage = store.stage.data;
-  const r = Math.max(3, Math.min(6, g.lanes[0].height / 4));
-  ctx.font = FONT_SMALL;
-  ctx.textBaseline = "middle";
+  const r = Math.max(3, Math.min(6, g.lanes[0].height / 5));
+  // Painted marks per lane, kept for the label pass: a label goes only where it does not run
+  // into the next mark or the previous label.
+  const painted: { x: number; row: number }[][] = [[], [], [], [], []];
   let selected: { x: number; y: number } | undefined;
   for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
@@ -268,11 +270,27 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
     ctx.fillStyle = m.color;
     ctx.strokeStyle = m.color;
     glyph(ctx, m.glyph, x, y, r);
-    if (m.label && x > lastLabelEnd[s] + 4) {
-      const w = ctx.measureText(m.label).width;
-      ctx.fillStyle = theme.text;
-      ctx.fillText(m.label, x + r + 3, y);
-      lastLabelEnd[s] = x + r + 3 + w;
+    painted[s].push({ x, row });
+  }
+  ctx.font = FONT_SMALL;
+  ctx.textBaseline = "middle";
+  ctx.fillStyle = theme.text;
+  for (let s = 0; s < 5; s++) {
+    const marks = painted[s];
+    if (marks.length > width / 4) continue; // too dense for any label
+    marks.sort((a, b) => a.x - b.x);
+    const y = g.lanes[s].y + g.lanes[s].height / 2;
+    let labelEnd = -Infinity;
+    for (let i = 0; i < marks.length; i++) {
+      const { x, row } = marks[i];
+      if (x - r < labelEnd + 2) continue;
+      const label = markStyle(store, row).label;
+      if (!label) continue;
+      const w = ctx.measureText(label).width;
+      const next = i + 1 < marks.length ? marks[i + 1].x : Infinity;
+      if (x + r + 4 + w > next - r - 2 || x + r + 4 + w > width) continue;
+      ctx.fillText(label, x + r + 4, y);
+      labelEnd = x + r + 4 + w;
     }
   }
   if (selected) {

@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { decodeDeepLink, encodeDeepLink, isSafeTracePath } from "./deepLink.ts";
+
+describe("deep links", () => {
+  it("round-trips trace, foos, window and selected event", () => {
+    const link = {
+      trace: "traces/hot-loop.jsonl",
+      foos: ["default/a", "ns/b"],
+      window: [1000, 2500] as [number, number],
+      seq: 42,
+    };
+    expect(decodeDeepLink(encodeDeepLink(link))).toEqual(link);
+  });
+
+  it("drops a window that is empty or reversed and a non-positive seq", () => {
+    expect(decodeDeepLink("?t0=5&t1=5&ev=0")).toEqual({
+      trace: undefined,
+      foos: [],
+      window: undefined,
+      seq: undefined,
+    });
+  });
+
+  it("refuses trace paths that could leave the app", () => {
+    for (const p of [
+      "https://evil.example/x",
+      "//evil.example/x",
+      "/etc/passwd",
+      "traces/../../x",
+      "a b",
+    ]) {
+      expect(isSafeTracePath(p)).toBe(false);
+      expect(decodeDeepLink(`?trace=${encodeURIComponent(p)}`).trace).toBeUndefined();
+    }
+    expect(isSafeTracePath("traces/create.jsonl")).toBe(true);
+  });
+});

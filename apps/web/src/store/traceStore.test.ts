@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { readTraceText, type TraceEvent } from "@loopscope/trace";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { TraceStore } from "./traceStore.ts";
+
+const FIXTURE = fileURLToPath(
+  new URL("../../../../packages/trace/fixtures/stage/create-canonical.log", import.meta.url),
+);
+
+function events(): TraceEvent[] {
+  return readTraceText(readFileSync(FIXTURE, "utf8")).events;
+}
+
+describe("TraceStore", () => {
+  it("rebuilds every event losslessly from its row", () => {
+    const evs = events();
+    expect(evs.length).toBeGreaterThan(20);
+    const store = new TraceStore();
+    store.append(evs.slice(0, 7));
+    store.append(evs.slice(7));
+    expect(store.length).toBe(evs.length);
+    evs.forEach((e, i) => expect(store.event(i)).toEqual(e));
+  });
+
+  it("keeps odd values that do not fit a numeric column in the detail string", () => {
+    const store = new TraceStore();
+    const odd: TraceEvent = {
+      seq: 5,
+      ts: 1,
+      key: "ns/a",
+      stage: "read",
+      rv: "0012",
+      extra: { x: [1] },
+    };
+    const big: TraceEvent = { seq: 9, ts: 2, key: "ns/a", stage: "enqueue", len: 2 ** 40 };
+    store.append([odd, big]);
+    expect(store.event(0)).toEqual(odd);
+    expect(store.event(1)).toEqual(big);
+  });
+
+  it("finds rows by seq and lists a key's rows in arrival order", () => {
+    const store = new TraceStore();
+    store.append([
+      { seq: 3, ts: 10, key: "ns/a", stage: "dequeue" },
+      { seq: 8, ts: 5, key: "ns/b", stage: "dequeue" },
+      { seq: 11, ts: 20, key: "ns/a", stage: "read" },
+    ]);
+    expect(store.rowOfSeq(8)).toBe(1);
+    expect(store.rowOfSeq(4)).toBe(-1);
+    expect([...store.rowsOf("ns/a")]).toEqual([0, 2]);
+    expect(store.keyList()).toEqual(["ns/a", "ns/b"]);
+    expect(store.timeExtent()).toEqual([5, 20]);
+    expect(store.lastSeq()).toBe(11);
+  });
+
+  it("bumps its version once per batch and notifies subscribers", () => {
+    const store = new TraceStore();
+    let calls = 0;
+    store.subscribe(() => calls++);
+    store.append([
+      { seq: 1, ts: 1, key: "k", stage: "dequeue" },
+      { seq: 2, ts: 2, key: "k", stage: "read" },
+    ]);
+    store.append([]);
+    expect(store.version).toBe(1);
+    expect(calls).toBe(1);
+  });
+});

@@ -22,7 +22,9 @@ export const FOO_SCHEMA: JsonSchema = {
     },
     status: {
       type: "object",
-      properties: { availableReplicas: { type: "integer" } },
+      // lastSyncedAt: the field the hot-loop lesson writes (as the CRD `--install-crd` creates);
+      // pruned, every buggy write would be a no-op and the lesson could not show.
+      properties: { availableReplicas: { type: "integer" }, lastSyncedAt: { type: "string" } },
     },
   },
 };

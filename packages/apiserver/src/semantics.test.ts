@@ -1,0 +1,617 @@
+/**
+ * Kubernetes object semantics, checked over real HTTP against a server on an ephemeral port:
+ * resourceVersion, generation, status isolation, optimistic concurrency, no-op updates, creates,
+ * validation, error shapes, garbage collection, selectors, namespaces and events.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "./index.ts";
+import {
+  DEPLOYMENTS,
+  FOOS,
+  RawClient,
+  deploymentBody,
+  eventually,
+  type KObj,
+} from "./testing/raw-client.ts";
+
+let server: ApiServer;
+let c: RawClient;
+
+beforeAll(async () => {
+  server = await startApiServer({
+    deploymentReadyDelayMs: 40,
+    deploymentStepDelayMs: 5,
+    garbageCollectionDelayMs: 1,
+  });
+  c = new RawClient(server.url);
+});
+afterAll(() => server.stop());
+
+const rv = (o: KObj) => BigInt(o.metadata.resourceVersion);
+
+describe("create", () => {
+  it("sets uid, creationTimestamp, generation 1 and strips a Foo's status", async () => {
+    const foo = await c.createFoo("create-a", 2, { status: { availableReplicas: 7 } });
+    expect(foo.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(foo.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(foo.metadata.generation).toBe(1);
+    expect(foo.metadata.namespace).toBe("default");
+    expect(foo.status).toBeUndefined();
+    expect(foo.apiVersion).toBe("samplecontroller.k8s.io/v1alpha1");
+  });
+
+  it("answers 409 AlreadyExists with the real Status", async () => {
+    await c.createFoo("create-dup");
+    const r = await c.post(FOOS, {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      metadata: { name: "create-dup" },
+      spec: { replicas: 1 },
+    });
+    expect(r.status).toBe(409);
+    expect(r.body).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: 'foos.samplecontroller.k8s.io "create-dup" already exists',
+      reason: "AlreadyExists",
+      details: { name: "create-dup", group: "samplecontroller.k8s.io", kind: "foos" },
+      code: 409,
+    });
+  });
+
+  it("rejects spec.replicas outside 1..10 with 422 Invalid", async () => {
+    const r = await c.post<{
+      message: string;
+      reason: string;
+      code: number;
+      details: { causes: unknown[]; kind: string };
+    }>(FOOS, {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      metadata: { name: "too-many" },
+      spec: { deploymentName: "x", replicas: 11 },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.reason).toBe("Invalid");
+    expect(r.body.message).toBe(
+      'Foo.samplecontroller.k8s.io "too-many" is invalid: spec.replicas: Invalid value: 11: spec.replicas in body should be less than or equal to 10',
+    );
+    expect(r.body.details.kind).toBe("Foo");
+    expect(r.body.details.causes).toEqual([
+      {
+        reason: "FieldValueInvalid",
+        message: "Invalid value: 11: spec.replicas in body should be less than or equal to 10",
+        field: "spec.replicas",
+      },
+    ]);
+    const zero = await c.post<{ message: string }>(FOOS, {
+      metadata: { name: "too-few" },
+      spec: { replicas: 0 },
+    });
+    expect(zero.status).toBe(422);
+    expect(zero.body.message).toContain("should be greater than or equal to 1");
+  });
+
+  it("prunes undeclared fields, or refuses them with fieldValidation=Strict", async () => {
+    const lax = await c.post<KObj>(FOOS, {
+      metadata: { name: "pruned" },
+      spec: { replicas: 1, bogus: true },
+    });
+    expect(lax.status).toBe(201);
+    expect(lax.body.spec).toEqual({ replicas: 1 });
+    const strict = await c.post<{ message: string }>(`${FOOS}?fieldValidation=Strict`, {
+      metadata: { name: "strict" },
+      spec: { replicas: 1, bogus: true },
+    });
+    expect(strict.status).toBe(400);
+    expect(strict.body.message).toContain('unknown field "spec.bogus"');
+  });
+
+  it("refuses a namespace that does not exist with 404", async () => {
+    const r = await c.post<{ message: string }>(
+      "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/nope/foos",
+      { metadata: { name: "x" }, spec: { replicas: 1 } },
+    );
+    expect(r.status).toBe(404);
+    expect(r.body.message).toBe('namespaces "nope" not found');
+  });
+
+  it("generates a name from generateName", async () => {
+    const r = await c.post<KObj>(FOOS, {
+      metadata: { generateName: "gen-" },
+      spec: { replicas: 1 },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.metadata.name).toMatch(/^gen-[a-z0-9]{5}$/);
+  });
+});
+
+describe("resourceVersion and generation", () => {
+  it("increases across the whole store, and a list reports the latest", async () => {
+    const a = await c.createFoo("rv-a");
+    const d = (await c.post<KObj>(DEPLOYMENTS, deploymentBody("rv-d"))).body;
+    const b = await c.createFoo("rv-b");
+    expect(rv(d)).toBeGreaterThan(rv(a));
+    expect(rv(b)).toBeGreaterThan(rv(d));
+    const list = await c.get<{ metadata: { resourceVersion: string } }>(FOOS);
+    expect(BigInt(list.body.metadata.resourceVersion)).toBeGreaterThanOrEqual(rv(b));
+  });
+
+  it("bumps a Foo's generation on spec changes only", async () => {
+    const foo = await c.createFoo("gen-foo");
+    const annotated = (
+      await c.put<KObj>(`${FOOS}/gen-foo`, {
+        ...foo,
+        metadata: { ...foo.metadata, annotations: { a: "1" } },
+      })
+    ).body;
+    expect(annotated.metadata.generation).toBe(1);
+    expect(rv(annotated)).toBeGreaterThan(rv(foo));
+    const status = (
+      await c.put<KObj>(`${FOOS}/gen-foo/status`, {
+        ...annotated,
+        status: { availableReplicas: 1 },
+      })
+    ).body;
+    expect(status.metadata.generation).toBe(1);
+    const scaled = (
+      await c.put<KObj>(`${FOOS}/gen-foo`, {
+        ...status,
+        spec: { deploymentName: "gen-foo", replicas: 3 },
+      })
+    ).body;
+    expect(scaled.metadata.generation).toBe(2);
+  });
+
+  it("keeps server-owned fields whatever the client sends", async () => {
+    const foo = await c.createFoo("owned-fields");
+    const r = await c.put<KObj>(`${FOOS}/owned-fields`, {
+      ...foo,
+      metadata: {
+        ...foo.metadata,
+        uid: "forged",
+        generation: 99,
+        creationTimestamp: "2000-01-01T00:00:00Z",
+      },
+    });
+    expect(r.body.metadata.uid).toBe(foo.metadata.uid);
+    expect(r.body.metadata.generation).toBe(1);
+    expect(r.body.metadata.creationTimestamp).toBe(foo.metadata.creationTimestamp);
+  });
+});
+
+describe("status subresource", () => {
+  it("main-resource writes ignore status; /status writes ignore everything else", async () => {
+    const foo = await c.createFoo("iso", 2);
+    const main = (
+      await c.put<KObj>(`${FOOS}/iso`, {
+        ...foo,
+        spec: { deploymentName: "iso", replicas: 3 },
+        status: { availableReplicas: 9 },
+      })
+    ).body;
+    expect(main.status).toBeUndefined();
+    expect(main.spec?.replicas).toBe(3);
+    const st = (
+      await c.put<KObj>(`${FOOS}/iso/status`, {
+        ...main,
+        metadata: { ...main.metadata, labels: { x: "y" } },
+        spec: { replicas: 5 },
+        status: { availableReplicas: 2 },
+      })
+    ).body;
+    expect(st.status).toEqual({ availableReplicas: 2 });
+    expect(st.spec?.replicas).toBe(3);
+    expect(st.metadata.labels).toBeUndefined();
+    const patched = (
+      await c.patch<KObj>(`${FOOS}/iso/status`, {
+        spec: { replicas: 7 },
+        status: { availableReplicas: 3 },
+      })
+    ).body;
+    expect(patched.spec?.replicas).toBe(3);
+    expect(patched.status).toEqual({ availableReplicas: 3 });
+  });
+});
+
+describe("optimistic concurrency", () => {
+  it("answers a stale PUT with the real 409 Conflict", async () => {
+    const foo = await c.createFoo("occ");
+    await c.put(`${FOOS}/occ`, { ...foo, spec: { deploymentName: "occ", replicas: 2 } });
+    const stale = await c.put(`${FOOS}/occ/status`, { ...foo, status: { availableReplicas: 1 } });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message:
+        'Operation cannot be fulfilled on foos.samplecontroller.k8s.io "occ": the object has been modified; please apply your changes to the latest version and try again',
+      reason: "Conflict",
+      details: { name: "occ", group: "samplecontroller.k8s.io", kind: "foos" },
+      code: 409,
+    });
+  });
+
+  it("requires a resourceVersion on a Foo PUT (422) but not on a Deployment PUT", async () => {
+    const foo = await c.createFoo("no-rv");
+    const { resourceVersion: _rv, ...meta } = foo.metadata;
+    const r = await c.put<{ message: string; details: { kind: string } }>(`${FOOS}/no-rv`, {
+      ...foo,
+      metadata: meta,
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'foos.samplecontroller.k8s.io "no-rv" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+    );
+    expect(r.body.details.kind).toBe("foos");
+    await c.post(DEPLOYMENTS, deploymentBody("no-rv-d"));
+    const d = await c.put<KObj>(`${DEPLOYMENTS}/no-rv-d`, deploymentBody("no-rv-d", 2));
+    expect(d.status).toBe(200);
+    expect(d.body.spec?.replicas).toBe(2);
+  });
+
+  it("applies a PATCH unconditionally unless it names a resourceVersion", async () => {
+    const foo = await c.createFoo("patch-rv");
+    await c.patch(`${FOOS}/patch-rv`, { spec: { replicas: 2 } });
+    const stale = await c.patch(`${FOOS}/patch-rv`, {
+      metadata: { resourceVersion: foo.metadata.resourceVersion },
+      spec: { replicas: 3 },
+    });
+    expect(stale.status).toBe(409);
+  });
+});
+
+describe("no-op updates", () => {
+  it("return the same resourceVersion and emit no watch event", async () => {
+    const foo = await c.createFoo("noop");
+    const first = (
+      await c.put<KObj>(`${FOOS}/noop/status`, { ...foo, status: { availableReplicas: 0 } })
+    ).body;
+    expect(rv(first)).toBeGreaterThan(rv(foo));
+    const w = await c.watch(
+      `${FOOS}?watch=true&fieldSelector=metadata.name%3Dnoop&resourceVersion=${first.metadata.resourceVersion}`,
+    );
+    const again = (
+      await c.put<KObj>(`${FOOS}/noop/status`, { ...first, status: { availableReplicas: 0 } })
+    ).body;
+    expect(again.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+    const sameSpec = (await c.put<KObj>(`${FOOS}/noop`, again)).body;
+    expect(sameSpec.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
+    const changed = (
+      await c.put<KObj>(`${FOOS}/noop/status`, { ...again, status: { availableReplicas: 1 } })
+    ).body;
+    const events = await w.until((e) => e.length >= 1);
+    w.close();
+    expect(events[0].type).toBe("MODIFIED");
+    expect(events[0].object.metadata.resourceVersion).toBe(changed.metadata.resourceVersion);
+  });
+
+  it("treat a re-serialized timestamp (.000Z) as unchanged", async () => {
+    await c.post(DEPLOYMENTS, deploymentBody("noop-d"));
+    // Let the simulated Deployment controller finish, so nothing else writes meanwhile.
+    const d = await eventually(async () => {
+      const got = (await c.get<KObj>(`${DEPLOYMENTS}/noop-d`)).body;
+      return got.status?.availableReplicas === 1 ? got : undefined;
+    });
+    // client-node's typed objects turn metav1.Time into a Date and send it back with millis.
+    const conditions = (d.status?.conditions as Record<string, string>[]).map((cond) => ({
+      ...cond,
+      lastUpdateTime: cond.lastUpdateTime.replace("Z", ".000Z"),
+      lastTransitionTime: cond.lastTransitionTime.replace("Z", ".000Z"),
+    }));
+    const r = await c.put<KObj>(`${DEPLOYMENTS}/noop-d/status`, {
+      ...d,
+      status: { ...d.status, conditions },
+    });
+    expect(r.body.metadata.resourceVersion).toBe(d.metadata.resourceVersion);
+  });
+});
+
+describe("error shapes", () => {
+  it("404 for a missing object and for an unknown path", async () => {
+    const r = await c.get(`${DEPLOYMENTS}/missing`);
+    expect(r.status).toBe(404);
+    expect(r.headers.get("content-type")).toBe("application/json");
+    expect(r.body).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: 'deployments.apps "missing" not found',
+      reason: "NotFound",
+      details: { name: "missing", group: "apps", kind: "deployments" },
+      code: 404,
+    });
+    const path = await c.get("/apis/nothing.example/v1/widgets");
+    expect(path.status).toBe(404);
+    expect(path.body.message).toBe("the server could not find the requested resource");
+    const scale = await c.get(`${FOOS}/x/scale`);
+    expect(scale.status).toBe(404);
+  });
+
+  it("415 for a strategic merge patch on a custom resource", async () => {
+    await c.createFoo("smp");
+    const r = await c.patch(
+      `${FOOS}/smp`,
+      { spec: { replicas: 2 } },
+      "application/strategic-merge-patch+json",
+    );
+    expect(r.status).toBe(415);
+    expect(r.body.reason).toBe("UnsupportedMediaType");
+    expect(r.body.message).toBe(
+      "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
+    );
+  });
+
+  it("400 for malformed JSON", async () => {
+    const r = await c.request("POST", FOOS, "{not json");
+    expect(r.status).toBe(400);
+    expect(r.body.reason).toBe("BadRequest");
+  });
+});
+
+describe("patches", () => {
+  it("applies JSON patch and merge patch to a Foo", async () => {
+    await c.createFoo("jp");
+    const j = await c.patch<KObj>(
+      `${FOOS}/jp`,
+      [{ op: "replace", path: "/spec/replicas", value: 4 }],
+      "application/json-patch+json",
+    );
+    expect(j.body.spec?.replicas).toBe(4);
+    const m = await c.patch<KObj>(`${FOOS}/jp`, { metadata: { labels: { a: "b" } } });
+    expect(m.body.metadata.labels).toEqual({ a: "b" });
+    expect(m.body.spec?.replicas).toBe(4);
+    const bad = await c.patch(
+      `${FOOS}/jp`,
+      [{ op: "remove", path: "/spec/nothing" }],
+      "application/json-patch+json",
+    );
+    expect(bad.status).toBe(422);
+  });
+
+  it("applies kubectl's strategic merge patch to a Deployment", async () => {
+    await c.post(DEPLOYMENTS, deploymentBody("smp-d", 1, "nginx:1.24"));
+    const r = await c.patch<KObj>(
+      `${DEPLOYMENTS}/smp-d`,
+      {
+        spec: {
+          replicas: 2,
+          template: {
+            spec: {
+              $setElementOrder: undefined,
+              "$setElementOrder/containers": [{ name: "nginx" }],
+              containers: [{ image: "nginx:1.25", name: "nginx" }],
+            },
+          },
+        },
+      },
+      "application/strategic-merge-patch+json",
+    );
+    expect(r.status).toBe(200);
+    const containers = (
+      r.body.spec as { template: { spec: { containers: Record<string, unknown>[] } } }
+    ).template.spec.containers;
+    expect(containers).toHaveLength(1);
+    expect(containers[0]).toMatchObject({
+      name: "nginx",
+      image: "nginx:1.25",
+      imagePullPolicy: "IfNotPresent",
+    });
+    expect(JSON.stringify(r.body)).not.toContain("$setElementOrder");
+  });
+});
+
+describe("Deployments", () => {
+  it("fill the defaults a real server fills", async () => {
+    const r = await c.post<KObj>(DEPLOYMENTS, deploymentBody("defaults", 1, "nginx"));
+    const spec = r.body.spec as Record<string, unknown>;
+    expect(spec.strategy).toEqual({
+      type: "RollingUpdate",
+      rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" },
+    });
+    expect(spec.revisionHistoryLimit).toBe(10);
+    expect(spec.progressDeadlineSeconds).toBe(600);
+    const pod = (spec.template as { spec: Record<string, unknown> }).spec;
+    expect(pod).toMatchObject({
+      restartPolicy: "Always",
+      dnsPolicy: "ClusterFirst",
+      terminationGracePeriodSeconds: 30,
+      schedulerName: "default-scheduler",
+      securityContext: {},
+    });
+    expect((pod.containers as unknown[])[0]).toMatchObject({
+      imagePullPolicy: "Always",
+      terminationMessagePath: "/dev/termination-log",
+      terminationMessagePolicy: "File",
+      resources: {},
+    });
+    expect(r.body.status).toEqual({});
+  });
+
+  it("bump generation on annotation changes (apps strategy) and serve /scale", async () => {
+    const d = (await c.post<KObj>(DEPLOYMENTS, deploymentBody("scale-me"))).body;
+    const annotated = (
+      await c.patch<KObj>(`${DEPLOYMENTS}/scale-me`, { metadata: { annotations: { note: "x" } } })
+    ).body;
+    expect(annotated.metadata.generation).toBe(2);
+    const scale = await c.get<{
+      kind: string;
+      spec: { replicas: number };
+      status: { selector: string };
+    }>(`${DEPLOYMENTS}/scale-me/scale`);
+    expect(scale.body.kind).toBe("Scale");
+    expect(scale.body.status.selector).toBe("app=scale-me");
+    const patched = await c.patch<{ spec: { replicas: number } }>(`${DEPLOYMENTS}/scale-me/scale`, {
+      spec: { replicas: 3 },
+    });
+    expect(patched.body.spec.replicas).toBe(3);
+    const after = (await c.get<KObj>(`${DEPLOYMENTS}/scale-me`)).body;
+    expect(after.spec?.replicas).toBe(3);
+    expect(after.metadata.uid).toBe(d.metadata.uid);
+  });
+
+  it("reject a selector that does not match the template labels", async () => {
+    const body = deploymentBody("mismatch");
+    body.spec.selector.matchLabels.app = "other";
+    const r = await c.post<{ message: string }>(DEPLOYMENTS, body);
+    expect(r.status).toBe(422);
+    expect(r.body.message).toContain("spec.template.metadata.labels");
+  });
+});
+
+describe("delete and garbage collection", () => {
+  it("returns a Success Status, then collects the deleted Foo's Deployment in the background", async () => {
+    const foo = await c.createFoo("gc-foo");
+    const ref = {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      name: "gc-foo",
+      uid: foo.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    };
+    expect((await c.post(DEPLOYMENTS, deploymentBody("gc-foo", 1, "nginx", [ref]))).status).toBe(
+      201,
+    );
+    expect((await c.post(DEPLOYMENTS, deploymentBody("gc-bystander"))).status).toBe(201);
+    const del = await c.delete(`${FOOS}/gc-foo`, { propagationPolicy: "Background" });
+    expect(del.body).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Success",
+      details: {
+        name: "gc-foo",
+        group: "samplecontroller.k8s.io",
+        kind: "foos",
+        uid: foo.metadata.uid,
+      },
+    });
+    await eventually(async () => (await c.get(`${DEPLOYMENTS}/gc-foo`)).status === 404);
+    expect((await c.get(`${DEPLOYMENTS}/gc-bystander`)).status).toBe(200);
+    expect((await c.delete(`${FOOS}/gc-foo`)).status).toBe(404);
+  });
+
+  it("collects a dependent whose owner never existed", async () => {
+    const ref = {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      name: "ghost",
+      uid: "00000000-0000-4000-8000-000000000000",
+    };
+    expect((await c.post(DEPLOYMENTS, deploymentBody("orphaned", 1, "nginx", [ref]))).status).toBe(
+      201,
+    );
+    await eventually(async () => (await c.get(`${DEPLOYMENTS}/orphaned`)).status === 404);
+  });
+
+  it("foreground deletion keeps the owner until its dependents are gone", async () => {
+    const foo = await c.createFoo("fg-foo");
+    const ref = {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      name: "fg-foo",
+      uid: foo.metadata.uid,
+      blockOwnerDeletion: true,
+    };
+    await c.post(DEPLOYMENTS, deploymentBody("fg-dep", 1, "nginx", [ref]));
+    const del = await c.delete<KObj>(`${FOOS}/fg-foo`, { propagationPolicy: "Foreground" });
+    expect(del.body.metadata.deletionTimestamp).toBeTruthy();
+    expect(del.body.metadata.finalizers).toEqual(["foregroundDeletion"]);
+    await eventually(async () => (await c.get(`${FOOS}/fg-foo`)).status === 404);
+    expect((await c.get(`${DEPLOYMENTS}/fg-dep`)).status).toBe(404);
+  });
+
+  it("orphan deletion leaves the dependent without its owner reference", async () => {
+    const foo = await c.createFoo("or-foo");
+    const ref = {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      name: "or-foo",
+      uid: foo.metadata.uid,
+    };
+    await c.post(DEPLOYMENTS, deploymentBody("or-dep", 1, "nginx", [ref]));
+    await c.delete(`${FOOS}/or-foo`, { propagationPolicy: "Orphan" });
+    await eventually(async () => (await c.get(`${FOOS}/or-foo`)).status === 404);
+    const dep = await c.get<KObj>(`${DEPLOYMENTS}/or-dep`);
+    expect(dep.status).toBe(200);
+    expect(dep.body.metadata.ownerReferences).toBeUndefined();
+  });
+});
+
+describe("selectors, namespaces and events", () => {
+  it("filters lists by label and field selectors", async () => {
+    await c.createFoo("sel-a", 1, {
+      metadata: { name: "sel-a", labels: { tier: "web", team: "x" } },
+    });
+    await c.createFoo("sel-b", 1, { metadata: { name: "sel-b", labels: { tier: "db" } } });
+    const names = async (q: string) =>
+      ((await c.get<{ items: KObj[] }>(`${FOOS}?${q}`)).body.items ?? []).map(
+        (i) => i.metadata.name,
+      );
+    expect(await names("labelSelector=tier%3Dweb")).toEqual(["sel-a"]);
+    expect(await names("labelSelector=tier%20in%20(web,db)")).toEqual(["sel-a", "sel-b"]);
+    expect(await names("labelSelector=tier,!team")).toEqual(["sel-b"]);
+    expect(await names("fieldSelector=metadata.name%3Dsel-b")).toEqual(["sel-b"]);
+    expect(await names("fieldSelector=metadata.namespace%3Dother")).toEqual([]);
+    expect((await c.get(`${FOOS}?fieldSelector=spec.replicas%3D1`)).status).toBe(400);
+  });
+
+  it("creates, lists and deletes namespaces with their contents", async () => {
+    const ns = await c.post<KObj>("/api/v1/namespaces", {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: "team-a" },
+    });
+    expect(ns.status).toBe(201);
+    expect(ns.body.status).toEqual({ phase: "Active" });
+    const foo = await c.post("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-a/foos", {
+      metadata: { name: "f" },
+      spec: { replicas: 1 },
+    });
+    expect(foo.status).toBe(201);
+    const all = await c.get<{ items: KObj[] }>("/apis/samplecontroller.k8s.io/v1alpha1/foos");
+    expect(all.body.items.some((i) => i.metadata.namespace === "team-a")).toBe(true);
+    const del = await c.delete<KObj>("/api/v1/namespaces/team-a");
+    expect(del.body.status).toEqual({ phase: "Terminating" });
+    await eventually(async () => (await c.get("/api/v1/namespaces/team-a")).status === 404);
+    expect(
+      (await c.get("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-a/foos/f")).status,
+    ).toBe(404);
+    expect((await c.delete("/api/v1/namespaces/default")).status).toBe(403);
+  });
+
+  it("records core/v1 Events and selects them by involved object", async () => {
+    const ev = {
+      metadata: { generateName: "example-foo." },
+      involvedObject: {
+        kind: "Foo",
+        namespace: "default",
+        name: "example-foo",
+        apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      },
+      reason: "Synced",
+      message: "Foo synced successfully",
+      type: "Normal",
+      source: { component: "sample-controller" },
+      count: 1,
+    };
+    const r = await c.post<KObj>("/api/v1/namespaces/default/events", ev);
+    expect(r.status).toBe(201);
+    const list = await c.get<{ kind: string; items: (KObj & { reason: string })[] }>(
+      "/api/v1/namespaces/default/events?fieldSelector=involvedObject.name%3Dexample-foo,involvedObject.kind%3DFoo",
+    );
+    expect(list.body.kind).toBe("EventList");
+    expect(list.body.items.map((e) => e.reason)).toEqual(["Synced"]);
+    const patched = await c.patch<KObj & { count: number }>(
+      `/api/v1/namespaces/default/events/${r.body.metadata.name}`,
+      { count: 2 },
+      "application/strategic-merge-patch+json",
+    );
+    expect(patched.body.count).toBe(2);
+  });
+});

@@ -130,9 +130,25 @@ export type ActionRequest =
   | { action: "applyManifest"; yaml: string }
   | { action: "runScenario"; scenario: string }
   | { action: "setLesson"; lesson: keyof LessonSwitches; enabled: boolean }
+  /**
+   * Embedded API server only (409 otherwise). Every field is optional; only those present
+   * change: `latencyMs` per verb (0 removes), `failNext` (the next N resource requests fail
+   * with 500), `competingWriter` on/off — turning it on needs `competingWriterTarget` (the
+   * object whose annotation it bumps, default interval 500 ms), `closeWatches` ends every watch
+   * now, `expireNextWatch` makes the next watch get 410 Expired.
+   */
   | {
       action: "setFault";
-      fault: Partial<FaultState> & { closeWatches?: boolean; expireNextWatch?: boolean };
+      fault: Partial<FaultState> & {
+        closeWatches?: boolean;
+        expireNextWatch?: boolean;
+        competingWriterTarget?: {
+          kind?: "Foo" | "Deployment";
+          namespace?: string;
+          name: string;
+          intervalMs?: number;
+        };
+      };
     };
 
 /**

@@ -19,6 +19,18 @@ export const commandTable: Record<string, CommandEntry> = {
     load: () => import("./replay.ts"),
   },
   run: { summary: "run a scenario headless and write its trace", load: () => import("./run.ts") },
+  stats: {
+    summary: "per-Foo stage counts, pass causes, quiescence and hot loops of a trace FILE",
+    load: () => import("./stats.ts"),
+  },
+  excerpt: {
+    summary: "the annotated STAGE excerpt of one Foo, from creation to quiescent",
+    load: () => import("./excerpt.ts"),
+  },
+  convert: {
+    summary: "convert a trace FILE to Chrome/Perfetto JSON, OTLP spans or loopscope JSONL",
+    load: () => import("./convert.ts"),
+  },
   apiserver: {
     summary: "run the embedded Kubernetes API server alone and print its KUBECONFIG",
     load: () => import("./apiserver.ts"),

@@ -24,7 +24,7 @@ let server: DashboardServer;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "loopscope-stream-"));
-  const rec = await Recording.create(join(dir, "run.jsonl"), { source: "test", started: "t" });
+  const rec = await Recording.create(join(dir, "run.jsonl"), { source: "test", created: "t" });
   // A small ring so resumes also reach back into the recording on disk.
   hub = new TraceHub({ ringCapacity: 500, recording: rec });
   backend = hubBackend(hub, dir);

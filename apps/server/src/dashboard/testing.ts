@@ -41,6 +41,6 @@ export function hubBackend(hub: TraceHub, runsDir: string): HubBackend {
       acted.push(request);
       return `did ${request.action}`;
     },
-    traceMeta: () => ({ source: "test", started: new Date(0).toISOString() }),
+    traceMeta: () => ({ source: "test", created: new Date(0).toISOString() }),
   };
 }

@@ -92,12 +92,12 @@ async function sendTrace(backend: DashboardBackend, { url, res }: RequestContext
     "content-disposition": `attachment; filename="loopscope-${from}-${to}.jsonl"`,
     "cache-control": "no-store",
   });
-  await write(res, jsonlCodec.header(backend.traceMeta()) + "\n");
+  await write(res, jsonlCodec.header(backend.traceMeta()));
   const last = Math.min(to, hub.lastSeq);
   for (let lo = from; lo <= last; lo += TRACE_CHUNK) {
     if (res.destroyed) return;
     const events = await hub.range(lo, Math.min(last, lo + TRACE_CHUNK - 1));
-    await write(res, events.map((e) => jsonlCodec.encode(e) + "\n").join(""));
+    await write(res, events.map(jsonlCodec.encode).join(""));
   }
   res.end();
 }

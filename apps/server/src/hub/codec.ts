@@ -1,38 +1,41 @@
 /**
- * How the hub writes and reads its recording: one JSON object per line, a header line first.
- *
- * This is the server's seam to packages/trace's JSONL format: the header and event lines written
- * here must be what `loopscope replay` and the web's file loader read back.
+ * How the hub writes and reads its recording: packages/trace's JSONL format (a header line,
+ * then one event per line), so `loopscope replay`, the web's file loader and every other
+ * reader take a recording as it is.
  */
-import type { TraceEvent } from "@loopscope/trace";
+import { decodeEvent, encodeEvent, encodeHeader, type TraceEvent } from "@loopscope/trace";
 
 export interface RecordingMeta {
   /** "live" for a run recorded by `loopscope up`. */
   source: string;
   /** ISO time the recording began. */
-  started: string;
+  created: string;
+  /** Where the events came from ("embedded", "kubeconfig"). */
   cluster?: string;
 }
 
 export interface TraceCodec {
+  /** The header line, "\n" included. */
   header(meta: RecordingMeta): string;
+  /** One event as one line, "\n" included. */
   encode(e: TraceEvent): string;
   /** The event on a line, or undefined for the header, a blank or a torn/malformed line. */
   decode(line: string): TraceEvent | undefined;
 }
 
 export const jsonlCodec: TraceCodec = {
-  header: (meta) => JSON.stringify({ loopscope: "trace", version: 1, ...meta }),
-  encode: (e) => JSON.stringify(e),
+  header: ({ source, created, cluster }) =>
+    encodeHeader({ source, created, extra: cluster ? { cluster } : undefined }),
+  encode: encodeEvent,
   decode(line) {
     if (!line.startsWith("{")) return undefined;
+    let record: unknown;
     try {
-      const v = JSON.parse(line) as Partial<TraceEvent>;
-      return typeof v.seq === "number" && typeof v.stage === "string"
-        ? (v as TraceEvent)
-        : undefined;
+      record = JSON.parse(line);
     } catch {
       return undefined;
     }
+    const r = decodeEvent(record);
+    return r.ok && r.hasSeq ? r.event : undefined;
   },
 };

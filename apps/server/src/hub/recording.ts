@@ -52,7 +52,7 @@ export class Recording {
   static async create(path: string, meta: RecordingMeta, opts: RecordingOptions = {}) {
     const fh = await open(path, "w+", 0o644);
     const rec = new Recording(path, fh, opts);
-    rec.push(rec.codec.header(meta) + "\n");
+    rec.push(rec.codec.header(meta));
     await rec.flush();
     return rec;
   }
@@ -69,7 +69,7 @@ export class Recording {
       this.sinceIndex = 0;
     }
     this.sinceIndex++;
-    this.push(this.codec.encode(e) + "\n");
+    this.push(this.codec.encode(e));
     if (this.pendingBytes >= this.flushBytes) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }

@@ -35,7 +35,7 @@ describe("TraceHub", () => {
   it("serves ranges older than the ring from the recording, exactly", async () => {
     const rec = await Recording.create(
       join(dir, "r.jsonl"),
-      { source: "live", started: "now" },
+      { source: "live", created: "now" },
       {
         indexEvery: 7,
         flushBytes: 1000,
@@ -72,7 +72,7 @@ describe("TraceHub", () => {
 describe("Recording", () => {
   it("is on disk within the flush interval without close, and whole after close", async () => {
     const path = join(dir, "live.jsonl");
-    const rec = await Recording.create(path, { source: "live", started: "t" }, { flushMs: 20 });
+    const rec = await Recording.create(path, { source: "live", created: "t" }, { flushMs: 20 });
     const hub = new TraceHub({ recording: rec });
     for (let i = 0; i < 5; i++) hub.push(note(i));
     // No flush or close: the timer alone must bring the lines to disk.
@@ -92,7 +92,7 @@ describe("Recording", () => {
   it("skips a torn last line when reading back", async () => {
     const path = join(dir, "torn.jsonl");
     await writeFile(path, "");
-    const rec = await Recording.create(path, { source: "live", started: "t" });
+    const rec = await Recording.create(path, { source: "live", created: "t" });
     const hub = new TraceHub({ ringCapacity: 2, recording: rec });
     for (let i = 0; i < 10; i++) hub.push(note(i));
     await rec.flush();

@@ -21,7 +21,10 @@ export class RunsFolder {
   /** A fresh recording path: runs/2026-12-02T09-14-06Z.jsonl (suffixed if taken). */
   async newRecordingPath(now = new Date()): Promise<string> {
     await this.ensure();
-    const stamp = now.toISOString().replace(/\.\d+Z$/, "Z").replace(/:/g, "-");
+    const stamp = now
+      .toISOString()
+      .replace(/\.\d+Z$/, "Z")
+      .replace(/:/g, "-");
     for (let i = 0; ; i++) {
       const name = `${stamp}${i ? `-${i}` : ""}.jsonl`;
       const path = join(this.dir, name);

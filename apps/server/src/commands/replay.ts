@@ -1,0 +1,80 @@
+/**
+ * `loopscope replay FILE`: the dashboard over a saved trace (our JSONL or a klog log), served
+ * with the same API and stream as a live run, read-only, until Ctrl-C.
+ */
+import { stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { isLoopbackHost } from "../http/security.ts";
+import { PortTakenError, startDashboardServer } from "../dashboard/dashboard-server.ts";
+import { loadTrace, replayBackend } from "../dashboard/replay-backend.ts";
+import { RunsFolder } from "../recorded-runs/runs-folder.ts";
+import { DEFAULT_PORT, parseReplayFlags, UsageError } from "../up/flags.ts";
+import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
+import { openBrowser } from "../up/open-browser.ts";
+import { untilSignal } from "../up/signals.ts";
+
+export const usage = `usage: loopscope replay FILE [options]
+
+Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAGE lines).
+
+  --port N      dashboard port (default ${DEFAULT_PORT}; 0 = any free port)
+  --host H      address to listen on (default 127.0.0.1)
+  --share       also print a read-only URL for others to watch
+  --open        open the dashboard in a browser (xdg-open)
+  --no-build    serve apps/web/dist as it is (skip the rebuild check)
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  const err = (line: string) => process.stderr.write(`loopscope: ${line}\n`);
+  let flags;
+  try {
+    flags = parseReplayFlags(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(e.message);
+    process.stderr.write(usage);
+    return 2;
+  }
+  if (flags === "help") {
+    process.stdout.write(usage);
+    return 0;
+  }
+  const file = resolve(flags.file);
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) {
+    err(`${flags.file}: no such file`);
+    return 1;
+  }
+  if (!isLoopbackHost(flags.host)) {
+    err(`warning: listening on ${flags.host}: anyone who can reach it can load the dashboard page`);
+  }
+  if (!flags.noBuild) {
+    await ensureWebBuild(err).catch((e: Error) => err(e.message));
+  }
+  const loaded = await loadTrace(file);
+  err(`${flags.file}: ${loaded.events.length} events (${loaded.format})`);
+  for (const d of loaded.diagnostics.slice(0, 10)) err(`  line ${d.line}: ${d.message}`);
+  if (loaded.diagnosticCount > 10) err(`  … ${loaded.diagnosticCount - 10} more problems`);
+  let server;
+  try {
+    server = await startDashboardServer({
+      backend: replayBackend(file, loaded, new RunsFolder(resolve("runs"))),
+      host: flags.host,
+      port: flags.port,
+      webRoot: WEB_DIST,
+      share: flags.share,
+    });
+  } catch (e) {
+    if (!(e instanceof PortTakenError)) throw e;
+    err(e.message);
+    return 1;
+  }
+  process.stdout.write(
+    `dashboard  ${server.url}\n` + (server.shareUrl ? `read-only  ${server.shareUrl}\n` : ""),
+  );
+  if (flags.open) await openBrowser(server.url, err);
+  const signal = await untilSignal(() => err("stopping now (second signal)"));
+  err(`${signal}: stopping`);
+  await server.close();
+  return 0;
+}

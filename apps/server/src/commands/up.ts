@@ -1,0 +1,103 @@
+/**
+ * `loopscope up`: the embedded cluster (or --kubeconfig), the Foo controller and the dashboard,
+ * recorded to runs/<timestamp>.jsonl, until Ctrl-C. Stdout carries only what a user copies (the
+ * URLs, the KUBECONFIG line, the recording's path); progress and warnings go to stderr.
+ */
+import { relative, resolve } from "node:path";
+import { isLoopbackHost } from "../http/security.ts";
+import { PortTakenError } from "../dashboard/dashboard-server.ts";
+import { ClusterError } from "../session/session.ts";
+import { DEFAULT_PORT, parseUpFlags, UsageError } from "../up/flags.ts";
+import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
+import { openBrowser } from "../up/open-browser.ts";
+import { startLive } from "../up/start-live.ts";
+import { untilSignal } from "../up/signals.ts";
+
+export const usage = `usage: loopscope up [options]
+
+Starts an embedded Kubernetes-compatible API server (or uses --kubeconfig), the Foo controller
+and the dashboard; records every stage event to runs/<time>.jsonl; stops cleanly on Ctrl-C.
+
+  --port N            dashboard port (default ${DEFAULT_PORT}; 0 = any free port)
+  --host H            address to listen on (default 127.0.0.1; others are reachable from the network)
+  --kubeconfig FILE   run the controller against this cluster instead of the embedded one
+  --context NAME      kubeconfig context (default: its current context)
+  --workers N         controller workers (default 2)
+  --resync D          informer resync period, e.g. 30s, 500ms, 0 = off (default 30s)
+  --record FILE       record to FILE (default runs/<time>.jsonl)
+  --share             also print a read-only URL for others to watch
+  --open              open the dashboard in a browser (xdg-open)
+  --no-build          serve apps/web/dist as it is (skip the rebuild check)
+  -v                  print the controller's klog STAGE lines on stderr
+`;
+
+export async function run(argv: string[]): Promise<number> {
+  const err = (line: string) => process.stderr.write(`loopscope: ${line}\n`);
+  let flags;
+  try {
+    flags = parseUpFlags(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(e.message);
+    process.stderr.write(usage);
+    return 2;
+  }
+  if (flags === "help") {
+    process.stdout.write(usage);
+    return 0;
+  }
+  if (!isLoopbackHost(flags.host)) {
+    err(`warning: listening on ${flags.host}: anyone who can reach it can load the dashboard page`);
+  }
+  if (!flags.noBuild) {
+    try {
+      await ensureWebBuild(err);
+    } catch (e) {
+      err(`${(e as Error).message}; serving the API without a fresh dashboard`);
+    }
+  }
+  let live;
+  try {
+    live = await startLive({
+      cluster: flags.kubeconfig
+        ? { kind: "kubeconfig", path: flags.kubeconfig, context: flags.context }
+        : { kind: "embedded" },
+      host: flags.host,
+      port: flags.port,
+      webRoot: WEB_DIST,
+      runsDir: resolve("runs"),
+      record: flags.record ? resolve(flags.record) : undefined,
+      workers: flags.workers,
+      resyncMs: flags.resyncMs,
+      share: flags.share,
+      klog: flags.verbose ? (line) => process.stderr.write(line + "\n") : undefined,
+    });
+  } catch (e) {
+    if (e instanceof PortTakenError || e instanceof ClusterError) {
+      err(e.message);
+      return 1;
+    }
+    throw e;
+  }
+  const shown = (p: string) => (p.startsWith(process.cwd()) ? relative(process.cwd(), p) : p);
+  const out = [
+    `dashboard  ${live.server.url}`,
+    ...(live.server.shareUrl ? [`read-only  ${live.server.shareUrl}`] : []),
+    `recording  ${shown(live.recordingPath)}`,
+    `kubectl    export KUBECONFIG=${live.kubeconfigPath}`,
+  ];
+  process.stdout.write(out.join("\n") + "\n");
+  err(`up (cluster: ${live.session.clusterName}); Ctrl-C to stop`);
+  if (flags.open) await openBrowser(live.server.url, err);
+
+  const signal = await untilSignal(() => err("stopping now (second signal)"));
+  err(`${signal}: stopping …`);
+  await live.stop();
+  const failure = live.hub.recording?.error;
+  if (failure) {
+    err(`recording incomplete: ${failure.message}`);
+    return 1;
+  }
+  err(`stopped; ${live.hub.lastSeq} events recorded in ${shown(live.recordingPath)}`);
+  return 0;
+}

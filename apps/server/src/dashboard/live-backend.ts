@@ -1,0 +1,84 @@
+/**
+ * The backend of `loopscope up`: a hub fed by the session's controller, objects from the
+ * controller's informer caches, actions against the session's cluster.
+ */
+import type { ScenarioInfo, ServerInfo } from "@loopscope/protocol";
+import type { Session } from "../session/session.ts";
+import type { TraceHub } from "../hub/trace-hub.ts";
+import type { RecordingMeta } from "../hub/codec.ts";
+import type { RunsFolder } from "../recorded-runs/runs-folder.ts";
+import { clusterActions } from "../actions/cluster-actions.ts";
+import { applyFault } from "../actions/faults.ts";
+import { ObjectsView } from "../objects/objects-view.ts";
+import type { DashboardBackend } from "./backend.ts";
+import { VERSION } from "./version.ts";
+
+export interface ScenarioRunner {
+  list(): ScenarioInfo[];
+  run(name: string): Promise<string>;
+}
+
+export interface LiveBackendOptions {
+  hub: TraceHub;
+  session: Session;
+  runs: RunsFolder;
+  meta: RecordingMeta;
+  workers: number;
+  resyncMs: number;
+  scenarios?: ScenarioRunner;
+}
+
+export function liveBackend(o: LiveBackendOptions): DashboardBackend {
+  const { session, hub } = o;
+  const objects = new ObjectsView(
+    session.controller.foos,
+    session.controller.deployments,
+    () => hub.lastSeq,
+  );
+  const cluster = clusterInfo(session);
+  const trace = o.hub.recording ? o.runs.nameOf(o.hub.recording.path) : undefined;
+  const act = clusterActions({
+    kubeConfig: session.kubeConfig,
+    setLesson: (name, on) => session.controller.setLesson(name, on),
+    setFault: session.apiserver ? (f) => applyFault(session.apiserver!.faults, f) : undefined,
+    runScenario: o.scenarios ? (name) => o.scenarios!.run(name) : undefined,
+  });
+  return {
+    mode: "live",
+    hub,
+    runs: o.runs,
+    info: () => ({
+      mode: "live",
+      version: VERSION,
+      cluster,
+      trace,
+      workers: o.workers,
+      resyncSeconds: o.resyncMs / 1000,
+      scenarios: o.scenarios?.list() ?? [],
+      lessons: session.controller.getLessons(),
+      faults: session.apiserver?.faults.state(),
+    }),
+    objects: () => objects.snapshot(),
+    onObjectsChanged: (l) => objects.onChanged(l),
+    act,
+    traceMeta: () => o.meta,
+  };
+}
+
+/** Where the controller runs, without credentials: the server URL stripped of any userinfo. */
+function clusterInfo(session: Session): ServerInfo["cluster"] {
+  const raw = session.apiserver?.url ?? session.kubeConfig.getCurrentCluster()?.server;
+  let server: string | undefined;
+  try {
+    const u = new URL(raw ?? "");
+    u.username = "";
+    u.password = "";
+    u.search = "";
+    server = u.toString().replace(/\/$/, "");
+  } catch {
+    server = undefined;
+  }
+  return session.apiserver
+    ? { kind: "embedded", server }
+    : { kind: "kubeconfig", server, context: session.clusterName };
+}

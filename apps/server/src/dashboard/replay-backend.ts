@@ -1,0 +1,85 @@
+/**
+ * The backend of `loopscope replay FILE`: the file read once with packages/trace's reader (JSONL
+ * or klog, detected), every event held in the hub, served over the same API as a live run.
+ * Read-only: actions answer 409. Problems in the file are reported, the rest loads.
+ */
+import { createReadStream } from "node:fs";
+import { basename } from "node:path";
+import { readTrace, type Diagnostic, type TraceEvent } from "@loopscope/trace";
+import type { LoadIssue } from "@loopscope/protocol";
+import { TraceHub } from "../hub/trace-hub.ts";
+import type { RunsFolder } from "../recorded-runs/runs-folder.ts";
+import { NO_OBJECTS } from "../objects/objects-view.ts";
+import type { DashboardBackend } from "./backend.ts";
+import { VERSION } from "./version.ts";
+
+const SHOWN_ISSUES = 100;
+
+export interface LoadedTrace {
+  events: TraceEvent[];
+  format: string;
+  diagnostics: Diagnostic[];
+  diagnosticCount: number;
+}
+
+export async function loadTrace(file: string): Promise<LoadedTrace> {
+  const stream = readTrace(createReadStream(file));
+  const events: TraceEvent[] = [];
+  for await (const e of stream) events.push(e);
+  return {
+    events,
+    format: stream.format ?? "unknown",
+    diagnostics: stream.diagnostics,
+    diagnosticCount: stream.reader.diagnosticCount,
+  };
+}
+
+/**
+ * The hub numbers events 1, 2, 3 …; a file whose seqs do not (a range download, a file with
+ * gaps) is renumbered, its `causeSeq` links remapped, the original kept in extra.fileSeq.
+ */
+export function consecutive(events: TraceEvent[]): TraceEvent[] {
+  if (events.every((e, i) => e.seq === i + 1)) return events;
+  const renumbered = new Map<number, number>();
+  events.forEach((e, i) => renumbered.set(e.seq, i + 1));
+  return events.map((e, i) => {
+    const copy = { ...e, seq: i + 1, extra: { ...e.extra, fileSeq: e.seq } } as TraceEvent;
+    if (copy.stage === "enqueue" && copy.causeSeq !== undefined) {
+      const to = renumbered.get(copy.causeSeq);
+      if (to === undefined) delete copy.causeSeq;
+      else copy.causeSeq = to;
+    }
+    return copy;
+  });
+}
+
+export function replayBackend(
+  file: string,
+  loaded: LoadedTrace,
+  runs: RunsFolder,
+): DashboardBackend {
+  const events = consecutive(loaded.events);
+  const hub = new TraceHub({ ringCapacity: Math.max(1, events.length) });
+  for (const e of events) hub.push(e);
+  const loadIssues: LoadIssue[] = loaded.diagnostics
+    .slice(0, SHOWN_ISSUES)
+    .map((d) => ({ line: d.line, message: d.message }));
+  return {
+    mode: "replay",
+    hub,
+    runs,
+    info: () => ({
+      mode: "replay",
+      version: VERSION,
+      cluster: { kind: "none" },
+      trace: basename(file),
+      loadIssues,
+      loadIssuesTotal: loaded.diagnosticCount,
+      scenarios: [],
+      lessons: { hotLoopBug: false, idempotentStatus: false },
+    }),
+    objects: () => ({ ...NO_OBJECTS, atSeq: hub.lastSeq }),
+    onObjectsChanged: () => () => {},
+    traceMeta: () => ({ source: `replay:${basename(file)}`, created: new Date().toISOString() }),
+  };
+}

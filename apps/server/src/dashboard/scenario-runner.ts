@@ -1,0 +1,60 @@
+/**
+ * Runs the scenario registry (scenarios/) from the dashboard, one at a time, on the live
+ * session. A scenario watches its own EventLog; this one is fed from the hub for the run's
+ * duration, seqs re-based so its first event is 1 (causeSeq links shifted alike, so its
+ * analysis still links enqueues to their watch events).
+ */
+import type { TraceEvent, UnsequencedEvent } from "@loopscope/trace";
+import { scenarios } from "../scenarios/index.ts";
+import { EventLog } from "../scenarios/event-log.ts";
+import { runScenario } from "../scenarios/run-scenario.ts";
+import type { Session } from "../session/session.ts";
+import type { TraceHub } from "../hub/trace-hub.ts";
+import { HttpError } from "../http/respond.ts";
+import type { ScenarioRunner } from "./live-backend.ts";
+
+export function scenarioRunner(
+  session: Session,
+  hub: TraceHub,
+  timeoutMs = 60_000,
+  log: (m: string) => void = () => {},
+): ScenarioRunner {
+  let running: string | undefined;
+  return {
+    list: () =>
+      Object.values(scenarios).map(({ name, title, teaches }) => ({ name, title, teaches })),
+    async run(name) {
+      const scenario = scenarios[name];
+      if (!scenario) throw new HttpError(400, `no scenario named ${name}`);
+      if (running) throw new HttpError(409, `scenario ${running} is still running`);
+      running = name;
+      const events = new EventLog();
+      const base = hub.lastSeq;
+      const stop = hub.subscribe((e) => events.push(rebased(e, base)));
+      try {
+        for (const [lesson, on] of Object.entries(scenario.lessons ?? {})) {
+          session.controller.setLesson(lesson as keyof typeof scenario.lessons & string, on);
+        }
+        await runScenario(scenario, { session, events, timeoutMs, log });
+        return `scenario ${name} done`;
+      } catch (err) {
+        throw err instanceof HttpError
+          ? err
+          : new HttpError(502, `scenario ${name}: ${(err as Error).message}`);
+      } finally {
+        stop();
+        running = undefined;
+      }
+    },
+  };
+}
+
+function rebased(e: TraceEvent, base: number): UnsequencedEvent {
+  const { seq: _seq, ...rest } = e;
+  if (rest.stage === "enqueue" && rest.causeSeq !== undefined) {
+    return rest.causeSeq > base
+      ? { ...rest, causeSeq: rest.causeSeq - base }
+      : { ...rest, causeSeq: undefined };
+  }
+  return rest;
+}

@@ -1,0 +1,118 @@
+/**
+ * Flags shared by `loopscope up` and `loopscope replay`, parsed strictly: an unknown flag or a
+ * malformed value is a usage error (exit 2) with a one-line reason.
+ */
+import { parseArgs } from "node:util";
+
+export const DEFAULT_PORT = 7420;
+export const DEFAULT_HOST = "127.0.0.1";
+
+export class UsageError extends Error {}
+
+export interface ServeFlags {
+  port: number;
+  host: string;
+  open: boolean;
+  share: boolean;
+  /** Skip the web build check (serve whatever apps/web/dist holds). */
+  noBuild: boolean;
+}
+
+export interface UpFlags extends ServeFlags {
+  kubeconfig?: string;
+  context?: string;
+  workers: number;
+  resyncMs: number;
+  record?: string;
+  verbose: boolean;
+}
+
+const SERVE_OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  open: { type: "boolean" },
+  share: { type: "boolean" },
+  "no-build": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export function parseUpFlags(argv: string[]): UpFlags | "help" {
+  const { values } = usageErrors(() =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        ...SERVE_OPTIONS,
+        kubeconfig: { type: "string" },
+        context: { type: "string" },
+        workers: { type: "string" },
+        resync: { type: "string" },
+        record: { type: "string" },
+        v: { type: "boolean", short: "v" },
+      },
+    }),
+  );
+  if (values.help) return "help";
+  if (values.context && !values.kubeconfig) throw new UsageError("--context needs --kubeconfig");
+  return {
+    ...serveFlags(values),
+    kubeconfig: values.kubeconfig,
+    context: values.context,
+    workers: int("--workers", values.workers ?? "2", 1, 64),
+    resyncMs: duration("--resync", values.resync ?? "30s"),
+    record: values.record,
+    verbose: values.v ?? false,
+  };
+}
+
+export function parseReplayFlags(argv: string[]): (ServeFlags & { file: string }) | "help" {
+  const { values, positionals } = usageErrors(() =>
+    parseArgs({ args: argv, strict: true, allowPositionals: true, options: SERVE_OPTIONS }),
+  );
+  if (values.help) return "help";
+  if (positionals.length !== 1) throw new UsageError("replay takes exactly one FILE");
+  return { ...serveFlags(values), file: positionals[0] };
+}
+
+function usageErrors<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new UsageError((err as Error).message.split("\n")[0]);
+  }
+}
+
+function serveFlags(values: {
+  port?: string;
+  host?: string;
+  open?: boolean;
+  share?: boolean;
+  "no-build"?: boolean;
+}): ServeFlags {
+  const host = values.host ?? DEFAULT_HOST;
+  if (!/^[A-Za-z0-9.:-]+$/.test(host))
+    throw new UsageError(`--host ${host}: not a host name or address`);
+  return {
+    port: int("--port", values.port ?? String(DEFAULT_PORT), 0, 65535),
+    host,
+    open: values.open ?? false,
+    share: values.share ?? false,
+    noBuild: values["no-build"] ?? false,
+  };
+}
+
+function int(flag: string, v: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < min || n > max) {
+    throw new UsageError(`${flag} ${v}: expected an integer ${min}…${max}`);
+  }
+  return n;
+}
+
+/** "30s", "500ms", "2m", "0" (off), or bare seconds. */
+export function duration(flag: string, v: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(v);
+  if (!m) throw new UsageError(`${flag} ${v}: expected a duration like 30s, 500ms, 2m or 0`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? "s"] ?? 1000;
+  return Math.round(Number(m[1]) * unit);
+}

@@ -1,0 +1,130 @@
+/**
+ * End to end, in process: the embedded API server, the real Foo controller, the real kubectl
+ * and a real WebSocket client of the dashboard server.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { API, TOKEN_HEADER, type ObjectsSnapshot, type ServerMessage } from "@loopscope/protocol";
+import { readTraceText, type TraceEvent } from "@loopscope/trace";
+import { StreamClient } from "../ws/stream-client.ts";
+import { REPO_ROOT } from "./web-build.ts";
+import { startLive, type Live } from "./start-live.ts";
+
+const run = promisify(execFile);
+const MANIFEST = join(REPO_ROOT, "public", "manifests", "example-foo.yaml");
+
+let dir: string;
+let live: Live;
+let client: StreamClient;
+let snapshots: ObjectsSnapshot[];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "loopscope-live-"));
+  live = await startLive({
+    cluster: { kind: "embedded" },
+    host: "127.0.0.1",
+    port: 0,
+    webRoot: dir,
+    runsDir: join(dir, "runs"),
+    workers: 2,
+    resyncMs: 0,
+  });
+  snapshots = [];
+  client = new StreamClient({
+    baseUrl: live.server.url,
+    token: live.server.tokens.owner,
+    onMessage: (m: ServerMessage) => {
+      if (m.type === "objects") snapshots.push(m.objects);
+    },
+  });
+  await client.connect();
+});
+
+afterAll(async () => {
+  await client?.close();
+  await live?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const forKey = (key: string) => client.events.filter((e) => e.key === key);
+const synced = (key: string) => () =>
+  expect(forKey(key).some((e) => e.stage === "done" && e.outcome === "synced")).toBe(true);
+
+describe("loopscope up, live", () => {
+  it("kubectl apply → the Foo's STAGE events arrive over the WebSocket in seq order", async () => {
+    await run("kubectl", ["--kubeconfig", live.kubeconfigPath, "apply", "-f", MANIFEST]);
+    const key = "default/example-foo";
+    await vi.waitFor(synced(key), { timeout: 20_000, interval: 20 });
+    await vi.waitFor(
+      () =>
+        expect(forKey(key).some((e) => e.stage === "write" && e.verb === "updateStatus")).toBe(
+          true,
+        ),
+      { timeout: 20_000, interval: 20 },
+    );
+    const stages = forKey(key).map((e) => e.stage);
+    for (const s of ["watch", "enqueue", "dequeue", "read", "write"]) expect(stages).toContain(s);
+    expect(stages.indexOf("watch")).toBeLessThan(stages.indexOf("enqueue"));
+    expect(stages.indexOf("enqueue")).toBeLessThan(stages.indexOf("dequeue"));
+    expect(stages.indexOf("dequeue")).toBeLessThan(stages.indexOf("read"));
+    expect(stages.indexOf("read")).toBeLessThan(stages.indexOf("write"));
+    expect(forKey(key).find((e) => e.stage === "write")).toMatchObject({
+      verb: "create",
+      target: "deployments/default/example-foo",
+    });
+    expect(client.events.map((e) => e.seq)).toEqual(
+      Array.from({ length: client.lastSeq }, (_, i) => i + 1),
+    );
+    expect(client.violations).toEqual([]);
+    await vi.waitFor(() =>
+      expect(snapshots.at(-1)?.objects.map((o) => `${o.kind}/${o.name}`)).toEqual(
+        expect.arrayContaining(["Foo/example-foo", "Deployment/example-foo"]),
+      ),
+    );
+  });
+
+  it("actions over HTTP drive the cluster: create and scale a Foo, apply a manifest", async () => {
+    const post = (body: unknown) =>
+      fetch(new URL(API.action, live.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json", [TOKEN_HEADER]: live.server.tokens.owner },
+        body: JSON.stringify(body),
+      });
+    const created = await post({ action: "createFoo", name: "second", replicas: 2 });
+    expect(await created.json()).toEqual({ ok: true, message: "foo default/second created" });
+    await vi.waitFor(synced("default/second"), { timeout: 20_000, interval: 20 });
+    expect((await post({ action: "createFoo", name: "second" })).status).toBe(409);
+    expect((await post({ action: "scaleFoo", name: "second", replicas: 3 })).status).toBe(200);
+    await vi.waitFor(
+      () => {
+        const foo = snapshots
+          .at(-1)
+          ?.objects.find((o) => o.kind === "Deployment" && o.name === "second");
+        expect(foo?.replicas).toBe(3);
+      },
+      { timeout: 20_000, interval: 20 },
+    );
+    const yaml = (await readFile(MANIFEST, "utf8")).replace(/example-foo/g, "third");
+    const applied = await post({ action: "applyManifest", yaml });
+    expect(await applied.json()).toMatchObject({ ok: true, message: "foo default/third created" });
+    await vi.waitFor(synced("default/third"), { timeout: 20_000, interval: 20 });
+    const bad = await post({ action: "applyManifest", yaml: "kind: Secret\napiVersion: v1\n" });
+    expect(bad.status).toBe(400);
+  });
+
+  it("stops with a complete recording that the trace reader reads back whole", async () => {
+    await live.stop();
+    const last = live.hub.lastSeq;
+    const text = await readFile(live.recordingPath, "utf8");
+    expect(text.endsWith("\n")).toBe(true);
+    const { events, reader } = readTraceText(text);
+    expect(reader.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
+    expect(events.map((e: TraceEvent) => e.seq)).toEqual(
+      Array.from({ length: last }, (_, i) => i + 1),
+    );
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * Everything `loopscope up` runs, started in order and stopped in reverse: recording → hub →
+ * session (cluster + controller, feeding the hub) → kubeconfig file → dashboard server.
+ * In-process callers (tests, benches) use this directly.
+ *
+ * Invariant: `stop()` leaves the recording complete on disk — the controller has stopped
+ * emitting before the hub's recording is flushed, fsynced and closed. It is idempotent.
+ */
+import { dirname } from "node:path";
+import { mkdir } from "node:fs/promises";
+import { Recording } from "../hub/recording.ts";
+import { TraceHub } from "../hub/trace-hub.ts";
+import type { RecordingMeta } from "../hub/codec.ts";
+import { RunsFolder } from "../recorded-runs/runs-folder.ts";
+import { startSession, type ClusterSpec, type Session } from "../session/session.ts";
+import { liveBackend } from "../dashboard/live-backend.ts";
+import { scenarioRunner } from "../dashboard/scenario-runner.ts";
+import type { DashboardBackend } from "../dashboard/backend.ts";
+import { startDashboardServer, type DashboardServer } from "../dashboard/dashboard-server.ts";
+import type { Route } from "../http/router.ts";
+import { writeKubeconfigFile, type KubeconfigFile } from "./kubeconfig-file.ts";
+
+export interface LiveOptions {
+  cluster: ClusterSpec;
+  host: string;
+  port: number;
+  webRoot: string;
+  runsDir: string;
+  /** Recording path; default a fresh timestamped file in runsDir. */
+  record?: string;
+  workers: number;
+  resyncMs: number;
+  share?: boolean;
+  /** klog STAGE lines (the -v flag). */
+  klog?: (line: string) => void;
+  extraRoutes?: ((backend: DashboardBackend) => Route[])[];
+}
+
+export interface Live {
+  server: DashboardServer;
+  session: Session;
+  hub: TraceHub;
+  recordingPath: string;
+  /** For kubectl: the embedded server's kubeconfig, or the one given. */
+  kubeconfigPath: string;
+  stop(): Promise<void>;
+}
+
+export async function startLive(o: LiveOptions): Promise<Live> {
+  const runs = new RunsFolder(o.runsDir);
+  const recordingPath = o.record ?? (await runs.newRecordingPath());
+  await mkdir(dirname(recordingPath), { recursive: true });
+  const meta: RecordingMeta = {
+    source: "live",
+    created: new Date().toISOString(),
+    cluster: o.cluster.kind,
+  };
+  const hub = new TraceHub({ recording: await Recording.create(recordingPath, meta) });
+  const cleanup: (() => Promise<void>)[] = [() => hub.close()];
+  const unwind = async () => {
+    for (const step of cleanup.splice(0).reverse()) await step().catch(() => {});
+  };
+  try {
+    const session = await startSession({
+      cluster: o.cluster,
+      workers: o.workers,
+      resyncMs: o.resyncMs,
+      onEvent: (e) => hub.push(e).seq,
+      klog: o.klog,
+      verbosity: o.klog ? 2 : 0,
+    });
+    cleanup.push(() => session.stop());
+    let kubeconfig: KubeconfigFile | undefined;
+    if (session.apiserver) {
+      kubeconfig = await writeKubeconfigFile(session.apiserver.kubeconfigYaml());
+      cleanup.push(() => kubeconfig!.remove());
+    }
+    const backend = liveBackend({
+      hub,
+      session,
+      runs,
+      meta,
+      workers: o.workers,
+      resyncMs: o.resyncMs,
+      scenarios: scenarioRunner(session, hub),
+    });
+    const server = await startDashboardServer({
+      backend,
+      host: o.host,
+      port: o.port,
+      webRoot: o.webRoot,
+      share: o.share,
+      extraRoutes: o.extraRoutes,
+    });
+    cleanup.push(() => server.close());
+    let stopping: Promise<void> | undefined;
+    return {
+      server,
+      session,
+      hub,
+      recordingPath,
+      kubeconfigPath: kubeconfig?.path ?? (o.cluster.kind === "kubeconfig" ? o.cluster.path : ""),
+      stop: () => (stopping ??= unwind()),
+    };
+  } catch (err) {
+    await unwind();
+    throw err;
+  }
+}

@@ -18,3 +18,14 @@ export { parseStageMessage } from "./klog/stage-line.ts";
 export { parseMarker, type PassMarker } from "./klog/markers.ts";
 export { unquoteGo, readGoQuoted } from "./klog/go-quote.ts";
 export * from "./export/index.ts";
+export {
+  buildExcerpt,
+  defaultExcerptKey,
+  excerpt,
+  renderExcerptMarkdown,
+  renderExcerptText,
+  type Excerpt,
+  type ExcerptOptions,
+  type ExcerptRow,
+} from "./excerpt/excerpt.ts";
+export { canonicalText, messageText } from "./excerpt/stage-text.ts";

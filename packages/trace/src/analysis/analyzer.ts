@@ -282,7 +282,7 @@ export class Analyzer {
       else if (echoKind === "Deployment") st.deployRv = e.rv;
     }
     const w: OpenWrite = { seq: e.seq, ts: e.ts, pass: p, echoKind, changed };
-    if (changed === true) this.markChanging(st, p, e.fields);
+    if (changed === true) this.markChanging(st, p, e.seq, e.fields);
     else {
       // Unsettled writes count as no-ops until an echo shows they changed something.
       s.noopWrites++;
@@ -430,7 +430,7 @@ export class Analyzer {
     st.unsettled.delete(w.seq);
     st.summary.noopWrites--;
     w.pass.noopWrites--;
-    this.markChanging(st, w.pass, undefined);
+    this.markChanging(st, w.pass, w.seq, undefined);
   }
 
   private settleNoop(st: KeyState, w: OpenWrite): void {
@@ -439,8 +439,14 @@ export class Analyzer {
     st.unsettled.delete(w.seq);
   }
 
-  private markChanging(st: KeyState, p: Pass, fields: string[] | undefined): void {
+  private markChanging(
+    st: KeyState,
+    p: Pass,
+    writeSeq: number,
+    fields: string[] | undefined,
+  ): void {
     p.changingWrites++;
+    (p.changingWriteSeqs ??= []).push(writeSeq);
     st.summary.changingWrites++;
     if (fields) addFields(p, fields);
     if (st.candidate === p.index && !st.createConfirmed) st.candidate = -1;

@@ -42,6 +42,8 @@ export interface Pass {
   inferred: boolean;
   readSeq?: number;
   writeSeqs: number[];
+  /** The writes among `writeSeqs` known to have changed their object. */
+  changingWriteSeqs?: number[];
   changingWrites: number;
   noopWrites: number;
   conflicts: number;

@@ -57,6 +57,8 @@ export class KlogParser {
   private dayMs = 0;
   private lastTs = 0;
   private headerlessNoted = false;
+  /** Lines read as klog: with a header, or header-less STAGE lines. */
+  klogLines = 0;
   /** Lines with a klog header that were dropped as client-go noise. */
   noiseLines = 0;
   /** Lines that carried neither a klog header nor a STAGE tag (continuations, other output). */
@@ -85,9 +87,11 @@ export class KlogParser {
             "STAGE line without a klog header; its time is taken from the line before (noted once)",
         });
       }
+      this.klogLines++;
       this.stage(text, at, lineNo, this.lastTs, undefined, text);
       return;
     }
+    this.klogLines++;
     const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, h.start, lineNo);
     this.lastTs = ts;
     const msgStart = h.msgStart;

@@ -42,6 +42,7 @@ export class TraceReader {
   private nextSeq: number;
   private out: TraceEvent[] = [];
   private readonly maxDiagnostics: number;
+  private jsonLines = 0;
   private readonly onLine = (line: string, no: number, terminated: boolean) =>
     this.line(line, no, terminated);
 
@@ -59,6 +60,14 @@ export class TraceReader {
   /** Lines seen so far. */
   get lines(): number {
     return this.splitter.lines;
+  }
+
+  /**
+   * Lines recognized as trace input (klog lines, JSONL header and records), readable or not as
+   * events. Zero for a non-empty input means it is not a trace at all.
+   */
+  get recognizedLines(): number {
+    return this.klog.klogLines + this.jsonLines;
   }
 
   /** klog lines dropped as client-go noise. */
@@ -111,6 +120,7 @@ export class TraceReader {
       );
       return;
     }
+    if (typeof rec === "object" && rec !== null) this.jsonLines++;
     if (isHeaderRecord(rec)) {
       if (this.header || this.events > 0) {
         this.diagnose({ line: no, level: "warn", message: "a second trace header; ignored" });

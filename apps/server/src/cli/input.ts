@@ -1,0 +1,116 @@
+/**
+ * Opens a trace for reading: a path, "-" for stdin, gzip detected by its magic bytes (so a
+ * `.gz` without the suffix works too). Failures become `InputError` with a one-line reason the
+ * CLI prints as is (exit 1) — never a stack trace.
+ */
+import { createReadStream } from "node:fs";
+import { open, stat } from "node:fs/promises";
+import { createGunzip } from "node:zlib";
+import type { Readable } from "node:stream";
+
+export class InputError extends Error {}
+
+export interface TraceInput {
+  /** Decompressed bytes, in chunks. */
+  chunks: AsyncIterable<Uint8Array>;
+  /** Size of the file on disk (compressed), when known: for progress. */
+  size: number | undefined;
+  /** Bytes of the file read so far (compressed). */
+  bytesRead(): number;
+  gzip: boolean;
+  name: string;
+}
+
+const CHUNK = 1 << 20;
+
+function describe(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e?.code) {
+    case "ENOENT":
+      return "no such file";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EISDIR":
+      return "is a directory";
+    case "Z_DATA_ERROR":
+    case "Z_BUF_ERROR":
+      return `corrupt gzip data (${e.message})`;
+    default:
+      return e?.message ?? String(err);
+  }
+}
+
+async function isGzipFile(path: string): Promise<boolean> {
+  const fh = await open(path, "r");
+  try {
+    const buf = new Uint8Array(2);
+    const { bytesRead } = await fh.read(buf, 0, 2, 0);
+    return bytesRead === 2 && buf[0] === 0x1f && buf[1] === 0x8b;
+  } finally {
+    await fh.close();
+  }
+}
+
+export async function openTraceInput(path: string): Promise<TraceInput> {
+  if (path === "-") return fromStream(process.stdin, "stdin", undefined, false);
+  let size: number;
+  let gzip: boolean;
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    size = info.size;
+    gzip = await isGzipFile(path);
+  } catch (err) {
+    throw new InputError(`${path}: ${describe(err)}`);
+  }
+  const file = createReadStream(path, { highWaterMark: CHUNK });
+  return fromStream(file, path, size, gzip);
+}
+
+function fromStream(
+  source: Readable,
+  name: string,
+  size: number | undefined,
+  gzipKnown: boolean,
+): TraceInput {
+  let read = 0;
+  source.on("data", (b: Buffer) => {
+    read += b.length;
+  });
+  const chunks = async function* (): AsyncGenerator<Uint8Array> {
+    try {
+      let stream: AsyncIterable<Buffer> = source;
+      if (gzipKnown) stream = source.pipe(createGunzip({ chunkSize: CHUNK }));
+      else if (size === undefined) stream = sniffGzip(source);
+      for await (const b of stream) yield b;
+    } catch (err) {
+      throw new InputError(`${name}: ${describe(err)}`);
+    }
+  };
+  return { chunks: chunks(), size, bytesRead: () => read, gzip: gzipKnown, name };
+}
+
+/** stdin: decompress when the first bytes say gzip. */
+async function* sniffGzip(source: Readable): AsyncGenerator<Buffer> {
+  const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await it.next();
+  if (first.done) return;
+  const head: Buffer = first.value;
+  const rest = async function* () {
+    yield head;
+    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+  };
+  if (head[0] === 0x1f && head[1] === 0x8b) {
+    const gunzip = createGunzip({ chunkSize: CHUNK });
+    const feed = (async () => {
+      for await (const b of rest())
+        if (!gunzip.write(b)) await new Promise((r) => gunzip.once("drain", r));
+      gunzip.end();
+    })();
+    feed.catch((err: unknown) => gunzip.destroy(err as Error));
+    yield* gunzip as AsyncIterable<Buffer>;
+  } else {
+    yield* rest();
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Reads a trace file through packages/trace's reader and Analyzer, with progress on a terminal.
+ * Shared by `stats` and `excerpt`; throws InputError (exit 1) when the input is not a trace.
+ */
+import { Analyzer, TraceReader, type AnalyzerOptions, type TraceEvent } from "@loopscope/trace";
+import { InputError, openTraceInput } from "./input.ts";
+import { progressMeter } from "./progress.ts";
+
+export interface LoadOptions extends AnalyzerOptions {
+  year?: number;
+  /** Keep every event in memory (the excerpt needs them; stats does not). */
+  keepEvents?: boolean;
+}
+
+export interface LoadedFile {
+  reader: TraceReader;
+  analyzer: Analyzer;
+  events: TraceEvent[];
+}
+
+export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promise<LoadedFile> {
+  const input = await openTraceInput(path);
+  const reader = new TraceReader(opts.year !== undefined ? { year: opts.year } : {});
+  const analyzer = new Analyzer(opts);
+  const events: TraceEvent[] = [];
+  const progress = progressMeter(input.name, input.size, input.bytesRead);
+  let first = true;
+  const take = (batch: TraceEvent[]) => {
+    for (const e of batch) analyzer.push(e);
+    if (opts.keepEvents) for (const e of batch) events.push(e);
+  };
+  try {
+    for await (const chunk of input.chunks) {
+      if (first) {
+        first = false;
+        if (looksBinary(chunk))
+          throw new InputError(`${input.name}: not a text file (binary data)`);
+      }
+      take(reader.push(chunk));
+      progress.update();
+    }
+    take(reader.end());
+  } finally {
+    progress.done();
+  }
+  if (reader.lines > 0 && reader.recognizedLines === 0) {
+    throw new InputError(`${input.name}: no klog lines or loopscope trace records found`);
+  }
+  return { reader, analyzer, events };
+}
+
+function looksBinary(chunk: Uint8Array): boolean {
+  const n = Math.min(chunk.length, 4096);
+  for (let i = 0; i < n; i++) if (chunk[i] === 0) return true;
+  return false;
+}

@@ -1,0 +1,122 @@
+/**
+ * The file commands as a user runs them: `tsx apps/server/src/main.ts stats|excerpt …` in a
+ * child process, checking stdout, stderr and the exit code.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+const STAGE = join(ROOT, "packages/trace/fixtures/stage");
+
+function loopscope(args: string[], input?: Buffer | string) {
+  const r = spawnSync(TSX, ["apps/server/src/main.ts", ...args], {
+    cwd: ROOT,
+    input,
+    encoding: "utf8",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+// Each spawn starts tsx afresh (~1–3 s on a busy 2-core machine).
+describe("loopscope stats", { timeout: 90_000 }, () => {
+  it("prints exactly the documented JSON shape", () => {
+    const r = loopscope(["stats", join(STAGE, "create-canonical.log"), "--json", "--year", "2026"]);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(Object.keys(j)).toEqual([
+      "format",
+      "lines",
+      "events",
+      "byStage",
+      "keys",
+      "findings",
+      "diagnostics",
+    ]);
+    expect(j).toMatchObject({ format: "klog", lines: 55, events: 52 });
+    expect(j.byStage).toEqual({ watch: 9, enqueue: 9, dequeue: 7, read: 7, write: 8 });
+    expect(j.keys["default/example-foo"]).toEqual({
+      byStage: { watch: 9, enqueue: 9, dequeue: 7, read: 7, write: 8 },
+      passes: 7,
+      passCauses: { external: 4, self: 2, resync: 1, retry: 0, unknown: 0 },
+      writes: 8,
+      changingWrites: 3,
+      noopWrites: 5,
+      conflicts: 0,
+      reconcilesForCreate: 6,
+      quiescent: true,
+      hotLoop: false,
+    });
+    expect(j.findings).toEqual([]);
+    expect(j.diagnostics).toEqual([{ line: 1, message: expect.stringContaining("read as 2026") }]);
+  });
+
+  it("reads gzip from stdin and names the hot loop's field", () => {
+    const gz = gzipSync(readFileSync(join(STAGE, "hot-loop.log")));
+    const r = loopscope(["stats", "-", "--json"], gz);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out);
+    expect(j.keys["default/hot-foo"].hotLoop).toBe(true);
+    expect(j.findings).toEqual([
+      {
+        kind: "hot-loop",
+        key: "default/hot-foo",
+        detail: expect.stringContaining("status.lastSyncTime"),
+        fields: ["status.lastSyncTime"],
+      },
+    ]);
+  });
+
+  it("prints a table by default, and reports bad lines without failing", () => {
+    const dir = mkdtempSync(join(tmpdir(), "loopscope-stats-"));
+    const file = join(dir, "bad.log.gz");
+    const text =
+      readFileSync(join(STAGE, "create-canonical.log"), "utf8") +
+      "I1202 09:15:00.000000   48211 controller.go:131] STAGE/wacth key=default/example-foo\n" +
+      'I1202 09:15:00.000001   48211 controller.go:131] "STAGE/read" key="default/example-foo\n';
+    writeFileSync(file, gzipSync(text));
+    const r = loopscope(["stats", file]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/default\/example-foo\s+9\s+9\s+7\s+7\s+8\s+7/);
+    expect(r.out).toContain('line 56: unknown stage "STAGE/wacth"');
+    expect(r.out).toContain("line 57:");
+  });
+
+  it("exits 1 with a one-line reason for unreadable input, 2 for usage", () => {
+    const missing = loopscope(["stats", "/nonexistent/trace.log"]);
+    expect(missing.code).toBe(1);
+    expect(missing.err.trim()).toBe("loopscope stats: /nonexistent/trace.log: no such file");
+    const binary = loopscope(["stats", "-"], Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 1, 2]));
+    expect(binary.code).toBe(1);
+    expect(binary.err).not.toContain("    at ");
+    const usage = loopscope(["stats", "--bogus", "x.log"]);
+    expect(usage.code).toBe(2);
+    expect(usage.err).toContain("usage: loopscope stats");
+  });
+});
+
+describe("loopscope excerpt", { timeout: 90_000 }, () => {
+  it("prints the first Foo's excerpt as Markdown with counts and the reconcile count", () => {
+    const r = loopscope(["excerpt", join(STAGE, "create-spellings.log"), "--format", "md"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("### `default/example-foo` — from creation to quiescent");
+    expect(r.out).toContain("| **pass 2** |");
+    expect(r.out).toContain(
+      "**Tags:** watch 8 · enqueue 8 · dequeue 6 · read 6 · write 7 · pass ends 6",
+    );
+    expect(r.out).toContain("Reconcile count for one create: 6 passes");
+  });
+
+  it("exits 1 for a key the trace does not have, 2 for a bad format", () => {
+    expect(loopscope(["excerpt", join(STAGE, "hot-loop.log"), "--key", "default/nope"]).code).toBe(
+      1,
+    );
+    expect(loopscope(["excerpt", join(STAGE, "hot-loop.log"), "--format", "html"]).code).toBe(2);
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * The annotated excerpt of the exercise: one Foo's lines from its creation until it went
+ * quiescent, stage names down the left, file:line beside each, pass boundaries and causes
+ * marked, then the count of each tag and the reconcile count for the create.
+ */
+import type { TraceEvent } from "../event.ts";
+import type { Pass, PassCause } from "../analysis/model.ts";
+import { Analyzer, type AnalyzerOptions } from "../analysis/analyzer.ts";
+import { messageText } from "./stage-text.ts";
+
+export type ExcerptRow =
+  | {
+      kind: "event";
+      event: TraceEvent;
+      /** µs since the first row */ offsetUs: number;
+      note?: string;
+    }
+  | { kind: "pass"; pass: Pass; number: number; text: string };
+
+export interface Excerpt {
+  key: string;
+  rows: ExcerptRow[];
+  /** Events per tag in the excerpt (stages and pass ends). */
+  counts: Record<"watch" | "enqueue" | "dequeue" | "read" | "write" | "done", number>;
+  /** Passes from creation to quiescence; null when the trace never shows it quiescent. */
+  reconciles: number | null;
+  /** Whether the excerpt stops because the key went quiescent (else: the trace ended). */
+  quiescent: boolean;
+  passes: number;
+}
+
+export interface ExcerptOptions extends AnalyzerOptions {
+  /** "ns/name"; default: the first Foo created in the trace (else the first key). */
+  key?: string;
+  /** Cap on event rows when the key never settles (default 400). */
+  maxRows?: number;
+}
+
+const CAUSE_TEXT: Record<PassCause, string> = {
+  external: "external — someone else changed something it watches",
+  self: "self — echoes of this controller's own writes",
+  resync: "resync — the informer's periodic re-delivery",
+  retry: "retry — requeued after an error",
+  unknown: "cause unknown — no enqueue line to go by",
+};
+
+/** The key the excerpt is about when none is given. */
+export function defaultExcerptKey(events: Iterable<TraceEvent>): string | undefined {
+  let first: string | undefined;
+  for (const e of events) {
+    if (e.stage === "watch" && e.kind === "Foo" && e.event === "add" && e.key) return e.key;
+    if (first === undefined && e.key && e.stage !== "note") first = e.key;
+  }
+  return first;
+}
+
+export function buildExcerpt(
+  events: readonly TraceEvent[],
+  opts: ExcerptOptions = {},
+): Excerpt | undefined {
+  const key = opts.key ?? defaultExcerptKey(events);
+  if (key === undefined) return undefined;
+  const mine = events.filter((e) => e.key === key);
+  if (mine.length === 0) return undefined;
+  const analyzer = new Analyzer(opts);
+  const passOf = new Map<number, number>();
+  for (const e of mine) {
+    const p = analyzer.push(e);
+    if (p >= 0) passOf.set(e.seq, p);
+  }
+  const passes = analyzer.passes(key);
+  const summary = analyzer.summary(key)!;
+  const lineOf = new Map(mine.map((e) => [e.seq, e.line ?? e.seq]));
+  const changing = new Set(passes.flatMap((p) => p.changingWriteSeqs ?? []));
+  // Triggers belong to the pass they caused.
+  const triggerNote = new Map<number, string>();
+  for (const p of passes) {
+    for (const t of p.triggers) {
+      const label = `→ pass ${p.index + 1}: ${t.cause}${t.inferred ? " (inferred)" : ""}`;
+      triggerNote.set(t.enqueueSeq, label);
+      const echo =
+        t.writeSeq !== undefined ? `, echo of the write on line ${lineOf.get(t.writeSeq)}` : "";
+      if (t.watchSeq !== undefined)
+        triggerNote.set(t.watchSeq, `${t.cause}${t.inferred ? " (inferred)" : ""}${echo}`);
+    }
+  }
+  const startIdx = Math.max(
+    0,
+    mine.findIndex((e) => e.stage === "watch"),
+  );
+  const lastPass =
+    summary.reconcilesForCreate !== null
+      ? passes[startPassIndex(passes, mine[startIdx]) + summary.reconcilesForCreate - 1]
+      : undefined;
+  const stopSeq = lastPass?.endSeq ?? lastPass?.writeSeqs[lastPass.writeSeqs.length - 1];
+  const maxRows = opts.maxRows ?? 400;
+  const rows: ExcerptRow[] = [];
+  const counts = { watch: 0, enqueue: 0, dequeue: 0, read: 0, write: 0, done: 0 };
+  const t0 = mine[startIdx].ts;
+  let shownPass = -1;
+  let eventsShown = 0;
+  for (let i = startIdx; i < mine.length && eventsShown < maxRows; i++) {
+    const e = mine[i];
+    const p = passOf.get(e.seq);
+    if (p !== undefined && p > shownPass && e.stage !== "note") {
+      shownPass = p;
+      const pass = passes[p];
+      rows.push({
+        kind: "pass",
+        pass,
+        number: p + 1,
+        text: `pass ${p + 1} · ${CAUSE_TEXT[pass.cause]}${pass.inferred ? " (inferred, no resourceVersions)" : ""}`,
+      });
+    }
+    const note =
+      e.stage === "done"
+        ? e.outcome
+        : e.stage === "write"
+          ? writeNote(e, changing.has(e.seq))
+          : triggerNote.get(e.seq);
+    rows.push({ kind: "event", event: e, offsetUs: e.ts - t0, ...(note ? { note } : {}) });
+    eventsShown++;
+    if (e.stage !== "note") counts[e.stage]++;
+    if (stopSeq !== undefined && e.seq === stopSeq) break;
+  }
+  const createPasses = rows.filter((r) => r.kind === "pass").length;
+  return {
+    key,
+    rows,
+    counts,
+    reconciles: summary.reconcilesForCreate,
+    quiescent: lastPass !== undefined,
+    passes: createPasses,
+  };
+}
+
+function startPassIndex(passes: readonly Pass[], first: TraceEvent): number {
+  const i = passes.findIndex(
+    (p) => p.start >= first.ts || (p.dequeueSeq ?? p.endSeq ?? 0) > first.seq,
+  );
+  return i < 0 ? 0 : i;
+}
+
+function writeNote(e: Extract<TraceEvent, { stage: "write" }>, changing: boolean): string {
+  if ((e.code !== undefined && e.code >= 400) || (e.code === undefined && e.reason)) {
+    return `failed${e.code ? " " + e.code : ""}${e.reason ? " " + e.reason : ""}`;
+  }
+  if (!changing) return "no-op";
+  return e.fields && e.fields.length > 0 ? `changed ${e.fields.join(", ")}` : "changed";
+}
+
+// ── rendering ───────────────────────────────────────────────────────────────────────────────
+
+function seconds(us: number): string {
+  return `+${(us / 1e6).toFixed(3)}s`;
+}
+
+function tally(x: Excerpt): string {
+  const c = x.counts;
+  return `watch ${c.watch} · enqueue ${c.enqueue} · dequeue ${c.dequeue} · read ${c.read} · write ${c.write} · pass ends ${c.done}`;
+}
+
+function closing(x: Excerpt): string {
+  return x.quiescent
+    ? `Reconcile count for one create: ${x.reconciles} passes (creation to quiescent).`
+    : `Not quiescent within this trace: ${x.passes} passes shown, no reconcile count.`;
+}
+
+export function renderExcerptText(x: Excerpt): string {
+  const out = [
+    `${x.key}: ${x.quiescent ? "from creation to quiescent" : "from creation (never quiescent in this trace)"}`,
+    "",
+  ];
+  const srcWidth = Math.max(
+    6,
+    ...x.rows.map((r) => (r.kind === "event" ? (r.event.src ?? "").length : 0)),
+  );
+  for (const r of x.rows) {
+    if (r.kind === "pass") {
+      out.push(`──── ${r.text} ────`);
+      continue;
+    }
+    const e = r.event;
+    const tag = e.stage === "note" ? "·" : e.stage;
+    const note = r.note ? `   ‹${r.note}›` : "";
+    out.push(
+      `${tag.padEnd(8)} ${seconds(r.offsetUs).padStart(9)}  ${(e.src ?? "").padEnd(srcWidth)}  ${messageText(e)}${note}`,
+    );
+  }
+  out.push("", `Tags: ${tally(x)}`, closing(x));
+  return out.join("\n") + "\n";
+}
+
+function cell(s: string): string {
+  return s.replace(/\|/g, "\\|");
+}
+
+function code(s: string): string {
+  const t = s.replace(/\|/g, "\\|");
+  return t.includes("`") ? `\`\` ${t} \`\`` : `\`${t}\``;
+}
+
+export function renderExcerptMarkdown(x: Excerpt): string {
+  const out = [
+    `### \`${x.key}\` — ${x.quiescent ? "from creation to quiescent" : "from creation (never quiescent in this trace)"}`,
+    "",
+    "| stage | time | file:line | line | note |",
+    "| --- | --- | --- | --- | --- |",
+  ];
+  for (const r of x.rows) {
+    if (r.kind === "pass") {
+      out.push(`| **pass ${r.number}** | | | **${cell(r.text.replace(/^pass \d+ · /, ""))}** | |`);
+      continue;
+    }
+    const e = r.event;
+    out.push(
+      `| ${e.stage === "note" ? "" : `**${e.stage}**`} | ${seconds(r.offsetUs)} | ${e.src ? code(e.src) : ""} | ${code(messageText(e))} | ${r.note ? cell(r.note) : ""} |`,
+    );
+  }
+  out.push("", `**Tags:** ${tally(x)}`, "", `**${closing(x)}**`);
+  return out.join("\n") + "\n";
+}
+
+/** Builds and renders in one go; undefined when the trace has no such key. */
+export function excerpt(
+  events: readonly TraceEvent[],
+  opts: ExcerptOptions & { format?: "md" | "text" } = {},
+): string | undefined {
+  const x = buildExcerpt(events, opts);
+  if (!x) return undefined;
+  return opts.format === "md" ? renderExcerptMarkdown(x) : renderExcerptText(x);
+}

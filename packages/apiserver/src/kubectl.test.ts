@@ -1,0 +1,266 @@
+/**
+ * The real kubectl against the embedded server: the default binary (the Google Cloud SDK
+ * dispatcher, which picks kubectl 1.32 from our /version) runs the full set; every bundled minor
+ * version runs a smaller apply / get / delete set, concurrently, each against its own server.
+ * kubectl 1.27 and 1.28 validate with protobuf OpenAPI v2, which the server does not serve, so
+ * they apply with --validate=false (see the k8s-api-surface reference, §2.3).
+ */
+import { execFile, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "./index.ts";
+import {
+  DEPLOYMENTS,
+  FOOS,
+  RawClient,
+  deploymentBody,
+  eventually,
+  type KObj,
+} from "./testing/raw-client.ts";
+
+const MANIFESTS = fileURLToPath(new URL("../../../public/manifests/", import.meta.url));
+const SDK_BIN = "/usr/lib/google-cloud-sdk/bin";
+
+function findDefaultKubectl(): string | undefined {
+  const r = spawnSync("sh", ["-c", "command -v kubectl"], { encoding: "utf8" });
+  return r.status === 0 ? r.stdout.trim() : undefined;
+}
+
+const defaultKubectl = findDefaultKubectl();
+const versioned = existsSync(SDK_BIN)
+  ? readdirSync(SDK_BIN)
+      .filter((f) => /^kubectl\.1\.\d+$/.test(f))
+      .sort((a, b) => Number(a.split(".")[2]) - Number(b.split(".")[2]))
+  : [];
+
+if (!defaultKubectl) {
+  console.warn(
+    "\n*** kubectl NOT FOUND on PATH: the kubectl compatibility tests are SKIPPED ***\n",
+  );
+}
+if (versioned.length === 0) {
+  console.warn(
+    `\n*** no bundled kubectl.1.* in ${SDK_BIN}: the per-version kubectl tests are SKIPPED ***\n`,
+  );
+}
+
+interface Kubectl {
+  run(...args: string[]): Promise<string>;
+  env: NodeJS.ProcessEnv;
+  bin: string;
+}
+
+async function kubectlFor(
+  bin: string,
+  server: ApiServer,
+): Promise<{ k: Kubectl; cleanup: () => Promise<void> }> {
+  const home = await mkdtemp(join(tmpdir(), "loopscope-kubectl-"));
+  const kubeconfig = join(home, "kubeconfig.yaml");
+  await server.writeKubeconfig(kubeconfig);
+  const env = { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig };
+  const run = (...args: string[]) =>
+    new Promise<string>((resolve, reject) => {
+      execFile(bin, args, { env, timeout: 60_000 }, (err, stdout, stderr) => {
+        if (err) reject(new Error(`kubectl ${args.join(" ")} failed: ${stderr || err.message}`));
+        else resolve(stdout);
+      });
+    });
+  return { k: { run, env, bin }, cleanup: () => rm(home, { recursive: true, force: true }) };
+}
+
+/** example-foo.yaml with another replica count, written next to the kubectl home. */
+async function editedFoo(dir: string, replicas: number): Promise<string> {
+  const text = await readFile(join(MANIFESTS, "example-foo.yaml"), "utf8");
+  const path = join(dir, `example-foo-${replicas}.yaml`);
+  await writeFile(path, text.replace(/replicas: \d+/, `replicas: ${replicas}`));
+  return path;
+}
+
+const rows = (out: string) =>
+  out
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s+/));
+
+describe.skipIf(!defaultKubectl)("kubectl (default binary, full set)", () => {
+  let server: ApiServer;
+  let k: Kubectl;
+  let cleanup: () => Promise<void>;
+  let c: RawClient;
+
+  beforeAll(async () => {
+    server = await startApiServer({
+      deploymentReadyDelayMs: 50,
+      deploymentStepDelayMs: 5,
+      garbageCollectionDelayMs: 1,
+    });
+    ({ k, cleanup } = await kubectlFor(defaultKubectl as string, server));
+    c = new RawClient(server.url);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await cleanup();
+  });
+
+  it("applies the CRD and example-foo verbatim, then an edit", async () => {
+    expect(await k.run("apply", "-f", join(MANIFESTS, "crd.yaml"))).toContain(
+      "customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io created",
+    );
+    expect(await k.run("apply", "-f", join(MANIFESTS, "example-foo.yaml"))).toContain(
+      "foo.samplecontroller.k8s.io/example-foo created",
+    );
+    expect(await k.run("apply", "-f", join(MANIFESTS, "example-foo.yaml"))).toContain("unchanged");
+    const edited = await editedFoo(k.env.HOME as string, 3);
+    expect(await k.run("apply", "-f", edited)).toContain(
+      "foo.samplecontroller.k8s.io/example-foo configured",
+    );
+    const foo = (await c.get<KObj>(`${FOOS}/example-foo`)).body;
+    expect(foo.spec).toEqual({ deploymentName: "example-foo", replicas: 3 });
+    expect(foo.metadata.generation).toBe(2);
+  });
+
+  it("gets foos as a table and as YAML", async () => {
+    const table = rows(await k.run("get", "foo"));
+    expect(table[0]).toEqual(["NAME", "AGE"]);
+    expect(table[1][0]).toBe("example-foo");
+    expect(table[1][1]).toMatch(/^\d+s$/);
+    const yaml = await k.run("get", "foos", "-o", "yaml");
+    expect(yaml).toContain("kind: Foo");
+    expect(yaml).toContain("name: example-foo");
+    expect(yaml).toContain("replicas: 3");
+  });
+
+  it("gets, edits and scales Deployments", async () => {
+    const deployment = join(k.env.HOME as string, "web.yaml");
+    const manifest = (image: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: nginx\n        image: ${image}\n`;
+    await writeFile(deployment, manifest("nginx:1.24"));
+    expect(await k.run("apply", "-f", deployment)).toContain("deployment.apps/web created");
+    const table = await eventually(async () => {
+      const t = rows(await k.run("get", "deployments"));
+      return t[1]?.[1] === "2/2" ? t : undefined;
+    });
+    expect(table[0]).toEqual(["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]);
+    expect(table[1].slice(0, 4)).toEqual(["web", "2/2", "2", "2"]);
+    await writeFile(deployment, manifest("nginx:1.25"));
+    expect(await k.run("apply", "-f", deployment)).toContain("deployment.apps/web configured");
+    expect(
+      await k.run(
+        "get",
+        "deploy",
+        "web",
+        "-o",
+        "jsonpath={.spec.template.spec.containers[*].image}",
+      ),
+    ).toBe("nginx:1.25");
+    expect(await k.run("scale", "deployment", "web", "--replicas=3")).toContain(
+      "deployment.apps/web scaled",
+    );
+    await eventually(async () => rows(await k.run("get", "deployments"))[1]?.[1] === "3/3");
+    const wide = rows(await k.run("get", "deployments", "-o", "wide"));
+    expect(wide[0]).toEqual([
+      "NAME",
+      "READY",
+      "UP-TO-DATE",
+      "AVAILABLE",
+      "AGE",
+      "CONTAINERS",
+      "IMAGES",
+      "SELECTOR",
+    ]);
+    expect(wide[1].slice(5)).toEqual(["nginx", "nginx:1.25", "app=web"]);
+  });
+
+  it("deletes example-foo and its owned Deployment disappears by garbage collection", async () => {
+    const foo = (await c.get<KObj>(`${FOOS}/example-foo`)).body;
+    const owner = {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      name: "example-foo",
+      uid: foo.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    };
+    expect(
+      (await c.post(DEPLOYMENTS, deploymentBody("example-foo", 1, "nginx:latest", [owner]))).status,
+    ).toBe(201);
+    expect(await k.run("delete", "foo", "example-foo")).toContain(
+      'foo.samplecontroller.k8s.io "example-foo" deleted',
+    );
+    await eventually(
+      async () =>
+        !(await k.run("get", "deployments", "-o", "name")).includes("deployment.apps/example-foo"),
+    );
+    expect(await k.run("get", "deployments", "-o", "name")).toContain("deployment.apps/web");
+  });
+
+  it("streams add / modify / delete with get foo -w", async () => {
+    const child = spawn(k.bin, ["get", "foo", "-w", "--output-watch-events"], { env: k.env });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    try {
+      // No Foo exists, so kubectl prints nothing until the first event: wait for its watch.
+      await eventually(() => server.activeWatches() > 0);
+      await c.createFoo("watched");
+      await c.patch(`${FOOS}/watched`, { spec: { replicas: 2 } });
+      await c.delete(`${FOOS}/watched`);
+      await eventually(() => /DELETED\s+watched/.test(out));
+      const events = rows(out)
+        .filter((r) => r[1] === "watched")
+        .map((r) => r[0]);
+      expect(events).toEqual(["ADDED", "MODIFIED", "DELETED"]);
+    } finally {
+      child.kill();
+    }
+  });
+
+  it("creates a namespace and applies into it", async () => {
+    expect(await k.run("create", "namespace", "demo")).toContain("namespace/demo created");
+    expect(rows(await k.run("get", "namespace", "demo"))[1].slice(0, 2)).toEqual([
+      "demo",
+      "Active",
+    ]);
+    expect(await k.run("-n", "demo", "apply", "-f", join(MANIFESTS, "example-foo.yaml"))).toContain(
+      "created",
+    );
+    expect(
+      (await c.get("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/demo/foos/example-foo"))
+        .status,
+    ).toBe(200);
+  });
+});
+
+describe.skipIf(versioned.length === 0)(
+  "kubectl, each bundled minor version (apply / get / delete)",
+  () => {
+    it.concurrent.each(versioned)("%s", async (name) => {
+      const minor = Number(name.split(".")[2]);
+      const server = await startApiServer();
+      const { k, cleanup } = await kubectlFor(join(SDK_BIN, name), server);
+      try {
+        // 1.27/1.28 need protobuf OpenAPI v2 for client-side validation (not served).
+        const validate = minor < 29 ? ["--validate=false"] : [];
+        expect(
+          await k.run("apply", ...validate, "-f", join(MANIFESTS, "example-foo.yaml")),
+        ).toContain("example-foo created");
+        expect(
+          await k.run("apply", ...validate, "-f", await editedFoo(k.env.HOME as string, 4)),
+        ).toContain("example-foo configured");
+        const table = rows(await k.run("get", "foo"));
+        expect(table[0]).toEqual(["NAME", "AGE"]);
+        expect(table[1][0]).toBe("example-foo");
+        const c = new RawClient(server.url);
+        expect((await c.get<KObj>(`${FOOS}/example-foo`)).body.spec?.replicas).toBe(4);
+        expect(await k.run("delete", "foo", "example-foo")).toContain("deleted");
+        expect((await c.get(`${FOOS}/example-foo`)).status).toBe(404);
+      } finally {
+        await server.stop();
+        await cleanup();
+      }
+    });
+  },
+);

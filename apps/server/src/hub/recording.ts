@@ -62,14 +62,16 @@ export class Recording {
     return this.failure;
   }
 
-  append(e: TraceEvent): void {
+  /** `json`, when given, is JSON.stringify(e) (the hub computed it already). */
+  append(e: TraceEvent, json?: string): void {
     if (this.closed || this.failure) return;
     if (this.sinceIndex >= this.indexEvery) {
       this.index.push({ seq: e.seq, offset: this.size });
       this.sinceIndex = 0;
     }
     this.sinceIndex++;
-    this.push(this.codec.encode(e));
+    // Without extras the codec's line is exactly the event's JSON (trace's encodeEvent).
+    this.push(json !== undefined && !e.extra ? json + "\n" : this.codec.encode(e));
     if (this.pendingBytes >= this.flushBytes) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }

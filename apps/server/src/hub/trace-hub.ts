@@ -51,8 +51,9 @@ export class TraceHub {
   /** Numbers `e` (any seq it carries is replaced), holds and records it, tells listeners. */
   push(e: UnsequencedEvent | TraceEvent): TraceEvent {
     const event = { ...e, seq: this.ring.lastSeq + 1 } as TraceEvent;
-    this.ring.append(event);
-    this.recording?.append(event);
+    const json = JSON.stringify(event);
+    this.ring.append(event, json);
+    this.recording?.append(event, json);
     for (const l of this.listeners) l(event);
     return event;
   }
@@ -70,6 +71,11 @@ export class TraceHub {
   /** Synchronous slice of what memory holds of [from, to]. */
   recent(from: number, to: number): TraceEvent[] {
     return this.ring.slice(from, to);
+  }
+
+  /** The same as `recent`, as each event's JSON text (JSON.stringify of the event). */
+  recentJson(from: number, to: number): string[] {
+    return this.ring.sliceJson(from, to);
   }
 
   async range(from: number, to: number): Promise<TraceEvent[]> {

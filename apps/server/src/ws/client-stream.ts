@@ -55,8 +55,12 @@ export class ClientStream {
   peakBuffered = 0;
 
   send(msg: ServerMessage): void {
+    this.sendText(JSON.stringify(msg));
+  }
+
+  private sendText(text: string): void {
     if (this.closed) return;
-    this.ws.send(JSON.stringify(msg));
+    this.ws.send(text);
     this.peakBuffered = Math.max(this.peakBuffered, this.ws.bufferedAmount);
   }
 
@@ -123,11 +127,12 @@ export class ClientStream {
         if (this.congested) return this.schedule();
         const from = this.cursor + 1;
         const to = Math.min(last, this.cursor + this.tuning.batchEvents);
-        const events = this.hub.inMemory(from, to)
-          ? this.hub.recent(from, to)
-          : await this.hub.range(from, to);
+        const texts = this.hub.inMemory(from, to)
+          ? this.hub.recentJson(from, to)
+          : (await this.hub.range(from, to)).map((e) => JSON.stringify(e));
         if (this.closed || this.waitingForResume || this.cursor !== from - 1) return;
-        this.send({ type: "events", events });
+        // The `events` message, assembled from each event's JSON text computed once by the hub.
+        this.sendText(`{"type":"events","events":[${texts.join(",")}]}`);
         this.cursor = to;
       }
     } catch (err) {

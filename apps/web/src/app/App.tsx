@@ -189,6 +189,15 @@ export function App() {
             {conn.reconnects > 0 ? ` · resumed ×${conn.reconnects}` : ""}
           </span>
         )}
+        <span
+          className="muted event-count"
+          data-testid="event-count"
+          data-count={session.store.length}
+          data-last-seq={session.store.lastSeq()}
+          title="events held / last seq"
+        >
+          {session.store.length.toLocaleString()} events
+        </span>
         {token && <LiveActions token={token} info={conn?.info} />}
         <span className="spacer" />
         <button data-testid="open-file" onClick={() => fileInput.current?.click()}>

@@ -13,7 +13,8 @@ export function DiagnosticsList({ diagnostics }: { diagnostics: readonly Diagnos
       </p>
       <ol className="diagnostics" data-testid="diagnostics">
         {diagnostics.slice(0, SHOWN).map((d, i) => (
-          <li key={i} data-testid="diagnostic">
+          <li key={i} data-testid="diagnostic" data-level={d.level ?? "error"}>
+            <span className={`level ${d.level ?? "error"}`}>{d.level ?? "error"}</span>
             <span className="line">line {d.line}</span> {d.message}
           </li>
         ))}

@@ -13,15 +13,16 @@ export function downloadText(name: string, text: string, type = "text/markdown")
 
 export function ExcerptPanel({ session, keyName }: { session: TraceSession; keyName: string }) {
   const [copied, setCopied] = useState<string | undefined>();
-  const text = session.excerpt(keyName);
+  const x = session.excerpt(keyName);
   const file = `excerpt-${keyName.replace(/[^A-Za-z0-9._-]+/g, "_")}.md`;
   return (
     <div className="excerpt">
       <div className="toolbar">
         <button
           data-testid="excerpt-copy"
+          disabled={!x}
           onClick={() =>
-            navigator.clipboard.writeText(text).then(
+            navigator.clipboard.writeText(x?.markdown ?? "").then(
               () => setCopied("copied"),
               () => setCopied("clipboard not available"),
             )
@@ -29,12 +30,16 @@ export function ExcerptPanel({ session, keyName }: { session: TraceSession; keyN
         >
           Copy as Markdown
         </button>
-        <button data-testid="excerpt-download" onClick={() => downloadText(file, text)}>
+        <button
+          data-testid="excerpt-download"
+          disabled={!x}
+          onClick={() => x && downloadText(file, x.markdown)}
+        >
           Download
         </button>
         {copied && <span className="muted">{copied}</span>}
       </div>
-      <pre data-testid="excerpt">{text || "No excerpt yet."}</pre>
+      <pre data-testid="excerpt">{x?.text ?? "No excerpt yet."}</pre>
     </div>
   );
 }

@@ -11,14 +11,14 @@ import {
   type TraceEvent,
 } from "@loopscope/trace";
 import type { TraceStore } from "./traceStore.ts";
-import { renderExcerpt } from "./excerptPort.ts";
+import { renderExcerpt, type ExcerptText } from "./excerptPort.ts";
 
 export interface AnalysisPort {
   push(events: readonly TraceEvent[]): void;
   passesOf(key: string): readonly Pass[];
   summaryOf(key: string): KeySummary | undefined;
   findings(): readonly Finding[];
-  excerpt(key: string): string;
+  excerpt(key: string): ExcerptText | undefined;
 }
 
 export function createAnalysis(store: TraceStore): AnalysisPort {
@@ -30,6 +30,6 @@ export function createAnalysis(store: TraceStore): AnalysisPort {
     passesOf: (key) => analyzer.passes(key),
     summaryOf: (key) => analyzer.summary(key),
     findings: () => analyzer.findings(),
-    excerpt: (key) => renderExcerpt(store, analyzer, key),
+    excerpt: (key) => renderExcerpt(store, key),
   };
 }

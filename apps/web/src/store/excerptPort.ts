@@ -1,9 +1,30 @@
 /**
- * The annotated excerpt of one key, by packages/trace's `excerpt` (the same text the CLI prints).
+ * The annotated excerpt of one key, built by packages/trace's `buildExcerpt` (the same text the
+ * CLI prints), in plain text for the screen and Markdown for Copy/Download.
  */
-import type { Analyzer } from "@loopscope/trace";
+import {
+  buildExcerpt,
+  renderExcerptMarkdown,
+  renderExcerptText,
+  type TraceEvent,
+} from "@loopscope/trace";
 import type { TraceStore } from "./traceStore.ts";
 
-export function renderExcerpt(_store: TraceStore, _analyzer: Analyzer, _key: string): string {
-  return "";
+export interface ExcerptText {
+  text: string;
+  markdown: string;
+}
+
+/**
+ * The excerpt runs from the key's creation until it is quiescent; it never needs more than the
+ * key's first events, so a hot-looping key with a million events costs no more than this cap.
+ */
+const MAX_EVENTS = 20_000;
+
+export function renderExcerpt(store: TraceStore, key: string): ExcerptText | undefined {
+  const rows = store.rowsOf(key);
+  const events: TraceEvent[] = [];
+  for (let i = 0; i < rows.length && i < MAX_EVENTS; i++) events.push(store.event(rows[i]));
+  const x = buildExcerpt(events, { key });
+  return x && { text: renderExcerptText(x), markdown: renderExcerptMarkdown(x) };
 }

@@ -8,6 +8,7 @@
  */
 import type { Diagnostic, Finding, KeySummary, Pass, TraceEvent } from "@loopscope/trace";
 import { createAnalysis, type AnalysisPort } from "./analysisPort.ts";
+import type { ExcerptText } from "./excerptPort.ts";
 import { TraceStore } from "./traceStore.ts";
 
 export type SourceKind = "none" | "live" | "replay";
@@ -35,6 +36,7 @@ export class TraceSession {
   progress: LoadProgress = { bytes: 0, done: true };
   version = 0;
   private readonly listeners = new Set<() => void>();
+  private excerptCache?: { key: string; version: number; value: ExcerptText | undefined };
   private summaryCache = { version: -1, byKey: new Map<string, KeySummary | undefined>() };
 
   constructor(readonly source: SessionSource = { kind: "none" }) {}
@@ -77,9 +79,13 @@ export class TraceSession {
     return this.analysis.findings();
   }
 
-  /** The annotated excerpt (Markdown) for one key, from packages/trace's `excerpt`. */
-  excerpt(key: string): string {
-    return this.analysis.excerpt(key);
+  /** The annotated excerpt for one key (packages/trace's excerpt), cached per version. */
+  excerpt(key: string): ExcerptText | undefined {
+    const c = this.excerptCache;
+    if (c?.key !== key || c.version !== this.version) {
+      this.excerptCache = { key, version: this.version, value: this.analysis.excerpt(key) };
+    }
+    return this.excerptCache!.value;
   }
 
   subscribe = (l: () => void): (() => void) => {

@@ -1,0 +1,251 @@
+/**
+ * `loopscope convert FILE --to chrome|otlp|jsonl [-o OUT]`: a trace in another format, streamed
+ * — events are read, analyzed and written chunk by chunk, each pass as soon as it closes, so a
+ * trace of millions of events converts in memory proportional to its passes, not its events.
+ *
+ * Input: loopscope JSONL, a klog log with STAGE lines, or Chrome trace JSON written by
+ * `--to chrome` (detected from the first bytes; gzip and "-" for stdin as everywhere).
+ */
+import { createWriteStream } from "node:fs";
+import { rm } from "node:fs/promises";
+import type { Writable } from "node:stream";
+import {
+  ChromeTraceReader,
+  ChromeTraceWriter,
+  ExportPipeline,
+  OtlpTraceWriter,
+  TraceReader,
+  encodeEvent,
+  encodeHeader,
+  looksLikeChromeTrace,
+  type Diagnostic,
+  type TraceEvent,
+} from "@loopscope/trace";
+import { intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
+import { InputError, openTraceInput } from "../cli/input.ts";
+
+export const usage = `usage: loopscope convert FILE --to chrome|otlp|jsonl [-o OUT] [options]
+
+Converts FILE (a loopscope .jsonl trace, a klog log with STAGE lines, or Chrome trace JSON
+written by --to chrome; "-" = stdin; gzip is detected) and writes it to stdout or OUT:
+
+  --to chrome   Chrome Trace Event JSON: open in https://ui.perfetto.dev or chrome://tracing
+                (a process per Foo, a thread per lane, passes as slices, causes as arrows)
+  --to otlp     OTLP/JSON spans: a trace per Foo, a span per pass, links to the causing pass;
+                upload to Jaeger or POST to an OTLP/HTTP endpoint such as Tempo's /v1/traces
+  --to jsonl    loopscope's own trace format (e.g. to read a Chrome file back)
+  -o, --out OUT write to OUT instead of stdout
+  --year N      the year of klog lines (klog prints none; default: the current year)
+  --service S   OTLP service.name (default sample-controller)
+`;
+
+const FORMATS = ["chrome", "otlp", "jsonl"] as const;
+type OutFormat = (typeof FORMATS)[number];
+
+interface Flags {
+  file: string;
+  to: OutFormat;
+  out: string | undefined;
+  year: number | undefined;
+  service: string | undefined;
+}
+
+function parse(argv: string[]): Flags | "help" {
+  const { values, positionals } = parseFileArgs(argv, {
+    to: { type: "string" },
+    out: { type: "string", short: "o" },
+    year: { type: "string" },
+    service: { type: "string" },
+  });
+  if (values.help) return "help";
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length ? "one FILE only" : "FILE is required");
+  const to = values.to;
+  if (to === undefined) throw new UsageError("--to is required (chrome, otlp or jsonl)");
+  if (!(FORMATS as readonly string[]).includes(to))
+    throw new UsageError(`--to must be chrome, otlp or jsonl (not "${to}")`);
+  return {
+    file: positionals[0],
+    to: to as OutFormat,
+    out: values.out,
+    year: intFlag("year", values.year, 1970, 9999),
+    service: values.service,
+  };
+}
+
+/** Collects what the writers produce and hands it to the stream with backpressure. */
+class Output {
+  private parts: string[] = [];
+  private size = 0;
+  readonly push = (chunk: string) => {
+    this.parts.push(chunk);
+    this.size += chunk.length;
+  };
+
+  constructor(private readonly stream: Writable) {}
+
+  get pending(): number {
+    return this.size;
+  }
+
+  async flush(): Promise<void> {
+    if (this.parts.length === 0) return;
+    const text = this.parts.join("");
+    this.parts = [];
+    this.size = 0;
+    if (!this.stream.write(text)) await new Promise<void>((r) => this.stream.once("drain", r));
+  }
+}
+
+/** Reads either kind of input into events. */
+interface EventSource {
+  push(chunk: Uint8Array): TraceEvent[];
+  end(): TraceEvent[];
+  readonly diagnostics: Diagnostic[];
+  /** "jsonl", "klog" or "chrome", once known. */
+  format(): string | undefined;
+  /** Why the input is not a trace, when nothing in it was recognized. */
+  notATrace(): string | undefined;
+}
+
+function chromeSource(): EventSource {
+  const r = new ChromeTraceReader();
+  return {
+    push: (c) => r.push(c),
+    end: () => r.end(),
+    diagnostics: r.diagnostics,
+    format: () => "chrome",
+    notATrace: () => (r.records === 0 ? "no Chrome trace events found" : undefined),
+  };
+}
+
+function traceSource(year: number | undefined): EventSource {
+  const r = new TraceReader(year !== undefined ? { year } : {});
+  return {
+    push: (c) => r.push(c),
+    end: () => r.end(),
+    diagnostics: r.diagnostics,
+    format: () => r.format,
+    notATrace: () =>
+      r.lines > 0 && r.events === 0 && r.recognizedLines === 0
+        ? "no klog lines or loopscope trace records found"
+        : undefined,
+  };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const err = (line: string) => process.stderr.write(`loopscope convert: ${line}\n`);
+  let flags: Flags | "help";
+  try {
+    flags = parse(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(e.message);
+    process.stderr.write(usage);
+    return 2;
+  }
+  if (flags === "help") {
+    process.stdout.write(usage);
+    return 0;
+  }
+
+  let input;
+  try {
+    input = await openTraceInput(flags.file);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    err(e.message);
+    return 1;
+  }
+
+  const stream: Writable = flags.out ? createWriteStream(flags.out) : process.stdout;
+  const streamFailed = new Promise<never>((_, reject) => stream.once("error", reject));
+  streamFailed.catch(() => {});
+  const out = new Output(stream);
+  const source = flags.file;
+  let sink: { push(e: TraceEvent): void; end(): void; summary(): string };
+  if (flags.to === "jsonl") {
+    let n = 0;
+    out.push(encodeHeader({ source }));
+    sink = {
+      push: (e) => {
+        n++;
+        out.push(encodeEvent(e));
+      },
+      end: () => {},
+      summary: () => `${n} events`,
+    };
+  } else {
+    const writer =
+      flags.to === "chrome"
+        ? new ChromeTraceWriter(out.push, { source })
+        : new OtlpTraceWriter(out.push, {
+            source,
+            ...(flags.service ? { serviceName: flags.service } : {}),
+          });
+    const pipe = new ExportPipeline(writer);
+    sink = {
+      push: (e) => pipe.push(e),
+      end: () => pipe.end(),
+      summary: () =>
+        writer instanceof ChromeTraceWriter
+          ? `${writer.counts.passes} passes, ${writer.counts.flows} arrows, ${writer.counts.records} trace events`
+          : `${writer.counts.spans} spans, ${writer.counts.spanEvents} span events, ${writer.counts.links} links`,
+    };
+  }
+
+  let reader: EventSource | undefined;
+  let events = 0;
+  try {
+    const work = (async () => {
+      for await (const chunk of input.chunks) {
+        reader ??= looksLikeChromeTrace(new TextDecoder().decode(chunk.subarray(0, 4096)))
+          ? chromeSource()
+          : traceSource(flags.year);
+        for (const e of reader.push(chunk)) {
+          sink.push(e);
+          events++;
+        }
+        if (out.pending > 1 << 16) await out.flush();
+      }
+      reader ??= traceSource(flags.year);
+      for (const e of reader.end()) {
+        sink.push(e);
+        events++;
+      }
+      const why = reader.notATrace();
+      if (why) throw new InputError(`${input.name}: ${why}`);
+      sink.end();
+      await out.flush();
+    })();
+    await Promise.race([work, streamFailed]);
+    if (flags.out)
+      await new Promise<void>((resolve, reject) =>
+        stream.end((e?: Error | null) => (e ? reject(e) : resolve())),
+      );
+  } catch (e) {
+    if (flags.out) {
+      stream.destroy();
+      await rm(flags.out, { force: true });
+    }
+    if (e instanceof InputError) {
+      err(e.message);
+      return 1;
+    }
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "EPIPE") return 0;
+    if (code) {
+      err(`${flags.out ?? "stdout"}: ${(e as Error).message}`);
+      return 1;
+    }
+    throw e;
+  }
+
+  const diags = reader?.diagnostics ?? [];
+  err(
+    `${flags.file}: ${events} events (${reader?.format() ?? "empty"}) → ${flags.out ?? "stdout"} (${flags.to}): ${sink.summary()}`,
+  );
+  for (const d of diags.slice(0, 10)) err(`  line ${d.line}: ${d.message}`);
+  if (diags.length > 10) err(`  … ${diags.length - 10} more problems`);
+  return 0;
+}

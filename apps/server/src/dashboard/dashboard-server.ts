@@ -6,9 +6,11 @@
  * `share`, a second random token opens read-only sessions via `shareUrl`.
  */
 import { createServer, type Server } from "node:http";
+import { networkInterfaces } from "node:os";
 import { isLoopbackAddress, newToken, type AccessPolicy } from "../http/security.ts";
 import { apiRoutes } from "../http/api-routes.ts";
-import { createRouter, type RequestContext, type Route } from "../http/router.ts";
+import { createRouter, type RequestContext } from "../http/router.ts";
+import { mountedRoutes, type RouteModule } from "../http/mounted-routes.ts";
 import { createStaticHandler } from "../http/static-files.ts";
 import { createStreamServer, type StreamServer } from "../ws/stream-server.ts";
 import type { StreamTuning } from "../ws/client-stream.ts";
@@ -22,8 +24,8 @@ export interface DashboardServerOptions {
   /** The built web app (apps/web/dist). */
   webRoot: string;
   share?: boolean;
-  /** Route modules mounted beside the API, given the backend (e.g. /metrics). */
-  extraRoutes?: ((backend: DashboardBackend) => Route[])[];
+  /** Route modules for this server only, besides http/mounted-routes.ts (which all get). */
+  extraRoutes?: RouteModule[];
   tuning?: StreamTuning;
 }
 
@@ -58,7 +60,7 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
   };
   const routes = [
     ...apiRoutes(opts.backend),
-    ...(opts.extraRoutes ?? []).flatMap((make) => make(opts.backend)),
+    ...[...mountedRoutes, ...(opts.extraRoutes ?? [])].flatMap((make) => make(opts.backend)),
   ];
   const tokenFor = (ctx: RequestContext): string | undefined => {
     const share = ctx.url.searchParams.get("share");
@@ -77,9 +79,13 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
   const hostPart = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
   const shownHost = opts.host === "0.0.0.0" || opts.host === "::" ? "127.0.0.1" : hostPart;
   const url = `http://${shownHost}:${policy.port}/`;
+  // Others reach a wildcard bind by the machine's address, not by 127.0.0.1.
+  const shareHost = shownHost === hostPart ? hostPart : (lanAddress() ?? shownHost);
   return {
     url,
-    shareUrl: policy.shareToken ? `${url}?share=${policy.shareToken}` : undefined,
+    shareUrl: policy.shareToken
+      ? `http://${shareHost}:${policy.port}/?share=${policy.shareToken}`
+      : undefined,
     port: policy.port,
     tokens: { owner: policy.ownerToken, share: policy.shareToken },
     stream,
@@ -89,6 +95,12 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function lanAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && !a.internal && a.family === "IPv4")?.address;
 }
 
 function listen(server: Server, host: string, port: number): Promise<void> {

@@ -15,9 +15,8 @@ import { RunsFolder } from "../recorded-runs/runs-folder.ts";
 import { startSession, type ClusterSpec, type Session } from "../session/session.ts";
 import { liveBackend } from "../dashboard/live-backend.ts";
 import { scenarioRunner } from "../dashboard/scenario-runner.ts";
-import type { DashboardBackend } from "../dashboard/backend.ts";
 import { startDashboardServer, type DashboardServer } from "../dashboard/dashboard-server.ts";
-import type { Route } from "../http/router.ts";
+import type { RouteModule } from "../http/mounted-routes.ts";
 import { writeKubeconfigFile, type KubeconfigFile } from "./kubeconfig-file.ts";
 
 export interface LiveOptions {
@@ -33,7 +32,7 @@ export interface LiveOptions {
   share?: boolean;
   /** klog STAGE lines (the -v flag). */
   klog?: (line: string) => void;
-  extraRoutes?: ((backend: DashboardBackend) => Route[])[];
+  extraRoutes?: RouteModule[];
 }
 
 export interface Live {

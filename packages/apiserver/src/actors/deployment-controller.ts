@@ -133,6 +133,9 @@ export class DeploymentControllerSim {
     at(3 * step, (_cur, s, desired) => {
       s.replicas = desired;
       s.updatedReplicas = desired;
+      // Scaling down: surplus pods go away at once, they were ready already.
+      if ((s.readyReplicas ?? 0) > desired) s.readyReplicas = desired;
+      if ((s.availableReplicas ?? 0) > desired) s.availableReplicas = desired;
       setCondition(
         s,
         "Progressing",

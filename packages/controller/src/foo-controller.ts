@@ -17,7 +17,7 @@
  * dequeue right after `get`, read right after the lister, write right after each API call, and a
  * `done` event when the worker calls Done.
  *
- * Lessons (off by default): `hotLoopBug` writes a fresh status.lastSyncTime every pass, so every
+ * Lessons (off by default): `hotLoopBug` writes a fresh status.lastSyncedAt every pass, so every
  * status write changes the Foo and its echo triggers the next pass; `idempotentStatus` skips the
  * UpdateStatus when the status would not change (the fix for the unconditional write).
  */
@@ -59,7 +59,7 @@ export const messageResourceExists = (name: string) =>
 const FIELD_MANAGER = CONTROLLER_AGENT_NAME;
 
 export interface Lessons {
-  /** The hot-loop bug: a fresh status.lastSyncTime on every pass. */
+  /** The hot-loop bug: a fresh status.lastSyncedAt on every pass. */
   hotLoopBug: boolean;
   /** Skip UpdateStatus when the status would not change. */
   idempotentStatus: boolean;
@@ -557,7 +557,7 @@ export class FooController {
       ...fooCopy.status,
       availableReplicas: deployment.status?.availableReplicas ?? 0,
     };
-    if (this.lessons.hotLoopBug) status.lastSyncTime = microTimestamp();
+    if (this.lessons.hotLoopBug) status.lastSyncedAt = microTimestamp();
     fooCopy.status = status;
     if (this.lessons.idempotentStatus && sameStatus(foo.status, status)) return;
     const ns = foo.metadata.namespace ?? "";

@@ -41,8 +41,13 @@ export interface Foo {
 
 export interface FooStatus {
   availableReplicas: number;
-  /** Only written with the hot-loop lesson on: a fresh timestamp every pass (the bug). */
-  lastSyncTime?: string;
+  /**
+   * Only written with the hot-loop lesson on: a fresh timestamp every pass (the bug). Microsecond
+   * RFC 3339 (like metav1.MicroTime) and deliberately not named *Time: API servers store
+   * metav1.Time fields to the whole second, which would turn most buggy writes into no-ops and
+   * hide the loop.
+   */
+  lastSyncedAt?: string;
 }
 
 export type Deployment = V1Deployment;

@@ -10,7 +10,7 @@
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
-import type { TraceEvent } from "@loopscope/trace";
+import { encodeEvent, encodeHeader, type TraceEvent } from "@loopscope/trace";
 import { startSession, type ClusterSpec } from "../session/session.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
@@ -170,16 +170,9 @@ async function writeTrace(
   meta: Record<string, string>,
 ): Promise<void> {
   const out = createWriteStream(path);
-  const header = {
-    loopscope: "trace",
-    version: 1,
-    created: new Date().toISOString(),
-    source: "live",
-    ...meta,
-  };
-  out.write(JSON.stringify(header) + "\n");
+  out.write(encodeHeader({ created: new Date().toISOString(), source: "live", extra: meta }));
   for (const e of evs) {
-    if (!out.write(JSON.stringify(e) + "\n")) await once(out, "drain");
+    if (!out.write(encodeEvent(e))) await once(out, "drain");
   }
   await close(out);
 }

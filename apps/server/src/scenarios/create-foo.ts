@@ -5,6 +5,7 @@
  */
 import type { Foo } from "@loopscope/controller";
 import type { Scenario } from "./scenario.ts";
+import { startClean } from "./steps.ts";
 
 export const EXAMPLE_FOO: Foo = {
   apiVersion: "samplecontroller.k8s.io/v1alpha1",
@@ -21,18 +22,10 @@ export const createFoo: Scenario = {
   async run(ctx) {
     const ns = "default";
     const name = "example-foo";
-    if (await ctx.kube.deleteFoo(ns, name)) {
-      ctx.log(`deleted existing ${ns}/${name}; waiting for it and its Deployment to go`);
-      await ctx.kube.waitFor(
-        `${ns}/${name} to be deleted`,
-        async () => !(await ctx.kube.getFoo(ns, name)),
-      );
-      await ctx.kube.waitFor(
-        `deployment ${ns}/${name} to be garbage-collected`,
-        async () => !(await ctx.kube.getDeployment(ns, name)),
-      );
-    }
+    // Also removes a same-named Deployment nobody owns (what `not-owned` leaves behind).
+    await startClean(ctx, [name]);
     ctx.log(`applying ${ns}/${name}`);
+    ctx.mark(`scenario: kubectl apply -f example-foo.yaml`, `${ns}/${name}`);
     await ctx.kube.applyFoo(EXAMPLE_FOO);
     await ctx.settled([`${ns}/${name}`], {
       until: async () => (await ctx.kube.getFoo(ns, name))?.status?.availableReplicas === 1,

@@ -2,6 +2,8 @@
  * Runs a scenario against a session: builds its context (kube client, settle helper, faults) and
  * enforces the time limit. Shared by `loopscope run` and the dashboard.
  */
+import { nowMicros, type LessonName } from "@loopscope/controller";
+import type { UnsequencedEvent } from "@loopscope/trace";
 import type { Session } from "../session/session.ts";
 import type { EventLog } from "./event-log.ts";
 import { KubeClient } from "./kube-client.ts";
@@ -11,11 +13,26 @@ export class ScenarioTimeout extends Error {
   override name = "ScenarioTimeout";
 }
 
-export async function runScenario(
-  scenario: Scenario,
-  opts: { session: Session; events: EventLog; timeoutMs: number; log?: (m: string) => void },
-): Promise<void> {
+export interface RunScenarioOptions {
+  session: Session;
+  events: EventLog;
+  timeoutMs: number;
+  log?: (m: string) => void;
+  /**
+   * Where `ctx.mark` notes go: the stream the trace is recorded from (the dashboard's hub).
+   * Default: `events` itself (headless runs record the EventLog).
+   */
+  emit?: (e: UnsequencedEvent) => unknown;
+}
+
+export async function runScenario(scenario: Scenario, opts: RunScenarioOptions): Promise<void> {
   const { session, events } = opts;
+  const emit = opts.emit ?? events.push;
+  // Switch the scenario's lessons on for the run; put the previous values back afterwards.
+  const before = session.controller.getLessons();
+  for (const [name, on] of Object.entries(scenario.lessons ?? {}) as [LessonName, boolean][]) {
+    session.controller.setLesson(name, on);
+  }
   const abort = new AbortController();
   const deadline = Date.now() + opts.timeoutMs;
   let reason = "";
@@ -26,6 +43,8 @@ export async function runScenario(
     kube: new KubeClient(session.kubeConfig),
     events,
     log: opts.log ?? (() => {}),
+    mark: (text, key = "") =>
+      emit({ stage: "note", key, ts: nowMicros(), level: "I", src: "scenario", text }),
     signal: abort.signal,
     settled: (keys, so) =>
       settle(events, keys, so ?? {}, deadline, abort.signal, (r) => (reason = r)),
@@ -45,6 +64,9 @@ export async function runScenario(
     ]);
   } finally {
     clearTimeout(timer);
+    for (const name of Object.keys(scenario.lessons ?? {}) as LessonName[]) {
+      session.controller.setLesson(name, before[name]);
+    }
   }
 }
 

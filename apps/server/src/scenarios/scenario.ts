@@ -34,6 +34,11 @@ export interface ScenarioContext {
   settled(keys: string[], opts?: SettleOptions): Promise<void>;
   /** Progress for the user (stderr). */
   log(message: string): void;
+  /**
+   * Puts a `note` event into the trace (src "scenario"), so replay and narration can say what the
+   * scenario did at that moment ("closing every watch"). `key` ties it to one Foo's lanes.
+   */
+  mark(text: string, key?: string): void;
   /** Aborted when the run's timeout expires. */
   signal: AbortSignal;
 }
@@ -44,9 +49,15 @@ export interface Scenario {
   title: string;
   /** One sentence: what the learner sees. */
   teaches: string;
-  /** Lessons this scenario switches on. */
+  /**
+   * Lessons this scenario needs. runScenario switches them for the run and restores the previous
+   * values afterwards (so a hot loop shown on the dashboard stops when the scenario ends).
+   */
   lessons?: Partial<Lessons>;
-  /** Controller options the scenario needs (e.g. a short resync). */
+  /**
+   * Controller options the scenario needs (e.g. 4 workers). Headless runs start the controller
+   * with them; a dashboard session keeps the workers `loopscope up --workers` gave it.
+   */
   session?: { workers?: number; resyncMs?: number };
   run(ctx: ScenarioContext): Promise<void>;
 }

@@ -1,8 +1,8 @@
 /**
  * The Foo CRD `--install-crd` creates on a real cluster: kubernetes/sample-controller's
  * artifacts/examples/crd-status-subresource.yaml (status subresource on — without it every
- * UpdateStatus 404s, see sample-controller.md §1.6), plus one status field, `lastSyncTime`, which
- * the hot-loop lesson writes. Without it in the schema the API server would prune the field and
+ * UpdateStatus 404s, see sample-controller.md §1.6), plus one status field, `lastSyncedAt`
+ * (a microsecond timestamp), which the hot-loop lesson writes. Without it in the schema the API server would prune the field and
  * the lesson's bug could not show.
  */
 export const FOO_CRD = {
@@ -37,7 +37,7 @@ export const FOO_CRD = {
                 type: "object",
                 properties: {
                   availableReplicas: { type: "integer" },
-                  lastSyncTime: { type: "string", format: "date-time" },
+                  lastSyncedAt: { type: "string" },
                 },
               },
             },

@@ -135,10 +135,10 @@ describe("changedFields", () => {
     ).toEqual([]);
     expect(
       changedFields(
-        { lastSyncTime: "b", availableReplicas: 1 },
-        { lastSyncTime: "a", availableReplicas: 1 },
+        { lastSyncedAt: "b", availableReplicas: 1 },
+        { lastSyncedAt: "a", availableReplicas: 1 },
         "status",
       ),
-    ).toEqual(["status.lastSyncTime"]);
+    ).toEqual(["status.lastSyncedAt"]);
   });
 });

@@ -48,13 +48,25 @@ describe("Queue", () => {
     expect(q.len()).toBe(0);
   });
 
-  it("marks an item processing at hand-off, before the awaiting worker resumes", async () => {
+  it("wakes a blocked worker like a signal: the item stays queued until the worker takes it", async () => {
     const q = new Queue<string>();
     const p = q.get();
-    q.add("a");
-    // The worker has not resumed yet, but an add must already be parked, not appended.
-    expect(q.add("a")).toBe("processing");
+    expect(q.add("a")).toBe(false);
+    expect(q.len()).toBe(1); // client-go's Len right after Add, before the worker wakes
+    expect(q.add("a")).toBe("dirty");
     expect((await p).item).toBe("a");
+    expect(q.len()).toBe(0);
+    expect(q.add("a")).toBe("processing");
+  });
+
+  it("gives queued items to waiting workers before telling them about shutdown", async () => {
+    const q = new Queue<string>();
+    const p1 = q.get();
+    const p2 = q.get();
+    q.add("a");
+    q.shutDown();
+    expect(await p1).toEqual({ item: "a", shutdown: false });
+    expect(await p2).toEqual({ item: undefined, shutdown: true });
   });
 
   it("never hands one key to two concurrent workers", async () => {

@@ -10,8 +10,9 @@
  * - `add` of an item already waiting (dirty) is merged: returns `"dirty"`.
  * - `add` of an item a worker holds is parked: returns `"processing"`; `done` re-queues it, so the
  *   item is processed again after the current pass.
- * - `get` moves the head into `processing` and out of `dirty` at the moment of hand-off (not when
- *   the awaiting worker resumes), so an add racing the worker's continuation is parked, not lost.
+ * - `get` moves the head into `processing` and out of `dirty` when the worker takes it: at once if
+ *   an item is ready, else in the microtask after the add that wakes it (client-go's Signal). In
+ *   between, the item is still queued: `len()` counts it and another add merges as "dirty".
  * - `len` counts ready items only (not processing, not waiting in a delay).
  * - After `shutDown`, adds are ignored; `get` still returns queued items, then `{shutdown: true}`.
  *   `shutDownWithDrain` additionally resolves only once every item being processed is `done`.
@@ -35,13 +36,14 @@ export interface QueueOptions {
 }
 
 export class Queue<T> {
-  /** Ready items, FIFO. A ring-free array with a moving head keeps shift() O(1) amortised. */
+  /** Ready items, FIFO. An array with a moving head keeps shift() O(1) amortised. */
   private fifo: T[] = [];
   private head = 0;
   private readonly dirty = new Set<T>();
   private readonly processing = new Set<T>();
   private readonly waiters: Array<(r: GetResult<T>) => void> = [];
   private shuttingDown = false;
+  private serveScheduled = false;
   private drainWaiters: Array<() => void> = [];
   protected readonly metrics: QueueMetrics<T> | undefined;
   private readonly unfinishedTimer: ReturnType<typeof setInterval> | undefined;
@@ -96,7 +98,8 @@ export class Queue<T> {
   shutDown(): void {
     this.shuttingDown = true;
     if (this.unfinishedTimer) clearInterval(this.unfinishedTimer);
-    // Waiters exist only while the FIFO is empty, so all of them see shutdown now.
+    // Queued items still go to waiting workers; the rest of the waiters see shutdown.
+    this.serveWaiters();
     const waiters = this.waiters.splice(0);
     for (const w of waiters) w({ item: undefined, shutdown: true });
   }
@@ -119,15 +122,25 @@ export class Queue<T> {
 
   private push(item: T): void {
     this.metrics?.add(item);
-    const waiter = this.waiters.shift();
-    if (waiter) {
-      // Hand off directly: the item was never observable in the FIFO, so take() semantics apply.
-      this.fifo.push(item);
-      waiter({ item: this.take(), shutdown: false });
-      return;
-    }
     this.fifo.push(item);
+    if (this.waiters.length > 0 && !this.serveScheduled) {
+      this.serveScheduled = true;
+      queueMicrotask(this.serveWaiters);
+    }
   }
+
+  /**
+   * Hands ready items to blocked workers. Deferred to a microtask, like client-go's Signal: until
+   * the worker wakes the item is still queued and dirty, so `len()` right after an add counts it
+   * and a second add merges as "dirty".
+   */
+  private readonly serveWaiters = (): void => {
+    this.serveScheduled = false;
+    while (this.waiters.length > 0 && this.len() > 0) {
+      const waiter = this.waiters.shift() as (r: GetResult<T>) => void;
+      waiter({ item: this.take(), shutdown: false });
+    }
+  };
 
   private take(): T {
     const item = this.fifo[this.head] as T;

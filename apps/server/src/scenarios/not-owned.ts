@@ -1,0 +1,41 @@
+/**
+ * A Deployment named like the Foo's deploymentName already exists and is not controlled by the
+ * Foo. Every pass records an ErrResourceExists event and returns the error; the key is re-added
+ * rate-limited with the per-item exponential backoff (5 ms, 10 ms, 20 ms …). The scenario ends
+ * after RETRIES retries; the pair stays (the next scenario cleans it up).
+ */
+import type { Scenario } from "./scenario.ts";
+import { fooKey, fooObject, ofKey, startClean, unownedDeployment, untilTrace } from "./steps.ts";
+
+const NAME = "example-foo";
+/** Retries to show: 5 ms doubling six times is 5 … 160 ms, 315 ms in all. */
+export const RETRIES = 6;
+
+export const notOwned: Scenario = {
+  name: "not-owned",
+  title: "Not owned: a Deployment of the same name exists",
+  teaches:
+    "The controller refuses to adopt a Deployment it does not own: each pass fails with ErrResourceExists and the key comes back with a growing delay (5 ms, 10 ms, 20 ms …).",
+  async run(ctx) {
+    const key = fooKey(NAME);
+    await startClean(ctx, [NAME]);
+    ctx.mark(`scenario: kubectl create deployment ${NAME} (owned by nobody)`, key);
+    await ctx.kube.createDeployment(unownedDeployment(NAME));
+    ctx.mark(`scenario: kubectl apply Foo ${NAME}`, key);
+    await ctx.kube.applyFoo(fooObject(NAME, 1));
+    await untilTrace(
+      ctx,
+      `${RETRIES} rate-limited retries`,
+      (evs) => ofKey(evs, key, "done").filter((d) => d.outcome === "requeued").length >= RETRIES,
+    );
+    // Let the last retry's delay elapse into its pass, so the trace ends on a retry pass.
+    await untilTrace(ctx, "the last retry's pass", (evs) => {
+      const done = ofKey(evs, key, "done");
+      return done.length > RETRIES;
+    });
+    const delays = ofKey(ctx.events.events, key, "done")
+      .map((d) => d.delayMs)
+      .filter((d) => d !== undefined);
+    ctx.log(`retry delays: ${delays.join(", ")} ms`);
+  },
+};

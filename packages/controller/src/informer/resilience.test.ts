@@ -1,0 +1,101 @@
+/**
+ * The informer wrapper against the embedded API server's fault injection: whatever happens to the
+ * watch (closed, 410 Expired, 500s, the server restarting), the controller recovers and every Foo
+ * converges. Also: our own stop is not mistaken for a failure, and nothing is started twice.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { InformerError } from "./resilient-informer.ts";
+import { startHarness, type Harness } from "../testing/embedded-harness.ts";
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.stop();
+  h = undefined;
+});
+
+describe("informers under faults", () => {
+  it("recover from closed watches, 410, 500s and a server restart; every Foo converges", async () => {
+    const errors: InformerError[] = [];
+    h = await startHarness({ controller: { onInformerError: (e) => errors.push(e) } });
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    expect(h.api.activeWatches()).toBe(2);
+
+    // 1. The server ends every watch cleanly: client-node re-watches from its last RV.
+    h.api.faults.closeAllWatches();
+    await h.createFoo("foo-b");
+    await h.converged(["foo-a", "foo-b"]);
+
+    // 2. 410 Expired on the next watch: client-node re-lists.
+    h.api.faults.expireNextWatch();
+    h.api.faults.closeAllWatches();
+    await h.createFoo("foo-c");
+    await h.converged(["foo-a", "foo-b", "foo-c"]);
+
+    // 3. 500s on list and watch: client-node stops; the wrapper restarts it with backoff.
+    h.api.faults.failNext(4, 500, ["list", "watch"]);
+    h.api.faults.closeAllWatches();
+    await h.waitFor("the failures to be reported", () => errors.length >= 2);
+    await h.createFoo("foo-d");
+    await h.converged(["foo-a", "foo-b", "foo-c", "foo-d"]);
+    expect(errors.every((e) => e.retryInMs > 0)).toBe(true);
+    expect(errors.some((e) => (e.error as { statusCode?: number }).statusCode === 500)).toBe(true);
+
+    // 4. The API server restarts (connections dropped, objects kept).
+    await h.api.restart();
+    await h.createFoo("foo-e");
+    await h.converged(["foo-a", "foo-b", "foo-c", "foo-d", "foo-e"]);
+
+    // Recovered, not duplicated: one watch per informer.
+    await h.waitFor("two watches", () => h!.api.activeWatches() === 2);
+    expect(h.controller.foos.hasSynced() && h.controller.deployments.hasSynced()).toBe(true);
+    expect(h.klog.some((l) => l.startsWith("E") && l.includes('"Failed to'))).toBe(true);
+  });
+
+  it("stop() is not a failure: no error reported, no restart, no watch left open", async () => {
+    const errors: InformerError[] = [];
+    h = await startHarness({ controller: { onInformerError: (e) => errors.push(e) } });
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    const started = h.controller.foos.start();
+    expect(h.controller.foos.start()).toBe(started); // no double start
+    await h.controller.stop();
+    await h.waitFor("watches to close", () => h!.api.activeWatches() === 0);
+    const count = h.events.length;
+    await h.createFoo("foo-b");
+    await new Promise((r) => setTimeout(r, 100));
+    expect(errors).toEqual([]);
+    expect(h.events.length).toBe(count);
+    expect(h.api.activeWatches()).toBe(0);
+  });
+
+  it("keeps the lister in step with adds, updates and deletes", async () => {
+    h = await startHarness();
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    expect(h.controller.foos.get("default", "foo-a")?.status?.availableReplicas).toBe(1);
+    expect(h.controller.deployments.list("default").map((d) => d.metadata?.name)).toEqual([
+      "foo-a",
+    ]);
+    await h.co.deleteNamespacedCustomObject({
+      group: "samplecontroller.k8s.io",
+      version: "v1alpha1",
+      plural: "foos",
+      namespace: "default",
+      name: "foo-a",
+    });
+    await h.waitFor(
+      "the Foo and its Deployment to leave the caches",
+      () =>
+        h!.controller.foos.get("default", "foo-a") === undefined &&
+        h!.controller.deployments.list().length === 0,
+    );
+    // The garbage-collected Deployment's delete resolves to no Foo: an orphan, key "".
+    expect(
+      h.events.some(
+        (e) =>
+          e.stage === "watch" && e.kind === "Deployment" && e.event === "delete" && e.key === "",
+      ),
+    ).toBe(true);
+  });
+});

@@ -1,38 +1,39 @@
 /**
- * Live stream benchmark: events pushed into the server's TraceHub (recording to a temp file, as
- * `loopscope up` does) reach a real WebSocket client of the dashboard server.
+ * live: events pushed into the server's TraceHub (recording to a file, as `loopscope up` does)
+ * reaching a real WebSocket client of the dashboard server, in the same process.
  *
- *   pnpm bench live            # or: tsx scripts/bench/live.ts [--smoke]
+ * - baseline: a bare `ws` server sending the same events in 1000-event JSON batches to a bare
+ *   client — the transport's ceiling with nothing of ours in the way;
+ * - "hub → client": the hub fed as fast as the loop allows; value = events/s the client receives;
+ * - "paced 10k/s": the producer paced by the clock at 10 000 events/s; value = the rate achieved,
+ *   details = emit → receipt delay p50/p95/p99 (ms), logged each run.
+ * Client and server share one process (and CPU), so every number is a lower bound for either.
  *
- * Measures
- * - sustained throughput: events/s the client receives while the hub is fed as fast as it goes;
- * - delay at 10k events/s: emit → receipt (p50/p95/p99 ms), the producer paced by wall clock;
- * - the server's largest per-client socket buffer (bytes) — bounded by design.
- * Client and server share one process (and its CPU), so these are lower bounds for either.
+ *   pnpm bench live [--smoke]
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { UnsequencedEvent } from "@loopscope/trace";
+import { createRequire } from "node:module";
+import type { TraceEvent, UnsequencedEvent } from "../../packages/trace/src/index.ts";
 import { Recording } from "../../apps/server/src/hub/recording.ts";
 import { TraceHub } from "../../apps/server/src/hub/trace-hub.ts";
 import { hubBackend } from "../../apps/server/src/dashboard/testing.ts";
 import { startDashboardServer } from "../../apps/server/src/dashboard/dashboard-server.ts";
 import { StreamClient } from "../../apps/server/src/ws/stream-client.ts";
+import type { Bench, BenchCase, Measurement } from "./lib/types.ts";
 
-export interface LiveBenchResult {
-  name: "live";
-  sustainedEventsPerSec: number;
-  rateEventsPerSec: number;
-  delayMs: { p50: number; p95: number; p99: number; max: number };
-  peakServerBufferBytes: number;
-  events: number;
-}
+// scripts/ is no workspace package: take `ws` from the server's dependencies.
+const { WebSocket, WebSocketServer } = createRequire(
+  new URL("../../apps/server/package.json", import.meta.url),
+)("ws") as typeof import("ws");
+type WebSocket = InstanceType<typeof WebSocket>;
 
+const RATE = 10_000;
 const nowMicros = () => (performance.timeOrigin + performance.now()) * 1000;
+const tick = () => new Promise<void>((r) => setImmediate(r));
 
+/** The size and shape of a controller's status write event. */
 function event(i: number): UnsequencedEvent {
-  // A realistic record: the size of a write event from the controller.
   return {
     stage: "write",
     ts: nowMicros(),
@@ -48,76 +49,128 @@ function event(i: number): UnsequencedEvent {
   };
 }
 
-const tick = () => new Promise<void>((r) => setImmediate(r));
+function quantile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
 
-export async function benchLive(opts: { smoke?: boolean } = {}): Promise<LiveBenchResult> {
-  const seconds = opts.smoke ? 0.5 : 5;
-  const rate = 10_000;
-  const dir = await mkdtemp(join(tmpdir(), "loopscope-bench-live-"));
-  const rec = await Recording.create(join(dir, "bench.jsonl"), { source: "bench", created: "" });
-  const hub = new TraceHub({ recording: rec });
-  const server = await startDashboardServer({
-    backend: hubBackend(hub, dir),
-    host: "127.0.0.1",
-    port: 0,
-    webRoot: dir,
-  });
-  const delays: number[] = [];
-  let measuring = false;
-  const client = new StreamClient({
-    baseUrl: server.url,
-    token: server.tokens.owner,
-    keep: false,
-    onEvent: (e) => {
-      if (measuring) delays.push((nowMicros() - e.ts) / 1000);
-    },
-  });
-  try {
-    await client.connect();
-
-    // 1. Sustained: feed as fast as the loop allows, in bursts, while the client keeps up.
-    let i = 0;
-    const t0 = performance.now();
-    while (performance.now() - t0 < seconds * 1000) {
-      for (let k = 0; k < 500; k++) hub.push(event(i++));
-      await tick();
-    }
-    await client.waitFor(hub.lastSeq, 1);
-    const sustained = (client.lastSeq / (performance.now() - t0)) * 1000;
-
-    // 2. Paced at `rate`: push what the clock says is due, measure each event's delay.
-    measuring = true;
-    const start = performance.now();
-    let sent = 0;
-    const total = Math.round(rate * seconds);
-    while (sent < total) {
-      const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * rate));
-      for (; sent < due; sent++) hub.push(event(i++));
-      await new Promise((r) => setTimeout(r, 1));
-    }
-    await client.waitFor(hub.lastSeq, 1);
-    delays.sort((a, b) => a - b);
-    const q = (p: number) =>
-      round(delays[Math.min(delays.length - 1, Math.floor(p * delays.length))]);
-    return {
-      name: "live",
-      sustainedEventsPerSec: Math.round(sustained),
-      rateEventsPerSec: rate,
-      delayMs: { p50: q(0.5), p95: q(0.95), p99: q(0.99), max: round(delays.at(-1) ?? 0) },
-      peakServerBufferBytes: server.stream.peakBuffered(),
-      events: hub.lastSeq,
-    };
-  } finally {
-    await client.close();
-    await server.close();
-    await hub.close();
-    await rm(dir, { recursive: true, force: true });
+/** A bare ws pair: the events in 1000-event batches, each batch one JSON message. */
+async function bareTransport(count: number): Promise<Measurement> {
+  const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+  await new Promise((r) => wss.once("listening", r));
+  const port = (wss.address() as { port: number }).port;
+  const serverSide = new Promise<WebSocket>((r) => wss.once("connection", r));
+  const client = new WebSocket(`ws://127.0.0.1:${port}`);
+  await new Promise((r) => client.once("open", r));
+  const ws = await serverSide;
+  let received = 0;
+  const done = new Promise<void>((resolve) =>
+    client.on("message", (data) => {
+      received += (JSON.parse(data.toString()) as { events: unknown[] }).events.length;
+      if (received >= count) resolve();
+    }),
+  );
+  const t0 = performance.now();
+  for (let i = 0; i < count; i += 1000) {
+    const batch: TraceEvent[] = [];
+    for (let k = i; k < Math.min(count, i + 1000); k++)
+      batch.push({ ...event(k), seq: k + 1 } as TraceEvent);
+    ws.send(JSON.stringify({ type: "events", events: batch }));
+    if (ws.bufferedAmount > 1 << 20) await tick();
   }
+  await done;
+  const ms = performance.now() - t0;
+  client.close();
+  wss.close();
+  return { value: (count / ms) * 1000, details: { ms, events: count } };
 }
 
-const round = (x: number) => Math.round(x * 100) / 100;
+const bench: Bench = {
+  description: "TraceHub → WebSocket client: events/s, and emit→receipt delay at 10k events/s",
+  unit: "events/s",
+  better: "higher",
+  async setup(ctx) {
+    const burst = ctx.smoke ? 20_000 : 200_000;
+    const pacedMs = ctx.smoke ? 300 : 3000;
+    const dir = await mkdtemp(join(ctx.tmpDir, "live-"));
+    const rec = await Recording.create(join(dir, "bench.jsonl"), { source: "bench", created: "" });
+    const hub = new TraceHub({ recording: rec });
+    const server = await startDashboardServer({
+      backend: hubBackend(hub, dir),
+      host: "127.0.0.1",
+      port: 0,
+      webRoot: dir,
+    });
+    let delays: number[] | undefined;
+    const client = new StreamClient({
+      baseUrl: server.url,
+      token: server.tokens.owner,
+      keep: false,
+      onEvent: (e) => delays?.push((nowMicros() - e.ts) / 1000),
+    });
+    await client.connect();
+    let n = 0;
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const result = await benchLive({ smoke: process.argv.includes("--smoke") });
-  process.stdout.write(JSON.stringify(result, null, 2) + "\n");
-}
+    const sustained: BenchCase = {
+      name: "hub → client, as fast as it goes",
+      async run() {
+        const first = hub.lastSeq;
+        const t0 = performance.now();
+        for (let i = 0; i < burst; i += 500) {
+          for (let k = 0; k < 500; k++) hub.push(event(n++));
+          await tick();
+        }
+        await client.waitFor(hub.lastSeq, 1);
+        const ms = performance.now() - t0;
+        if (client.violations.length > 0) throw new Error(client.violations[0]);
+        return {
+          value: ((hub.lastSeq - first) / ms) * 1000,
+          details: { ms, events: hub.lastSeq - first },
+        };
+      },
+    };
+
+    const paced: BenchCase = {
+      name: `paced ${RATE / 1000}k/s (delay in details)`,
+      async run() {
+        delays = [];
+        const total = Math.round((RATE * pacedMs) / 1000);
+        const start = performance.now();
+        let sent = 0;
+        while (sent < total) {
+          const due = Math.min(total, Math.floor(((performance.now() - start) / 1000) * RATE));
+          for (; sent < due; sent++) hub.push(event(n++));
+          await new Promise((r) => setTimeout(r, 1));
+        }
+        const pushMs = performance.now() - start;
+        await client.waitFor(hub.lastSeq, 1);
+        const d = delays.sort((a, b) => a - b);
+        delays = undefined;
+        const details = {
+          p50Ms: quantile(d, 0.5),
+          p95Ms: quantile(d, 0.95),
+          p99Ms: quantile(d, 0.99),
+          maxMs: d.at(-1) ?? 0,
+          peakServerBufferBytes: server.stream.peakBuffered(),
+        };
+        ctx.log(
+          `paced: p50 ${details.p50Ms.toFixed(1)} ms, p95 ${details.p95Ms.toFixed(1)} ms, p99 ${details.p99Ms.toFixed(1)} ms`,
+        );
+        return { value: (total / pushMs) * 1000, details };
+      },
+    };
+
+    return {
+      info: { burstEvents: burst, pacedMs, rate: RATE },
+      baseline: { name: "bare ws, 1000-event batches", run: () => bareTransport(burst) },
+      cases: [sustained, paced],
+      async teardown() {
+        await client.close();
+        await server.close();
+        await hub.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
+export default bench;

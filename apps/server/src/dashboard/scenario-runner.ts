@@ -32,10 +32,8 @@ export function scenarioRunner(
       const base = hub.lastSeq;
       const stop = hub.subscribe((e) => events.push(rebased(e, base)));
       try {
-        for (const [lesson, on] of Object.entries(scenario.lessons ?? {})) {
-          session.controller.setLesson(lesson as keyof typeof scenario.lessons & string, on);
-        }
-        await runScenario(scenario, { session, events, timeoutMs, log });
+        // runScenario switches the scenario's lessons on and back; its notes go to the hub.
+        await runScenario(scenario, { session, events, timeoutMs, log, emit: (e) => hub.push(e) });
         return `scenario ${name} done`;
       } catch (err) {
         throw err instanceof HttpError

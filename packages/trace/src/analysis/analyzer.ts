@@ -191,6 +191,7 @@ export class Analyzer {
     this.totals.enqueue++;
     const st = this.state(e.key, e.ts);
     st.summary.byStage.enqueue++;
+    if (e.cause !== undefined) st.causesLogged = true;
     let t: Trigger;
     if (e.cause === "resync" || e.cause === "retry") {
       t = { enqueueSeq: e.seq, cause: e.cause, inferred: false };
@@ -318,7 +319,12 @@ export class Analyzer {
     const triggers = st.pending;
     let cause: PassCause;
     let inferred = false;
-    const retry = st.lastOutcome === "requeued" && !triggers.some((t) => t.cause === "retry");
+    // Only for traces that do not say why keys were added (the Go controller's logs): ours log the
+    // rate-limited re-add, which may come after this pass began (its delay still running).
+    const retry =
+      !st.causesLogged &&
+      st.lastOutcome === "requeued" &&
+      !triggers.some((t) => t.cause === "retry");
     const firstOther = triggers.find((t) => t.cause !== "self");
     if (retry) {
       // The rate-limited re-add after an error is not logged by the Go controller: it is the
@@ -455,19 +461,31 @@ export class Analyzer {
 
   // ── hot loops ─────────────────────────────────────────────────────────────────────────────
 
-  /** Extends the run of consecutive self-triggered changing passes through `p`. */
+  /**
+   * Extends the run of consecutive self-triggered changing passes through `p`. Passes that only
+   * stumbled on a conflict (a 409, nothing changed, requeued) do not break a run: with several
+   * workers a looping key's next pass often starts before the echo of its own last write reached
+   * the lister, and its stale write conflicts with that very write.
+   */
   private qualifyHotLoop(st: KeyState, p: Pass): void {
     if (p.cause !== "self" || st.run[p.index] > 0) return;
-    const prev = p.index > 0 ? st.run[p.index - 1] : 0;
+    const before = this.previousCounted(st, p.index);
+    const prev = before >= 0 ? st.run[before] : 0;
     st.run[p.index] = prev + 1;
     st.runFields = intersect(prev > 0 ? st.runFields : undefined, p.changedFields);
     // A later pass may have qualified first (its write settled sooner): carry the run on.
     let end = p.index;
-    while (end + 1 < st.run.length && st.run[end + 1] > 0) {
-      st.run[end + 1] = st.run[end] + 1;
-      end++;
+    for (;;) {
+      let next = end + 1;
+      while (next < st.run.length && isStumble(st.passes[next])) next++;
+      if (next >= st.run.length || st.run[next] === 0) break;
+      st.run[next] = st.run[end] + 1;
+      end = next;
       st.runFields = intersect(st.runFields, st.passes[end].changedFields);
     }
+    // The run's first pass, for the finding's seq.
+    let first = end;
+    for (let i = st.run[end]; i > 1; i--) first = this.previousCounted(st, first);
     const length = st.run[end];
     if (length >= this.threshold) {
       st.summary.hotLoop = true;
@@ -479,13 +497,20 @@ export class Analyzer {
       const f = this.find(
         "hot-loop",
         st.summary.key,
-        st.passes[end - length + 1].dequeueSeq ?? st.passes[end - length + 1].writeSeqs[0],
+        st.passes[first].dequeueSeq ?? st.passes[first].writeSeqs[0],
         "",
       );
       f.detail = `${length} consecutive passes triggered by its own writes, ${what}`;
       if (fields.length > 0) f.fields = fields;
       else delete f.fields;
     }
+  }
+
+  /** Index of the nearest pass before `index` that is not a conflict stumble, or -1. */
+  private previousCounted(st: KeyState, index: number): number {
+    let i = index - 1;
+    while (i >= 0 && isStumble(st.passes[i])) i--;
+    return i;
   }
 
   // ── findings and summaries ────────────────────────────────────────────────────────────────
@@ -523,6 +548,11 @@ export class Analyzer {
       quiescent,
     };
   }
+}
+
+/** A pass that changed nothing because its write conflicted, and was requeued. */
+function isStumble(p: Pass): boolean {
+  return p.changingWrites === 0 && p.conflicts > 0 && p.outcome === "requeued";
 }
 
 /** HTTP status of the Kubernetes Status reasons a log may give instead of a code. */

@@ -49,6 +49,8 @@ export class KeyState {
   fooRv: string | undefined;
   deployRv: string | undefined;
   writesWithRv = 0;
+  /** Whether this key's enqueues say why they happened (cause), as our probe's do. */
+  causesLogged = false;
   /** Index of the first pass that follows the key's first watch event; undefined before it. */
   createFrom: number | undefined;
   /** Pass index where the key went quiet and nothing but resyncs followed (yet). */

@@ -1,0 +1,104 @@
+/**
+ * A hot loop with two workers, as our controller's probe records it: each writing pass is
+ * followed by one that started before the echo of that write reached the lister, so its write
+ * answers 409 and the key is requeued. Those stumbles must not hide the loop, and the late
+ * retry enqueue must not relabel the self-triggered pass that began before it.
+ */
+import { describe, expect, it } from "vitest";
+import { Analyzer } from "./analyzer.ts";
+import type { TraceEvent, UnsequencedEvent } from "../event.ts";
+
+const KEY = "default/example-foo";
+const TARGET = "foos/default/example-foo/status";
+
+function build(loops: number): TraceEvent[] {
+  const out: TraceEvent[] = [];
+  let ts = 1_000_000;
+  let rv = 100;
+  const add = (e: UnsequencedEvent): number => {
+    ts += 1000;
+    out.push({ ...e, ts, seq: out.length + 1 } as TraceEvent);
+    return out.length;
+  };
+  const w = add({
+    stage: "watch",
+    key: KEY,
+    kind: "Foo",
+    event: "add",
+    name: "example-foo",
+    rv: String(rv),
+  });
+  add({ stage: "enqueue", key: KEY, cause: "watch", causeSeq: w, len: 1, merged: false });
+  for (let i = 0; i < loops; i++) {
+    // A self-triggered pass that changes status.lastSyncedAt …
+    add({ stage: "dequeue", key: KEY, worker: 1, len: 0 });
+    add({ stage: "read", key: KEY, rv: String(rv), worker: 1 });
+    const written = String(++rv);
+    add({
+      stage: "write",
+      key: KEY,
+      verb: "updateStatus",
+      target: TARGET,
+      code: 200,
+      rv: written,
+      changed: true,
+      fields: ["status.lastSyncedAt"],
+      worker: 1,
+    });
+    if (i > 0)
+      add({ stage: "enqueue", key: KEY, cause: "retry", delayMs: 5, merged: "processing", len: 0 });
+    add({ stage: "done", key: KEY, outcome: "synced", worker: 1 });
+    // … the parked retry runs at once on worker 2 with the stale lister: 409 …
+    add({ stage: "dequeue", key: KEY, worker: 2, len: 0 });
+    add({ stage: "read", key: KEY, rv: String(rv - 1), worker: 2 });
+    const echo = add({
+      stage: "watch",
+      key: KEY,
+      kind: "Foo",
+      event: "update",
+      name: "example-foo",
+      rv: written,
+      oldRv: String(rv - 1),
+    });
+    add({
+      stage: "enqueue",
+      key: KEY,
+      cause: "watch",
+      causeSeq: echo,
+      merged: "processing",
+      len: 0,
+    });
+    add({
+      stage: "write",
+      key: KEY,
+      verb: "updateStatus",
+      target: TARGET,
+      code: 409,
+      reason: "Conflict",
+      changed: false,
+      worker: 2,
+    });
+    add({ stage: "done", key: KEY, outcome: "requeued", delayMs: 5, error: "conflict", worker: 2 });
+  }
+  return out;
+}
+
+describe("hot loop interleaved with conflict stumbles", () => {
+  it("is found, names the field, and its passes stay self-triggered", () => {
+    const a = new Analyzer();
+    a.pushAll(build(6));
+    const s = a.summary(KEY)!;
+    expect(s.hotLoop).toBe(true);
+    const f = a.findings().find((x) => x.kind === "hot-loop")!;
+    expect(f.fields).toEqual(["status.lastSyncedAt"]);
+    expect(f.detail).toMatch(/^5 consecutive/);
+    const writing = a.passes(KEY).filter((p) => p.changingWrites > 0);
+    expect(writing.slice(1).every((p) => p.cause === "self")).toBe(true);
+  });
+
+  it("needs the threshold's worth of changing passes, not of passes", () => {
+    const a = new Analyzer();
+    a.pushAll(build(4));
+    expect(a.summary(KEY)!.hotLoop).toBe(false);
+  });
+});

@@ -1,0 +1,116 @@
+/**
+ * `pnpm bench [name…] [--smoke] [--runs N] [--json OUT] [--list]`
+ *
+ * Runs the benches in scripts/bench/<name>.ts (all of them when no name is given), each at least
+ * 5 times beside its baseline, prints a table and writes the numbers to .bench/results.json
+ * (or OUT). `--smoke` uses tiny inputs so it finishes in seconds; it is part of `pnpm test`.
+ * The interface a bench implements is scripts/bench/lib/types.ts.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { cpus } from "node:os";
+import type { Bench } from "./lib/types.ts";
+import { rowsOf, runBench, type BenchResult } from "./lib/runner.ts";
+import { renderTable } from "./lib/table.ts";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(HERE, "../..");
+
+function benchFiles(): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const f of readdirSync(HERE).sort()) {
+    if (!f.endsWith(".ts") || f === "main.ts" || f.endsWith(".test.ts") || f.endsWith(".d.ts"))
+      continue;
+    found.set(f.slice(0, -3), join(HERE, f));
+  }
+  return found;
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args;
+  try {
+    args = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        smoke: { type: "boolean" },
+        runs: { type: "string" },
+        json: { type: "string" },
+        list: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    process.stderr.write(`bench: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const { values, positionals } = args;
+  const files = benchFiles();
+  if (values.help || values.list) {
+    process.stdout.write(
+      `usage: pnpm bench [name…] [--smoke] [--runs N] [--json OUT]\nbenches: ${[...files.keys()].join(", ")}\n`,
+    );
+    return 0;
+  }
+  const runs = values.runs === undefined ? undefined : Number(values.runs);
+  if (runs !== undefined && (!Number.isInteger(runs) || runs < 1)) {
+    process.stderr.write("bench: --runs must be a positive integer\n");
+    return 2;
+  }
+  const names = positionals.length > 0 ? positionals : [...files.keys()];
+  const unknown = names.filter((n) => !files.has(n));
+  if (unknown.length > 0) {
+    process.stderr.write(
+      `bench: no bench named ${unknown.join(", ")} (have: ${[...files.keys()].join(", ")})\n`,
+    );
+    return 2;
+  }
+  const smoke = values.smoke === true;
+  const tmpDir = join(ROOT, ".bench", "tmp");
+  mkdirSync(tmpDir, { recursive: true });
+  const ctx = { smoke, tmpDir, log: (m: string) => process.stderr.write(`  ${m}\n`) };
+  const results: BenchResult[] = [];
+  let failed = 0;
+  for (const name of names) {
+    try {
+      const mod = (await import(pathToFileURL(files.get(name)!).href)) as { default?: Bench };
+      if (!mod.default || typeof mod.default.setup !== "function")
+        throw new Error("no default export implementing Bench");
+      process.stderr.write(`${name}: ${mod.default.description}\n`);
+      const r = await runBench(mod.default.name ?? name, mod.default, ctx, runs);
+      for (const [k, v] of Object.entries(r.info)) process.stderr.write(`  ${k}: ${v}\n`);
+      results.push(r);
+    } catch (e) {
+      failed++;
+      process.stderr.write(
+        `bench ${name}: FAILED: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`,
+      );
+    }
+  }
+  if (results.length > 0) process.stdout.write("\n" + renderTable(results.flatMap(rowsOf)));
+  const out = values.json ? resolve(values.json) : join(ROOT, ".bench", "results.json");
+  mkdirSync(dirname(out), { recursive: true });
+  const doc = {
+    date: new Date().toISOString(),
+    smoke,
+    node: process.version,
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? "unknown",
+    benches: results,
+  };
+  writeFileSync(out, JSON.stringify(doc, null, 2) + "\n");
+  process.stderr.write(`results: ${out}\n`);
+  return failed > 0 ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`bench: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,72 @@
+/**
+ * parse: how fast a klog log becomes events and analysis, next to `grep -c STAGE/` on the same
+ * file (the floor: reading the bytes and finding the tag). Full run: ≥ 1M STAGE lines among
+ * noise (~190 MB); --smoke: 20k.
+ */
+import { spawnSync } from "node:child_process";
+import { createReadStream } from "node:fs";
+// Relative: scripts/ is not a workspace package, so it cannot resolve @loopscope/*.
+import { Analyzer, TraceReader } from "../../packages/trace/src/index.ts";
+import type { Bench, Measurement } from "./lib/types.ts";
+import { synthKlog } from "./lib/klog-synth.ts";
+
+const MB = 1e6;
+
+async function readAll(path: string, analyze: boolean): Promise<{ events: number; keys: number }> {
+  const reader = new TraceReader({ year: 2026 });
+  const analyzer = new Analyzer();
+  let events = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const batch = reader.push(chunk as Buffer);
+    events += batch.length;
+    if (analyze) for (const e of batch) analyzer.push(e);
+  }
+  const last = reader.end();
+  events += last.length;
+  if (analyze) for (const e of last) analyzer.push(e);
+  return { events, keys: analyzer.keys().length };
+}
+
+const bench: Bench = {
+  description: "klog text → events (+ incremental analysis), MB/s, vs grep -c STAGE/",
+  unit: "MB/s",
+  better: "higher",
+  setup(ctx) {
+    const stageLines = ctx.smoke ? 20_000 : 1_000_000;
+    ctx.log(`generating a klog file with ${stageLines} STAGE lines (cached in ${ctx.tmpDir})`);
+    const file = synthKlog(ctx.tmpDir, stageLines);
+    const rate = (ms: number): number => file.bytes / MB / (ms / 1000);
+    const timed = async (analyze: boolean): Promise<Measurement> => {
+      const t0 = performance.now();
+      const r = await readAll(file.path, analyze);
+      const ms = performance.now() - t0;
+      if (r.events < file.stageLines)
+        throw new Error(`read ${r.events} events, expected ≥ ${file.stageLines}`);
+      return { value: rate(ms), details: { ms, events: r.events, keys: r.keys } };
+    };
+    return {
+      info: {
+        file: file.path,
+        MB: (file.bytes / MB).toFixed(1),
+        lines: file.lines,
+        stageLines: file.stageLines,
+      },
+      baseline: {
+        name: "grep -c STAGE/",
+        run() {
+          const t0 = performance.now();
+          const g = spawnSync("grep", ["-c", "STAGE/", file.path], { encoding: "utf8" });
+          const ms = performance.now() - t0;
+          if (g.status !== 0) throw new Error(`grep failed: ${g.stderr}`);
+          return { value: rate(ms), details: { ms, matches: Number(g.stdout.trim()) } };
+        },
+      },
+      cases: [
+        { name: "read + analyze", run: () => timed(true) },
+        { name: "read only", run: () => timed(false) },
+      ],
+    };
+  },
+};
+
+export default bench;

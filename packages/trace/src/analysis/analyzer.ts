@@ -132,7 +132,7 @@ export class Analyzer {
   private state(key: string, ts: number): KeyState {
     let st = this.states.get(key);
     if (!st) {
-      st = new KeyState(key, ts);
+      st = new KeyState(detach(key), ts);
       this.states.set(key, st);
     }
     return st;
@@ -548,6 +548,14 @@ export class Analyzer {
       quiescent,
     };
   }
+}
+
+/**
+ * A copy of `s` that does not share memory with the text it was cut from: a key read from a log
+ * is a slice of a whole decoded chunk, which V8 would otherwise keep alive as long as the key.
+ */
+function detach(s: string): string {
+  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }
 
 /** A pass that changed nothing because its write conflicted, and was requeued. */

@@ -14,8 +14,7 @@ export interface KlogHeader {
   pid: number;
   /** "controller.go:131" */
   src: string;
-  /** "controller.go" */
-  file: string;
+
   /** Index in the line where the message starts. */
   msgStart: number;
   /** Index where the header starts (0 unless there is a prefix). */
@@ -76,10 +75,16 @@ function parseAt(line: string, p: number): KlogHeader | undefined {
     timeOfDayUs: ((h * 60 + m) * 60 + s) * 1_000_000 + frac,
     pid,
     src,
-    file: line.slice(srcStart, colon),
     msgStart,
     start: p,
   };
+}
+
+/** "controller.go" from "pkg/controller.go:131". */
+export function baseFile(src: string): string {
+  const colon = src.lastIndexOf(":");
+  const slash = src.lastIndexOf("/", colon);
+  return src.slice(slash + 1, colon);
 }
 
 export function parseKlogHeader(line: string): KlogHeader | undefined {

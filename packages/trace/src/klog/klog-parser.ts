@@ -14,9 +14,10 @@
  */
 import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
-import { parseKlogHeader, yearInPrefix } from "./header.ts";
+import { baseFile, parseKlogHeader, yearInPrefix } from "./header.ts";
 import { mayBeMarker, parseMarker } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
+import { fastStage } from "./fast-stage.ts";
 import { pick, scanFields } from "./fields.ts";
 
 export interface KlogOptions {
@@ -97,7 +98,20 @@ export class KlogParser {
     const msgStart = h.msgStart;
     const at = text.indexOf("STAGE/", msgStart);
     if (at >= 0) {
-      this.stage(text.slice(msgStart), at - msgStart, lineNo, ts, h.src, text);
+      const fast = at === msgStart ? fastStage(text, at) : undefined;
+      if (fast) {
+        fast.ts = ts;
+        fast.src = h.src;
+        fast.raw = text;
+        fast.line = lineNo;
+        this.emit(fast);
+      } else {
+        this.stage(text.slice(msgStart), at - msgStart, lineNo, ts, h.src, text);
+      }
+      return;
+    }
+    if (!this.opts.keepNoise && NOISE_FILES.has(baseFile(h.src))) {
+      this.noiseLines++;
       return;
     }
     if (mayBeMarker(text, msgStart)) {
@@ -116,12 +130,6 @@ export class KlogParser {
         this.emit(e);
         return;
       }
-    }
-    const slash = h.file.lastIndexOf("/");
-    const base = slash >= 0 ? h.file.slice(slash + 1) : h.file;
-    if (NOISE_FILES.has(base) && !this.opts.keepNoise) {
-      this.noiseLines++;
-      return;
     }
     let key = "";
     let body = text.slice(msgStart);

@@ -2,8 +2,10 @@
  * Splits a stream of chunks into lines, in Node and in the browser alike.
  *
  * Invariants:
- * - Chunks may be Uint8Array (decoded as UTF-8, with multi-byte sequences split across chunks
- *   handled by a streaming TextDecoder) or string; both kinds may be mixed.
+ * - Chunks may be Uint8Array (UTF-8) or string; both kinds may be mixed.
+ * - Bytes are cut at the last "\n" of each chunk and only whole lines are decoded — "\n" never
+ *   occurs inside a UTF-8 multi-byte sequence, so no character is split, and the one-shot
+ *   TextDecoder path is several times faster than its streaming mode.
  * - A line ends at "\n"; a "\r" right before it is dropped, so CRLF files read like LF files.
  * - Lines are numbered from 1 in input order; every line is delivered exactly once.
  * - The text after the last "\n" is delivered by `end()` with `terminated: false` (a torn
@@ -12,8 +14,13 @@
  */
 export type LineSink = (line: string, lineNo: number, terminated: boolean) => void;
 
+const NL = 10;
+
 export class LineSplitter {
-  private decoder = new TextDecoder("utf-8");
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** Undecoded bytes after the last "\n" seen (an incomplete line). */
+  private pendingBytes: Uint8Array[] = [];
+  /** Decoded text after the last "\n" seen. */
   private carry = "";
   private lineNo = 0;
   private started = false;
@@ -24,7 +31,48 @@ export class LineSplitter {
   }
 
   push(chunk: Uint8Array | string, sink: LineSink): void {
-    let text = typeof chunk === "string" ? chunk : this.decoder.decode(chunk, { stream: true });
+    if (typeof chunk === "string") {
+      this.flushBytes();
+      this.text(chunk, sink);
+      return;
+    }
+    const last = chunk.lastIndexOf(NL);
+    if (last < 0) {
+      if (chunk.length > 0) this.pendingBytes.push(chunk.slice());
+      return;
+    }
+    let from = 0;
+    if (this.pendingBytes.length > 0) {
+      // Finish the line that straddles the chunk boundary on its own, so the rest of the chunk
+      // is decoded in place rather than copied.
+      from = chunk.indexOf(NL) + 1;
+      this.pendingBytes.push(chunk.subarray(0, from));
+      this.text(this.decoder.decode(concat(this.pendingBytes)), sink);
+      this.pendingBytes = [];
+    }
+    if (from <= last) this.text(this.decoder.decode(chunk.subarray(from, last + 1)), sink);
+    if (last + 1 < chunk.length) this.pendingBytes.push(chunk.slice(last + 1));
+  }
+
+  /** Delivers a final unterminated line, if any. */
+  end(sink: LineSink): void {
+    this.flushBytes();
+    if (this.carry.length > 0) {
+      const line = this.carry;
+      this.carry = "";
+      this.emit(line, sink, false);
+    }
+  }
+
+  /** Turns pending bytes into pending text (a string chunk follows, or the input ends). */
+  private flushBytes(): void {
+    if (this.pendingBytes.length === 0) return;
+    const text = this.decoder.decode(concat(this.pendingBytes));
+    this.pendingBytes = [];
+    this.text(text, () => undefined);
+  }
+
+  private text(text: string, sink: LineSink): void {
     if (!this.started && text.length > 0) {
       this.started = true;
       if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -49,20 +97,21 @@ export class LineSplitter {
     this.carry = start < text.length ? text.slice(start) : "";
   }
 
-  /** Flushes the decoder and delivers a final unterminated line, if any. */
-  end(sink: LineSink): void {
-    const rest = this.decoder.decode();
-    if (rest.length > 0) this.push(rest, sink);
-    if (this.carry.length > 0) {
-      const line = this.carry;
-      this.carry = "";
-      this.emit(line, sink, false);
-    }
-  }
-
   private emit(line: string, sink: LineSink, terminated: boolean): void {
     const n = line.length;
     if (n > 0 && line.charCodeAt(n - 1) === 13) line = line.slice(0, n - 1);
     sink(line, ++this.lineNo, terminated);
   }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
 }

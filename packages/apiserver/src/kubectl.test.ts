@@ -218,6 +218,38 @@ describe.skipIf(!defaultKubectl)("kubectl (default binary, full set)", () => {
     }
   });
 
+  it("creates a Deployment from kubectl's generator (a protobuf body)", async () => {
+    expect(
+      await k.run(
+        "create",
+        "deployment",
+        "gen",
+        "--image=nginx:1.25",
+        "--replicas=2",
+        "--port=8080",
+      ),
+    ).toContain("deployment.apps/gen created");
+    const d = (await c.get<KObj>(`${DEPLOYMENTS}/gen`)).body;
+    expect(d.metadata.labels).toEqual({ app: "gen" });
+    expect(d.spec).toMatchObject({
+      replicas: 2,
+      selector: { matchLabels: { app: "gen" } },
+      template: {
+        metadata: { labels: { app: "gen" } },
+        spec: {
+          containers: [
+            {
+              name: "nginx",
+              image: "nginx:1.25",
+              ports: [{ containerPort: 8080, protocol: "TCP" }],
+            },
+          ],
+        },
+      },
+    });
+    expect(JSON.stringify(d.spec)).not.toContain("hostPort");
+  });
+
   it("creates a namespace and applies into it", async () => {
     expect(await k.run("create", "namespace", "demo")).toContain("namespace/demo created");
     expect(rows(await k.run("get", "namespace", "demo"))[1].slice(0, 2)).toEqual([

@@ -1,0 +1,116 @@
+/**
+ * startSession against clusters that are not ready: each failure is one clear line, and nothing
+ * is left running. The "real cluster" is the embedded API server reached through a kubeconfig
+ * file, with its fault injection standing in for RBAC refusals and a missing CRD.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "@loopscope/apiserver";
+import { ClusterError, startSession, type Session } from "./session.ts";
+
+let dir: string;
+let api: ApiServer | undefined;
+let session: Session | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "loopscope-session-"));
+});
+afterEach(async () => {
+  await session?.stop();
+  await api?.stop();
+  session = undefined;
+  api = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function kubeconfigFile(): Promise<string> {
+  api = await startApiServer({ deploymentReadyDelayMs: 30 });
+  const path = join(dir, "kubeconfig");
+  await api.writeKubeconfig(path);
+  return path;
+}
+
+describe("startSession with a kubeconfig", () => {
+  it("connects, syncs and runs the controller", async () => {
+    const path = await kubeconfigFile();
+    session = await startSession({ cluster: { kind: "kubeconfig", path }, resyncMs: 0 });
+    expect(session.apiserver).toBeUndefined();
+    expect(session.controller.foos.hasSynced()).toBe(true);
+  });
+
+  it("an unreachable server is one line", async () => {
+    const path = await kubeconfigFile();
+    const url = api!.url;
+    await api!.stop();
+    api = undefined;
+    const err = await startSession({ cluster: { kind: "kubeconfig", path } }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ClusterError);
+    expect((err as Error).message).toMatch(
+      new RegExp(`^cannot reach the API server at ${url}: .*ECONNREFUSED`),
+    );
+    expect((err as Error).message).not.toContain("\n");
+  });
+
+  it("a missing Foo CRD says to use --install-crd, which installs it", async () => {
+    const path = await kubeconfigFile();
+    api!.faults.failNext(1, 404, ["list"]);
+    const err = await startSession({ cluster: { kind: "kubeconfig", path } }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toMatch(
+      /the Foo CRD \(foos\.samplecontroller\.k8s\.io\) is not installed on .*; rerun with --install-crd/,
+    );
+    api!.faults.failNext(1, 404, ["list"]);
+    session = await startSession({
+      cluster: { kind: "kubeconfig", path, installCrd: true },
+      resyncMs: 0,
+    });
+    const kc = session.kubeConfig;
+    const { ApiextensionsV1Api } = await import("@kubernetes/client-node");
+    const crd = await kc
+      .makeApiClient(ApiextensionsV1Api)
+      .readCustomResourceDefinition({ name: "foos.samplecontroller.k8s.io" });
+    expect(crd.spec.versions[0]?.subresources?.status).toEqual({});
+  });
+
+  it("an RBAC refusal names the user and the verb", async () => {
+    const path = await kubeconfigFile();
+    api!.faults.failNext(1, 403, ["list"]);
+    const err = await startSession({ cluster: { kind: "kubeconfig", path } }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toMatch(
+      /^RBAC: user ".*" may not list foos\.samplecontroller\.k8s\.io on http:\/\/127\.0\.0\.1:\d+: /,
+    );
+  });
+
+  it("an unknown context lists the known ones", async () => {
+    const path = await kubeconfigFile();
+    const err = await startSession({
+      cluster: { kind: "kubeconfig", path, context: "nope" },
+    }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/^context "nope" not found in .* \(contexts: .+\)$/);
+  });
+
+  it("an unreadable kubeconfig is one line", async () => {
+    const err = await startSession({
+      cluster: { kind: "kubeconfig", path: join(dir, "missing") },
+    }).catch((e: unknown) => e);
+    expect((err as Error).message).toMatch(/^cannot read kubeconfig .*missing: /);
+  });
+});
+
+describe("startSession embedded", () => {
+  it("starts the API server and the controller, and stop() is idempotent", async () => {
+    session = await startSession({
+      cluster: { kind: "embedded", apiserverOpts: { deploymentReadyDelayMs: 30 } },
+      resyncMs: 0,
+    });
+    expect(session.apiserver?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await Promise.all([session.stop(), session.stop()]);
+  });
+});

@@ -21,7 +21,7 @@ and the dashboard; records every stage event to runs/<time>.jsonl; stops cleanly
   --port N            dashboard port (default ${DEFAULT_PORT}; 0 = any free port)
   --host H            address to listen on (default 127.0.0.1; others are reachable from the network)
   --kubeconfig FILE   run the controller against this cluster instead of the embedded one
-  --context NAME      kubeconfig context (default: its current context)
+  --context NAME      kubeconfig context (default: its current context; alone: $KUBECONFIG or ~/.kube/config)
   --workers N         controller workers (default 2)
   --resync D          informer resync period, e.g. 30s, 500ms, 0 = off (default 30s)
   --record FILE       record to FILE (default runs/<time>.jsonl)

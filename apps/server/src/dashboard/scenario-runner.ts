@@ -2,7 +2,8 @@
  * Runs the scenario registry (scenarios/) from the dashboard, one at a time, on the live
  * session. A scenario watches its own EventLog; this one is fed from the hub for the run's
  * duration, seqs re-based so its first event is 1 (causeSeq links shifted alike, so its
- * analysis still links enqueues to their watch events).
+ * analysis still links enqueues to their watch events). runScenario switches the scenario's
+ * lessons on and restores them after.
  */
 import type { TraceEvent, UnsequencedEvent } from "@loopscope/trace";
 import { scenarios } from "../scenarios/index.ts";

@@ -184,3 +184,11 @@ describe("security", () => {
     expect(page.status).toBe(200);
   });
 });
+
+describe("listening", () => {
+  it("says plainly when the port is taken", async () => {
+    await expect(
+      startDashboardServer({ backend, host: "127.0.0.1", port: server.port, webRoot: dir }),
+    ).rejects.toThrow(/port \d+ on 127\.0\.0\.1 is already in use.*--port/);
+  });
+});

@@ -4,7 +4,7 @@
  * inside the folder (symlinks out of it are refused).
  */
 import { lstat, mkdir, readdir, realpath } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { RUN_NAME_PATTERN, type RunInfo } from "@loopscope/protocol";
 
 export class RunsFolder {
@@ -55,9 +55,8 @@ export class RunsFolder {
     return dirname(real) === (await realpath(this.dir)) ? real : undefined;
   }
 
-  /** `path` relative to the folder when inside it, else the path as given. */
+  /** The name a client sees for a recording: the file name only, never a local path. */
   nameOf(path: string): string {
-    const abs = resolve(path);
-    return dirname(abs) === this.dir ? abs.slice(this.dir.length + 1) : path;
+    return basename(path);
   }
 }

@@ -44,6 +44,9 @@ it("reads every flag", () => {
     open: true,
     verbose: true,
   });
+  expect(parseUpFlags(["--context", "kind"])).toMatchObject({
+    kubeconfig: expect.stringMatching(/config/),
+  });
   expect(parseReplayFlags(["t.jsonl", "--port", "9"])).toMatchObject({ file: "t.jsonl", port: 9 });
 });
 
@@ -53,7 +56,6 @@ it("refuses what it cannot mean, with a usage error", () => {
     ["--port", "x"],
     ["--resync", "soon"],
     ["--workers", "0"],
-    ["--context", "c"],
     ["--bogus"],
     ["--host", "a b"],
   ]) {

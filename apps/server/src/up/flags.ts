@@ -2,6 +2,8 @@
  * Flags shared by `loopscope up` and `loopscope replay`, parsed strictly: an unknown flag or a
  * malformed value is a usage error (exit 2) with a one-line reason.
  */
+import { homedir } from "node:os";
+import { delimiter, join } from "node:path";
 import { parseArgs } from "node:util";
 
 export const DEFAULT_PORT = 7420;
@@ -53,10 +55,10 @@ export function parseUpFlags(argv: string[]): UpFlags | "help" {
     }),
   );
   if (values.help) return "help";
-  if (values.context && !values.kubeconfig) throw new UsageError("--context needs --kubeconfig");
   return {
     ...serveFlags(values),
-    kubeconfig: values.kubeconfig,
+    // --context alone means the usual kubeconfig ($KUBECONFIG's first file, else ~/.kube/config).
+    kubeconfig: values.kubeconfig ?? (values.context ? defaultKubeconfig() : undefined),
     context: values.context,
     workers: int("--workers", values.workers ?? "2", 1, 64),
     resyncMs: duration("--resync", values.resync ?? "30s"),
@@ -72,6 +74,11 @@ export function parseReplayFlags(argv: string[]): (ServeFlags & { file: string }
   if (values.help) return "help";
   if (positionals.length !== 1) throw new UsageError("replay takes exactly one FILE");
   return { ...serveFlags(values), file: positionals[0] };
+}
+
+export function defaultKubeconfig(): string {
+  const fromEnv = process.env.KUBECONFIG?.split(delimiter).find((p) => p !== "");
+  return fromEnv ?? join(homedir(), ".kube", "config");
 }
 
 function usageErrors<T>(parse: () => T): T {

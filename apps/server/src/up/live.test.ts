@@ -116,6 +116,44 @@ describe("loopscope up, live", () => {
     expect(bad.status).toBe(400);
   });
 
+  it("runs a scenario, switches a lesson and a fault from the dashboard API", async () => {
+    const post = (body: unknown) =>
+      fetch(new URL(API.action, live.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json", [TOKEN_HEADER]: live.server.tokens.owner },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { message?: string } }));
+    const before = live.hub.lastSeq;
+    const scenario = await post({ action: "runScenario", scenario: "create-foo" });
+    expect(scenario).toEqual({
+      status: 200,
+      body: { ok: true, message: "scenario create-foo done" },
+    });
+    await client.waitFor(live.hub.lastSeq);
+    const marks = client.events.filter((e) => e.seq > before && e.stage === "note");
+    expect(marks.map((e) => (e.stage === "note" ? e.text : ""))).toContainEqual(
+      expect.stringContaining("scenario:"),
+    );
+    expect((await post({ action: "runScenario", scenario: "no-such" })).status).toBe(400);
+
+    expect(
+      (await post({ action: "setLesson", lesson: "idempotentStatus", enabled: true })).status,
+    ).toBe(200);
+    expect(live.session.controller.getLessons().idempotentStatus).toBe(true);
+    await post({ action: "setLesson", lesson: "idempotentStatus", enabled: false });
+
+    const fault = await post({
+      action: "setFault",
+      fault: { latencyMs: { update: 5 }, closeWatches: true },
+    });
+    expect(fault).toMatchObject({
+      status: 200,
+      body: { message: "update latency 5 ms; watches closed" },
+    });
+    expect(live.session.apiserver!.faults.state().latencyMs).toEqual({ update: 5 });
+    await post({ action: "setFault", fault: { latencyMs: { update: 0 } } });
+  });
+
   it("stops with a complete recording that the trace reader reads back whole", async () => {
     await live.stop();
     const last = live.hub.lastSeq;

@@ -16,6 +16,17 @@ import { makeTimeAxis } from "./timeScale.ts";
 import { Tooltip } from "./Tooltip.tsx";
 import { fitWindow } from "./fit.ts";
 
+/**
+ * `performance.mark("loopscope:first-paint")` at the first frame that draws a session's events,
+ * once per session: the load benchmark (scripts/bench/load.ts) reads it.
+ */
+const painted = new WeakSet<TraceSession>();
+function markFirstPaint(session: TraceSession): void {
+  if (painted.has(session) || session.store.length === 0) return;
+  painted.add(session);
+  performance.mark("loopscope:first-paint");
+}
+
 export interface TimelineProps {
   session: TraceSession;
   view: ViewStore;
@@ -83,6 +94,7 @@ export function Timeline({ session, view }: TimelineProps) {
       const ctx = c.getContext("2d")!;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       drawTimeline(ctx, inputRef.current);
+      markFirstPaint(inputRef.current.session);
     });
     return () => cancelAnimationFrame(id);
   });

@@ -86,10 +86,24 @@ export function serveWatch(
   }
 
   const timers: ReturnType<typeof setTimeout>[] = [];
+  let cancel = () => {};
+  let open = true;
+  /** Ends the stream once: unregisters first, so nothing is written after end(). */
+  const finish = () => {
+    if (!open) return;
+    open = false;
+    cancel();
+    for (const t of timers) clearTimeout(t);
+    res.end();
+  };
+  // A client that vanished mid-write must not crash the server.
+  res.on("error", finish);
   const watcher: Watcher = {
     spec: { resource: def, namespace, selector: p.selector },
-    send: (e) => res.write(encodeEvent(e)),
-    close: () => res.end(),
+    send: (e) => {
+      if (open) res.write(encodeEvent(e));
+    },
+    close: finish,
   };
   if (initial) {
     const objects: KObject[] = ctx.registry.list(def, namespace, p.selector).items;
@@ -100,16 +114,14 @@ export function serveWatch(
     res.end(encode("ERROR", expired(fromRv ?? 0, started.oldest).status));
     return;
   }
+  cancel = started.cancel;
   if (p.sendInitialEvents && p.allowBookmarks)
     res.write(bookmark({ "k8s.io/initial-events-end": "true" }));
   if (p.allowBookmarks) {
-    timers.push(setInterval(() => res.write(bookmark()), ctx.bookmarkIntervalMs));
+    timers.push(setInterval(() => open && res.write(bookmark()), ctx.bookmarkIntervalMs));
   }
   if (p.timeoutSeconds !== undefined && p.timeoutSeconds > 0) {
-    timers.push(setTimeout(() => res.end(), p.timeoutSeconds * 1000));
+    timers.push(setTimeout(finish, p.timeoutSeconds * 1000));
   }
-  res.on("close", () => {
-    started.cancel();
-    for (const t of timers) clearTimeout(t);
-  });
+  res.on("close", finish);
 }

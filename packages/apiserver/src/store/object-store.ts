@@ -62,7 +62,7 @@ export class ObjectStore {
     for (const obj of this.#table(def).values()) {
       if (!namespace || obj.metadata.namespace === namespace) items.push(obj);
     }
-    return items.sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+    return items.sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
   }
 
   /** Stores `obj` (taking ownership of it) with a new RV and notifies listeners. */

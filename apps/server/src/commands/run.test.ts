@@ -1,0 +1,58 @@
+/**
+ * `loopscope run` end to end, in process: embedded API server, controller, the create-foo
+ * scenario, the JSONL trace and the klog text — both read back by packages/trace.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Analyzer, readTraceText } from "@loopscope/trace";
+import { parseArgs, run } from "./run.ts";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "loopscope-run-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("loopscope run", () => {
+  it("create-foo: writes a JSONL trace and a klog log that both replay to the same passes", async () => {
+    const out = join(dir, "trace.jsonl");
+    const klog = join(dir, "trace.klog");
+    expect(
+      await run(["--scenario", "create-foo", "--out", out, "--klog", klog, "--timeout", "30"]),
+    ).toBe(0);
+
+    const jsonl = readTraceText(await readFile(out, "utf8"));
+    expect(jsonl.reader.format).toBe("jsonl");
+    expect(jsonl.reader.diagnostics).toEqual([]);
+    const a = new Analyzer();
+    a.pushAll(jsonl.events);
+    const s = a.summary("default/example-foo");
+    expect(s?.quiescent).toBe(true);
+    expect(s?.hotLoop).toBe(false);
+    expect(a.passes("default/example-foo")[0]?.cause).toBe("external");
+
+    const text = readTraceText(await readFile(klog, "utf8"));
+    expect(text.reader.format).toBe("klog");
+    const b = new Analyzer();
+    b.pushAll(text.events);
+    expect(b.summary("default/example-foo")?.passes).toBe(s?.passes);
+    expect(b.summary("default/example-foo")?.byStage).toEqual(s?.byStage);
+  });
+
+  it("exits 1 with the reason when the scenario does not settle in time", async () => {
+    const out = join(dir, "late.jsonl");
+    expect(await run(["--scenario", "create-foo", "--out", out, "--timeout", "0.05"])).toBe(1);
+  });
+
+  it("rejects bad usage with exit 2", async () => {
+    expect(await run(["--scenario", "nope", "--out", "x"])).toBe(2);
+    expect(parseArgs(["--scenario", "create-foo"])).toBe("--out is required");
+    expect(parseArgs(["--scenario", "create-foo", "--out", "f", "--timeout", "soon"])).toMatch(
+      /--timeout needs a number/,
+    );
+  });
+});

@@ -29,3 +29,4 @@ export {
   type ExcerptRow,
 } from "./excerpt/excerpt.ts";
 export { canonicalText, messageText } from "./excerpt/stage-text.ts";
+export * from "./narration/index.ts";

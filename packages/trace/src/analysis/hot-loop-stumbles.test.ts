@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "./analyzer.ts";
-import type { TraceEvent, UnsequencedEvent } from "../event.ts";
+import type { TraceEvent } from "../event.ts";
+
+type Draft = TraceEvent extends infer E
+  ? E extends TraceEvent
+    ? Omit<E, "seq" | "ts">
+    : never
+  : never;
 
 const KEY = "default/example-foo";
 const TARGET = "foos/default/example-foo/status";
@@ -15,7 +21,7 @@ function build(loops: number): TraceEvent[] {
   const out: TraceEvent[] = [];
   let ts = 1_000_000;
   let rv = 100;
-  const add = (e: UnsequencedEvent): number => {
+  const add = (e: Draft): number => {
     ts += 1000;
     out.push({ ...e, ts, seq: out.length + 1 } as TraceEvent);
     return out.length;

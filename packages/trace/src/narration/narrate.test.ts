@@ -1,0 +1,246 @@
+import { describe, expect, it } from "vitest";
+import type { TraceEvent } from "../event.ts";
+import { Analyzer } from "../analysis/analyzer.ts";
+import { narrate } from "./narrate.ts";
+import { machineryStates } from "./machinery.ts";
+
+type Draft = TraceEvent extends infer E
+  ? E extends TraceEvent
+    ? Omit<E, "seq" | "ts">
+    : never
+  : never;
+
+const KEY = "default/example-foo";
+const STATUS = "foos/default/example-foo/status";
+const DEPLOY = "deployments/default/example-foo";
+
+function trace(drafts: Draft[]): TraceEvent[] {
+  return drafts.map((d, i) => ({ ...d, seq: i + 1, ts: 1_000_000 + i * 1000 }) as TraceEvent);
+}
+
+/** One creation as our controller records it: create, status write, both echoes, a no-op pass. */
+const CREATE = trace([
+  { stage: "note", key: KEY, src: "scenario", text: "scenario: kubectl apply Foo example-foo" },
+  {
+    stage: "watch",
+    key: KEY,
+    kind: "Foo",
+    event: "add",
+    ns: "default",
+    name: "example-foo",
+    rv: "10",
+  },
+  { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 2, len: 1, merged: false },
+  { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+  { stage: "read", key: KEY, rv: "10", generation: 1, worker: 1 },
+  {
+    stage: "write",
+    key: KEY,
+    verb: "create",
+    target: DEPLOY,
+    code: 201,
+    rv: "11",
+    changed: true,
+    worker: 1,
+  },
+  {
+    stage: "watch",
+    key: KEY,
+    kind: "Deployment",
+    event: "add",
+    ns: "default",
+    name: "example-foo",
+    rv: "11",
+  },
+  { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 7, len: 0, merged: "processing" },
+  {
+    stage: "write",
+    key: KEY,
+    verb: "updateStatus",
+    target: STATUS,
+    code: 200,
+    rv: "12",
+    changed: true,
+    fields: ["status.availableReplicas"],
+    worker: 1,
+  },
+  { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+  {
+    stage: "watch",
+    key: KEY,
+    kind: "Foo",
+    event: "update",
+    ns: "default",
+    name: "example-foo",
+    rv: "12",
+    oldRv: "10",
+  },
+  { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 11, len: 1, merged: false },
+  { stage: "dequeue", key: KEY, worker: 2, len: 0 },
+  { stage: "read", key: KEY, rv: "12", generation: 1, worker: 2 },
+  {
+    stage: "write",
+    key: KEY,
+    verb: "updateStatus",
+    target: STATUS,
+    code: 200,
+    rv: "12",
+    changed: false,
+    fields: [],
+    worker: 2,
+  },
+  { stage: "done", key: KEY, outcome: "synced", worker: 2 },
+]);
+
+describe("narrate", () => {
+  const n = narrate(CREATE);
+  const at = (seq: number) => n.find((x) => x.seq === seq)!;
+
+  it("gives every event one narration, in order, naming the part that acted", () => {
+    expect(n.map((x) => x.seq)).toEqual(CREATE.map((e) => e.seq));
+    expect(n.every((x) => x.text.length > 20 && x.parts.length > 0)).toBe(true);
+    expect(at(2).parts).toEqual(["informer", "handler"]);
+    expect(at(3).parts).toEqual(["workqueue"]);
+    expect(at(4).parts[0]).toBe("worker");
+    expect(at(5).parts).toEqual(["lister"]);
+    expect(at(6).parts).toEqual(["api"]);
+    expect(at(1)).toMatchObject({
+      parts: ["scenario"],
+      text: "Scenario step: kubectl apply Foo example-foo.",
+    });
+  });
+
+  it("says a user's create is an external trigger", () => {
+    expect(at(2).text).toContain("A user created the Foo: an external trigger");
+    expect(at(2).self).toBeUndefined();
+    expect(at(4).text).toContain("starts pass 1");
+    expect(at(4).text).toContain("external change (the watch event at seq 2)");
+  });
+
+  it("recognises the echo of our own writes by resourceVersion and calls the pass self-triggered", () => {
+    expect(at(7).text).toContain("echo of our own create at seq 6");
+    expect(at(11).text).toContain(
+      "It is the echo of our own updateStatus at seq 9 (same resourceVersion), so the pass it triggers is self-triggered.",
+    );
+    expect(at(11).self).toBe(true);
+    expect(at(12).text).toContain("the echo of our own write at seq 9");
+    expect(at(13).text).toContain("a self-triggered pass");
+    expect(at(13).self).toBe(true);
+  });
+
+  it("explains a parked add, a no-op write and the no-op second pass", () => {
+    expect(at(8).text).toContain("parks it");
+    expect(at(15).text).toContain("a no-op write");
+    expect(at(16).text).toContain("This self-triggered pass changed nothing");
+    expect(at(10).text).toContain("2 changing writes");
+  });
+
+  it("claims no echo when the trace has no resourceVersions", () => {
+    const bare = trace([
+      { stage: "watch", key: KEY, kind: "Foo", event: "add", name: "example-foo" },
+      { stage: "enqueue", key: KEY },
+      { stage: "dequeue", key: KEY },
+      { stage: "write", key: KEY, verb: "updateStatus", target: STATUS },
+      { stage: "watch", key: KEY, kind: "Foo", event: "update", name: "example-foo" },
+    ]);
+    const out = narrate(bare);
+    expect(out.some((x) => x.text.includes("echo of our own"))).toBe(false);
+    expect(out[4]!.text).not.toContain("rv ");
+  });
+
+  it("explains a stale lister read, the 409 it leads to, and the growing backoff", () => {
+    const conflict = trace([
+      { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+      { stage: "read", key: KEY, rv: "10", worker: 1 },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: STATUS,
+        code: 200,
+        rv: "12",
+        changed: true,
+        worker: 1,
+      },
+      { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+      { stage: "dequeue", key: KEY, worker: 2, len: 0 },
+      { stage: "read", key: KEY, rv: "10", worker: 2 },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: STATUS,
+        code: 409,
+        reason: "Conflict",
+        changed: false,
+        worker: 2,
+      },
+      {
+        stage: "done",
+        key: KEY,
+        outcome: "requeued",
+        delayMs: 5,
+        error: "Operation cannot be fulfilled: modified",
+        worker: 2,
+      },
+      { stage: "enqueue", key: KEY, cause: "retry", delayMs: 5, len: 1, merged: false },
+    ]);
+    const out = narrate(conflict);
+    expect(out[5]!.text).toContain("behind our own last write (rv 12, seq 3)");
+    expect(out[6]!.text).toContain("409 Conflict");
+    expect(out[7]!.text).toContain("comes back after 5 ms");
+    expect(out[8]!.text).toContain("The rate limiter's 5 ms delay ran out");
+  });
+
+  it("says an orphaned Deployment event queues nothing", () => {
+    const out = narrate(
+      trace([
+        {
+          stage: "watch",
+          key: "",
+          kind: "Deployment",
+          event: "delete",
+          ns: "default",
+          name: "x",
+          rv: "5",
+        },
+      ]),
+    );
+    expect(out[0]!.text).toContain("found no Foo that owns it");
+  });
+
+  it("uses a given analysis instead of its own", () => {
+    const a = new Analyzer();
+    a.pushAll(CREATE);
+    expect(narrate(CREATE, a)).toEqual(n);
+  });
+});
+
+describe("machineryStates", () => {
+  it("follows queue contents, parked keys and the key each worker holds", () => {
+    const s = machineryStates(CREATE);
+    const at = (seq: number) => s[seq - 1]!;
+    expect(at(3).queue).toEqual([KEY]);
+    expect(at(4)).toMatchObject({ queue: [], workers: { 1: KEY } });
+    expect(at(8).parked).toEqual([KEY]);
+    expect(at(9).lastWrite).toMatchObject({ verb: "updateStatus", code: 200 });
+    // Done puts the parked key back into the queue.
+    expect(at(10)).toMatchObject({ queue: [KEY], parked: [], workers: {} });
+    expect(at(13)).toMatchObject({ queue: [], workers: { 2: KEY } });
+    expect(at(16).workers).toEqual({});
+    expect(at(11).lastWatch).toMatchObject({ kind: "Foo", event: "update", rv: "12" });
+  });
+
+  it("keeps each key once in the queue when adds merge", () => {
+    const s = machineryStates(
+      trace([
+        { stage: "enqueue", key: "a", merged: false },
+        { stage: "enqueue", key: "b", merged: false },
+        { stage: "enqueue", key: "a", merged: "dirty" },
+        { stage: "dequeue", key: "a", worker: 1 },
+      ]),
+    );
+    expect(s[2]!.queue).toEqual(["a", "b"]);
+    expect(s[3]!.queue).toEqual(["b"]);
+  });
+});

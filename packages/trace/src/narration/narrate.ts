@@ -1,0 +1,344 @@
+/**
+ * Narration: for every event, a plain-language sentence saying what just happened and which part
+ * of the client-go machinery did it, using what the analysis knows around it — a watch event
+ * that is the echo of our own write (same resourceVersion), the pass an enqueue will feed, the
+ * triggers of a pass, a lister read that is behind our own last write, a no-op write.
+ *
+ * Invariants: one Narration per input event, same order, same seq; the text never claims more
+ * than the trace shows (no resourceVersion → no echo claim, no `changed` → no change claim).
+ * Pure: no I/O, no clock.
+ */
+import type {
+  DequeueEvent,
+  EnqueueEvent,
+  PassEndEvent,
+  ReadEvent,
+  TraceEvent,
+  WatchEvent,
+  WriteEvent,
+} from "../event.ts";
+import { Analyzer } from "../analysis/analyzer.ts";
+import type { Pass } from "../analysis/model.ts";
+import type { NarrationPart } from "./parts.ts";
+
+export interface Narration {
+  seq: number;
+  /** Parts of the machinery to highlight, the one that acted first. */
+  parts: NarrationPart[];
+  text: string;
+  /** The pass (index among its key's passes) the event belongs to or, for a trigger, feeds. */
+  pass?: number;
+  /** The event belongs to or feeds a self-triggered pass (or is the echo of our own write). */
+  self?: boolean;
+}
+
+/** What the narration needs from the analysis: the passes of a key (an Analyzer has it). */
+export interface NarrationContext {
+  passes(key: string): readonly Pass[];
+}
+
+interface OwnWrite {
+  seq: number;
+  verb: string;
+  key: string;
+}
+
+/**
+ * Narrates a trace. Without `ctx`, the events are analysed here first (packages/trace's
+ * Analyzer, the same rules as everywhere else).
+ */
+export function narrate(events: readonly TraceEvent[], ctx?: NarrationContext): Narration[] {
+  let context = ctx;
+  if (!context) {
+    const a = new Analyzer();
+    a.pushAll(events);
+    context = a;
+  }
+  return new Narrator(context).all(events);
+}
+
+class Narrator {
+  /** resourceVersion returned by one of the controller's writes → that write. */
+  private readonly ownRvs = new Map<string, OwnWrite>();
+  /** Per key: rv of our latest successful write of the Foo (status). */
+  private readonly ownFooRv = new Map<string, { rv: string; seq: number }>();
+  private readonly bySeq = new Map<number, Pass>();
+  private readonly feeds = new Map<number, Pass>();
+  private readonly watchOf = new Map<number, WatchEvent>();
+
+  constructor(private readonly ctx: NarrationContext) {}
+
+  all(events: readonly TraceEvent[]): Narration[] {
+    const keys = new Set(events.map((e) => e.key).filter((k) => k !== ""));
+    for (const key of keys) {
+      for (const p of this.ctx.passes(key)) {
+        for (const s of [p.dequeueSeq, p.readSeq, p.endSeq, ...p.writeSeqs])
+          if (s !== undefined) this.bySeq.set(s, p);
+        for (const t of p.triggers) {
+          this.feeds.set(t.enqueueSeq, p);
+          if (t.watchSeq !== undefined) this.feeds.set(t.watchSeq, p);
+        }
+      }
+    }
+    return events.map((e) => this.one(e));
+  }
+
+  private one(e: TraceEvent): Narration {
+    switch (e.stage) {
+      case "watch":
+        return this.watch(e);
+      case "enqueue":
+        return this.enqueue(e);
+      case "dequeue":
+        return this.dequeue(e);
+      case "read":
+        return this.read(e);
+      case "write":
+        return this.write(e);
+      case "done":
+        return this.done(e);
+      case "note": {
+        const scenario = e.src === "scenario" || e.text.startsWith("scenario: ");
+        return scenario
+          ? {
+              seq: e.seq,
+              parts: ["scenario"],
+              text: `Scenario step: ${e.text.replace(/^scenario: /, "")}.`.replace(/\.\.$/, "."),
+            }
+          : { seq: e.seq, parts: ["log"], text: `Controller log: ${e.text}` };
+      }
+    }
+  }
+
+  private watch(e: WatchEvent): Narration {
+    this.watchOf.set(e.seq, e);
+    const obj = `${e.kind} ${e.ns ? `${e.ns}/` : ""}${e.name}`;
+    const rv = e.rv ? ` (rv ${e.rv})` : "";
+    const parts: NarrationPart[] = ["informer", "handler"];
+    const fed = this.feeds.get(e.seq);
+    const base: Narration = { seq: e.seq, parts, text: "" };
+    if (fed) base.pass = fed.index;
+    if (e.key === "") {
+      base.text = `The ${e.kind} informer delivered a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and the event handler found no Foo that owns it (any more), so it queues nothing.`;
+      return base;
+    }
+    if (e.event === "update" && e.rv !== undefined && e.oldRv === e.rv) {
+      base.text = `Periodic resync: the ${e.kind} informer re-delivered ${obj} unchanged (same rv ${e.rv}); the event handler queues ${e.key} anyway.`;
+      return base;
+    }
+    const own = e.rv !== undefined ? this.ownRvs.get(e.rv) : undefined;
+    const route =
+      e.kind === "Foo"
+        ? `the event handler queues its key`
+        : `the event handler resolves its owner to Foo ${e.key} and queues that key`;
+    const head = `The ${e.kind} informer's reflector received a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and ${route}.`;
+    if (own && own.key === e.key) {
+      base.self = true;
+      base.text = `${head} It is the echo of our own ${own.verb} at seq ${own.seq} (same resourceVersion), so the pass it triggers is self-triggered.`;
+      return base;
+    }
+    const who =
+      e.kind === "Foo"
+        ? e.event === "add"
+          ? "A user created the Foo"
+          : e.event === "delete"
+            ? "The Foo was deleted"
+            : "Someone other than this controller changed the Foo"
+        : e.event === "delete"
+          ? "Someone deleted the Deployment"
+          : "Someone else changed the Deployment (the Deployment controller reporting progress, or a user)";
+    base.text = `${head} ${who}: an external trigger.`;
+    return base;
+  }
+
+  private enqueue(e: EnqueueEvent): Narration {
+    const fed = this.feeds.get(e.seq);
+    const n: Narration = { seq: e.seq, parts: ["workqueue"], text: "" };
+    if (fed) n.pass = fed.index;
+    const watch = e.causeSeq !== undefined ? this.watchOf.get(e.causeSeq) : undefined;
+    const echo =
+      watch?.rv !== undefined && this.ownRvs.get(watch.rv)?.key === e.key
+        ? ` (the echo of our own write at seq ${this.ownRvs.get(watch.rv)!.seq})`
+        : "";
+    if (echo) n.self = true;
+    const waiting =
+      e.len !== undefined ? ` ${plural(e.len, "key")} now wait${e.len === 1 ? "s" : ""}.` : "";
+    let what: string;
+    if (e.cause === "retry") {
+      what = `The rate limiter's ${e.delayMs !== undefined ? `${e.delayMs} ms ` : ""}delay ran out: AddRateLimited puts ${e.key} back into the workqueue to retry the failed pass`;
+    } else if (e.cause === "resync") {
+      what = `The resync's add puts ${e.key} into the workqueue`;
+    } else {
+      what = `The event handler adds ${e.key} to the workqueue${echo}`;
+    }
+    if (e.merged === "dirty") {
+      n.text = `${what}, but the key is already waiting there, so the two adds merge into one pending pass.${waiting}`;
+    } else if (e.merged === "processing") {
+      n.text = `${what}; a worker is processing that key right now, so the workqueue parks it (marks it dirty) and hands it out again only after that worker's Done — never to two workers at once.`;
+    } else {
+      n.text = `${what}.${waiting}`;
+    }
+    return n;
+  }
+
+  private dequeue(e: DequeueEvent): Narration {
+    const p = this.bySeq.get(e.seq);
+    const worker = e.worker !== undefined ? `Worker ${e.worker}` : "A worker";
+    const left =
+      e.len !== undefined ? `; ${plural(e.len, "key")} still wait${e.len === 1 ? "s" : ""}` : "";
+    const n: Narration = {
+      seq: e.seq,
+      parts: ["worker", "workqueue"],
+      text: `${worker} takes ${e.key} off the workqueue (Get) and starts ${p ? `pass ${p.index + 1}` : "a pass"} for it${left}.`,
+    };
+    if (!p) return n;
+    n.pass = p.index;
+    const merged =
+      p.triggers.length > 1 ? ` ${p.triggers.length} triggers merged into this one pass.` : "";
+    switch (p.cause) {
+      case "self": {
+        n.self = true;
+        const writes = [
+          ...new Set(p.triggers.map((t) => t.writeSeq).filter((s) => s !== undefined)),
+        ];
+        const prev = this.ctx.passes(e.key)[p.index - 1];
+        const loop =
+          prev && prev.changingWrites > 0 && prev.changedFields.length > 0
+            ? ` The previous pass changed ${prev.changedFields.join(", ")}; if this pass changes it again, the key will loop.`
+            : " It should find nothing left to do.";
+        n.text += ` Every trigger was our own write coming back${writes.length ? ` (seq ${writes.join(", ")})` : ""}: a self-triggered pass.${loop}${merged}`;
+        break;
+      }
+      case "external":
+        n.text += ` It was triggered by an external change${firstWatch(p)}.${merged}`;
+        break;
+      case "retry":
+        n.text += ` It retries the key after a failed pass.${merged}`;
+        break;
+      case "resync":
+        n.text += ` A periodic resync triggered it.${merged}`;
+        break;
+      default:
+        n.text += merged;
+    }
+    return n;
+  }
+
+  private read(e: ReadEvent): Narration {
+    const p = this.bySeq.get(e.seq);
+    const n: Narration = { seq: e.seq, parts: ["lister"], text: "" };
+    if (p) {
+      n.pass = p.index;
+      if (p.cause === "self") n.self = true;
+    }
+    if (e.found === false) {
+      n.text = `The pass looks ${e.key} up in the lister (the informer's local cache, no API call) and finds nothing: the Foo is gone, so the pass ends without writing.`;
+      return n;
+    }
+    const gen = e.generation !== undefined ? `, generation ${e.generation}` : "";
+    n.text = `The pass reads Foo ${e.key} from the lister — the informer's local cache, no API call${e.rv ? `: rv ${e.rv}${gen}` : ""}.`;
+    const own = this.ownFooRv.get(e.key);
+    if (e.rv !== undefined && own && isOlder(e.rv, own.rv)) {
+      n.text += ` The cache is behind our own last write (rv ${own.rv}, seq ${own.seq}): a status write based on this read will be refused with 409 Conflict.`;
+    }
+    return n;
+  }
+
+  private write(e: WriteEvent): Narration {
+    const p = this.bySeq.get(e.seq);
+    const n: Narration = { seq: e.seq, parts: ["api"], text: "" };
+    if (p) {
+      n.pass = p.index;
+      if (p.cause === "self") n.self = true;
+    }
+    const what = targetText(e.target);
+    const failed = (e.code !== undefined && e.code >= 400) || (e.code === undefined && !!e.reason);
+    if (failed) {
+      n.text =
+        e.code === 409 && e.reason !== "AlreadyExists"
+          ? `The API refused the ${e.verb} of ${what} with 409 Conflict: the write carried an old resourceVersion (the lister was behind), so the pass fails and the key will be retried with backoff.`
+          : `The API refused the ${e.verb} of ${what}: ${[e.code, e.reason].filter((x) => x !== undefined).join(" ")}, so the pass fails and the key will be retried with backoff.`;
+      return n;
+    }
+    if (e.rv !== undefined && e.changed !== false) {
+      this.ownRvs.set(e.rv, { seq: e.seq, verb: e.verb, key: e.key });
+      if (e.target.startsWith("foos/")) this.ownFooRv.set(e.key, { rv: e.rv, seq: e.seq });
+    }
+    const code = e.code !== undefined ? `${e.code}, ` : "";
+    const rv = e.rv !== undefined ? `rv ${e.rv}` : "";
+    const fields = e.fields && e.fields.length > 0 ? e.fields.join(", ") : undefined;
+    if (e.verb === "create") {
+      n.text = `The pass creates ${what} through the API (${code}${rv || "created"}); the Deployment informer will deliver it back as an add — our own write's echo.`;
+    } else if (e.changed === false) {
+      n.text = `The pass ${e.verb === "updateStatus" ? "writes the Foo's status" : `sends ${e.verb} ${what}`} again, identical: the API server stores nothing and returns the same ${rv || "resourceVersion"}, so no watch event follows — a no-op write.`;
+    } else if (e.verb === "updateStatus") {
+      n.text = `The pass writes the Foo's status through the API (UpdateStatus, ${code}${fields ? `${fields} changed, ` : ""}new ${rv || "resourceVersion"}); the Foo informer will deliver the change back — our own write's echo.`;
+    } else {
+      n.text = `The pass sends ${e.verb} ${what} through the API (${code}${fields ? `${fields} changed, ` : ""}${rv || "ok"}); its informer will deliver the change back — our own write's echo.`;
+    }
+    return n;
+  }
+
+  private done(e: PassEndEvent): Narration {
+    const p = this.bySeq.get(e.seq);
+    const worker = e.worker !== undefined ? `Worker ${e.worker}` : "The worker";
+    const n: Narration = { seq: e.seq, parts: ["worker", "workqueue"], text: "" };
+    if (p) {
+      n.pass = p.index;
+      if (p.cause === "self") n.self = true;
+    }
+    if (e.outcome === "requeued") {
+      n.text = `The pass failed (${short(e.error)}); ${worker.toLowerCase()} calls AddRateLimited and Done, so ${e.key} comes back after ${e.delayMs !== undefined ? `${e.delayMs} ms` : "a delay"} — the per-key backoff doubles with each failure in a row (5 ms, 10 ms, 20 ms …).`;
+      return n;
+    }
+    if (e.outcome === "dropped") {
+      n.text = `The pass failed while the controller was shutting down, so ${e.key} is dropped.`;
+      return n;
+    }
+    n.text = `${worker} calls Done on ${e.key}: the pass ended synced and Forget resets the key's retry backoff.`;
+    if (!p) return n;
+    if (p.changingWrites === 0) {
+      n.text +=
+        p.cause === "self"
+          ? " This self-triggered pass changed nothing: a no-op, as the idempotency rule requires."
+          : " It changed nothing.";
+    } else {
+      n.text += ` It made ${plural(p.changingWrites, "changing write")}, whose echo${p.changingWrites === 1 ? "" : "es"} will bring the key back.`;
+    }
+    return n;
+  }
+}
+
+const VERB_TEXT: Record<WatchEvent["event"], string> = {
+  add: "added",
+  update: "updated",
+  delete: "deleted",
+};
+
+function targetText(target: string): string {
+  const m = /^(deployments|foos)\/([^/]+)\/([^/]+)(\/status)?$/.exec(target);
+  if (!m) return target;
+  const kind = m[1] === "deployments" ? "Deployment" : "Foo";
+  return `${m[4] ? "the status of " : ""}${kind} ${m[2]}/${m[3]}`;
+}
+
+function firstWatch(p: Pass): string {
+  const t = p.triggers.find((x) => x.cause === "external" && x.watchSeq !== undefined);
+  return t ? ` (the watch event at seq ${t.watchSeq})` : "";
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function short(s: string | undefined): string {
+  if (!s) return "error";
+  const first = s.split(":")[0] ?? s;
+  return first.length > 90 ? `${first.slice(0, 87)}…` : first;
+}
+
+/** Whether resourceVersion `a` is older than `b`: numeric when both are, else unknown (false). */
+function isOlder(a: string, b: string): boolean {
+  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return false;
+  return a.length === b.length ? a < b : a.length < b.length;
+}

@@ -102,6 +102,21 @@ describe("watch", () => {
     expect(plain.events.some((e) => e.type === "BOOKMARK")).toBe(false);
   });
 
+  it("serves client-go's watch-list: initial events, then the initial-events-end bookmark", async () => {
+    await c.createFoo("wl-a");
+    const w = await c.watch(
+      `${FOOS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+    );
+    const events = await w.until((e) => e.some((x) => x.type === "BOOKMARK"));
+    w.close();
+    const end = events.findIndex((e) => e.type === "BOOKMARK");
+    expect(events[end].object.metadata.annotations).toEqual({
+      "k8s.io/initial-events-end": "true",
+    });
+    expect(events.slice(0, end).every((e) => e.type === "ADDED")).toBe(true);
+    expect(events.slice(0, end).map((e) => e.object.metadata.name)).toContain("wl-a");
+  });
+
   it("ends the stream after timeoutSeconds", async () => {
     const w = await c.watch(`${FOOS}?watch=true&timeoutSeconds=1`);
     await w.ended;

@@ -76,8 +76,11 @@ class Roles {
       let used = false;
       for (const role of roles) {
         if ((NAMES[role] as readonly string[]).includes(lower)) {
-          if (!this.byRole.has(role)) this.byRole.set(role, f.values[i]);
-          used = true;
+          // A second spelling of a role already filled (reason= and err=) is kept, not lost.
+          if (!this.byRole.has(role)) {
+            this.byRole.set(role, f.values[i]);
+            used = true;
+          }
           break;
         }
       }

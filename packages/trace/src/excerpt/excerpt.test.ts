@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { analyze, fixture } from "../testing/fixtures.ts";
+import { buildExcerpt, excerpt, renderExcerptText } from "./excerpt.ts";
+
+describe("annotated excerpt", () => {
+  const { events } = analyze(fixture("stage/create-canonical.log"));
+
+  it("follows the first Foo created, from its creation to the pass after which it stayed quiet", () => {
+    const x = buildExcerpt(events)!;
+    expect(x.key).toBe("default/example-foo");
+    expect(x.quiescent).toBe(true);
+    expect(x.reconciles).toBe(6);
+    expect(x.counts).toEqual({ watch: 8, enqueue: 8, dequeue: 6, read: 6, write: 7, done: 6 });
+    const passes = x.rows.filter((r) => r.kind === "pass");
+    expect(passes.map((r) => (r.kind === "pass" ? r.pass.cause : ""))).toEqual([
+      "external",
+      "self",
+      "external",
+      "external",
+      "external",
+      "self",
+    ]);
+    // Noise and the later resync are left out.
+    expect(x.rows.every((r) => r.kind === "pass" || !r.event.raw?.includes("event.go"))).toBe(true);
+  });
+
+  it("prints the stage in a left margin with file:line beside it", () => {
+    const text = renderExcerptText(buildExcerpt(events)!);
+    const lines = text.split("\n");
+    expect(lines[0]).toBe("default/example-foo: from creation to quiescent");
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^watch\s+\+0\.000s\s+controller\.go:131\s+STAGE\/watch kind=Foo event=add/,
+      ),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^──── pass 2 · self — echoes of this controller's own writes ────$/),
+    );
+    expect(text).toContain("‹self, echo of the write on line 12›");
+    expect(text).toContain(
+      "Tags: watch 8 · enqueue 8 · dequeue 6 · read 6 · write 7 · pass ends 6",
+    );
+    expect(text).toContain("Reconcile count for one create: 6 passes");
+  });
+
+  it("renders Markdown and says when a key never settles", () => {
+    const hot = analyze(fixture("stage/hot-loop.log")).events;
+    const md = excerpt(hot, { format: "md" })!;
+    expect(md).toContain("| stage | time | file:line | line | note |");
+    expect(md).toContain("never quiescent in this trace");
+    expect(md).toContain("changed status.lastSyncTime");
+    expect(excerpt(hot, { key: "nope/none" })).toBeUndefined();
+  });
+});

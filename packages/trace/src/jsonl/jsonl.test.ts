@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { encodeEvent, encodeHeader } from "./format.ts";
+import { readTraceText } from "../reader/read-trace.ts";
+import type { TraceEvent } from "../event.ts";
+
+const events: TraceEvent[] = [
+  {
+    seq: 1,
+    ts: 1_764_666_846_031_344,
+    key: "default/example-foo",
+    stage: "watch",
+    kind: "Foo",
+    event: "add",
+    name: "example-foo",
+    ns: "default",
+    rv: "1001",
+  },
+  {
+    seq: 2,
+    ts: 1_764_666_846_031_374,
+    key: "default/example-foo",
+    stage: "enqueue",
+    len: 1,
+    merged: false,
+    cause: "watch",
+    causeSeq: 1,
+  },
+  {
+    seq: 3,
+    ts: 1_764_666_846_031_494,
+    key: "default/example-foo",
+    stage: "dequeue",
+    len: 0,
+    worker: 1,
+  },
+  {
+    seq: 4,
+    ts: 1_764_666_846_031_554,
+    key: "default/example-foo",
+    stage: "read",
+    rv: "1001",
+    generation: 1,
+    worker: 1,
+  },
+  {
+    seq: 5,
+    ts: 1_764_666_846_040_554,
+    key: "default/example-foo",
+    stage: "write",
+    verb: "updateStatus",
+    target: "foos/default/example-foo/status",
+    code: 200,
+    rv: "1003",
+    changed: true,
+    fields: ["status.availableReplicas"],
+    worker: 1,
+    extra: { traceId: "abc", nested: { deep: [1, 2] } },
+  },
+  {
+    seq: 6,
+    ts: 1_764_666_846_041_000,
+    key: "default/example-foo",
+    stage: "done",
+    outcome: "synced",
+    worker: 1,
+  },
+  {
+    seq: 7,
+    ts: 1_764_666_846_041_100,
+    key: "",
+    stage: "note",
+    level: "I",
+    text: "Starting workers",
+    src: "controller.go:177",
+  },
+];
+
+describe("JSONL", () => {
+  it("round-trips every kind of record, unknown fields included", () => {
+    const file =
+      encodeHeader({
+        created: "2026-12-02T09:14:06Z",
+        source: "live",
+        extra: { cluster: "embedded" },
+      }) + events.map(encodeEvent).join("");
+    const { events: back, reader } = readTraceText(file);
+    expect(reader.format).toBe("jsonl");
+    expect(reader.header).toEqual({
+      loopscope: "trace",
+      version: 1,
+      created: "2026-12-02T09:14:06Z",
+      source: "live",
+      extra: { cluster: "embedded" },
+    });
+    expect(back).toEqual(events);
+    expect(reader.diagnostics).toEqual([]);
+    expect(back.map(encodeEvent).join("")).toBe(events.map(encodeEvent).join(""));
+  });
+
+  it("keeps fields of a newer writer in extra and writes them back at top level", () => {
+    const line =
+      '{"seq":1,"ts":5,"key":"a/b","stage":"dequeue","worker":2,"queueShard":7,"len":"many"}\n';
+    const {
+      events: [e],
+    } = readTraceText('{"loopscope":"trace","version":2,"feature":"x"}\n' + line);
+    expect(e).toEqual({
+      seq: 1,
+      ts: 5,
+      key: "a/b",
+      stage: "dequeue",
+      worker: 2,
+      extra: { queueShard: 7, len: "many" },
+    });
+    expect(JSON.parse(encodeEvent(e))).toEqual(JSON.parse(line));
+  });
+
+  it("tolerates a torn last line and reports bad records with their line numbers", () => {
+    const text =
+      encodeHeader() +
+      encodeEvent(events[0]) +
+      "{not json}\n" +
+      '{"seq":9,"ts":1,"key":"a/b","stage":"warp"}\n' +
+      encodeEvent(events[2]) +
+      encodeEvent(events[3]).slice(0, 30);
+    const { events: back, reader } = readTraceText(text);
+    expect(back.map((e) => e.stage)).toEqual(["watch", "dequeue"]);
+    expect(reader.diagnostics).toEqual([
+      { line: 3, level: "error", message: "not a JSON record; line skipped" },
+      { line: 4, level: "error", message: 'unknown or missing "stage" ("warp")' },
+      { line: 6, level: "warn", message: "torn last line (the file was cut mid-write); ignored" },
+    ]);
+  });
+
+  it("renumbers a seq that goes backwards and keeps the original", () => {
+    const text = encodeEvent({ ...events[2], seq: 10 }) + encodeEvent({ ...events[3], seq: 4 });
+    const { events: back, reader } = readTraceText(text);
+    expect(back.map((e) => e.seq)).toEqual([10, 11]);
+    expect(back[1].extra).toEqual({ fileSeq: 4 });
+    expect(reader.diagnostics.map((d) => d.level)).toEqual(["warn", "warn"]); // no header; renumbered
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { LineSplitter } from "./splitter.ts";
+
+function split(chunks: (Uint8Array | string)[]): {
+  lines: string[];
+  terminated: boolean[];
+  numbers: number[];
+} {
+  const s = new LineSplitter();
+  const lines: string[] = [];
+  const terminated: boolean[] = [];
+  const numbers: number[] = [];
+  const sink = (l: string, n: number, t: boolean) => {
+    lines.push(l);
+    numbers.push(n);
+    terminated.push(t);
+  };
+  for (const c of chunks) s.push(c, sink);
+  s.end(sink);
+  return { lines, terminated, numbers };
+}
+
+const enc = new TextEncoder();
+
+describe("LineSplitter", () => {
+  it("splits LF and CRLF, numbers lines, delivers a torn last line as unterminated", () => {
+    const r = split(["a\r\nb\n", "c"]);
+    expect(r.lines).toEqual(["a", "b", "c"]);
+    expect(r.numbers).toEqual([1, 2, 3]);
+    expect(r.terminated).toEqual([true, true, false]);
+  });
+
+  it("keeps a multi-byte character split across byte chunks whole", () => {
+    const bytes = enc.encode("größe=1 ✓\nnext 🙂\n");
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      expect(split([bytes.subarray(0, cut), bytes.subarray(cut)]).lines).toEqual([
+        "größe=1 ✓",
+        "next 🙂",
+      ]);
+    }
+  });
+
+  it("drops a leading byte-order mark only", () => {
+    expect(split([new Uint8Array([0xef, 0xbb, 0xbf]), enc.encode("x\n")]).lines).toEqual(["x"]);
+  });
+
+  it("gives the same lines however the input is chunked (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "grapheme", maxLength: 200 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        fc.boolean(),
+        (text, cuts, asBytes) => {
+          const whole = split([text]).lines;
+          const data = asBytes ? enc.encode(text) : text;
+          const points = [...new Set(cuts.map((c) => c % (data.length + 1)))].sort((a, b) => a - b);
+          const chunks: (Uint8Array | string)[] = [];
+          let prev = 0;
+          for (const p of [...points, data.length]) {
+            chunks.push(data.slice(prev, p));
+            prev = p;
+          }
+          expect(split(chunks).lines).toEqual(whole);
+        },
+      ),
+    );
+  });
+});

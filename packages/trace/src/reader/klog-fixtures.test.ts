@@ -1,0 +1,98 @@
+/** The real sample-controller log excerpts (fixtures/klog/SOURCES.md) read without surprises. */
+import { describe, expect, it } from "vitest";
+import { analyze, fixture } from "../testing/fixtures.ts";
+
+describe("real sample-controller logs", () => {
+  it("f1 (2019, -v=4): reflector lines are noise, controller lines are notes, no keys", () => {
+    const { events, reader, analyzer } = analyze(fixture("klog/f1.log"));
+    expect(reader.format).toBe("klog");
+    expect(reader.lines).toBe(10);
+    expect(reader.noiseLines).toBe(5);
+    expect(events.map((e) => e.stage)).toEqual(["note", "note", "note", "note", "note"]);
+    expect(events.map((e) => (e.stage === "note" ? e.text : ""))).toContain(
+      "Processing object: coredns",
+    );
+    expect(analyzer.keys()).toEqual([]);
+    expect(reader.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
+  });
+
+  it("f1: out-of-order timestamps keep the file's order", () => {
+    const { events } = analyze(fixture("klog/f1.log"), { keepNoise: true });
+    const seqs = events.map((e) => e.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    const ts = events.map((e) => e.ts);
+    expect(ts.some((t, i) => i > 0 && t < ts[i - 1])).toBe(true);
+  });
+
+  it("f2 (2020): only reflector errors — nothing per key, nothing wrong", () => {
+    const { events, reader, analyzer } = analyze(fixture("klog/f2.log"));
+    expect(events).toHaveLength(3);
+    expect(reader.noiseLines).toBe(2);
+    expect(analyzer.keys()).toEqual([]);
+  });
+
+  it.each(["f3.log", "f4.log"])(
+    "%s (pre-v0.27 error line): one requeued pass for default/example-foo",
+    (f) => {
+      const { events, analyzer } = analyze(fixture(`klog/${f}`));
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({
+        stage: "done",
+        key: "default/example-foo",
+        outcome: "requeued",
+      });
+      expect(analyzer.keys()).toEqual(["default/example-foo"]);
+      const [p] = analyzer.passes("default/example-foo");
+      expect(p).toMatchObject({ outcome: "requeued", fromMarkers: true });
+      expect(analyzer.findings()).toEqual([
+        expect.objectContaining({ kind: "retry", key: "default/example-foo" }),
+      ]);
+    },
+  );
+
+  it("f3 keeps the error text", () => {
+    const { events } = analyze(fixture("klog/f3.log"));
+    expect(events[0]).toMatchObject({
+      error: 'foos.samplecontroller.k8s.io "example-foo" not found',
+    });
+  });
+});
+
+describe("klog time", () => {
+  it("says which year it assumed, and takes it from an RFC 3339 prefix when there is one", () => {
+    const now = () => new Date("2031-06-01T00:00:00Z");
+    const plain = analyze("I0102 03:04:05.000006   1 c.go:1] STAGE/enqueue key=a/b\n", {
+      year: undefined,
+      now,
+    });
+    expect(plain.reader.diagnostics[0]).toMatchObject({
+      line: 1,
+      level: "info",
+      message: expect.stringContaining("2031"),
+    });
+    expect(plain.events[0].ts).toBe(Date.UTC(2031, 0, 2, 3, 4, 5) * 1000 + 6);
+    const prefixed = analyze(
+      "2024-01-02T03:04:05.000006Z I0102 03:04:05.000006   1 c.go:1] STAGE/enqueue key=a/b\n",
+      { year: undefined, now },
+    );
+    expect(prefixed.events[0].ts).toBe(Date.UTC(2024, 0, 2, 3, 4, 5) * 1000 + 6);
+  });
+
+  it("moves to the next year when December turns into January", () => {
+    const { events } = analyze(
+      "I1231 23:59:59.000000   1 c.go:1] STAGE/enqueue key=a/b\nI0101 00:00:01.000000   1 c.go:1] STAGE/enqueue key=a/b\n",
+      { year: 2026 },
+    );
+    expect(events[1].ts - events[0].ts).toBe(2_000_000);
+  });
+
+  it("reads a STAGE line without a header, timed by the line before, and says so once", () => {
+    const { events, reader } = analyze(
+      "I0102 03:04:05.000000   1 c.go:1] STAGE/enqueue key=a/b\nSTAGE/dequeue key=a/b\nSTAGE/read key=a/b\n",
+    );
+    expect(events.map((e) => e.ts)).toEqual([events[0].ts, events[0].ts, events[0].ts]);
+    expect(reader.diagnostics.filter((d) => d.level === "warn")).toEqual([
+      expect.objectContaining({ line: 2 }),
+    ]);
+  });
+});

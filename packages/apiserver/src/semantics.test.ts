@@ -118,6 +118,23 @@ describe("create", () => {
     expect(r.body.message).toBe('namespaces "nope" not found');
   });
 
+  it("makes uids and generated names reproducible with a seed", async () => {
+    const ids = async () => {
+      const s = await startApiServer({ seed: 42 });
+      try {
+        const client = new RawClient(s.url);
+        const r = await client.post<KObj>(FOOS, {
+          metadata: { generateName: "seeded-" },
+          spec: { replicas: 1 },
+        });
+        return [r.body.metadata.name, r.body.metadata.uid];
+      } finally {
+        await s.stop();
+      }
+    };
+    expect(await ids()).toEqual(await ids());
+  });
+
   it("generates a name from generateName", async () => {
     const r = await c.post<KObj>(FOOS, {
       metadata: { generateName: "gen-" },
@@ -494,6 +511,16 @@ describe("delete and garbage collection", () => {
     await eventually(async () => (await c.get(`${DEPLOYMENTS}/gc-foo`)).status === 404);
     expect((await c.get(`${DEPLOYMENTS}/gc-bystander`)).status).toBe(200);
     expect((await c.delete(`${FOOS}/gc-foo`)).status).toBe(404);
+  });
+
+  it("requires a uid in every ownerReference (422)", async () => {
+    const ref = { apiVersion: "samplecontroller.k8s.io/v1alpha1", kind: "Foo", name: "x" };
+    const r = await c.post<{ message: string }>(
+      DEPLOYMENTS,
+      deploymentBody("no-uid", 1, "nginx", [ref]),
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.message).toContain("metadata.ownerReferences.uid");
   });
 
   it("collects a dependent whose owner never existed", async () => {

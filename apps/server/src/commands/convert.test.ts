@@ -1,0 +1,91 @@
+import { mkdtempSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { otlpProblems, chromeEventProblem, readTraceText, type TraceEvent } from "@loopscope/trace";
+import { run } from "./convert.ts";
+
+const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
+const KLOG = join(REPO, "public", "traces", "create-foo.klog.log");
+const JSONL = join(REPO, "public", "traces", "create-foo.jsonl");
+
+let dir: string;
+let stderr: string[];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "loopscope-convert-"));
+  stderr = [];
+  vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+    stderr.push(String(chunk));
+    return true;
+  });
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** Without the fields that say which file and line an event was read from. */
+function portable(events: TraceEvent[]): unknown[] {
+  return events.map(({ raw: _raw, line: _line, ...rest }) => rest);
+}
+
+describe("loopscope convert", () => {
+  it("klog → chrome → jsonl keeps every event, its key, fields and order", async () => {
+    const chrome = join(dir, "trace.json");
+    const back = join(dir, "back.jsonl");
+    expect(await run([KLOG, "--to", "chrome", "-o", chrome, "--year", "2026"])).toBe(0);
+    const doc = JSON.parse(readFileSync(chrome, "utf8")) as { traceEvents: unknown[] };
+    for (const ev of doc.traceEvents) expect(chromeEventProblem(ev)).toBeUndefined();
+    expect(await run([chrome, "--to", "jsonl", "-o", back])).toBe(0);
+
+    const original = readTraceText(readFileSync(KLOG, "utf8"), { year: 2026 }).events;
+    const roundTrip = readTraceText(readFileSync(back, "utf8")).events;
+    expect(original.length).toBeGreaterThan(10);
+    expect(roundTrip).toEqual(original);
+    expect(stderr.join("")).toMatch(/events \(chrome\) → .*back\.jsonl \(jsonl\)/);
+  });
+
+  it("jsonl → otlp has the OTLP JSON shape, a span per pass", async () => {
+    const out = join(dir, "spans.json");
+    expect(await run([JSONL, "--to", "otlp", "-o", out, "--service", "foo-controller"])).toBe(0);
+    const doc = JSON.parse(readFileSync(out, "utf8")) as {
+      resourceSpans: { resource: { attributes: { key: string; value: unknown }[] } }[];
+    };
+    expect(otlpProblems(doc)).toEqual([]);
+    expect(doc.resourceSpans[0].resource.attributes).toContainEqual({
+      key: "service.name",
+      value: { stringValue: "foo-controller" },
+    });
+  });
+
+  it("reads gzip input and Chrome files it wrote, whatever their name", async () => {
+    const gz = join(dir, "trace.data");
+    writeFileSync(gz, gzipSync(readFileSync(JSONL)));
+    const chrome = join(dir, "c");
+    const back = join(dir, "back.jsonl");
+    expect(await run([gz, "--to", "chrome", "-o", chrome])).toBe(0);
+    expect(await run([chrome, "--to", "jsonl", "-o", back])).toBe(0);
+    const a = readTraceText(readFileSync(JSONL, "utf8")).events;
+    const b = readTraceText(readFileSync(back, "utf8")).events;
+    expect(portable(b)).toEqual(portable(a));
+  });
+
+  it("says what is wrong: usage (2), unreadable or foreign input (1), and leaves no half output", async () => {
+    expect(await run([KLOG])).toBe(2);
+    expect(stderr.join("")).toContain("--to is required");
+    expect(await run([KLOG, "--to", "svg"])).toBe(2);
+    expect(await run(["--to", "chrome"])).toBe(2);
+    expect(await run([join(dir, "missing.log"), "--to", "chrome"])).toBe(1);
+    expect(stderr.join("")).toContain("missing.log: no such file");
+
+    const junk = join(dir, "notes.txt");
+    writeFileSync(junk, "just some text\nnothing like a trace\n");
+    const out = join(dir, "out.json");
+    expect(await run([junk, "--to", "chrome", "-o", out])).toBe(1);
+    expect(stderr.join("")).toContain("no klog lines or loopscope trace records found");
+    expect(existsSync(out)).toBe(false);
+  });
+});

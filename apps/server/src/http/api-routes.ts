@@ -96,8 +96,7 @@ async function sendTrace(backend: DashboardBackend, { url, res }: RequestContext
   const last = Math.min(to, hub.lastSeq);
   for (let lo = from; lo <= last; lo += TRACE_CHUNK) {
     if (res.destroyed) return;
-    const events = await hub.range(lo, Math.min(last, lo + TRACE_CHUNK - 1));
-    await write(res, events.map(jsonlCodec.encode).join(""));
+    await write(res, (await hub.rangeLines(lo, Math.min(last, lo + TRACE_CHUNK - 1))).join(""));
   }
   res.end();
 }

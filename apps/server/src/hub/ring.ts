@@ -1,23 +1,21 @@
 /**
- * A fixed-capacity ring of the newest events, indexed by seq.
+ * A fixed-capacity ring of the newest events, indexed by seq, held as their JSON text.
  *
  * Invariants: events are appended in strictly increasing, gap-free seq order; the ring holds
  * exactly the events with seq in [firstSeq, lastSeq] (empty when lastSeq < firstSeq); when full,
- * appending evicts the oldest. Memory is bounded by `capacity` events whatever the rate.
- * Each event is held with its JSON text, computed once, so the recording and every client's
- * batches reuse it instead of serializing the event again.
+ * appending evicts the oldest. Memory is bounded by `capacity` events whatever the rate. Text,
+ * not objects: it is what the recording and every client's batches need, serialized once, and
+ * it costs a fraction of the objects' memory; the rare reader of objects parses.
  */
 import type { TraceEvent } from "@loopscope/trace";
 
 export class EventRing {
-  private readonly slots: (TraceEvent | undefined)[];
   private readonly texts: (string | undefined)[];
   private count = 0;
   private last = 0;
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error("ring capacity must be ≥ 1");
-    this.slots = new Array<TraceEvent | undefined>(capacity);
     this.texts = new Array<string | undefined>(capacity);
   }
 
@@ -30,14 +28,13 @@ export class EventRing {
     return this.last;
   }
 
-  /** `json` must be JSON.stringify(e). */
-  append(e: TraceEvent, json: string): void {
-    if (this.count > 0 && e.seq !== this.last + 1) {
-      throw new Error(`ring: seq ${e.seq} does not follow ${this.last}`);
+  /** `json` must be JSON.stringify of the event numbered `seq`. */
+  append(seq: number, json: string): void {
+    if (this.count > 0 && seq !== this.last + 1) {
+      throw new Error(`ring: seq ${seq} does not follow ${this.last}`);
     }
-    this.slots[e.seq % this.capacity] = e;
-    this.texts[e.seq % this.capacity] = json;
-    this.last = e.seq;
+    this.texts[seq % this.capacity] = json;
+    this.last = seq;
     if (this.count < this.capacity) this.count++;
   }
 
@@ -46,21 +43,17 @@ export class EventRing {
     return to < from || (from >= this.firstSeq && to <= this.last);
   }
 
-  /** Events with seq in [from, to] ∩ held range, in order. */
-  slice(from: number, to: number): TraceEvent[] {
-    return this.collect(this.slots, from, to) as TraceEvent[];
-  }
-
-  /** The JSON texts of slice(from, to). */
+  /** JSON texts of the events with seq in [from, to] ∩ held range, in order. */
   sliceJson(from: number, to: number): string[] {
-    return this.collect(this.texts, from, to) as string[];
-  }
-
-  private collect<T>(from_: (T | undefined)[], from: number, to: number): (T | undefined)[] {
     const lo = Math.max(from, this.firstSeq);
     const hi = Math.min(to, this.last);
-    const out: (T | undefined)[] = [];
-    for (let s = lo; s <= hi; s++) out.push(from_[s % this.capacity]);
+    const out: string[] = [];
+    for (let s = lo; s <= hi; s++) out.push(this.texts[s % this.capacity] as string);
     return out;
+  }
+
+  /** The same events as objects. */
+  slice(from: number, to: number): TraceEvent[] {
+    return this.sliceJson(from, to).map((t) => JSON.parse(t) as TraceEvent);
   }
 }

@@ -61,6 +61,22 @@ describe("TraceHub", () => {
     await hub.close();
   });
 
+  it("serves download lines in the trace file's encoding, extras flattened, from memory or disk", async () => {
+    const rec = await Recording.create(join(dir, "x.jsonl"), { source: "live", created: "t" });
+    const hub = new TraceHub({ ringCapacity: 3, recording: rec });
+    for (let i = 0; i < 6; i++) hub.push({ ...note(i), extra: { gpu: i } });
+    const lines = await hub.rangeLines(1, 6);
+    expect(lines).toHaveLength(6);
+    for (const [i, line] of lines.entries()) {
+      expect(line.endsWith("\n")).toBe(true);
+      expect(JSON.parse(line)).toMatchObject({ seq: i + 1, gpu: i });
+      expect(JSON.parse(line)).not.toHaveProperty("extra");
+    }
+    expect((await hub.range(5, 5))[0]).toMatchObject({ seq: 5, extra: { gpu: 4 } });
+    expect((await hub.range(1, 1))[0]).toMatchObject({ seq: 1, extra: { gpu: 0 } });
+    await hub.close();
+  });
+
   it("without a recording, says plainly that evicted events are gone", async () => {
     const hub = new TraceHub({ ringCapacity: 10 });
     for (let i = 0; i < 30; i++) hub.push(note(i));

@@ -11,7 +11,7 @@
  *   ring when it still holds them, else from the recording; without a recording, events older
  *   than the ring are gone and `range` throws `RangeGoneError`.
  */
-import type { TraceEvent, UnsequencedEvent } from "@loopscope/trace";
+import { encodeEvent, type TraceEvent, type UnsequencedEvent } from "@loopscope/trace";
 import { EventRing } from "./ring.ts";
 import type { Recording } from "./recording.ts";
 
@@ -52,7 +52,7 @@ export class TraceHub {
   push(e: UnsequencedEvent | TraceEvent): TraceEvent {
     const event = { ...e, seq: this.ring.lastSeq + 1 } as TraceEvent;
     const json = JSON.stringify(event);
-    this.ring.append(event, json);
+    this.ring.append(event.seq, json);
     this.recording?.append(event, json);
     for (const l of this.listeners) l(event);
     return event;
@@ -68,14 +68,28 @@ export class TraceHub {
     return this.ring.holds(from, Math.min(to, this.lastSeq));
   }
 
-  /** Synchronous slice of what memory holds of [from, to]. */
-  recent(from: number, to: number): TraceEvent[] {
-    return this.ring.slice(from, to);
-  }
-
-  /** The same as `recent`, as each event's JSON text (JSON.stringify of the event). */
+  /** What memory holds of [from, to], synchronously, as each event's JSON.stringify text. */
   recentJson(from: number, to: number): string[] {
     return this.ring.sliceJson(from, to);
+  }
+
+  /**
+   * [from, to] as trace-file lines ("\n" included, packages/trace's JSONL encoding), for
+   * downloads: from memory without re-serializing when the ring holds them.
+   */
+  async rangeLines(from: number, to: number): Promise<string[]> {
+    const lo = Math.max(1, from);
+    const hi = Math.min(to, this.lastSeq);
+    if (hi >= lo && this.ring.holds(lo, hi)) {
+      // A `"extra":{` key can only be the field (quotes inside strings are escaped): the one
+      // case where the file's encoding (extras flattened) differs from the event's JSON.
+      return this.ring
+        .sliceJson(lo, hi)
+        .map((t) =>
+          t.includes('"extra":{') ? encodeEvent(JSON.parse(t) as TraceEvent) : t + "\n",
+        );
+    }
+    return (await this.range(lo, hi)).map(encodeEvent);
   }
 
   async range(from: number, to: number): Promise<TraceEvent[]> {

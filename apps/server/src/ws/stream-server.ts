@@ -3,6 +3,8 @@
  * before any WebSocket exists), then gives each client a ClientStream, a `hello` and the
  * current objects; pushes a fresh `objects` snapshot to every client when objects change
  * (coalesced to at most one per `objectsMs`; a congested client gets it once it drains).
+ * A client that does not answer a WebSocket ping within `heartbeatMs` is cut off, so a vanished
+ * peer (laptop lid closed, cable pulled) does not keep a stream alive.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
@@ -26,8 +28,21 @@ export function createStreamServer(
   backend: DashboardBackend,
   tuning: StreamTuning = DEFAULT_TUNING,
   objectsMs = 200,
+  heartbeatMs = 30_000,
 ): StreamServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const answered = new WeakMap<object, boolean>();
+  const heartbeat = setInterval(() => {
+    for (const ws of wss.clients) {
+      if (answered.get(ws) === false) {
+        ws.terminate();
+        continue;
+      }
+      answered.set(ws, false);
+      ws.ping();
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
   const streams = new Set<ClientStream>();
   let objectsTimer: NodeJS.Timeout | undefined;
   let peak = 0;
@@ -62,6 +77,7 @@ export function createStreamServer(
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
         const stream = new ClientStream(ws, backend.hub, tuning);
+        ws.on("pong", () => answered.set(ws, true));
         streams.add(stream);
         ws.on("close", () => {
           peak = Math.max(peak, stream.peakBuffered);
@@ -78,6 +94,7 @@ export function createStreamServer(
       return Math.max(peak, ...[...streams].map((s) => s.peakBuffered));
     },
     close() {
+      clearInterval(heartbeat);
       stopObjects();
       if (objectsTimer) clearTimeout(objectsTimer);
       for (const s of streams) s.close();

@@ -123,6 +123,16 @@ describe("Chrome trace export", () => {
     ]);
   });
 
+  it("streams: a pass is written as soon as its done event arrives, not at the end", () => {
+    const chunks: string[] = [];
+    const pipe = new ExportPipeline(new ChromeTraceWriter((c) => chunks.push(c)));
+    const firstDone = events.findIndex((e) => e.stage === "done");
+    for (const e of events.slice(0, firstDone)) pipe.push(e);
+    expect(chunks.join("")).not.toContain('"cat":"pass"');
+    pipe.push(events[firstDone]);
+    expect(chunks.join("")).toContain('"name":"reconcile (external)","cat":"pass"');
+  });
+
   it("reads back every event with its key, fields and order, streamed in small chunks", () => {
     expect(looksLikeChromeTrace(text.slice(0, 64))).toBe(true);
     const { events: back, reader } = readBack(text, 7);

@@ -95,6 +95,15 @@ describe("OTLP/JSON export", () => {
     expect(edit.status).toEqual({ code: 2, message: "Operation cannot be fulfilled" });
   });
 
+  it("streams: a span is written when its pass closes", () => {
+    const chunks: string[] = [];
+    const pipe = new ExportPipeline(new OtlpTraceWriter((c) => chunks.push(c)));
+    const firstDone = events.findIndex((e) => e.stage === "done");
+    for (const e of events.slice(0, firstDone + 1)) pipe.push(e);
+    expect(chunks.join("")).toContain('"name":"reconcile/external"');
+    expect(chunks.join("")).not.toContain('"name":"reconcile/self"');
+  });
+
   it("derives stable ids, different for another run of the same Foo", () => {
     const again = toOtlp(events).spans.map((s) => s.spanId);
     expect(again).toEqual(spans.map((s) => s.spanId));

@@ -134,10 +134,10 @@ export function buildExcerpt(
   };
 }
 
+/** The first pass that began after `first` (the key's first watch event): where the create starts. */
 function startPassIndex(passes: readonly Pass[], first: TraceEvent): number {
-  const i = passes.findIndex(
-    (p) => p.start >= first.ts || (p.dequeueSeq ?? p.endSeq ?? 0) > first.seq,
-  );
+  const opened = (p: Pass) => p.dequeueSeq ?? p.readSeq ?? p.writeSeqs[0] ?? p.endSeq ?? 0;
+  const i = passes.findIndex((p) => opened(p) > first.seq);
   return i < 0 ? 0 : i;
 }
 

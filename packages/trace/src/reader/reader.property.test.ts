@@ -33,12 +33,10 @@ const prefix = fc.constantFrom(
 
 /** A STAGE line in one of the accepted styles, with the stage it must yield. */
 const goodStage = fc.oneof(
-  fc
-    .tuple(key, rv)
-    .map(([k, r]) => ({
-      stage: "watch",
-      body: `STAGE/watch kind=Foo event=update key=${k} rv=${r} oldRv=${r}`,
-    })),
+  fc.tuple(key, rv).map(([k, r]) => ({
+    stage: "watch",
+    body: `STAGE/watch kind=Foo event=update key=${k} rv=${r} oldRv=${r}`,
+  })),
   fc
     .tuple(key, fc.nat(9))
     .map(([k, n]) => ({ stage: "enqueue", body: `STAGE/enqueue object=${k} queue_len=${n}` })),
@@ -47,12 +45,10 @@ const goodStage = fc.oneof(
     .tuple(key, rv)
     .map(([k, r]) => ({ stage: "read", body: `"STAGE/read" key="${k}" resourceVersion="${r}"` })),
   key.map((k) => ({ stage: "write", body: `STAGE/write create deployment ${k}` })),
-  fc
-    .tuple(key, rv)
-    .map(([k, r]) => ({
-      stage: "write",
-      body: `STAGE/write verb=updateStatus target=foos/${k}/status rv=${r} code=200`,
-    })),
+  fc.tuple(key, rv).map(([k, r]) => ({
+    stage: "write",
+    body: `STAGE/write verb=updateStatus target=foos/${k}/status rv=${r} code=200`,
+  })),
   key.map((k) => ({ stage: "done", body: `"Successfully synced" objectName="${k}"` })),
 );
 const goodLine = fc

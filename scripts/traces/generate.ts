@@ -7,8 +7,9 @@
  *
  *   { "traces": [ { "file", "title", "description", "teaches", "exports"? } ] }
  *
- * Entries for files no sample produces (a real Go controller log, which needs Go and a cluster to
- * make) are kept as they are.
+ * Entries for files no sample produces are kept as they are — the place for a log of the real Go
+ * sample-controller recorded with scripts/sample-controller/trace-go-controller.sh (that needs Go
+ * and a cluster, so it cannot be regenerated here; never a hand-written one).
  *
  *   pnpm traces                 # all samples
  *   pnpm traces create-foo      # only some

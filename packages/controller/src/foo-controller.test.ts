@@ -201,6 +201,21 @@ describe("FooController on the embedded API server", () => {
         .findings()
         .some((f) => f.kind === "retry" && f.key === "default/example-foo"),
     ).toBe(true);
+    expect(of(h.events, "note")[0]?.text).toBe(
+      'ErrResourceExists: Resource "example-foo" already exists and is not managed by Foo',
+    );
+    // Deleting the Foo: the next retry finds it gone and the pass ends synced (upstream returns nil).
+    await h.co.deleteNamespacedCustomObject({ ...FOO, namespace: "default", name: "example-foo" });
+    await h.waitFor("a pass that finds the Foo gone", () =>
+      of(h!.events, "read").some((r) => r.found === false),
+    );
+    await h.waitFor("its end", () => of(h!.events, "done").at(-1)?.outcome === "synced");
+    expect(
+      h
+        .analyze()
+        .findings()
+        .some((f) => f.kind === "not-found" && f.key === "default/example-foo"),
+    ).toBe(true);
     // The Warning event reaches the API asynchronously.
     await h.waitFor("the ErrResourceExists event", async () => {
       const list = await h!.core.listNamespacedEvent({ namespace: "default" });

@@ -119,6 +119,9 @@ const AT = {
   logOrphan: site(),
   logEvent: site(),
   logInformerError: site(),
+  noteFooGone: site(),
+  noteNoName: site(),
+  noteNotOwned: site(),
 };
 
 export class FooController {
@@ -436,6 +439,13 @@ export class FooController {
           ["objectReference", key],
         ],
       );
+      if (this.probe.on)
+        this.probe.emit(AT.noteFooGone, {
+          stage: "note",
+          key,
+          level: "E",
+          text: "Foo referenced by item in work queue no longer exists",
+        });
       return;
     }
 
@@ -445,6 +455,13 @@ export class FooController {
         ["logger", "UnhandledError"],
         ["objectReference", key],
       ]);
+      if (this.probe.on)
+        this.probe.emit(AT.noteNoName, {
+          stage: "note",
+          key,
+          level: "E",
+          text: "Deployment name missing from object reference",
+        });
       return;
     }
 
@@ -490,6 +507,13 @@ export class FooController {
     if (!isControlledBy(deployment, foo)) {
       const msg = messageResourceExists(deployment.metadata?.name ?? "");
       this.recorder.event(involved(foo), "Warning", ERR_RESOURCE_EXISTS, msg);
+      if (this.probe.on)
+        this.probe.emit(AT.noteNotOwned, {
+          stage: "note",
+          key,
+          level: "W",
+          text: `${ERR_RESOURCE_EXISTS}: ${msg}`,
+        });
       throw new Error(msg);
     }
 

@@ -7,21 +7,20 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { LiveConnection } from "../live/connection.ts";
 import { LiveActions } from "../live/LiveActions.tsx";
 import { readToken } from "../live/token.ts";
-import { CountsTable } from "../panels/CountsTable.tsx";
 import { DetailsPanel } from "../panels/DetailsPanel.tsx";
-import { DiagnosticsList } from "../panels/DiagnosticsList.tsx";
-import { ExcerptPanel } from "../panels/ExcerptPanel.tsx";
-import { FindingsList } from "../panels/FindingsList.tsx";
 import { ObjectsPanel } from "../panels/ObjectsPanel.tsx";
 import { fetchTrace, loadTrace, type Loading } from "../replay/load.ts";
 import { Samples } from "../replay/Samples.tsx";
-import { decodeDeepLink, encodeDeepLink } from "../store/deepLink.ts";
+import { decodeDeepLink } from "../store/deepLink.ts";
 import { TraceSession } from "../store/session.ts";
 import { ViewStore, type Theme } from "../store/viewState.ts";
 import { Legend } from "../timeline/Legend.tsx";
 import { Overview } from "../timeline/Overview.tsx";
 import { Timeline } from "../timeline/Timeline.tsx";
-import { useSessionVersion, useView } from "./hooks.ts";
+import { WorkshopDock } from "../workshop/WorkshopDock.tsx";
+import { useViewPick } from "./hooks.ts";
+import { BottomPanel, EventCount, LoadBar } from "./StatusParts.tsx";
+import { useDeepLinkSync } from "./useDeepLinkSync.ts";
 import { useKeyboard } from "./useKeyboard.ts";
 import { PlaybackBar } from "./PlaybackBar.tsx";
 import { usePlayback } from "./usePlayback.ts";
@@ -112,46 +111,33 @@ export function App() {
     openSample(link.trace, true);
   }, [link, token, openSample]);
 
-  const version = useSessionVersion(session);
-  const state = useView(view);
+  const selectedKeys = useViewPick(view, (s) => s.selectedKeys);
+  const theme = useViewPick(view, (s) => s.theme);
+  const search = useViewPick(view, (s) => s.search);
 
   // Select the first Foo once there is one, so the lanes are never empty for no reason.
   useEffect(() => {
-    if (view.get().selectedKeys.length > 0) return;
-    const first = session.store.keyList()[0];
-    if (first) view.set({ selectedKeys: [first] });
-  }, [version, session, view]);
+    const pickFirst = () => {
+      if (view.get().selectedKeys.length > 0) return;
+      const first = session.store.keyList()[0];
+      if (first) view.set({ selectedKeys: [first] });
+    };
+    pickFirst();
+    return session.subscribe(pickFirst);
+  }, [session, view]);
 
-  // Keep the URL a deep link to what is on screen (throttled: browsers limit replaceState).
-  useEffect(() => {
-    const t = setTimeout(() => {
-      const q = encodeDeepLink({
-        trace: session.source.link,
-        foos: state.selectedKeys,
-        window: state.window,
-        seq: state.selectedSeq,
-      });
-      globalThis.history.replaceState(null, "", `${globalThis.location.pathname}${q}`);
-    }, 250);
-    return () => clearTimeout(t);
-  }, [session, state.selectedKeys, state.window, state.selectedSeq]);
+  useDeepLinkSync(session, view);
 
   useEffect(() => {
-    document.documentElement.dataset.theme = state.theme;
-    globalThis.localStorage?.setItem("loopscope-theme", state.theme);
-  }, [state.theme]);
+    document.documentElement.dataset.theme = theme;
+    globalThis.localStorage?.setItem("loopscope-theme", theme);
+  }, [theme]);
 
   usePlayback(session, view);
   useKeyboard(session, view, searchRef);
 
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const focusKey = state.selectedKeys[0];
-  const summary = focusKey ? session.summaryOf(focusKey) : undefined;
-  const [tab, setTab] = useState<"counts" | "diagnostics" | "findings">("counts");
-  const progress = session.progress;
-  const pct = progress.total ? Math.min(100, (progress.bytes / progress.total) * 100) : undefined;
-  const findings = session.findings();
 
   return (
     <div
@@ -189,15 +175,7 @@ export function App() {
             {conn.reconnects > 0 ? ` · resumed ×${conn.reconnects}` : ""}
           </span>
         )}
-        <span
-          className="muted event-count"
-          data-testid="event-count"
-          data-count={session.store.length}
-          data-last-seq={session.store.lastSeq()}
-          title="events held / last seq"
-        >
-          {session.store.length.toLocaleString()} events
-        </span>
+        <EventCount session={session} />
         {token && <LiveActions token={token} info={conn?.info} />}
         <span className="spacer" />
         <button data-testid="open-file" onClick={() => fileInput.current?.click()}>
@@ -216,37 +194,24 @@ export function App() {
           }}
         />
         <Samples onOpen={(p) => openSample(p)} />
+        <WorkshopDock session={session} view={view} info={conn?.info} token={token} />
         <input
           ref={searchRef}
           className="search"
           data-testid="search"
           placeholder="Filter objects  ( / )"
-          value={state.search}
+          value={search}
           onChange={(e) => view.set({ search: e.target.value })}
         />
         <button
           data-testid="theme"
           title="Switch dark / light theme"
-          onClick={() => view.set({ theme: state.theme === "dark" ? "light" : "dark" })}
+          onClick={() => view.set({ theme: theme === "dark" ? "light" : "dark" })}
         >
-          {state.theme === "dark" ? "☀ light" : "☾ dark"}
+          {theme === "dark" ? "☀ light" : "☾ dark"}
         </button>
       </header>
-      {(!progress.done || progress.error || error) && (
-        <div className="loadbar" data-testid="load-progress">
-          {!progress.done && (
-            <>
-              <progress max={100} value={pct} />
-              <span>
-                reading {(progress.bytes / 1e6).toFixed(1)} MB
-                {progress.total ? ` of ${(progress.total / 1e6).toFixed(1)} MB` : ""} ·{" "}
-                {session.store.length.toLocaleString()} events
-              </span>
-            </>
-          )}
-          {(progress.error || error) && <span className="error">{progress.error ?? error}</span>}
-        </div>
-      )}
+      <LoadBar session={session} error={error} />
       <ObjectsPanel session={session} view={view} />
       <main className="center">
         <Legend />
@@ -255,49 +220,7 @@ export function App() {
         <PlaybackBar session={session} view={view} />
       </main>
       <DetailsPanel session={session} view={view} />
-      <section className="panel bottom" aria-label="Counts, excerpt, diagnostics">
-        <div className="tabs" role="tablist">
-          <button
-            role="tab"
-            aria-selected={tab === "counts"}
-            onClick={() => setTab("counts")}
-            data-testid="tab-counts"
-          >
-            Counts &amp; excerpt
-          </button>
-          <button
-            role="tab"
-            aria-selected={tab === "diagnostics"}
-            onClick={() => setTab("diagnostics")}
-            data-testid="tab-diagnostics"
-          >
-            Diagnostics ({session.diagnostics.length})
-          </button>
-          <button
-            role="tab"
-            aria-selected={tab === "findings"}
-            onClick={() => setTab("findings")}
-            data-testid="tab-findings"
-          >
-            Findings ({findings.length})
-          </button>
-        </div>
-        {tab === "counts" &&
-          (focusKey && summary ? (
-            <div className="counts-excerpt">
-              <CountsTable summary={summary} />
-              <ExcerptPanel session={session} keyName={focusKey} />
-            </div>
-          ) : (
-            <p className="muted">
-              {session.source.kind === "none"
-                ? "Open a trace (button, drag and drop, or a sample) — or start `pnpm loopscope up` for live mode."
-                : "Select an object to see its counts and annotated excerpt."}
-            </p>
-          ))}
-        {tab === "diagnostics" && <DiagnosticsList diagnostics={session.diagnostics} />}
-        {tab === "findings" && <FindingsList findings={findings} view={view} />}
-      </section>
+      <BottomPanel session={session} view={view} focusKey={selectedKeys[0]} />
       {dragging && (
         <div className="dropzone">Drop a trace file (JSONL or klog, optionally .gz)</div>
       )}

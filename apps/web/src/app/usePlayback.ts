@@ -5,10 +5,10 @@
 import { useEffect } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { useView } from "./hooks.ts";
+import { useViewPick } from "./hooks.ts";
 
 export function usePlayback(session: TraceSession, view: ViewStore): void {
-  const { playing } = useView(view);
+  const playing = useViewPick(view, (s) => s.playing);
   useEffect(() => {
     if (!playing) return;
     let last = performance.now();

@@ -5,7 +5,8 @@
 import type { TraceEvent } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { useSessionVersion, useView } from "../app/hooks.ts";
+import { memo } from "react";
+import { useSessionVersion, useViewPick } from "../app/hooks.ts";
 import { passLabel } from "../timeline/layout.ts";
 import { formatWall } from "../timeline/timeScale.ts";
 import { objectOf, rvHistory } from "./objectHistory.ts";
@@ -14,9 +15,16 @@ function show(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-export function DetailsPanel({ session, view }: { session: TraceSession; view: ViewStore }) {
-  useSessionVersion(session);
-  const { selectedSeq, selectedPass } = useView(view);
+export const DetailsPanel = memo(function DetailsPanel({
+  session,
+  view,
+}: {
+  session: TraceSession;
+  view: ViewStore;
+}) {
+  useSessionVersion(session, 250);
+  const selectedSeq = useViewPick(view, (s) => s.selectedSeq);
+  const selectedPass = useViewPick(view, (s) => s.selectedPass);
   const row = selectedSeq === undefined ? -1 : session.store.rowOfSeq(selectedSeq);
   const e = row >= 0 ? session.store.event(row) : undefined;
   const pass = selectedPass ? session.passesOf(selectedPass.key)[selectedPass.index] : undefined;
@@ -94,7 +102,7 @@ export function DetailsPanel({ session, view }: { session: TraceSession; view: V
       )}
     </section>
   );
-}
+});
 
 function EventDetails({
   session,

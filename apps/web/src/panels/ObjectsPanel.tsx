@@ -5,7 +5,8 @@
 import type { KeySummary } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { useSessionVersion, useView } from "../app/hooks.ts";
+import { memo } from "react";
+import { useSessionVersion, useViewPick } from "../app/hooks.ts";
 
 export function objectState(s: KeySummary | undefined): { label: string; tone: string } {
   if (!s) return { label: "…", tone: "muted" };
@@ -14,9 +15,16 @@ export function objectState(s: KeySummary | undefined): { label: string; tone: s
   return { label: "settling", tone: "warn" };
 }
 
-export function ObjectsPanel({ session, view }: { session: TraceSession; view: ViewStore }) {
-  useSessionVersion(session);
-  const { selectedKeys, search } = useView(view);
+export const ObjectsPanel = memo(function ObjectsPanel({
+  session,
+  view,
+}: {
+  session: TraceSession;
+  view: ViewStore;
+}) {
+  useSessionVersion(session, 250);
+  const selectedKeys = useViewPick(view, (s) => s.selectedKeys);
+  const search = useViewPick(view, (s) => s.search);
   const q = search.trim().toLowerCase();
   const keys = session.store.keyList().filter((k) => !q || k.toLowerCase().includes(q));
   return (
@@ -72,4 +80,4 @@ export function ObjectsPanel({ session, view }: { session: TraceSession; view: V
       {keys.length === 0 && <p className="muted">No objects yet.</p>}
     </section>
   );
-}
+});

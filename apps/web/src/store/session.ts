@@ -36,6 +36,7 @@ export class TraceSession {
   progress: LoadProgress = { bytes: 0, done: true };
   version = 0;
   private readonly listeners = new Set<() => void>();
+  private notifyScheduled = false;
   private excerptCache?: { key: string; version: number; value: ExcerptText | undefined };
   private summaryCache = { version: -1, byKey: new Map<string, KeySummary | undefined>() };
 
@@ -95,8 +96,23 @@ export class TraceSession {
 
   getVersion = (): number => this.version;
 
+  /**
+   * The version moves at once; listeners hear about it at most once per animation frame, so a
+   * fast live stream or a file loading in 20k-event batches repaints at display rate, not per batch.
+   */
   private bump(): void {
     this.version++;
+    if (this.notifyScheduled) return;
+    const raf = globalThis.requestAnimationFrame;
+    if (!raf) return this.notify();
+    this.notifyScheduled = true;
+    raf(() => {
+      this.notifyScheduled = false;
+      this.notify();
+    });
+  }
+
+  private notify(): void {
     for (const l of this.listeners) l();
   }
 }

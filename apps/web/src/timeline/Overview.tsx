@@ -17,7 +17,7 @@ export function Overview({ session, view }: { session: TraceSession; view: ViewS
   const ref = useRef<SVGSVGElement>(null);
   const brushRef = useRef<BrushBehavior<unknown> | undefined>(undefined);
   const [width, setWidth] = useState(800);
-  const version = useSessionVersion(session);
+  const version = useSessionVersion(session, 250);
   const state = useView(view);
   const ext = session.store.timeExtent();
   const window = state.window ?? fitWindow(session, state.selectedKeys);

@@ -1,0 +1,100 @@
+/**
+ * Parts of the shell that follow the session's version (event count, load progress, the bottom
+ * tabs), split out so a new batch re-renders them and not the whole page.
+ */
+import { memo, useState } from "react";
+import { CountsTable } from "../panels/CountsTable.tsx";
+import { DiagnosticsList } from "../panels/DiagnosticsList.tsx";
+import { ExcerptPanel } from "../panels/ExcerptPanel.tsx";
+import { FindingsList } from "../panels/FindingsList.tsx";
+import type { TraceSession } from "../store/session.ts";
+import type { ViewStore } from "../store/viewState.ts";
+import { useSessionVersion } from "./hooks.ts";
+
+export function EventCount({ session }: { session: TraceSession }) {
+  useSessionVersion(session, 250);
+  return (
+    <span
+      className="muted event-count"
+      data-testid="event-count"
+      data-count={session.store.length}
+      data-last-seq={session.store.lastSeq()}
+      title="events held · last seq"
+    >
+      {session.store.length.toLocaleString()} events
+    </span>
+  );
+}
+
+export function LoadBar({ session, error }: { session: TraceSession; error?: string }) {
+  useSessionVersion(session, 250);
+  const progress = session.progress;
+  if (progress.done && !progress.error && !error) return null;
+  const pct = progress.total ? Math.min(100, (progress.bytes / progress.total) * 100) : undefined;
+  return (
+    <div className="loadbar" data-testid="load-progress">
+      {!progress.done && (
+        <>
+          <progress max={100} value={pct} />
+          <span>
+            reading {(progress.bytes / 1e6).toFixed(1)} MB
+            {progress.total ? ` of ${(progress.total / 1e6).toFixed(1)} MB` : ""} ·{" "}
+            {session.store.length.toLocaleString()} events
+          </span>
+        </>
+      )}
+      {(progress.error || error) && <span className="error">{progress.error ?? error}</span>}
+    </div>
+  );
+}
+
+type Tab = "counts" | "diagnostics" | "findings";
+
+export const BottomPanel = memo(function BottomPanel({
+  session,
+  view,
+  focusKey,
+}: {
+  session: TraceSession;
+  view: ViewStore;
+  focusKey?: string;
+}) {
+  useSessionVersion(session, 250);
+  const [tab, setTab] = useState<Tab>("counts");
+  const summary = focusKey ? session.summaryOf(focusKey) : undefined;
+  const findings = session.findings();
+  const tabButton = (id: Tab, label: string) => (
+    <button
+      role="tab"
+      aria-selected={tab === id}
+      onClick={() => setTab(id)}
+      data-testid={`tab-${id}`}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <section className="panel bottom" aria-label="Counts, excerpt, diagnostics">
+      <div className="tabs" role="tablist">
+        {tabButton("counts", "Counts & excerpt")}
+        {tabButton("diagnostics", `Diagnostics (${session.diagnostics.length})`)}
+        {tabButton("findings", `Findings (${findings.length})`)}
+      </div>
+      {tab === "counts" &&
+        (focusKey && summary ? (
+          <div className="counts-excerpt">
+            <CountsTable summary={summary} />
+            <ExcerptPanel session={session} keyName={focusKey} />
+          </div>
+        ) : (
+          <p className="muted">
+            {session.source.kind === "none"
+              ? "Open a trace (button, drag and drop, or a sample) — or start `pnpm loopscope up` for live mode."
+              : "Select an object to see its counts and annotated excerpt."}
+          </p>
+        ))}
+      {tab === "diagnostics" && <DiagnosticsList diagnostics={session.diagnostics} />}
+      {tab === "findings" && <FindingsList findings={findings} view={view} />}
+    </section>
+  );
+});

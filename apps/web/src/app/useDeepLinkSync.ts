@@ -1,0 +1,37 @@
+/**
+ * Keeps the URL a deep link to what is on screen. Subscribes to the view store directly (no
+ * re-render) and writes at most every 250 ms: browsers throttle history.replaceState.
+ */
+import { useEffect } from "react";
+import { encodeDeepLink } from "../store/deepLink.ts";
+import type { TraceSession } from "../store/session.ts";
+import type { ViewStore } from "../store/viewState.ts";
+
+export function useDeepLinkSync(session: TraceSession, view: ViewStore): void {
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const write = () => {
+      timer = undefined;
+      const s = view.get();
+      const q = encodeDeepLink({
+        trace: session.source.link,
+        foos: s.selectedKeys,
+        window: s.window,
+        seq: s.selectedSeq,
+      });
+      const next = `${globalThis.location.pathname}${q}`;
+      if (next !== `${globalThis.location.pathname}${globalThis.location.search}`) {
+        globalThis.history.replaceState(null, "", next);
+      }
+    };
+    const schedule = () => {
+      if (timer === undefined) timer = setTimeout(write, 250);
+    };
+    schedule();
+    const unsubscribe = view.subscribe(schedule);
+    return () => {
+      unsubscribe();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [session, view]);
+}

@@ -1,0 +1,216 @@
+/**
+ * Queue view: d3 charts of the workqueue — depth over time, each key's backoff steps after failed
+ * passes, and per pass the time waiting in the queue against the time a worker spent on it.
+ */
+import { line, curveStepAfter, scaleLinear, scaleLog, type ScaleLinear } from "d3";
+import { causeStyle } from "../ui/palette.ts";
+import type { TraceSession } from "../store/session.ts";
+import { queueModel } from "./queueModel.ts";
+import type { WorkshopData } from "./workshopData.ts";
+
+const WIDTH = 460;
+const M = { l: 44, r: 12, t: 12, b: 26 };
+
+export function QueueView({
+  session,
+  data,
+  focusKey,
+}: {
+  session: TraceSession;
+  data: WorkshopData;
+  focusKey: string | undefined;
+}) {
+  const keys = focusKey ? [focusKey] : session.store.keyList();
+  const m = queueModel(data.events, (k) => session.passesOf(k), keys);
+  const x = scaleLinear()
+    .domain([0, m.tEnd])
+    .range([M.l, WIDTH - M.r]);
+  return (
+    <div className="queue-view" data-testid="queue-view">
+      <Chart title="Queue depth (keys waiting)" height={150}>
+        {(h) => {
+          const maxLen = Math.max(1, ...m.depth.map((d) => d.len));
+          const y = scaleLinear()
+            .domain([0, maxLen])
+            .nice()
+            .range([h - M.b, M.t]);
+          const path = line<{ t: number; len: number }>()
+            .x((d) => x(d.t))
+            .y((d) => y(d.len))
+            .curve(curveStepAfter)(m.depth);
+          return (
+            <>
+              <Axes x={x} y={y} h={h} yLabel="keys" />
+              {path && <path d={path} className="depth-line" data-testid="depth-line" />}
+              <text x={WIDTH - M.r} y={M.t + 10} className="chart-note" textAnchor="end">
+                max {maxLen}
+              </text>
+            </>
+          );
+        }}
+      </Chart>
+      <Chart title="Backoff after failed passes (delay per retry)" height={150}>
+        {(h) => {
+          const all = [...m.backoff.values()].flat();
+          if (all.length === 0)
+            return (
+              <text x={WIDTH / 2} y={h / 2} textAnchor="middle" className="chart-note">
+                no failed passes: no backoff
+              </text>
+            );
+          const maxD = Math.max(10, ...all.map((s) => s.delayMs));
+          const y = scaleLog()
+            .domain([1, maxD * 1.5])
+            .range([h - M.b, M.t]);
+          return (
+            <>
+              <Axes x={x} y={y} h={h} yLabel="ms" log />
+              {[...m.backoff.entries()].map(([k, steps]) => (
+                <g key={k} data-testid="backoff-series">
+                  <path
+                    d={
+                      line<{ t: number; delayMs: number }>()
+                        .x((s) => x(s.t))
+                        .y((s) => y(s.delayMs))
+                        .curve(curveStepAfter)(steps) ?? ""
+                    }
+                    className="backoff-line"
+                  />
+                  {steps.map((s) => (
+                    <g key={s.t}>
+                      <circle cx={x(s.t)} cy={y(s.delayMs)} r={4} className="backoff-dot" />
+                      <text x={x(s.t) + 5} y={y(s.delayMs) - 6} className="chart-note">
+                        {s.delayMs} ms
+                      </text>
+                    </g>
+                  ))}
+                </g>
+              ))}
+            </>
+          );
+        }}
+      </Chart>
+      <Chart
+        title={`Waiting in the queue vs working — ${fmt(m.waitMs)} waiting, ${fmt(m.workMs)} working`}
+        height={Math.max(120, 28 + m.passes.length * 12 + M.b)}
+      >
+        {(h) => {
+          const band = (h - M.t - M.b) / Math.max(1, m.passes.length);
+          return (
+            <>
+              <Axes x={x} h={h} />
+              {m.passes.map((p, i) => {
+                const yy = M.t + i * band;
+                const style = causeStyle(p.cause);
+                return (
+                  <g key={`${p.key}#${p.index}`} data-testid="pass-timing">
+                    <title>{`${p.key} pass ${p.index + 1} (${style.label}): waited ${fmt(p.start - p.queuedAt)}, worked ${fmt(p.end - p.start)}`}</title>
+                    <rect
+                      x={x(p.queuedAt)}
+                      y={yy}
+                      width={Math.max(1, x(p.start) - x(p.queuedAt))}
+                      height={Math.max(2, band - 2)}
+                      className="wait-bar"
+                    />
+                    <rect
+                      x={x(p.start)}
+                      y={yy}
+                      width={Math.max(2, x(p.end) - x(p.start))}
+                      height={Math.max(2, band - 2)}
+                      fill={style.color}
+                    />
+                  </g>
+                );
+              })}
+              <g className="legend-inline">
+                <rect x={M.l} y={h - 12} width={10} height={8} className="wait-bar" />
+                <text x={M.l + 14} y={h - 4} className="chart-note">
+                  waiting
+                </text>
+                <rect
+                  x={M.l + 70}
+                  y={h - 12}
+                  width={10}
+                  height={8}
+                  fill={causeStyle("external").color}
+                />
+                <text x={M.l + 84} y={h - 4} className="chart-note">
+                  working (colour = cause)
+                </text>
+              </g>
+            </>
+          );
+        }}
+      </Chart>
+    </div>
+  );
+}
+
+function fmt(ms: number): string {
+  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(ms < 10 ? 1 : 0)} ms`;
+}
+
+function Chart({
+  title,
+  height,
+  children,
+}: {
+  title: string;
+  height: number;
+  children: (h: number) => React.ReactNode;
+}) {
+  return (
+    <figure className="chart">
+      <figcaption>{title}</figcaption>
+      <svg viewBox={`0 0 ${WIDTH} ${height}`} width="100%" role="img" aria-label={title}>
+        {children(height)}
+      </svg>
+    </figure>
+  );
+}
+
+function Axes({
+  x,
+  y,
+  h,
+  yLabel,
+  log,
+}: {
+  x: ScaleLinear<number, number>;
+  y?: { (v: number): number; ticks(n?: number): number[] };
+  h: number;
+  yLabel?: string;
+  log?: boolean;
+}) {
+  const base = h - M.b;
+  return (
+    <g className="axes">
+      <line x1={M.l} x2={WIDTH - M.r} y1={base} y2={base} />
+      {x.ticks(5).map((t) => (
+        <g key={t}>
+          <line x1={x(t)} x2={x(t)} y1={base} y2={base + 4} />
+          <text x={x(t)} y={base + 16} textAnchor="middle">
+            {fmt(t)}
+          </text>
+        </g>
+      ))}
+      {y && (
+        <>
+          <line x1={M.l} x2={M.l} y1={M.t} y2={base} />
+          {(log ? y.ticks(3).filter((t) => [1, 10, 100, 1000, 10000].includes(t)) : y.ticks(3)).map(
+            (t) => (
+              <text key={t} x={M.l - 6} y={y(t) + 4} textAnchor="end">
+                {t}
+              </text>
+            ),
+          )}
+          {yLabel && (
+            <text x={M.l - 6} y={M.t - 2} textAnchor="end" className="chart-note">
+              {yLabel}
+            </text>
+          )}
+        </>
+      )}
+    </g>
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * Step-through mode: walks the trace event by event (the focused Foo's events, scenario notes and
+ * orphans), showing each event's narration and the machinery diagram after it. The current step is
+ * the view's selected event, so the lanes, the details panel and the step-through always agree;
+ * stepping also moves the replay playhead, so the lanes reveal only what has been narrated.
+ * Keys: n / PageDown next, p / PageUp previous (what presentation clickers send).
+ */
+import { useEffect, useMemo } from "react";
+import { PART_LABELS } from "@loopscope/trace";
+import type { TraceSession } from "../store/session.ts";
+import type { ViewStore } from "../store/viewState.ts";
+import { MachineryDiagram } from "./MachineryDiagram.tsx";
+import { goToSeq, neighbour } from "./stepping.ts";
+import { stepSeqs, type WorkshopData } from "./workshopData.ts";
+
+interface Props {
+  session: TraceSession;
+  view: ViewStore;
+  data: WorkshopData;
+  focusKey: string | undefined;
+  selectedSeq: number | undefined;
+}
+
+export function StepThrough({ session, view, data, focusKey, selectedSeq }: Props) {
+  const steps = useMemo(() => stepSeqs(data, focusKey), [data, focusKey]);
+  const i = selectedSeq !== undefined ? data.indexOf.get(selectedSeq) : undefined;
+  const event = i !== undefined ? data.events[i] : undefined;
+  const narration = i !== undefined ? data.narrations[i] : undefined;
+  const state = i !== undefined ? data.states[i] : undefined;
+  const stepNo = selectedSeq !== undefined ? steps.indexOf(selectedSeq) : -1;
+
+  const go = (seq: number | undefined) => seq !== undefined && goToSeq(session, view, seq);
+  const move = (dir: 1 | -1) => go(neighbour(steps, selectedSeq, dir));
+  const nextWhere = (pred: (j: number) => boolean) => {
+    const from = stepNo;
+    for (let s = from + 1; s < steps.length; s++) {
+      const j = data.indexOf.get(steps[s]!);
+      if (j !== undefined && pred(j)) return go(steps[s]);
+    }
+  };
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName)) return;
+      if (e.key === "n" || e.key === "PageDown") {
+        e.preventDefault();
+        move(1);
+      } else if (e.key === "p" || e.key === "PageUp") {
+        e.preventDefault();
+        move(-1);
+      }
+    };
+    globalThis.addEventListener("keydown", onKey);
+    return () => globalThis.removeEventListener("keydown", onKey);
+  });
+
+  return (
+    <div className="step-through" data-testid="step-through">
+      <div className="step-controls">
+        <button data-testid="step-first" onClick={() => go(steps[0])} disabled={steps.length === 0}>
+          ⏮ start
+        </button>
+        <button data-testid="step-prev" onClick={() => move(-1)} disabled={stepNo <= 0}>
+          ◀ previous
+        </button>
+        <button
+          data-testid="step-next"
+          className="primary"
+          onClick={() => move(1)}
+          disabled={stepNo >= steps.length - 1}
+        >
+          next ▶
+        </button>
+        <button
+          data-testid="step-next-pass"
+          onClick={() => nextWhere((j) => data.events[j]!.stage === "dequeue")}
+        >
+          next pass ⏭
+        </button>
+        <button
+          data-testid="step-next-self"
+          onClick={() =>
+            nextWhere(
+              (j) => data.events[j]!.stage === "dequeue" && data.narrations[j]!.self === true,
+            )
+          }
+        >
+          next self-triggered pass
+        </button>
+        <span className="step-pos" data-testid="step-pos">
+          {stepNo >= 0
+            ? `step ${stepNo + 1} of ${steps.length}`
+            : `${steps.length} steps · press next`}
+          {event ? ` · seq ${event.seq} · ${event.stage}` : ""}
+        </span>
+      </div>
+      <div
+        className={`narration ${narration?.self ? "self" : ""}`}
+        data-testid="narration"
+        aria-live="polite"
+      >
+        {narration ? (
+          <>
+            <div className="narration-parts">
+              {narration.parts.map((p) => (
+                <span key={p} className={`part-badge part-${p}`}>
+                  {PART_LABELS[p]}
+                </span>
+              ))}
+              {narration.pass !== undefined && (
+                <span className="part-badge pass">pass {narration.pass + 1}</span>
+              )}
+              {narration.self && (
+                <span className="part-badge self" data-testid="self-badge">
+                  self-triggered
+                </span>
+              )}
+            </div>
+            <p className="narration-text">{narration.text}</p>
+          </>
+        ) : (
+          <p className="narration-text muted">
+            Press <kbd>next ▶</kbd> (or <kbd>n</kbd>, <kbd>PageDown</kbd>) to walk through{" "}
+            {focusKey ?? "the trace"} one event at a time.
+          </p>
+        )}
+      </div>
+      <MachineryDiagram
+        state={state}
+        parts={narration?.parts ?? []}
+        focusKey={event?.key || focusKey}
+        workers={data.workers}
+        self={narration?.self === true && event?.stage === "watch"}
+      />
+    </div>
+  );
+}

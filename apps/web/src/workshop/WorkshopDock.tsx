@@ -1,0 +1,161 @@
+/**
+ * Workshop mode: a toggle in the top bar that opens the workshop panel — step-through with
+ * narration and the machinery diagram, "What did you expect?", the queue view and compare — and
+ * presenter mode (large type, high contrast, narration first, the read-only share link shown).
+ * The panel is docked over the bottom of the dashboard so the lanes stay visible above it.
+ */
+import { useMemo, useState } from "react";
+import { createPortal } from "react-dom";
+import type { ServerInfo } from "@loopscope/protocol";
+import { useSessionVersion, useView } from "../app/hooks.ts";
+import type { TraceSession } from "../store/session.ts";
+import type { ViewStore } from "../store/viewState.ts";
+import { ComparePanel } from "./ComparePanel.tsx";
+import { ExpectPanel } from "./ExpectPanel.tsx";
+import { QueueView } from "./QueueView.tsx";
+import { StepThrough } from "./StepThrough.tsx";
+import { goToSeq } from "./stepping.ts";
+import { usePresenter } from "./usePresenter.ts";
+import { workshopData } from "./workshopData.ts";
+import "./workshop.css";
+
+type Tab = "step" | "expect" | "queue" | "compare";
+const TABS: { id: Tab; label: string }[] = [
+  { id: "step", label: "Step through" },
+  { id: "expect", label: "What did you expect?" },
+  { id: "queue", label: "Queue" },
+  { id: "compare", label: "Compare runs" },
+];
+
+interface Props {
+  session: TraceSession;
+  view: ViewStore;
+  info?: ServerInfo;
+  token?: string;
+}
+
+export function WorkshopDock(props: Props) {
+  const [open, setOpen] = useState(false);
+  const [presenter, setPresenter] = usePresenter();
+  return (
+    <>
+      <button
+        data-testid="workshop-toggle"
+        className={open ? "active" : ""}
+        aria-pressed={open}
+        onClick={() => setOpen(!open)}
+        title="Workshop: step through with narration, expectations, queue, compare, presenter mode"
+      >
+        🎓 Workshop
+      </button>
+      {open &&
+        createPortal(
+          <WorkshopPanel
+            {...props}
+            presenter={presenter}
+            setPresenter={setPresenter}
+            onClose={() => setOpen(false)}
+          />,
+          document.body,
+        )}
+    </>
+  );
+}
+
+function WorkshopPanel({
+  session,
+  view,
+  info,
+  token,
+  presenter,
+  setPresenter,
+  onClose,
+}: Props & { presenter: boolean; setPresenter: (on: boolean) => void; onClose: () => void }) {
+  const [tab, setTab] = useState<Tab>("step");
+  const version = useSessionVersion(session);
+  const state = useView(view);
+  const focusKey = state.selectedKeys[0];
+  const data = useMemo(() => workshopData(session, focusKey), [session, focusKey, version]);
+  const summary = focusKey ? session.summaryOf(focusKey) : undefined;
+  return (
+    <section
+      className={`workshop ${presenter ? "presenter" : ""}`}
+      data-testid="workshop"
+      aria-label="Workshop"
+    >
+      <header className="workshop-bar">
+        <strong className="workshop-title">Workshop</strong>
+        <span className="workshop-key mono" data-testid="workshop-key">
+          {focusKey ?? "no Foo selected"}
+        </span>
+        {summary?.hotLoop && (
+          <span className="badge hot" data-testid="workshop-hot-loop">
+            hot loop
+          </span>
+        )}
+        {summary?.quiescent && !summary.hotLoop && <span className="badge quiet">quiescent</span>}
+        <div className="tabs" role="tablist">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              role="tab"
+              aria-selected={tab === t.id}
+              data-testid={`workshop-tab-${t.id}`}
+              onClick={() => setTab(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+        <span className="spacer" />
+        {presenter && <ShareLink info={info} />}
+        <button
+          data-testid="presenter-toggle"
+          aria-pressed={presenter}
+          className={presenter ? "active" : ""}
+          onClick={() => setPresenter(!presenter)}
+        >
+          {presenter ? "exit presenter" : "presenter mode"}
+        </button>
+        <button data-testid="workshop-close" onClick={onClose} aria-label="Close the workshop">
+          ✕
+        </button>
+      </header>
+      <div className="workshop-body">
+        {tab === "step" && (
+          <StepThrough
+            session={session}
+            view={view}
+            data={data}
+            focusKey={focusKey}
+            selectedSeq={state.selectedSeq}
+          />
+        )}
+        {tab === "expect" && (
+          <ExpectPanel
+            session={session}
+            data={data}
+            focusKey={focusKey}
+            onGo={(seq) => (goToSeq(session, view, seq), setTab("step"))}
+          />
+        )}
+        {tab === "queue" && <QueueView session={session} data={data} focusKey={focusKey} />}
+        {tab === "compare" && <ComparePanel session={session} token={token} focusKey={focusKey} />}
+      </div>
+    </section>
+  );
+}
+
+function ShareLink({ info }: { info?: ServerInfo }) {
+  const url = (info as (ServerInfo & { shareUrl?: string }) | undefined)?.shareUrl;
+  if (info?.readOnly) return <span className="share muted">read-only view</span>;
+  return url ? (
+    <span className="share" data-testid="share-link">
+      attendees: <span className="mono">{url}</span>
+    </span>
+  ) : (
+    <span className="share muted" data-testid="share-hint">
+      for a read-only link for attendees start <span className="mono">loopscope up --share</span>
+    </span>
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * Two runs side by side (e.g. hot-loop vs fix-hot-loop): per run, the counts that tell them apart
+ * and the passes of its main Foo on a time axis that starts at that Foo's creation (its first watch
+ * add), so the two timelines line up at the moment the Foo was created.
+ */
+import type { KeySummary, Pass, TraceEvent } from "@loopscope/trace";
+
+export interface RunSide {
+  name: string;
+  key: string | undefined;
+  summary: KeySummary | undefined;
+  /** µs of the Foo's creation (first watch add of the key, else its first event). */
+  t0: number;
+  passes: { start: number; end: number; cause: Pass["cause"]; writes: number; changing: number }[];
+  /** ms since t0 of each successful write. */
+  writes: number[];
+}
+
+export interface SideSource {
+  name: string;
+  keys: string[];
+  events: (key: string) => TraceEvent[];
+  summary: (key: string) => KeySummary | undefined;
+  passes: (key: string) => readonly Pass[];
+}
+
+/** The Foo a run is about: the first key with a Foo add, else the first key. */
+export function mainKey(src: SideSource, prefer?: string): string | undefined {
+  if (prefer && src.keys.includes(prefer)) return prefer;
+  for (const k of src.keys) {
+    if (src.events(k).some((e) => e.stage === "watch" && e.kind === "Foo" && e.event === "add"))
+      return k;
+  }
+  return src.keys[0];
+}
+
+export function runSide(src: SideSource, prefer?: string): RunSide {
+  const key = mainKey(src, prefer);
+  if (!key) return { name: src.name, key, summary: undefined, t0: 0, passes: [], writes: [] };
+  const evs = src.events(key);
+  const add = evs.find((e) => e.stage === "watch" && e.kind === "Foo" && e.event === "add");
+  const t0 = (add ?? evs[0])?.ts ?? 0;
+  const ms = (ts: number) => (ts - t0) / 1000;
+  return {
+    name: src.name,
+    key,
+    summary: src.summary(key),
+    t0,
+    passes: src.passes(key).map((p) => ({
+      start: ms(p.start),
+      end: ms(p.end ?? p.start),
+      cause: p.cause,
+      writes: p.writeSeqs.length,
+      changing: p.changingWrites,
+    })),
+    writes: evs.filter((e) => e.stage === "write" && (e.code ?? 200) < 400).map((e) => ms(e.ts)),
+  };
+}
+
+export const COMPARE_ROWS: { label: string; value: (s: KeySummary) => number | string }[] = [
+  { label: "passes", value: (s) => s.passes },
+  { label: "writes", value: (s) => s.writes },
+  { label: "changing writes", value: (s) => s.changingWrites },
+  { label: "no-op writes", value: (s) => s.noopWrites },
+  { label: "self-triggered passes", value: (s) => s.selfTriggered },
+  { label: "conflicts (409)", value: (s) => s.conflicts },
+  { label: "reconcile count for one create", value: (s) => s.reconcilesForCreate ?? "never quiet" },
+  { label: "hot loop", value: (s) => (s.hotLoop ? "yes" : "no") },
+];

@@ -1,0 +1,87 @@
+/**
+ * The exercise's Observe / Expect / Write down, computed from the trace for one Foo: the count of
+ * each STAGE tag for its creation (the naive expectation is one of each), which of the
+ * controller's writes came back as watch events, whether the second pass was a no-op, and the
+ * reconcile count for one create.
+ */
+import {
+  STAGES,
+  type KeySummary,
+  type Pass,
+  type Stage,
+  type TraceEvent,
+  type WriteEvent,
+} from "@loopscope/trace";
+
+export interface WriteEcho {
+  write: WriteEvent;
+  /** seq of the watch event carrying the write's resourceVersion, if one came. */
+  echoSeq?: number;
+  echoWhat?: string;
+  /** The API said nothing changed (same rv): no echo is expected. */
+  noop: boolean;
+}
+
+export interface Expectations {
+  counts: { stage: Stage; observed: number }[];
+  writes: WriteEcho[];
+  /** The key's second pass (pass 2): changed nothing? undefined until there is one. */
+  secondPassNoop?: boolean;
+  secondPass?: Pass;
+  /** The first self-triggered pass changed nothing? */
+  firstSelfNoop?: boolean;
+  reconciles: number | null;
+  quiescent: boolean;
+  hotLoop: boolean;
+  selfTriggered: number;
+  writeDown: string;
+}
+
+export function expectations(
+  key: string,
+  events: readonly TraceEvent[],
+  summary: KeySummary,
+  passes: readonly Pass[],
+): Expectations {
+  const mine = events.filter((e) => e.key === key);
+  const watchByRv = new Map<string, TraceEvent & { stage: "watch" }>();
+  for (const e of mine)
+    if (e.stage === "watch" && e.rv !== undefined && !watchByRv.has(e.rv)) watchByRv.set(e.rv, e);
+  const writes: WriteEcho[] = mine
+    .filter((e): e is WriteEvent => e.stage === "write" && (e.code ?? 200) < 400)
+    .map((w) => {
+      const echo = w.rv !== undefined && w.changed !== false ? watchByRv.get(w.rv) : undefined;
+      const r: WriteEcho = { write: w, noop: w.changed === false };
+      if (echo && echo.seq > w.seq) {
+        r.echoSeq = echo.seq;
+        r.echoWhat = `${echo.kind} ${echo.event}`;
+      }
+      return r;
+    });
+  const second = passes[1];
+  const firstSelf = passes.find((p) => p.cause === "self" && p.end !== undefined);
+  const counts = STAGES.map((s) => ({ stage: s, observed: summary.byStage[s] }));
+  const yesNo = (b: boolean | undefined) => (b === undefined ? "not yet" : b ? "yes" : "no");
+  const writeDown = [
+    `One create of ${key}:`,
+    counts.map((c) => `STAGE/${c.stage} ×${c.observed}`).join(", "),
+    `writes that came back as watch events: ${writes.filter((w) => w.echoSeq !== undefined).length} of ${writes.length}`,
+    `second pass a no-op: ${yesNo(second && second.end !== undefined ? second.changingWrites === 0 : undefined)}`,
+    `reconcile count for one create: ${summary.reconcilesForCreate ?? "not quiescent yet"}`,
+  ].join("\n");
+  const out: Expectations = {
+    counts,
+    writes,
+    reconciles: summary.reconcilesForCreate,
+    quiescent: summary.quiescent,
+    hotLoop: summary.hotLoop,
+    selfTriggered: summary.selfTriggered,
+    writeDown,
+  };
+  if (second && second.end !== undefined) {
+    out.secondPass = second;
+    out.secondPassNoop = second.changingWrites === 0;
+  }
+  if (firstSelf) out.firstSelfNoop = firstSelf.changingWrites === 0;
+  return out;
+}

@@ -1,0 +1,53 @@
+/**
+ * What the workshop views derive from the open trace: every event (rebuilt from the columnar
+ * store), its narration (packages/trace's narration, with the session's own analysis as context)
+ * and the machinery state after it. Recomputed when the session's version changes; workshop
+ * traces are small, and past CAP events only the focused Foo's events are narrated.
+ */
+import {
+  machineryStates,
+  narrate,
+  type MachineryState,
+  type Narration,
+  type TraceEvent,
+} from "@loopscope/trace";
+import type { TraceSession } from "../store/session.ts";
+
+export const CAP = 20_000;
+
+export interface WorkshopData {
+  events: TraceEvent[];
+  narrations: Narration[];
+  states: MachineryState[];
+  /** seq → index into the three arrays. */
+  indexOf: Map<number, number>;
+  /** Highest worker id seen (at least 1): how many worker rows the diagram draws. */
+  workers: number;
+}
+
+export function workshopData(session: TraceSession, focusKey: string | undefined): WorkshopData {
+  const store = session.store;
+  const events: TraceEvent[] = [];
+  if (store.length <= CAP || !focusKey) {
+    for (let r = 0; r < Math.min(store.length, CAP); r++) events.push(store.event(r));
+  } else {
+    for (const r of store.rowsOf(focusKey)) events.push(store.event(r));
+  }
+  const narrations = narrate(events, { passes: (k) => session.passesOf(k) });
+  const states = machineryStates(events);
+  const indexOf = new Map<number, number>();
+  let workers = 1;
+  events.forEach((e, i) => {
+    indexOf.set(e.seq, i);
+    const w = (e as { worker?: number }).worker;
+    if (typeof w === "number" && w > workers) workers = w;
+  });
+  return { events, narrations, states, indexOf, workers };
+}
+
+/** The events a step-through visits: the focused Foo's, plus scenario notes and orphans. */
+export function stepSeqs(data: WorkshopData, focusKey: string | undefined): number[] {
+  return data.events
+    .filter((e) => !focusKey || e.key === focusKey || e.key === "")
+    .map((e) => e.seq);
+}

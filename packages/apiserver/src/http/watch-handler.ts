@@ -16,6 +16,7 @@ import type { Selector } from "../selectors.ts";
 import type { WatchEvent, Watcher } from "../store/watch-hub.ts";
 import { toTable, type IncludeObject } from "../table/table.ts";
 import type { ServerContext } from "./context.ts";
+import { objectJson } from "./json-cache.ts";
 import type { ResourceRequest } from "./route.ts";
 
 export interface WatchParams {
@@ -55,7 +56,7 @@ export function serveWatch(
 
   const encode = (type: string, object: unknown) => `${JSON.stringify({ type, object })}\n`;
   const encodeEvent = (e: WatchEvent) => {
-    if (!p.table) return encode(e.type, e.object);
+    if (!p.table) return `{"type":"${e.type}","object":${objectJson(e.object)}}\n`;
     return encode(
       e.type,
       toTable(def.table, [e.object], e.object.metadata.resourceVersion, p.table, ctx.now()),

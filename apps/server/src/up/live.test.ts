@@ -154,6 +154,24 @@ describe("loopscope up, live", () => {
     await post({ action: "setFault", fault: { latencyMs: { update: 0 } } });
   });
 
+  it("never hands out tokens or kubeconfig contents", async () => {
+    const info = await (
+      await fetch(new URL(API.info, live.server.url), {
+        headers: { [TOKEN_HEADER]: live.server.tokens.owner },
+      })
+    ).text();
+    expect(JSON.parse(info)).toMatchObject({ mode: "live", cluster: { kind: "embedded" } });
+    const kubeconfig = await readFile(live.kubeconfigPath, "utf8");
+    const secrets = kubeconfig
+      .split("\n")
+      .filter((l) => /(token|password|key-data|certificate-data):/.test(l))
+      .map((l) => l.split(":").slice(1).join(":").trim());
+    for (const text of [info, await readFile(live.recordingPath, "utf8")]) {
+      expect(text).not.toContain(live.server.tokens.owner);
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    }
+  });
+
   it("stops with a complete recording that the trace reader reads back whole", async () => {
     await live.stop();
     const last = live.hub.lastSeq;

@@ -6,7 +6,8 @@
  * error); 2 on usage errors.
  *
  * Also: --kubeconfig PATH [--context NAME] [--install-crd] to run against a real cluster,
- * --workers N, --resync S, --hot-loop, --idempotent-status.
+ * --workers N, --resync S, --hot-loop, --idempotent-status, and -v=N to copy klog lines to stderr
+ * (`loopscope run … -v=2 2>&1 | tee /tmp/trace.log` gives a log the klog replayer reads).
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import { once } from "node:events";
@@ -16,7 +17,7 @@ import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
 import { runScenario } from "../scenarios/run-scenario.ts";
 
-export const usage = `usage: loopscope run --scenario <name> --out FILE [--klog FILE] [--timeout S]
+export const usage = `usage: loopscope run --scenario <name> --out FILE [--klog FILE] [--timeout S] [-v=N]
                      [--kubeconfig PATH [--context NAME] [--install-crd]]
                      [--workers N] [--resync S] [--hot-loop] [--idempotent-status]
 scenarios: ${Object.keys(scenarios).join(", ")}`;
@@ -33,6 +34,8 @@ interface RunArgs {
   resyncS?: number;
   hotLoop: boolean;
   idempotentStatus: boolean;
+  /** -v=N: klog lines to stderr (STAGE lines from 2, "Processing object" from 4). */
+  verbosity?: number;
 }
 
 export function parseArgs(argv: string[]): RunArgs | string {
@@ -79,6 +82,13 @@ export function parseArgs(argv: string[]): RunArgs | string {
       case "--idempotent-status":
         a.idempotentStatus = true;
         break;
+      case "-v":
+      case "--v": {
+        const n = num("-v");
+        if (typeof n === "string") return n;
+        a.verbosity = n;
+        break;
+      }
       case "--timeout": {
         const n = num("--timeout");
         if (typeof n === "string") return n;
@@ -138,7 +148,8 @@ export async function run(argv: string[]): Promise<number> {
         ...(args.idempotentStatus ? { idempotentStatus: true } : {}),
       },
       onEvent: events.push,
-      klog: klogOut ? (line) => klogOut.write(line + "\n") : undefined,
+      klog: klogWriter(klogOut, args.verbosity),
+      verbosity: Math.max(2, args.verbosity ?? 0),
     });
   } catch (err) {
     log((err as Error).message);
@@ -162,6 +173,19 @@ export async function run(argv: string[]): Promise<number> {
   await close(klogOut);
   log(`${events.events.length} events → ${args.out}${args.klog ? ` (klog: ${args.klog})` : ""}`);
   return code;
+}
+
+/** The --klog file gets STAGE lines (-v=2 at least); -v=N also copies lines to stderr. */
+function klogWriter(
+  file: WriteStream | undefined,
+  verbosity: number | undefined,
+): ((line: string) => void) | undefined {
+  const toStderr = verbosity !== undefined && verbosity > 0;
+  if (!file && !toStderr) return undefined;
+  return (line) => {
+    file?.write(line + "\n");
+    if (toStderr) process.stderr.write(line + "\n");
+  };
 }
 
 async function writeTrace(

@@ -86,185 +86,197 @@ const rows = (out: string) =>
     .split("\n")
     .map((l) => l.trim().split(/\s+/));
 
-describe.skipIf(!defaultKubectl)("kubectl (default binary, full set)", () => {
-  let server: ApiServer;
-  let k: Kubectl;
-  let cleanup: () => Promise<void>;
-  let c: RawClient;
+/** A bound for slow kubectl start-ups on a loaded machine, not a performance assertion. */
+const KUBECTL_TEST_TIMEOUT = 120_000;
 
-  beforeAll(async () => {
-    server = await startApiServer({
-      deploymentReadyDelayMs: 50,
-      deploymentStepDelayMs: 5,
-      garbageCollectionDelayMs: 1,
+describe.skipIf(!defaultKubectl)(
+  "kubectl (default binary, full set)",
+  { timeout: KUBECTL_TEST_TIMEOUT },
+  () => {
+    let server: ApiServer;
+    let k: Kubectl;
+    let cleanup: () => Promise<void>;
+    let c: RawClient;
+
+    beforeAll(async () => {
+      server = await startApiServer({
+        deploymentReadyDelayMs: 50,
+        deploymentStepDelayMs: 5,
+        garbageCollectionDelayMs: 1,
+      });
+      ({ k, cleanup } = await kubectlFor(defaultKubectl as string, server));
+      c = new RawClient(server.url);
     });
-    ({ k, cleanup } = await kubectlFor(defaultKubectl as string, server));
-    c = new RawClient(server.url);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await cleanup();
-  });
-
-  it("applies the CRD and example-foo verbatim, then an edit", async () => {
-    expect(await k.run("apply", "-f", join(MANIFESTS, "crd.yaml"))).toContain(
-      "customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io created",
-    );
-    expect(await k.run("apply", "-f", join(MANIFESTS, "example-foo.yaml"))).toContain(
-      "foo.samplecontroller.k8s.io/example-foo created",
-    );
-    expect(await k.run("apply", "-f", join(MANIFESTS, "example-foo.yaml"))).toContain("unchanged");
-    const edited = await editedFoo(k.env.HOME as string, 3);
-    expect(await k.run("apply", "-f", edited)).toContain(
-      "foo.samplecontroller.k8s.io/example-foo configured",
-    );
-    const foo = (await c.get<KObj>(`${FOOS}/example-foo`)).body;
-    expect(foo.spec).toEqual({ deploymentName: "example-foo", replicas: 3 });
-    expect(foo.metadata.generation).toBe(2);
-  });
-
-  it("gets foos as a table and as YAML", async () => {
-    const table = rows(await k.run("get", "foo"));
-    expect(table[0]).toEqual(["NAME", "AGE"]);
-    expect(table[1][0]).toBe("example-foo");
-    expect(table[1][1]).toMatch(/^\d+s$/);
-    const yaml = await k.run("get", "foos", "-o", "yaml");
-    expect(yaml).toContain("kind: Foo");
-    expect(yaml).toContain("name: example-foo");
-    expect(yaml).toContain("replicas: 3");
-  });
-
-  it("gets, edits and scales Deployments", async () => {
-    const deployment = join(k.env.HOME as string, "web.yaml");
-    const manifest = (image: string) =>
-      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: nginx\n        image: ${image}\n`;
-    await writeFile(deployment, manifest("nginx:1.24"));
-    expect(await k.run("apply", "-f", deployment)).toContain("deployment.apps/web created");
-    const table = await eventually(async () => {
-      const t = rows(await k.run("get", "deployments"));
-      return t[1]?.[1] === "2/2" ? t : undefined;
+    afterAll(async () => {
+      await server.stop();
+      await cleanup();
     });
-    expect(table[0]).toEqual(["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]);
-    expect(table[1].slice(0, 4)).toEqual(["web", "2/2", "2", "2"]);
-    await writeFile(deployment, manifest("nginx:1.25"));
-    expect(await k.run("apply", "-f", deployment)).toContain("deployment.apps/web configured");
-    expect(
-      await k.run(
-        "get",
-        "deploy",
-        "web",
-        "-o",
-        "jsonpath={.spec.template.spec.containers[*].image}",
-      ),
-    ).toBe("nginx:1.25");
-    expect(await k.run("scale", "deployment", "web", "--replicas=3")).toContain(
-      "deployment.apps/web scaled",
-    );
-    await eventually(async () => rows(await k.run("get", "deployments"))[1]?.[1] === "3/3");
-    const wide = rows(await k.run("get", "deployments", "-o", "wide"));
-    expect(wide[0]).toEqual([
-      "NAME",
-      "READY",
-      "UP-TO-DATE",
-      "AVAILABLE",
-      "AGE",
-      "CONTAINERS",
-      "IMAGES",
-      "SELECTOR",
-    ]);
-    expect(wide[1].slice(5)).toEqual(["nginx", "nginx:1.25", "app=web"]);
-  });
 
-  it("deletes example-foo and its owned Deployment disappears by garbage collection", async () => {
-    const foo = (await c.get<KObj>(`${FOOS}/example-foo`)).body;
-    const owner = {
-      apiVersion: "samplecontroller.k8s.io/v1alpha1",
-      kind: "Foo",
-      name: "example-foo",
-      uid: foo.metadata.uid,
-      controller: true,
-      blockOwnerDeletion: true,
-    };
-    expect(
-      (await c.post(DEPLOYMENTS, deploymentBody("example-foo", 1, "nginx:latest", [owner]))).status,
-    ).toBe(201);
-    expect(await k.run("delete", "foo", "example-foo")).toContain(
-      'foo.samplecontroller.k8s.io "example-foo" deleted',
-    );
-    await eventually(
-      async () =>
-        !(await k.run("get", "deployments", "-o", "name")).includes("deployment.apps/example-foo"),
-    );
-    expect(await k.run("get", "deployments", "-o", "name")).toContain("deployment.apps/web");
-  });
+    it("applies the CRD and example-foo verbatim, then an edit", async () => {
+      expect(await k.run("apply", "-f", join(MANIFESTS, "crd.yaml"))).toContain(
+        "customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io created",
+      );
+      expect(await k.run("apply", "-f", join(MANIFESTS, "example-foo.yaml"))).toContain(
+        "foo.samplecontroller.k8s.io/example-foo created",
+      );
+      expect(await k.run("apply", "-f", join(MANIFESTS, "example-foo.yaml"))).toContain(
+        "unchanged",
+      );
+      const edited = await editedFoo(k.env.HOME as string, 3);
+      expect(await k.run("apply", "-f", edited)).toContain(
+        "foo.samplecontroller.k8s.io/example-foo configured",
+      );
+      const foo = (await c.get<KObj>(`${FOOS}/example-foo`)).body;
+      expect(foo.spec).toEqual({ deploymentName: "example-foo", replicas: 3 });
+      expect(foo.metadata.generation).toBe(2);
+    });
 
-  it("streams add / modify / delete with get foo -w", async () => {
-    const child = spawn(k.bin, ["get", "foo", "-w", "--output-watch-events"], { env: k.env });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    try {
-      // No Foo exists, so kubectl prints nothing until the first event: wait for its watch.
-      await eventually(() => server.activeWatches() > 0);
-      await c.createFoo("watched");
-      await c.patch(`${FOOS}/watched`, { spec: { replicas: 2 } });
-      await c.delete(`${FOOS}/watched`);
-      await eventually(() => /DELETED\s+watched/.test(out));
-      const events = rows(out)
-        .filter((r) => r[1] === "watched")
-        .map((r) => r[0]);
-      expect(events).toEqual(["ADDED", "MODIFIED", "DELETED"]);
-    } finally {
-      child.kill();
-    }
-  });
+    it("gets foos as a table and as YAML", async () => {
+      const table = rows(await k.run("get", "foo"));
+      expect(table[0]).toEqual(["NAME", "AGE"]);
+      expect(table[1][0]).toBe("example-foo");
+      expect(table[1][1]).toMatch(/^\d+s$/);
+      const yaml = await k.run("get", "foos", "-o", "yaml");
+      expect(yaml).toContain("kind: Foo");
+      expect(yaml).toContain("name: example-foo");
+      expect(yaml).toContain("replicas: 3");
+    });
 
-  it("creates a Deployment from kubectl's generator (a protobuf body)", async () => {
-    expect(
-      await k.run(
-        "create",
-        "deployment",
-        "gen",
-        "--image=nginx:1.25",
-        "--replicas=2",
-        "--port=8080",
-      ),
-    ).toContain("deployment.apps/gen created");
-    const d = (await c.get<KObj>(`${DEPLOYMENTS}/gen`)).body;
-    expect(d.metadata.labels).toEqual({ app: "gen" });
-    expect(d.spec).toMatchObject({
-      replicas: 2,
-      selector: { matchLabels: { app: "gen" } },
-      template: {
-        metadata: { labels: { app: "gen" } },
-        spec: {
-          containers: [
-            {
-              name: "nginx",
-              image: "nginx:1.25",
-              ports: [{ containerPort: 8080, protocol: "TCP" }],
-            },
-          ],
+    it("gets, edits and scales Deployments", async () => {
+      const deployment = join(k.env.HOME as string, "web.yaml");
+      const manifest = (image: string) =>
+        `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: nginx\n        image: ${image}\n`;
+      await writeFile(deployment, manifest("nginx:1.24"));
+      expect(await k.run("apply", "-f", deployment)).toContain("deployment.apps/web created");
+      const table = await eventually(async () => {
+        const t = rows(await k.run("get", "deployments"));
+        return t[1]?.[1] === "2/2" ? t : undefined;
+      });
+      expect(table[0]).toEqual(["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"]);
+      expect(table[1].slice(0, 4)).toEqual(["web", "2/2", "2", "2"]);
+      await writeFile(deployment, manifest("nginx:1.25"));
+      expect(await k.run("apply", "-f", deployment)).toContain("deployment.apps/web configured");
+      expect(
+        await k.run(
+          "get",
+          "deploy",
+          "web",
+          "-o",
+          "jsonpath={.spec.template.spec.containers[*].image}",
+        ),
+      ).toBe("nginx:1.25");
+      expect(await k.run("scale", "deployment", "web", "--replicas=3")).toContain(
+        "deployment.apps/web scaled",
+      );
+      await eventually(async () => rows(await k.run("get", "deployments"))[1]?.[1] === "3/3");
+      const wide = rows(await k.run("get", "deployments", "-o", "wide"));
+      expect(wide[0]).toEqual([
+        "NAME",
+        "READY",
+        "UP-TO-DATE",
+        "AVAILABLE",
+        "AGE",
+        "CONTAINERS",
+        "IMAGES",
+        "SELECTOR",
+      ]);
+      expect(wide[1].slice(5)).toEqual(["nginx", "nginx:1.25", "app=web"]);
+    });
+
+    it("deletes example-foo and its owned Deployment disappears by garbage collection", async () => {
+      const foo = (await c.get<KObj>(`${FOOS}/example-foo`)).body;
+      const owner = {
+        apiVersion: "samplecontroller.k8s.io/v1alpha1",
+        kind: "Foo",
+        name: "example-foo",
+        uid: foo.metadata.uid,
+        controller: true,
+        blockOwnerDeletion: true,
+      };
+      expect(
+        (await c.post(DEPLOYMENTS, deploymentBody("example-foo", 1, "nginx:latest", [owner])))
+          .status,
+      ).toBe(201);
+      expect(await k.run("delete", "foo", "example-foo")).toContain(
+        'foo.samplecontroller.k8s.io "example-foo" deleted',
+      );
+      await eventually(
+        async () =>
+          !(await k.run("get", "deployments", "-o", "name")).includes(
+            "deployment.apps/example-foo",
+          ),
+      );
+      expect(await k.run("get", "deployments", "-o", "name")).toContain("deployment.apps/web");
+    });
+
+    it("streams add / modify / delete with get foo -w", async () => {
+      const child = spawn(k.bin, ["get", "foo", "-w", "--output-watch-events"], { env: k.env });
+      let out = "";
+      child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      try {
+        // No Foo exists, so kubectl prints nothing until the first event: wait for its watch.
+        await eventually(() => server.activeWatches() > 0);
+        await c.createFoo("watched");
+        await c.patch(`${FOOS}/watched`, { spec: { replicas: 2 } });
+        await c.delete(`${FOOS}/watched`);
+        await eventually(() => /DELETED\s+watched/.test(out));
+        const events = rows(out)
+          .filter((r) => r[1] === "watched")
+          .map((r) => r[0]);
+        expect(events).toEqual(["ADDED", "MODIFIED", "DELETED"]);
+      } finally {
+        child.kill();
+      }
+    });
+
+    it("creates a Deployment from kubectl's generator (a protobuf body)", async () => {
+      expect(
+        await k.run(
+          "create",
+          "deployment",
+          "gen",
+          "--image=nginx:1.25",
+          "--replicas=2",
+          "--port=8080",
+        ),
+      ).toContain("deployment.apps/gen created");
+      const d = (await c.get<KObj>(`${DEPLOYMENTS}/gen`)).body;
+      expect(d.metadata.labels).toEqual({ app: "gen" });
+      expect(d.spec).toMatchObject({
+        replicas: 2,
+        selector: { matchLabels: { app: "gen" } },
+        template: {
+          metadata: { labels: { app: "gen" } },
+          spec: {
+            containers: [
+              {
+                name: "nginx",
+                image: "nginx:1.25",
+                ports: [{ containerPort: 8080, protocol: "TCP" }],
+              },
+            ],
+          },
         },
-      },
+      });
+      expect(JSON.stringify(d.spec)).not.toContain("hostPort");
     });
-    expect(JSON.stringify(d.spec)).not.toContain("hostPort");
-  });
 
-  it("creates a namespace and applies into it", async () => {
-    expect(await k.run("create", "namespace", "demo")).toContain("namespace/demo created");
-    expect(rows(await k.run("get", "namespace", "demo"))[1].slice(0, 2)).toEqual([
-      "demo",
-      "Active",
-    ]);
-    expect(await k.run("-n", "demo", "apply", "-f", join(MANIFESTS, "example-foo.yaml"))).toContain(
-      "created",
-    );
-    expect(
-      (await c.get("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/demo/foos/example-foo"))
-        .status,
-    ).toBe(200);
-  });
-});
+    it("creates a namespace and applies into it", async () => {
+      expect(await k.run("create", "namespace", "demo")).toContain("namespace/demo created");
+      expect(rows(await k.run("get", "namespace", "demo"))[1].slice(0, 2)).toEqual([
+        "demo",
+        "Active",
+      ]);
+      expect(
+        await k.run("-n", "demo", "apply", "-f", join(MANIFESTS, "example-foo.yaml")),
+      ).toContain("created");
+      expect(
+        (await c.get("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/demo/foos/example-foo"))
+          .status,
+      ).toBe(200);
+    });
+  },
+);
 
 describe.skipIf(versioned.length === 0)(
   "kubectl, each bundled minor version (apply / get / delete)",

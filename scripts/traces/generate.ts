@@ -14,6 +14,10 @@
  *   pnpm traces                 # all samples
  *   pnpm traces create-foo      # only some
  *
+ * Other tests read these files (e2e/dashboard-replay.spec.ts steps through create-foo.jsonl by
+ * seq; apps/server/src/dashboard/replay.test.ts, scripts/bench/size.ts): after regenerating, run
+ * them — a scenario that now emits one more note shifts every seq.
+ *
  * Invariants: samples are never edited by hand — rerun this instead; every file is checked
  * before it replaces the old one (it reads back without errors, says what its scenario is about,
  * and stays under MAX_BYTES so the repository and the browser stay light).

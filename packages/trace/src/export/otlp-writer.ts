@@ -32,7 +32,7 @@ import {
 } from "./otlp-format.ts";
 
 /** Events waiting for the pass they belong to, per Foo. */
-const PENDING_CAP = 4096;
+const PENDING_CAP = 1024;
 const WRITE_SPAN_CAP = 1 << 16;
 
 interface FooTrace {

@@ -19,6 +19,9 @@ import type { ServerContext } from "./context.ts";
 import { objectJson } from "./json-cache.ts";
 import type { ResourceRequest } from "./route.ts";
 
+/** Output a watcher may leave unread before its stream is closed. */
+const MAX_BUFFERED_BYTES = 64 * 1024 * 1024;
+
 export interface WatchParams {
   resourceVersion?: string;
   selector: Selector;
@@ -102,7 +105,11 @@ export function serveWatch(
   const watcher: Watcher = {
     spec: { resource: def, namespace, selector: p.selector },
     send: (e) => {
-      if (open) res.write(encodeEvent(e));
+      if (!open) return;
+      res.write(encodeEvent(e));
+      // A client that stops reading is cut off (as the real server drops slow watchers) rather
+      // than buffered without bound; it re-watches from its last resourceVersion.
+      if (res.writableLength > MAX_BUFFERED_BYTES) finish();
     },
     close: finish,
   };

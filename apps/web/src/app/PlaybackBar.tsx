@@ -3,7 +3,7 @@ import type { TraceSession } from "../store/session.ts";
 import { SPEEDS, type ViewStore } from "../store/viewState.ts";
 import { formatWall } from "../timeline/timeScale.ts";
 import { useSessionVersion, useView } from "./hooks.ts";
-import { fit, step, togglePlay } from "./navigation.ts";
+import { fit, fitCreation, step, togglePlay } from "./navigation.ts";
 
 export function PlaybackBar({ session, view }: { session: TraceSession; view: ViewStore }) {
   useSessionVersion(session);
@@ -73,8 +73,19 @@ export function PlaybackBar({ session, view }: { session: TraceSession; view: Vi
       >
         all
       </button>
-      <button data-testid="fit" title="Fit the selected Foo (f)" onClick={() => fit(session, view)}>
+      <button
+        data-testid="fit"
+        title="Fit the selected Foo's whole life (f)"
+        onClick={() => fit(session, view)}
+      >
         fit
+      </button>
+      <button
+        data-testid="fit-creation"
+        title="Zoom to the selected Foo's creation: from its first event until it was quiescent (c)"
+        onClick={() => fitCreation(session, view)}
+      >
+        creation
       </button>
       {live && (
         <button

@@ -4,10 +4,18 @@
  */
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { fitWindow } from "../timeline/fit.ts";
+import { creationWindow, fitWindow } from "../timeline/fit.ts";
 
 export function fit(session: TraceSession, view: ViewStore): void {
   view.set((s) => ({ window: fitWindow(session, s.selectedKeys), follow: false }));
+}
+
+/** Zoom to the selected Foo's creation: first event until it was first quiescent. */
+export function fitCreation(session: TraceSession, view: ViewStore): void {
+  view.set((s) => ({
+    window: creationWindow(session, s.selectedKeys) ?? fitWindow(session, s.selectedKeys),
+    follow: false,
+  }));
 }
 
 /** Row of the next (dir 1) or previous (dir −1) stage event of the selected keys, by time. */

@@ -1,8 +1,8 @@
-/** Keyboard: space play/pause, ←/→ step, f fit, / search, Esc clears the selected event. */
+/** Keyboard: space play/pause, ←/→ step, f fit, c creation, / search, Esc clears the selection. */
 import { useEffect, type RefObject } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { fit, step, togglePlay } from "./navigation.ts";
+import { fit, fitCreation, step, togglePlay } from "./navigation.ts";
 
 function typing(t: EventTarget | null): boolean {
   return (
@@ -38,6 +38,9 @@ export function useKeyboard(
           break;
         case "f":
           fit(session, view);
+          break;
+        case "c":
+          fitCreation(session, view);
           break;
         case "/":
           e.preventDefault();

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { useSessionVersion, useView } from "../app/hooks.ts";
-import { fitWindow } from "./fit.ts";
+import { defaultWindow } from "./fit.ts";
 import { GUTTER } from "./timeScale.ts";
 
 const HEIGHT = 44;
@@ -20,7 +20,7 @@ export function Overview({ session, view }: { session: TraceSession; view: ViewS
   const version = useSessionVersion(session, 250);
   const state = useView(view);
   const ext = session.store.timeExtent();
-  const window = state.window ?? fitWindow(session, state.selectedKeys);
+  const window = state.window ?? defaultWindow(session, state.selectedKeys);
 
   useEffect(() => {
     const el = ref.current!;

@@ -14,7 +14,7 @@ import { hitTest, type Hit } from "./hitTest.ts";
 import { layoutLanes, passLabel, totalHeight } from "./layout.ts";
 import { makeTimeAxis } from "./timeScale.ts";
 import { Tooltip } from "./Tooltip.tsx";
-import { fitWindow } from "./fit.ts";
+import { defaultWindow } from "./fit.ts";
 
 /**
  * `performance.mark("loopscope:first-paint")` at the first frame that draws a session's events,
@@ -50,7 +50,7 @@ export function Timeline({ session, view }: TimelineProps) {
     ),
   );
   const groups = useMemo(() => layoutLanes(keys, laneHeight), [keys, laneHeight]);
-  const window = state.window ?? fitWindow(session, keys);
+  const window = state.window ?? defaultWindow(session, keys);
   const origin = session.summaryOf(keys[0] ?? "")?.firstTs ?? window[0];
   const until = state.playhead ?? Infinity;
   const inputRef = useRef<DrawInput | undefined>(undefined);

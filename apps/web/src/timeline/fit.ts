@@ -29,3 +29,29 @@ export function fitWindow(session: TraceSession, keys: readonly string[]): [numb
   const span = Math.max(MIN_SPAN_US, hi - lo);
   return [lo - span * 0.04, hi + span * 0.04];
 }
+
+/**
+ * The first key's creation: from its first event to the end of the pass after which it was
+ * quiescent (the exercise's "from creation to reconciled"). Undefined when the key never settled
+ * or has no passes yet; callers then fit the whole key.
+ */
+export function creationWindow(
+  session: TraceSession,
+  keys: readonly string[],
+): [number, number] | undefined {
+  const key = keys[0];
+  if (!key) return undefined;
+  const s = session.summaryOf(key);
+  const passes = session.passesOf(key);
+  const n = s?.reconcilesForCreate;
+  if (!s || !n || passes.length === 0) return undefined;
+  const last = passes[Math.min(n, passes.length) - 1];
+  const end = last.end ?? last.start;
+  const span = Math.max(MIN_SPAN_US, end - s.firstTs);
+  return [s.firstTs - span * 0.04, end + span * 0.06];
+}
+
+/** What the timeline shows before the user picks a window: the creation, else everything. */
+export function defaultWindow(session: TraceSession, keys: readonly string[]): [number, number] {
+  return creationWindow(session, keys) ?? fitWindow(session, keys);
+}

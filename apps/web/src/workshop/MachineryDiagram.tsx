@@ -44,8 +44,9 @@ export function MachineryDiagram({ state, parts, focusKey, workers, self }: Prop
           viewBox="0 0 10 10"
           refX="9"
           refY="5"
-          markerWidth="7"
-          markerHeight="7"
+          markerUnits="userSpaceOnUse"
+          markerWidth="12"
+          markerHeight="12"
           orient="auto-start-reverse"
         >
           <path d="M0,0 L10,5 L0,10 z" className="arrowhead" />
@@ -60,11 +61,14 @@ export function MachineryDiagram({ state, parts, focusKey, workers, self }: Prop
         active={on("informer")}
         part="informer"
       >
-        <text x={20} y={108} className="sub">
+        <text x={20} y={100} className="sub">
           {watch ? `${watch.kind} ${watch.event}` : "watching…"}
         </text>
-        <text x={20} y={130} className="sub mono">
-          {watch ? `${watch.name}${watch.rv ? ` rv ${watch.rv}` : ""}`.slice(0, 24) : ""}
+        <text x={20} y={121} className="sub mono">
+          {watch ? watch.name.slice(0, 17) : ""}
+        </text>
+        <text x={20} y={142} className="sub mono">
+          {watch?.rv ? `rv ${watch.rv}`.slice(0, 17) : ""}
         </text>
       </Box>
       <Arrow x1={175} y1={105} x2={205} y2={105} active={on("handler")} />

@@ -58,14 +58,18 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
   return (
     <div className="step-through" data-testid="step-through">
       <div className="step-controls">
-        <button data-testid="step-first" onClick={() => go(steps[0])} disabled={steps.length === 0}>
-          ⏮ start
+        <button
+          data-testid="ws-step-first"
+          onClick={() => go(steps[0])}
+          disabled={steps.length === 0}
+        >
+          « start
         </button>
-        <button data-testid="step-prev" onClick={() => move(-1)} disabled={stepNo <= 0}>
+        <button data-testid="ws-step-prev" onClick={() => move(-1)} disabled={stepNo <= 0}>
           ◀ previous
         </button>
         <button
-          data-testid="step-next"
+          data-testid="ws-step-next"
           className="primary"
           onClick={() => move(1)}
           disabled={stepNo >= steps.length - 1}
@@ -73,13 +77,13 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
           next ▶
         </button>
         <button
-          data-testid="step-next-pass"
+          data-testid="ws-step-next-pass"
           onClick={() => nextWhere((j) => data.events[j]!.stage === "dequeue")}
         >
-          next pass ⏭
+          next pass »
         </button>
         <button
-          data-testid="step-next-self"
+          data-testid="ws-step-next-self"
           onClick={() =>
             nextWhere(
               (j) => data.events[j]!.stage === "dequeue" && data.narrations[j]!.self === true,
@@ -88,7 +92,7 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
         >
           next self-triggered pass
         </button>
-        <span className="step-pos" data-testid="step-pos">
+        <span className="step-pos" data-testid="ws-step-pos">
           {stepNo >= 0
             ? `step ${stepNo + 1} of ${steps.length}`
             : `${steps.length} steps · press next`}

@@ -46,7 +46,7 @@ export function WorkshopDock(props: Props) {
         onClick={() => setOpen(!open)}
         title="Workshop: step through with narration, expectations, queue, compare, presenter mode"
       >
-        🎓 Workshop
+        Workshop
       </button>
       {open &&
         createPortal(

@@ -1,0 +1,102 @@
+/**
+ * Workshop on a replayed trace: a real `loopscope run --scenario create-foo` trace (embedded API
+ * server + controller) opened in the static dashboard. Step-through walks it event by event with
+ * narration and the machinery diagram; the self-triggered pass is narrated as such; "What did you
+ * expect?" fills in the exercise; the queue view and presenter mode render. Screenshots go to
+ * test-results/workshop-*.png.
+ */
+import { expect, test } from "@playwright/test";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO, serveDist, type StaticSite } from "./dashboard-harness.ts";
+
+let site: StaticSite;
+let trace: string;
+test.describe.configure({ timeout: 120_000 });
+test.beforeAll(async () => {
+  site = await serveDist();
+  trace = join(mkdtempSync(join(tmpdir(), "loopscope-e2e-ws-")), "create-foo.jsonl");
+  execFileSync("pnpm", ["-s", "loopscope", "run", "--scenario", "create-foo", "--out", trace], {
+    cwd: REPO,
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 60_000,
+  });
+});
+test.afterAll(async () => {
+  await site?.close();
+});
+
+test("step through create-foo: narration names the self-triggered pass; expectations filled in", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto(site.url);
+  await page.getByTestId("file-input").setInputFiles(trace);
+  await expect(page.getByTestId("object-row").filter({ hasText: "example-foo" })).toHaveCount(1);
+
+  await page.getByTestId("workshop-toggle").click();
+  await expect(page.getByTestId("workshop-key")).toHaveText("default/example-foo");
+  await page.getByTestId("ws-step-first").click();
+  await expect(page.getByTestId("ws-step-pos")).toContainText("step 1 of");
+  // The scenario's own note comes first, then the user's create.
+  await expect(page.getByTestId("narration")).toContainText("Scenario step");
+  await page.getByTestId("ws-step-next").click();
+  await expect(page.getByTestId("narration")).toContainText(
+    "A user created the Foo: an external trigger",
+  );
+  await expect(page.locator('[data-part="informer"]')).toHaveAttribute("data-active", "true");
+  await page.getByTestId("ws-step-next").click();
+  await expect(page.locator('[data-part="workqueue"]')).toHaveAttribute("data-active", "true");
+  await expect(page.getByTestId("queue-slot")).toHaveCount(1);
+  await page.keyboard.press("n");
+  await expect(page.locator('[data-part="worker"]')).toHaveAttribute("data-active", "true");
+  await page.screenshot({ path: "test-results/workshop-step.png" });
+
+  // Jump to the first self-triggered pass and read its narration.
+  await page.getByTestId("ws-step-next-self").click();
+  const narration = page.getByTestId("narration");
+  await expect(narration).toContainText("Every trigger was our own write coming back");
+  await expect(narration).toContainText("a self-triggered pass");
+  await expect(page.getByTestId("self-badge")).toBeVisible();
+  // Its trigger: back one step at a time to the watch event that was the echo of our write.
+  for (let i = 0; i < 12; i++) {
+    const text = await narration.textContent();
+    if (text?.includes("It is the echo of our own")) break;
+    await page.getByTestId("ws-step-prev").click();
+  }
+  await expect(narration).toContainText(
+    /It is the echo of our own (create|updateStatus) at seq \d+/,
+  );
+  await expect(page.locator(".machinery .echo.active")).toHaveCount(1);
+  await page.screenshot({ path: "test-results/workshop-self-triggered.png" });
+
+  // What did you expect?
+  await page.getByTestId("workshop-tab-expect").click();
+  await expect(page.getByTestId("observed-write")).not.toHaveText("1");
+  await expect(page.getByTestId("echo-list")).toContainText("came back as");
+  await expect(page.getByTestId("reconcile-count")).toContainText(/\d/);
+  await page.screenshot({ path: "test-results/workshop-expect.png" });
+
+  await page.getByTestId("workshop-tab-queue").click();
+  await expect(page.getByTestId("depth-line")).toBeAttached();
+  await expect(page.getByTestId("pass-timing").first()).toBeAttached();
+  await page.screenshot({ path: "test-results/workshop-queue.png" });
+
+  // Presenter mode: large narration, share hint, side panels hidden.
+  await page.getByTestId("workshop-tab-step").click();
+  await page.getByTestId("presenter-toggle").click();
+  await expect(page.locator("html")).toHaveAttribute("data-presenter", "on");
+  const size = await narration
+    .locator(".narration-text")
+    .evaluate((el) => getComputedStyle(el).fontSize);
+  expect(parseFloat(size)).toBeGreaterThanOrEqual(28);
+  await expect(page.getByTestId("share-hint")).toBeVisible();
+  await page.screenshot({ path: "test-results/workshop-presenter.png" });
+  await page.getByTestId("presenter-toggle").click();
+  expect(errors).toEqual([]);
+});

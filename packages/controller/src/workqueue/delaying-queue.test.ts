@@ -77,6 +77,18 @@ describe("DelayingQueue", () => {
     expect(q.waitingLen()).toBe(0);
   });
 
+  it("keeps one timer however many items wait", () => {
+    const q = new DelayingQueue<number>({}, clock);
+    for (let i = 0; i < 100; i++) q.addAfter(i, 100 - i);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(50);
+    expect(q.len()).toBe(50);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(50);
+    expect(q.len()).toBe(100);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it("handles many waiting items with heap order intact", async () => {
     const q = new DelayingQueue<number>({}, clock);
     const delays = Array.from({ length: 200 }, (_, i) => ((i * 7919) % 200) + 1);

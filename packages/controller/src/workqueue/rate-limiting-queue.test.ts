@@ -95,6 +95,27 @@ describe("RateLimitingQueue", () => {
     expect(q.addRateLimited("a")).toBe(5);
   });
 
+  it("counts each rate-limited add as a retry in the metrics", () => {
+    let retries = 0;
+    const none = { inc() {}, dec() {}, set() {}, observe() {} };
+    const q = new RateLimitingQueue<string>({
+      clock,
+      metrics: {
+        newDepthMetric: () => none,
+        newAddsMetric: () => none,
+        newLatencyMetric: () => none,
+        newWorkDurationMetric: () => none,
+        newUnfinishedWorkSecondsMetric: () => none,
+        newLongestRunningProcessorSecondsMetric: () => none,
+        newRetriesMetric: () => ({ inc: () => void retries++ }),
+      },
+    });
+    q.addRateLimited("a");
+    q.addRateLimited("b");
+    expect(retries).toBe(2);
+    q.shutDown();
+  });
+
   it("parks a retry that fires while the key is processing, and reports it", async () => {
     const q = new RateLimitingQueue<string>({ clock });
     q.add("a");

@@ -2,7 +2,7 @@ import { mkdtempSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { otlpProblems, chromeEventProblem, readTraceText, type TraceEvent } from "@loopscope/trace";
 import { run } from "./convert.ts";
@@ -71,6 +71,15 @@ describe("loopscope convert", () => {
     const a = readTraceText(readFileSync(JSONL, "utf8")).events;
     const b = readTraceText(readFileSync(back, "utf8")).events;
     expect(portable(b)).toEqual(portable(a));
+  });
+
+  it("writes gzip when OUT ends in .gz", async () => {
+    const out = join(dir, "trace.json.gz");
+    expect(await run([JSONL, "--to", "chrome", "-o", out])).toBe(0);
+    const doc = JSON.parse(gunzipSync(readFileSync(out)).toString("utf8")) as {
+      traceEvents: unknown[];
+    };
+    expect(doc.traceEvents.length).toBeGreaterThan(50);
   });
 
   it("says what is wrong: usage (2), unreadable or foreign input (1), and leaves no half output", async () => {

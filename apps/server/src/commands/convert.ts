@@ -9,6 +9,8 @@
 import { createWriteStream } from "node:fs";
 import { rm } from "node:fs/promises";
 import type { Writable } from "node:stream";
+import { finished } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import {
   ChromeTraceReader,
   ChromeTraceWriter,
@@ -34,7 +36,8 @@ written by --to chrome; "-" = stdin; gzip is detected) and writes it to stdout o
   --to otlp     OTLP/JSON spans: a trace per Foo, a span per pass, links to the causing pass;
                 upload to Jaeger or POST to an OTLP/HTTP endpoint such as Tempo's /v1/traces
   --to jsonl    loopscope's own trace format (e.g. to read a Chrome file back)
-  -o, --out OUT write to OUT instead of stdout
+  -o, --out OUT write to OUT instead of stdout (gzip-compressed when OUT ends in .gz;
+                Perfetto opens .json.gz as it is)
   --year N      the year of klog lines (klog prints none; default: the current year)
   --service S   OTLP service.name (default sample-controller)
 `;
@@ -158,8 +161,14 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
 
-  const stream: Writable = flags.out ? createWriteStream(flags.out) : process.stdout;
-  const streamFailed = new Promise<never>((_, reject) => stream.once("error", reject));
+  const file = flags.out ? createWriteStream(flags.out) : undefined;
+  const gzip = flags.out?.endsWith(".gz") ? createGzip() : undefined;
+  if (gzip && file) gzip.pipe(file);
+  const stream: Writable = gzip ?? file ?? process.stdout;
+  const streamFailed = new Promise<never>((_, reject) => {
+    stream.once("error", reject);
+    file?.once("error", reject);
+  });
   streamFailed.catch(() => {});
   const out = new Output(stream);
   const source = flags.file;
@@ -218,14 +227,17 @@ export async function run(argv: string[]): Promise<number> {
       sink.end();
       await out.flush();
     })();
+    // If the output fails first, `work` may still reject later: that is already reported.
+    work.catch(() => {});
     await Promise.race([work, streamFailed]);
-    if (flags.out)
-      await new Promise<void>((resolve, reject) =>
-        stream.end((e?: Error | null) => (e ? reject(e) : resolve())),
-      );
+    if (file) {
+      stream.end();
+      await Promise.race([finished(file), streamFailed]);
+    }
   } catch (e) {
-    if (flags.out) {
+    if (file && flags.out) {
       stream.destroy();
+      file.destroy();
       await rm(flags.out, { force: true });
     }
     if (e instanceof InputError) {

@@ -32,7 +32,6 @@ import {
 } from "./object.ts";
 import { applyPatch, type PatchType } from "./patch/apply-patch.ts";
 import { allowedFieldSelectors } from "./resources/catalog.ts";
-import { deploymentSelector } from "./resources/deployment.ts";
 import { INITIAL_NAMESPACES, namespaceResource } from "./resources/namespace.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
 import {
@@ -268,52 +267,6 @@ export class Registry {
     return { object: this.store.write(def, next), finished: false };
   }
 
-  /** autoscaling/v1 Scale view of a Deployment. */
-  getScale(def: ResourceDef, namespace: string | undefined, name: string): KObject {
-    return toScale(this.get(def, namespace, name));
-  }
-
-  updateScale(
-    def: ResourceDef,
-    namespace: string | undefined,
-    name: string,
-    body: unknown,
-    opts: WriteOptions = {},
-  ): KObject {
-    const old = this.get(def, namespace, name);
-    if (!isPlainObject(body)) throw badRequest("the body of the request must be a Scale object");
-    const meta = (isPlainObject(body.metadata) ? body.metadata : {}) as {
-      resourceVersion?: string;
-    };
-    if (meta.resourceVersion && meta.resourceVersion !== old.metadata.resourceVersion)
-      throw conflict(def, name);
-    const replicas = isPlainObject(body.spec) ? body.spec.replicas : undefined;
-    if (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 0) {
-      throw invalid("Scale.autoscaling", name, "autoscaling", "Scale", [
-        {
-          reason: "FieldValueInvalid",
-          field: "spec.replicas",
-          detail: `Invalid value: ${JSON.stringify(replicas)}: must be greater than or equal to 0`,
-        },
-      ]);
-    }
-    const next = clone(old);
-    (next.spec as Record<string, unknown>).replicas = replicas;
-    return toScale(this.#replace(def, old, next, opts));
-  }
-
-  patchScale(
-    def: ResourceDef,
-    namespace: string | undefined,
-    name: string,
-    type: PatchType,
-    patch: unknown,
-    opts: WriteOptions = {},
-  ): KObject {
-    const patched = applyPatch(type, this.getScale(def, namespace, name), patch);
-    return this.updateScale(def, namespace, name, patched, opts);
-  }
-
   /** Applies update semantics to a body whose preconditions already passed. */
   #replace(def: ResourceDef, old: KObject, incoming: KObject, opts: UpdateOptions): KObject {
     let next: KObject;
@@ -434,23 +387,4 @@ export class Registry {
     next.status = { phase: "Terminating" };
     return { object: this.store.write(namespaceResource, next), finished: false };
   }
-}
-
-function toScale(d: KObject): KObject {
-  const m = d.metadata;
-  const spec = (d.spec ?? {}) as { replicas?: number };
-  const status = (d.status ?? {}) as { replicas?: number };
-  return {
-    kind: "Scale",
-    apiVersion: "autoscaling/v1",
-    metadata: {
-      name: m.name,
-      namespace: m.namespace,
-      uid: m.uid,
-      resourceVersion: m.resourceVersion,
-      creationTimestamp: m.creationTimestamp,
-    },
-    spec: { replicas: spec.replicas ?? 0 },
-    status: { replicas: status.replicas ?? 0, selector: deploymentSelector(d) },
-  };
 }

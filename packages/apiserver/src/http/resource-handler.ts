@@ -9,6 +9,7 @@ import { isPlainObject } from "../object.ts";
 import { patchTypeOf } from "../patch/apply-patch.ts";
 import type { DeleteOptions } from "../registry.ts";
 import { apiVersionOf } from "../resources/resource.ts";
+import { getScale, patchScale, updateScale } from "../scale-subresource.ts";
 import { toTable, type IncludeObject } from "../table/table.ts";
 import type { Verb } from "../types.ts";
 import type { ServerContext } from "./context.ts";
@@ -151,7 +152,7 @@ export async function serveResource(
     }
     case "get": {
       if (subresource === "scale")
-        return sendJson(res, 200, registry.getScale(def, namespace, objName));
+        return sendJson(res, 200, getScale(registry, def, namespace, objName));
       const obj = registry.get(def, namespace, objName);
       if (table)
         sendJson(
@@ -170,7 +171,7 @@ export async function serveResource(
     case "update": {
       const body = await readObjectBody(req);
       if (subresource === "scale")
-        return sendJson(res, 200, registry.updateScale(def, namespace, objName, body, write));
+        return sendJson(res, 200, updateScale(registry, def, namespace, objName, body, write));
       sendJson(
         res,
         200,
@@ -182,7 +183,7 @@ export async function serveResource(
       const type = patchTypeOf(req.headers["content-type"], def);
       const body = parseJson(await readBody(req));
       if (subresource === "scale")
-        return sendJson(res, 200, registry.patchScale(def, namespace, objName, type, body, write));
+        return sendJson(res, 200, patchScale(registry, def, namespace, objName, type, body, write));
       sendJson(
         res,
         200,

@@ -83,21 +83,33 @@ export function Timeline({ session, view }: TimelineProps) {
     return () => ro.disconnect();
   }, []);
 
-  // Paint on every change, coalesced to one frame.
+  // Paint on every change, coalesced to one frame. A pending paint is never cancelled by a newer
+  // render (that would starve the canvas while playback re-renders every frame); it draws
+  // whatever input is current when the frame comes.
+  const paintPending = useRef(0);
   useEffect(() => {
-    const id = requestAnimationFrame(() => {
+    if (paintPending.current) return;
+    paintPending.current = requestAnimationFrame(() => {
+      paintPending.current = 0;
       const c = canvasRef.current;
       if (!c || !inputRef.current) return;
+      const { width, height } = inputRef.current;
       const dpr = globalThis.devicePixelRatio || 1;
-      if (c.width !== Math.round(size.width * dpr)) c.width = Math.round(size.width * dpr);
-      if (c.height !== Math.round(size.height * dpr)) c.height = Math.round(size.height * dpr);
+      if (c.width !== Math.round(width * dpr)) c.width = Math.round(width * dpr);
+      if (c.height !== Math.round(height * dpr)) c.height = Math.round(height * dpr);
       const ctx = c.getContext("2d")!;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       drawTimeline(ctx, inputRef.current);
       markFirstPaint(inputRef.current.session);
     });
-    return () => cancelAnimationFrame(id);
   });
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(paintPending.current);
+      paintPending.current = 0;
+    },
+    [],
+  );
 
   // Live: keep the right edge on the newest event while following.
   useEffect(() => {

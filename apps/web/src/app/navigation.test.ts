@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { sessionFromText } from "../testing/fixtureSession.ts";
+import { ViewStore } from "../store/viewState.ts";
+import { fit, step, togglePlay } from "./navigation.ts";
+
+const FIXTURE = fileURLToPath(
+  new URL("../../../../packages/trace/fixtures/stage/create-canonical.log", import.meta.url),
+);
+const KEY = "default/example-foo";
+
+describe("navigation", () => {
+  it("steps through the selected Foo's stage events in time order, moving the playhead", () => {
+    const session = sessionFromText(readFileSync(FIXTURE, "utf8"));
+    const view = new ViewStore({ selectedKeys: [KEY] });
+    const seen: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      step(session, view, 1);
+      const row = session.store.rowOfSeq(view.get().selectedSeq!);
+      seen.push(session.store.event(row).stage);
+      expect(view.get().playhead).toBe(session.store.ts.get(row));
+    }
+    expect(seen).toEqual(["watch", "enqueue", "dequeue", "read", "write"]);
+    step(session, view, -1);
+    expect(session.store.event(session.store.rowOfSeq(view.get().selectedSeq!)).stage).toBe("read");
+  });
+
+  it("play starts from the beginning and pauses; fit covers every event of the Foo", () => {
+    const session = sessionFromText(readFileSync(FIXTURE, "utf8"));
+    const view = new ViewStore({ selectedKeys: [KEY] });
+    togglePlay(session, view);
+    expect(view.get().playing).toBe(true);
+    expect(view.get().playhead).toBe(session.store.timeExtent()![0]);
+    togglePlay(session, view);
+    expect(view.get().playing).toBe(false);
+    fit(session, view);
+    const [a, b] = view.get().window!;
+    const [lo, hi] = session.store.timeExtent()!;
+    expect(a).toBeLessThan(lo);
+    expect(b).toBeGreaterThan(hi);
+  });
+});

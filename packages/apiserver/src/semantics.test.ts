@@ -536,6 +536,30 @@ describe("delete and garbage collection", () => {
     await eventually(async () => (await c.get(`${DEPLOYMENTS}/orphaned`)).status === 404);
   });
 
+  it("leaves references to kinds it does not serve alone", async () => {
+    const ref = {
+      apiVersion: "example.com/v1",
+      kind: "Widget",
+      name: "w",
+      uid: "00000000-0000-4000-8000-000000000001",
+    };
+    expect(
+      (await c.post(DEPLOYMENTS, deploymentBody("foreign-owner", 1, "nginx", [ref]))).status,
+    ).toBe(201);
+    // Deleting an unrelated owner makes the collector run; the foreign reference must survive it.
+    const foo = await c.createFoo("gc-trigger");
+    const own = {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      name: "gc-trigger",
+      uid: foo.metadata.uid,
+    };
+    await c.post(DEPLOYMENTS, deploymentBody("gc-trigger", 1, "nginx", [own]));
+    await c.delete(`${FOOS}/gc-trigger`);
+    await eventually(async () => (await c.get(`${DEPLOYMENTS}/gc-trigger`)).status === 404);
+    expect((await c.get(`${DEPLOYMENTS}/foreign-owner`)).status).toBe(200);
+  });
+
   it("foreground deletion keeps the owner until its dependents are gone", async () => {
     const foo = await c.createFoo("fg-foo");
     const ref = {

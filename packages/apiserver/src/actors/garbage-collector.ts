@@ -9,12 +9,16 @@
  * Work runs `delayMs` after the triggering change, as the real collector works asynchronously.
  */
 import { ApiError } from "../errors.ts";
-import { clone, type KObject } from "../object.ts";
+import { clone, type KObject, type OwnerReference } from "../object.ts";
 import type { Registry } from "../registry.ts";
 import { RESOURCES } from "../resources/catalog.ts";
 import { namespaceResource } from "../resources/namespace.ts";
-import type { ResourceDef } from "../resources/resource.ts";
+import { apiVersionOf, type ResourceDef } from "../resources/resource.ts";
 import type { StoreChange } from "../store/object-store.ts";
+
+function isServedKind(ref: OwnerReference): boolean {
+  return RESOURCES.some((r) => r.kind === ref.kind && apiVersionOf(r) === ref.apiVersion);
+}
 
 export class GarbageCollector {
   readonly #registry: Registry;
@@ -99,7 +103,9 @@ export class GarbageCollector {
     const obj = this.#registry.store.get(def, namespace, name);
     if (!obj || obj.metadata.deletionTimestamp) return;
     const refs = obj.metadata.ownerReferences ?? [];
-    const alive = refs.filter((r) => this.#ownerExists(r.uid, namespace));
+    // An owner of a kind this server does not serve cannot be looked up: like the real collector
+    // with an unresolvable kind, leave such references alone.
+    const alive = refs.filter((r) => !isServedKind(r) || this.#ownerExists(r.uid, namespace));
     if (alive.length === refs.length) return;
     if (alive.length === 0) {
       this.#registry.delete(def, namespace, name, { propagationPolicy: "Background" });

@@ -22,6 +22,7 @@ let live: Live;
 let client: StreamClient;
 let snapshots: ObjectsSnapshot[];
 
+// Generous limits, not speed claims: the cluster starts slowly on a busy 2-core machine.
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "loopscope-live-"));
   live = await startLive({
@@ -42,7 +43,7 @@ beforeAll(async () => {
     },
   });
   await client.connect();
-});
+}, 90_000);
 
 afterAll(async () => {
   await client?.close();

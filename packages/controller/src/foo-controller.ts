@@ -253,9 +253,14 @@ export class FooController {
     });
   }
 
-  /** Starts informers, waits for their caches, starts the workers; resolves once they run. */
+  /**
+   * Starts informers, waits for their caches, starts the workers; resolves once they run. Like
+   * upstream's Run, once per controller: after stop() the queue is shut down for good.
+   */
   async run(): Promise<void> {
     if (this.running) return;
+    if (this.queue.isShuttingDown())
+      throw new Error("this controller was stopped; create a new one");
     this.running = true;
     this.probe.log(AT.logStarting, 0, "I", "Starting Foo controller", []);
     void this.foos.start();

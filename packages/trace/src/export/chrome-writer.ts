@@ -16,8 +16,8 @@
  *   Perfetto binds v2 flows only to X/B slices, and a slice holds one bind_id, so every point of
  *   a chain is its own zero-length X slice (cat "flow") at the event's time on the event's lane.
  *
- * Output: the JSON Object Format, one trace event per line (so it can be read back line by
- * line). Memory: the Foo→pid table plus a bounded map of recent linkable events.
+ * Output: the JSON Object Format — `otherData`, then `traceEvents` — one trace event per line
+ * (so it can be read back line by line), each starting with `ph` and `ts`. Memory: the Foo→pid table plus a bounded map of recent linkable events.
  */
 import type { TraceEvent } from "../event.ts";
 import type { Pass, Trigger } from "../analysis/model.ts";
@@ -82,7 +82,8 @@ export class ChromeTraceWriter {
       format: CHROME_FORMAT_TAG,
       ...(opts.source ? { source: opts.source } : {}),
     };
-    write(`{"displayTimeUnit":"ms","otherData":${JSON.stringify(otherData)},"traceEvents":[\n`);
+    // No displayTimeUnit: some Perfetto versions read it as the unit of `ts`, which is µs.
+    write(`{"otherData":${JSON.stringify(otherData)},"traceEvents":[\n`);
   }
 
   /** Writes one trace event as an instant on its lane (plus the queue counter when it has a length). */
@@ -242,9 +243,14 @@ export class ChromeTraceWriter {
     this.emit({ name, ph: "M", ts, pid, tid, args });
   }
 
+  /**
+   * `ph` and `ts` go first: Perfetto's JSON tokenizer scans each event's keys in order up to `ts`
+   * and (in some versions) gives up on an array or an escape it cannot read on the way.
+   */
   private emit(ev: ChromeEvent): void {
     this.counts.records++;
-    const text = JSON.stringify(ev);
+    const { ph, ts, pid, tid, ...rest } = ev;
+    const text = JSON.stringify({ ph, ts, pid, tid, ...rest });
     if (this.first) {
       this.first = false;
       this.write(text);

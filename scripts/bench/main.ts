@@ -21,8 +21,9 @@ const ROOT = resolve(HERE, "../..");
 function benchFiles(): Map<string, string> {
   const found = new Map<string, string>();
   for (const f of readdirSync(HERE).sort()) {
-    if (!f.endsWith(".ts") || f === "main.ts" || f.endsWith(".test.ts") || f.endsWith(".d.ts"))
-      continue;
+    // Helpers, tests and scratch files (x.tmp.ts, dotfiles) are not benches.
+    const helper = f === "main.ts" || f.startsWith(".") || /\.(test|d|tmp)\.ts$/.test(f);
+    if (!f.endsWith(".ts") || helper) continue;
     found.set(f.slice(0, -3), join(HERE, f));
   }
   return found;

@@ -58,6 +58,8 @@ export class Analyzer {
     STAGES.map((s) => [s, 0]),
   ) as StageCounts;
   private orphans = 0;
+  private lastKey: string | undefined;
+  private lastState: KeyState | undefined;
 
   constructor(opts: AnalyzerOptions = {}) {
     this.threshold = Math.max(1, opts.hotLoopThreshold ?? 5);
@@ -130,11 +132,15 @@ export class Analyzer {
   // ── stages ────────────────────────────────────────────────────────────────────────────────
 
   private state(key: string, ts: number): KeyState {
+    // A pass's events come one after another: most lookups are for the key just looked up.
+    if (key === this.lastKey && this.lastState) return this.lastState;
     let st = this.states.get(key);
     if (!st) {
       st = new KeyState(detach(key), ts);
-      this.states.set(key, st);
+      this.states.set(st.summary.key, st);
     }
+    this.lastKey = st.summary.key;
+    this.lastState = st;
     return st;
   }
 
@@ -157,8 +163,13 @@ export class Analyzer {
     const cls = this.classifyWatch(st, e);
     st.rememberWatch(cls);
     if (e.rv !== undefined) {
-      if (e.kind === "Foo") st.fooRv = e.rv;
-      else if (e.kind === "Deployment") st.deployRv = e.rv;
+      if (e.kind === "Foo") {
+        st.fooRv = e.rv;
+        st.fooWatchRv = true;
+      } else if (e.kind === "Deployment") {
+        st.deployRv = e.rv;
+        st.deployWatchRv = true;
+      }
     }
     this.noteTrigger(st, cls.cause);
     return -1;
@@ -169,7 +180,7 @@ export class Analyzer {
       return { seq: e.seq, cause: "resync", inferred: false };
     }
     if (e.rv !== undefined) {
-      const writeSeq = st.ownRvs.get(e.rv);
+      const writeSeq = st.ownWriteWithRv(e.rv);
       if (writeSeq !== undefined) {
         this.settleEcho(st, writeSeq);
         return { seq: e.seq, cause: "self", inferred: false, writeSeq };
@@ -201,7 +212,7 @@ export class Analyzer {
     } else {
       const w =
         e.causeSeq !== undefined
-          ? st.recentWatches.get(e.causeSeq)
+          ? st.watchBySeq(e.causeSeq)
           : e.cause === undefined || e.cause === "watch"
             ? st.lastWatch
             : undefined;
@@ -290,7 +301,13 @@ export class Analyzer {
       p.noopWrites++;
       if (changed === undefined) st.unsettled.set(e.seq, w);
     }
-    if (changed !== false && echoKind !== undefined) st.echoes.push(w);
+    // Kept for echo matching unless resourceVersions will settle it exactly: it has one, its
+    // effect is known, and this key's watch events of that kind carry theirs.
+    const exact =
+      e.rv !== undefined &&
+      changed !== undefined &&
+      (echoKind === "Foo" ? st.fooWatchRv : st.deployWatchRv);
+    if (changed !== false && echoKind !== undefined && !exact) st.echoes.push(w);
     if (e.fields && e.fields.length > 0 && changed !== true) addFields(p, e.fields);
     return p.index;
   }

@@ -26,7 +26,12 @@ export interface OpenWrite {
   changed: boolean | undefined;
 }
 
-const RECENT_CAP = 64;
+/**
+ * How many recent watch events and write resourceVersions a key remembers. An enqueue follows its
+ * watch event within a few lines, and a write's echo within a few passes; keeping more only
+ * turns short-lived records into long-lived garbage.
+ */
+const RECENT = 16;
 
 export class KeyState {
   readonly summary: KeySummary;
@@ -37,9 +42,13 @@ export class KeyState {
   pendingNonResync = false;
   /** The latest watch event not yet claimed by an enqueue. */
   lastWatch: WatchClass | undefined;
-  readonly recentWatches = new Map<number, WatchClass>();
+  /** Ring of the key's latest watch classifications. */
+  private readonly recentWatches: (WatchClass | undefined)[] = new Array(RECENT);
+  private watchAt = 0;
   /** resourceVersion returned by one of our writes → that write's seq. */
-  readonly ownRvs = new Map<string, number>();
+  private readonly ownRvs: (string | undefined)[] = new Array(RECENT);
+  private readonly ownRvSeqs = new Float64Array(RECENT);
+  private rvAt = 0;
   /** Writes that may still be echoed by a watch event (heuristic matching), oldest first. */
   echoes: OpenWrite[] = [];
   /** Writes whose change is not known yet, by seq. */
@@ -49,6 +58,9 @@ export class KeyState {
   fooRv: string | undefined;
   deployRv: string | undefined;
   writesWithRv = 0;
+  /** Whether this key's Foo / Deployment watch events carry resourceVersions (exact matching). */
+  fooWatchRv = false;
+  deployWatchRv = false;
   /** Whether this key's enqueues say why they happened (cause), as our probe's do. */
   causesLogged = false;
   /** Index of the first pass that follows the key's first watch event; undefined before it. */
@@ -81,15 +93,25 @@ export class KeyState {
 
   rememberWatch(w: WatchClass): void {
     this.lastWatch = w;
-    this.recentWatches.set(w.seq, w);
-    if (this.recentWatches.size > RECENT_CAP) {
-      this.recentWatches.delete(this.recentWatches.keys().next().value as number);
-    }
+    this.recentWatches[this.watchAt] = w;
+    this.watchAt = (this.watchAt + 1) % RECENT;
+  }
+
+  /** The classification of a recent watch event of this key, by seq. */
+  watchBySeq(seq: number): WatchClass | undefined {
+    for (const w of this.recentWatches) if (w !== undefined && w.seq === seq) return w;
+    return undefined;
   }
 
   rememberRv(rv: string, seq: number): void {
-    this.ownRvs.set(rv, seq);
-    if (this.ownRvs.size > RECENT_CAP)
-      this.ownRvs.delete(this.ownRvs.keys().next().value as string);
+    this.ownRvs[this.rvAt] = rv;
+    this.ownRvSeqs[this.rvAt] = seq;
+    this.rvAt = (this.rvAt + 1) % RECENT;
+  }
+
+  /** seq of our recent write that returned `rv`, if any. */
+  ownWriteWithRv(rv: string): number | undefined {
+    for (let i = 0; i < RECENT; i++) if (this.ownRvs[i] === rv) return this.ownRvSeqs[i];
+    return undefined;
   }
 }

@@ -93,7 +93,11 @@ function WorkshopPanel({
             hot loop
           </span>
         )}
-        {summary?.quiescent && !summary.hotLoop && <span className="badge quiet">quiescent</span>}
+        {summary?.quiescent && (
+          <span className="badge quiet" data-testid="workshop-quiescent">
+            {summary.hotLoop ? "quiet now" : "quiescent"}
+          </span>
+        )}
         <div className="tabs" role="tablist">
           {TABS.map((t) => (
             <button

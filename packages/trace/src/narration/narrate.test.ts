@@ -192,6 +192,57 @@ describe("narrate", () => {
     expect(out[8]!.text).toContain("The rate limiter's 5 ms delay ran out");
   });
 
+  it("calls a self-triggered pass that changes the same field again a hot loop", () => {
+    const F = ["status.lastSyncedAt"];
+    const loop = trace([
+      { stage: "watch", key: KEY, kind: "Foo", event: "add", name: "example-foo", rv: "10" },
+      { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 1, len: 1, merged: false },
+      { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+      { stage: "read", key: KEY, rv: "10", worker: 1 },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: STATUS,
+        code: 200,
+        rv: "11",
+        changed: true,
+        fields: F,
+        worker: 1,
+      },
+      { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+      {
+        stage: "watch",
+        key: KEY,
+        kind: "Foo",
+        event: "update",
+        name: "example-foo",
+        rv: "11",
+        oldRv: "10",
+      },
+      { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 7, len: 1, merged: false },
+      { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+      { stage: "read", key: KEY, rv: "11", worker: 1 },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: STATUS,
+        code: 200,
+        rv: "12",
+        changed: true,
+        fields: F,
+        worker: 1,
+      },
+      { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+    ]);
+    const out = narrate(loop);
+    expect(out[8]!.text).toContain(
+      "The previous pass changed status.lastSyncedAt and this one changes it again: the key is looping on its own writes — a hot loop.",
+    );
+    expect(out[2]!.text).not.toContain("hot loop");
+  });
+
   it("says an orphaned Deployment event queues nothing", () => {
     const out = narrate(
       trace([

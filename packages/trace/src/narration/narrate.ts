@@ -201,11 +201,14 @@ class Narrator {
         const writes = [
           ...new Set(p.triggers.map((t) => t.writeSeq).filter((s) => s !== undefined)),
         ];
-        const prev = this.ctx.passes(e.key)[p.index - 1];
+        const prev = previousWriter(this.ctx.passes(e.key), p.index);
+        const again = prev ? p.changedFields.filter((f) => prev.changedFields.includes(f)) : [];
         const loop =
-          prev && prev.changingWrites > 0 && prev.changedFields.length > 0
-            ? ` The previous pass changed ${prev.changedFields.join(", ")}; if this pass changes it again, the key will loop.`
-            : " It should find nothing left to do.";
+          prev && again.length > 0
+            ? ` The previous pass changed ${again.join(", ")} and this one changes it again: the key is looping on its own writes — a hot loop.`
+            : prev
+              ? ` The previous pass changed ${prev.changedFields.join(", ")}; if this pass changes it again, the key will loop.`
+              : " It should find nothing left to do.";
         n.text += ` Every trigger was our own write coming back${writes.length ? ` (seq ${writes.join(", ")})` : ""}: a self-triggered pass.${loop}${merged}`;
         break;
       }
@@ -307,6 +310,19 @@ class Narrator {
     }
     return n;
   }
+}
+
+/**
+ * The pass before `index` that changed named fields, looking back past passes that only
+ * stumbled on a conflict (nothing changed, requeued); undefined if the one before changed nothing.
+ */
+function previousWriter(passes: readonly Pass[], index: number): Pass | undefined {
+  for (let i = index - 1; i >= 0; i--) {
+    const q = passes[i]!;
+    if (q.changingWrites > 0) return q.changedFields.length > 0 ? q : undefined;
+    if (!(q.conflicts > 0 && q.outcome === "requeued")) return undefined;
+  }
+  return undefined;
 }
 
 const VERB_TEXT: Record<WatchEvent["event"], string> = {

@@ -1,0 +1,62 @@
+/**
+ * Workshop, live: `loopscope up` (embedded API server + controller). The hot-loop scenario is run
+ * from the dashboard's scenario menu; the Foo gets the hot-loop badge in the objects list and in
+ * the workshop, and the step-through narrates its passes as triggered by our own status writes.
+ * When the scenario ends it switches the bug off again, and the key goes quiet.
+ */
+import { expect, test } from "@playwright/test";
+import { startUp, type LiveServer } from "./dashboard-live-server.ts";
+
+let server: LiveServer;
+test.describe.configure({ timeout: 120_000 });
+test.beforeAll(async () => {
+  server = await startUp();
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+test("run hot-loop from the dashboard: hot-loop badge, narration of the self-triggered loop", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto(server.url);
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
+
+  await page.getByTestId("scenario").selectOption("hot-loop");
+  await page.getByTestId("action-scenario").click();
+  const foo = page.getByTestId("object-row").filter({ hasText: "example-foo" });
+  await expect(foo).toHaveCount(1, { timeout: 30_000 });
+  await foo.click();
+  await expect(foo.getByTestId("object-state")).toHaveText("hot loop", { timeout: 45_000 });
+
+  await page.getByTestId("workshop-toggle").click();
+  await expect(page.getByTestId("workshop-hot-loop")).toBeVisible();
+  await page.getByTestId("ws-step-first").click();
+  // Self-triggered passes, one after another, until the narration calls the loop by its name.
+  const narration = page.getByTestId("narration");
+  for (let i = 0; i < 10; i++) {
+    await page.getByTestId("ws-step-next-self").click();
+    await expect(narration).toContainText("Every trigger was our own write coming back");
+    if ((await narration.textContent())?.includes("a hot loop")) break;
+  }
+  await expect(narration).toContainText(
+    "changed status.lastSyncedAt and this one changes it again: the key is looping on its own writes — a hot loop.",
+  );
+  await page.screenshot({ path: "test-results/workshop-live-hot-loop.png" });
+
+  await page.getByTestId("workshop-tab-expect").click();
+  await expect(page.getByTestId("expect-hot-loop")).toBeVisible();
+  await page.getByTestId("workshop-tab-queue").click();
+  await expect(page.getByTestId("pass-timing").first()).toBeAttached();
+  await page.screenshot({ path: "test-results/workshop-live-queue.png" });
+
+  // The scenario ends by itself and switches the bug off: the loop stops, the key goes quiet.
+  await expect(page.getByTestId("workshop-quiescent")).toHaveText("quiet now", { timeout: 45_000 });
+  await page.getByTestId("workshop-close").click();
+  await expect(foo.getByTestId("object-state")).toHaveText("hot loop");
+  expect(errors).toEqual([]);
+});

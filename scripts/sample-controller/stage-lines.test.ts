@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { readTraceText, type TraceEvent } from "../../packages/trace/src/index.ts";
+import { Analyzer, readTraceText, type TraceEvent } from "../../packages/trace/src/index.ts";
 
 const patch = readFileSync(fileURLToPath(new URL("./stage-lines.patch", import.meta.url)), "utf8");
 
@@ -258,5 +258,59 @@ describe("stage-lines.patch", () => {
       const e = readOne(klogLine(msg, w.newLine));
       expect(e).toMatchObject({ stage: "write", reason: "Conflict" });
     }
+  });
+
+  it("prints what the analysis needs to find self-triggered passes exactly, for one create", () => {
+    /** The patch line containing `marker`, rendered with these values, at second `s`. */
+    const at = (marker: string, s: number, values: Record<string, string | number>) => {
+      const l = stageLines.find((x) => x.text.includes(marker))!;
+      expect(l, marker).toBeDefined();
+      const ts = `09:14:${String(s).padStart(2, "0")}.000000`;
+      return `I1202 ${ts}   48211 controller.go:${l.newLine}] ${render(l.text, { ...SAMPLE, ...values })}`;
+    };
+    const synced = (s: number) =>
+      `I1202 09:14:${s}.500000   48211 controller.go:237] "Successfully synced" objectName="default/example-foo"`;
+    const depl = "STAGE/watch kind=Deployment event=%s ns=%s name=%s key=%s";
+    const log = [
+      at("kind=Foo event=add", 10, { "foo.ResourceVersion": "1001" }),
+      at("STAGE/enqueue", 10, {}),
+      at("STAGE/dequeue", 10, {}),
+      at("generation=%d", 10, { "foo.ResourceVersion": "1001" }),
+      at("verb=create", 10, { "deployment.ResourceVersion": "1002" }),
+      at(depl, 10, { event: "add", "object.GetResourceVersion()": "1002" }),
+      at("STAGE/enqueue", 10, {}),
+      at("verb=updateStatus", 10, { "updated.ResourceVersion": "1003" }),
+      synced(10),
+      at("kind=Foo event=update", 11, {
+        "newFoo.ResourceVersion": "1003",
+        "oldFoo.ResourceVersion": "1001",
+      }),
+      at("STAGE/enqueue", 11, {}),
+      at("STAGE/dequeue", 11, {}),
+      at("generation=%d", 11, { "foo.ResourceVersion": "1003" }),
+      at("verb=updateStatus", 11, { "updated.ResourceVersion": "1003" }),
+      synced(11),
+      // The Deployment controller's rollout: another writer.
+      at(depl, 12, { event: "update", "object.GetResourceVersion()": "1004" }),
+      at("STAGE/enqueue", 12, {}),
+      at("STAGE/dequeue", 12, {}),
+      at("generation=%d", 12, { "foo.ResourceVersion": "1003" }),
+      at("verb=updateStatus", 12, { "updated.ResourceVersion": "1003" }),
+      synced(12),
+    ].join("\n");
+    const { events, reader } = readTraceText(log + "\n", { year: 2026 });
+    expect(reader.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
+    const a = new Analyzer();
+    a.pushAll(events);
+    const passes = a.passes("default/example-foo");
+    expect(passes.map((p) => [p.cause, p.inferred, p.outcome])).toEqual([
+      ["external", false, "synced"],
+      ["self", false, "synced"],
+      ["external", false, "synced"],
+    ]);
+    expect(a.summary("default/example-foo")).toMatchObject({
+      reconcilesForCreate: 3,
+      quiescent: true,
+    });
   });
 });

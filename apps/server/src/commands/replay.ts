@@ -52,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
     await ensureWebBuild(err).catch((e: Error) => err(e.message));
   }
   const loaded = await loadTrace(file);
-  err(`${flags.file}: ${loaded.events.length} events (${loaded.format})`);
+  err(`${flags.file}: ${loaded.hub.lastSeq} events (${loaded.format})`);
   for (const d of loaded.diagnostics.slice(0, 10)) err(`  line ${d.line}: ${d.message}`);
   if (loaded.diagnosticCount > 10) err(`  … ${loaded.diagnosticCount - 10} more problems`);
   let server;

@@ -16,18 +16,21 @@ import { VERSION } from "./version.ts";
 const SHOWN_ISSUES = 100;
 
 export interface LoadedTrace {
-  events: TraceEvent[];
+  /** Holds every event of the file, numbered 1, 2, 3 … */
+  hub: TraceHub;
   format: string;
   diagnostics: Diagnostic[];
   diagnosticCount: number;
 }
 
+/** Streams `file` through packages/trace's reader straight into a hub that keeps it all. */
 export async function loadTrace(file: string): Promise<LoadedTrace> {
   const stream = readTrace(createReadStream(file));
-  const events: TraceEvent[] = [];
-  for await (const e of stream) events.push(e);
+  const hub = new TraceHub({ ringCapacity: Infinity });
+  const renumber = renumberer();
+  for await (const e of stream) hub.push(renumber(e));
   return {
-    events,
+    hub,
     format: stream.format ?? "unknown",
     diagnostics: stream.diagnostics,
     diagnosticCount: stream.reader.diagnosticCount,
@@ -37,20 +40,27 @@ export async function loadTrace(file: string): Promise<LoadedTrace> {
 /**
  * The hub numbers events 1, 2, 3 …; a file whose seqs do not (a range download, a file with
  * gaps) is renumbered, its `causeSeq` links remapped, the original kept in extra.fileSeq.
+ * Streaming: only seqs after the first departure from 1, 2, 3 … are remembered.
  */
-export function consecutive(events: TraceEvent[]): TraceEvent[] {
-  if (events.every((e, i) => e.seq === i + 1)) return events;
-  const renumbered = new Map<number, number>();
-  events.forEach((e, i) => renumbered.set(e.seq, i + 1));
-  return events.map((e, i) => {
-    const copy = { ...e, seq: i + 1, extra: { ...e.extra, fileSeq: e.seq } } as TraceEvent;
+export function renumberer(): (e: TraceEvent) => TraceEvent {
+  let next = 1;
+  let identityUpTo = 0;
+  const moved = new Map<number, number>();
+  return (e) => {
+    const seq = next++;
+    if (e.seq === seq && moved.size === 0) {
+      identityUpTo = seq;
+      return e;
+    }
+    moved.set(e.seq, seq);
+    const copy = { ...e, seq, extra: { ...e.extra, fileSeq: e.seq } } as TraceEvent;
     if (copy.stage === "enqueue" && copy.causeSeq !== undefined) {
-      const to = renumbered.get(copy.causeSeq);
+      const to = copy.causeSeq <= identityUpTo ? copy.causeSeq : moved.get(copy.causeSeq);
       if (to === undefined) delete copy.causeSeq;
       else copy.causeSeq = to;
     }
     return copy;
-  });
+  };
 }
 
 export function replayBackend(
@@ -58,9 +68,7 @@ export function replayBackend(
   loaded: LoadedTrace,
   runs: RunsFolder,
 ): DashboardBackend {
-  const events = consecutive(loaded.events);
-  const hub = new TraceHub({ ringCapacity: Math.max(1, events.length) });
-  for (const e of events) hub.push(e);
+  const hub = loaded.hub;
   const loadIssues: LoadIssue[] = loaded.diagnostics
     .slice(0, SHOWN_ISSUES)
     .map((d) => ({ line: d.line, message: d.message }));

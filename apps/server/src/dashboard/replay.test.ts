@@ -4,11 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { API, TOKEN_HEADER, type ServerInfo, type ServerMessage } from "@loopscope/protocol";
+import { readTraceText, type TraceEvent } from "@loopscope/trace";
 import { RunsFolder } from "../recorded-runs/runs-folder.ts";
 import { StreamClient } from "../ws/stream-client.ts";
 import { REPO_ROOT } from "../up/web-build.ts";
 import { startDashboardServer, type DashboardServer } from "./dashboard-server.ts";
-import { consecutive, loadTrace, replayBackend } from "./replay-backend.ts";
+import { loadTrace, renumberer, replayBackend } from "./replay-backend.ts";
 
 let dir: string;
 let server: DashboardServer | undefined;
@@ -43,9 +44,10 @@ describe("replay", () => {
     const file = join(REPO_ROOT, "public", "traces", "create-foo.klog.log");
     const { loaded, client, info } = await serve(file);
     expect(loaded.format).toBe("klog");
-    expect(loaded.events.length).toBeGreaterThan(10);
-    await client.waitFor(loaded.events.length);
-    expect(client.events).toEqual(loaded.events);
+    const { events: direct } = readTraceText(await readFile(file, "utf8"));
+    expect(direct.length).toBeGreaterThan(10);
+    await client.waitFor(direct.length);
+    expect(client.events).toEqual(direct);
     expect(info()).toMatchObject({ mode: "replay", readOnly: true, trace: "create-foo.klog.log" });
     const res = await fetch(new URL(API.action, server!.url), {
       method: "POST",
@@ -64,7 +66,7 @@ describe("replay", () => {
     const file = join(dir, "damaged.jsonl");
     await writeFile(file, lines.join("\n") + "\n");
     const { loaded, client, info } = await serve(file);
-    await client.waitFor(loaded.events.length);
+    await client.waitFor(loaded.hub.lastSeq);
     expect(client.events.length).toBe(good.length - 1);
     expect(info().loadIssues).toEqual([expect.objectContaining({ line: 5 })]);
     expect(info().loadIssuesTotal).toBe(1);
@@ -72,11 +74,19 @@ describe("replay", () => {
   });
 
   it("renumbers a file whose seqs have gaps, keeping causeSeq links", () => {
-    const events = consecutive([
+    const renumber = renumberer();
+    const events = [
+      { seq: 1, ts: 1, key: "k", stage: "watch", kind: "Foo", event: "add", name: "k" },
+      { seq: 2, ts: 1, key: "k", stage: "watch", kind: "Foo", event: "add", name: "k" },
       { seq: 10, ts: 1, key: "k", stage: "watch", kind: "Foo", event: "add", name: "k" },
       { seq: 12, ts: 2, key: "k", stage: "enqueue", cause: "watch", causeSeq: 10 },
-    ]);
-    expect(events.map((e) => e.seq)).toEqual([1, 2]);
-    expect(events[1]).toMatchObject({ causeSeq: 1, extra: { fileSeq: 12 } });
+      { seq: 13, ts: 2, key: "k", stage: "enqueue", cause: "watch", causeSeq: 2 },
+      { seq: 14, ts: 2, key: "k", stage: "enqueue", cause: "watch", causeSeq: 11 },
+    ].map((e) => renumber(e as TraceEvent));
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(events[1]).not.toHaveProperty("extra");
+    expect(events[3]).toMatchObject({ causeSeq: 3, extra: { fileSeq: 12 } });
+    expect(events[4]).toMatchObject({ causeSeq: 2 });
+    expect(events[5]).not.toHaveProperty("causeSeq");
   });
 });

@@ -14,9 +14,12 @@ export class EventRing {
   private count = 0;
   private last = 0;
 
+  /** `capacity` Infinity: keep everything (replay holds the whole file). */
   constructor(readonly capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new Error("ring capacity must be ≥ 1");
-    this.texts = new Array<string | undefined>(capacity);
+    if (capacity !== Infinity && (!Number.isInteger(capacity) || capacity < 1)) {
+      throw new Error("ring capacity must be ≥ 1");
+    }
+    this.texts = capacity === Infinity ? [] : new Array<string | undefined>(capacity);
   }
 
   /** seq of the oldest event held; lastSeq + 1 when empty. */

@@ -80,6 +80,7 @@ const SAMPLES: Sample[] = [
     title: "Hot loop: a timestamp in status",
     description:
       "The controller writes a fresh status timestamp on every pass: each status write changes the Foo, its echo triggers the next pass, which writes again. The analysis names the field that differs every time.",
+    exports: ["chrome", "otlp"],
     check(_events, a) {
       return a.findings().some((f) => f.kind === "hot-loop" && f.key === KEY)
         ? undefined

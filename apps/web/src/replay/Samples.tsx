@@ -1,6 +1,7 @@
 /**
  * Sample traces shipped in public/traces, listed by public/traces/index.json:
- *   { "traces": [ { "file": "hot-loop.jsonl", "title": "…", "teaches": "…" } ] }
+ *   { "traces": [ { "file": "hot-loop.jsonl", "title": "…", "description": "…", "teaches": "…" } ] }
+ * Only entries whose file is a plain name are offered (the page fetches traces/<file>).
  * Works on static hosting (relative fetch, base "./").
  */
 import { useQuery } from "@tanstack/react-query";
@@ -8,6 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 export interface SampleEntry {
   file: string;
   title: string;
+  description?: string;
   teaches?: string;
 }
 
@@ -33,7 +35,7 @@ export function Samples({ onOpen }: { onOpen: (path: string) => void }) {
     >
       <option value="">Samples…</option>
       {list.map((t) => (
-        <option key={t.file} value={t.file} title={t.teaches}>
+        <option key={t.file} value={t.file} title={t.teaches ?? t.description}>
           {t.title}
         </option>
       ))}

@@ -125,8 +125,9 @@ export class ChromeTraceWriter {
     if ((e.stage === "enqueue" || e.stage === "dequeue") && e.len !== undefined) {
       if (!this.queueMeta) {
         this.queueMeta = true;
-        this.meta(QUEUE_PID, "process_name", { name: "workqueue" }, 0);
-        this.meta(QUEUE_PID, "process_sort_index", { sort_index: 0 }, 0);
+        // Metadata at the trace's own time: a ts of 0 would stretch some viewers' range to 1970.
+        this.meta(QUEUE_PID, "process_name", { name: "workqueue" }, e.ts);
+        this.meta(QUEUE_PID, "process_sort_index", { sort_index: 0 }, e.ts);
       }
       this.emit({
         name: "queue length",

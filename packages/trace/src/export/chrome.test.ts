@@ -41,6 +41,10 @@ describe("Chrome trace export", () => {
     expect(doc.traceEvents.length).toBeGreaterThan(events.length);
     for (const ev of doc.traceEvents)
       expect(chromeEventProblem(ev), JSON.stringify(ev)).toBeUndefined();
+    // Every event, metadata included, lies within the trace's own time range.
+    const tss = doc.traceEvents.map((e) => e.ts);
+    expect(Math.min(...tss)).toBe(events[0].ts);
+    expect(Math.max(...tss)).toBe(events[events.length - 1].ts);
     // One trace event per line, so the file can be read back line by line.
     expect(text.split("\n").length).toBe(doc.traceEvents.length + 3);
   });

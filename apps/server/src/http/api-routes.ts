@@ -2,7 +2,6 @@
  * The /api routes (paths from @loopscope/protocol's API table) over a DashboardBackend.
  */
 import { createReadStream } from "node:fs";
-import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { API, type ActionResponse, type ServerInfo } from "@loopscope/protocol";
 import type { DashboardBackend } from "../dashboard/backend.ts";
@@ -107,6 +106,16 @@ function seqParam(v: string | null, dflt: number): number {
   return Number(v);
 }
 
+/** Writes, then waits for the socket to drain (or close) — listeners removed either way. */
 async function write(res: ServerResponse, text: string): Promise<void> {
-  if (!res.write(text)) await Promise.race([once(res, "drain"), once(res, "close")]);
+  if (res.write(text)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
 }

@@ -155,6 +155,13 @@ describe("loopscope up, live", () => {
     await post({ action: "setFault", fault: { latencyMs: { update: 0 } } });
   });
 
+  it("serves the run's Prometheus metrics on /metrics", async () => {
+    const res = await fetch(new URL("/metrics", live.server.url));
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toMatch(/^workqueue_adds_total\{name="foos"\} [1-9]/m);
+  });
+
   it("never hands out tokens or kubeconfig contents", async () => {
     const info = await (
       await fetch(new URL(API.info, live.server.url), {

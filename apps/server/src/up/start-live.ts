@@ -1,6 +1,7 @@
 /**
  * Everything `loopscope up` runs, started in order and stopped in reverse: recording → hub →
- * session (cluster + controller, feeding the hub) → kubeconfig file → dashboard server.
+ * session (cluster + controller, feeding the hub and the workqueue metrics) → kubeconfig file →
+ * dashboard server (with GET /metrics for this run's Prometheus registry).
  * In-process callers (tests, benches) use this directly.
  *
  * Invariant: `stop()` leaves the recording complete on disk — the controller has stopped
@@ -17,6 +18,7 @@ import { liveBackend } from "../dashboard/live-backend.ts";
 import { scenarioRunner } from "../dashboard/scenario-runner.ts";
 import { startDashboardServer, type DashboardServer } from "../dashboard/dashboard-server.ts";
 import type { RouteModule } from "../http/mounted-routes.ts";
+import { createMetrics } from "../metrics/index.ts";
 import { writeKubeconfigFile, type KubeconfigFile } from "./kubeconfig-file.ts";
 
 export interface LiveOptions {
@@ -55,6 +57,8 @@ export async function startLive(o: LiveOptions): Promise<Live> {
     cluster: o.cluster.kind,
   };
   const hub = new TraceHub({ recording: await Recording.create(recordingPath, meta) });
+  const metrics = createMetrics();
+  hub.subscribe(metrics.reconciles.observe);
   const cleanup: (() => Promise<void>)[] = [() => hub.close()];
   const unwind = async () => {
     for (const step of cleanup.splice(0).reverse()) await step().catch(() => {});
@@ -65,6 +69,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       workers: o.workers,
       resyncMs: o.resyncMs,
       onEvent: (e) => hub.push(e).seq,
+      metrics: metrics.workqueue,
       klog: o.klog,
       verbosity: o.klog ? 2 : 0,
     });
@@ -89,7 +94,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       port: o.port,
       webRoot: o.webRoot,
       share: o.share,
-      extraRoutes: o.extraRoutes,
+      extraRoutes: [() => [metrics.route()], ...(o.extraRoutes ?? [])],
     });
     cleanup.push(() => server.close());
     let stopping: Promise<void> | undefined;

@@ -108,10 +108,12 @@ async function readIndex(path: string): Promise<IndexEntry[]> {
   return Array.isArray(doc) ? doc : (doc.traces ?? []);
 }
 
-function loopscope(args: string[]): Promise<void> {
+/** The CLI as a user runs it; `cwd` decides how input paths are recorded in converted files. */
+function loopscope(args: string[], cwd = ROOT): Promise<void> {
+  const main = join(ROOT, "apps", "server", "src", "main.ts");
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts", ...args], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), main, ...args], {
+      cwd,
       stdio: ["ignore", "inherit", "inherit"],
     });
     child.on("error", reject);
@@ -185,7 +187,7 @@ async function generate(sample: Sample, work: string): Promise<IndexEntry[]> {
   const exports: Record<string, string> = {};
   for (const to of sample.exports ?? []) {
     const file = `${base}.${to}.json`;
-    await loopscope(["convert", jsonl, "--to", to, "-o", join(work, file)]);
+    await loopscope(["convert", `${base}.jsonl`, "--to", to, "-o", file], work);
     files.push(join(work, file));
     exports[to] = file;
   }

@@ -60,6 +60,11 @@ export interface ServerInfo {
   lastSeq: number;
   /** true for a read-only share session: every mutation is refused. */
   readOnly: boolean;
+  /**
+   * With `loopscope up --share`: the read-only URL for attendees (presenter mode shows it).
+   * It carries the share token, which can only watch.
+   */
+  shareUrl?: string;
   workers?: number;
   resyncSeconds?: number;
   scenarios: ScenarioInfo[];

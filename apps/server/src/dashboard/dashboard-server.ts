@@ -81,11 +81,17 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
   const url = `http://${shownHost}:${policy.port}/`;
   // Others reach a wildcard bind by the machine's address, not by 127.0.0.1.
   const shareHost = shownHost === hostPart ? hostPart : (lanAddress() ?? shownHost);
+  const shareUrl = policy.shareToken
+    ? `http://${shareHost}:${policy.port}/?share=${policy.shareToken}`
+    : undefined;
+  if (shareUrl) {
+    // Presenter mode shows attendees this link; it is read-only, so every client may see it.
+    const info = opts.backend.info.bind(opts.backend);
+    opts.backend.info = () => ({ ...info(), shareUrl });
+  }
   return {
     url,
-    shareUrl: policy.shareToken
-      ? `http://${shareHost}:${policy.port}/?share=${policy.shareToken}`
-      : undefined,
+    shareUrl,
     port: policy.port,
     tokens: { owner: policy.ownerToken, share: policy.shareToken },
     stream,

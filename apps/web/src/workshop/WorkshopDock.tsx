@@ -151,8 +151,9 @@ function WorkshopPanel({
 }
 
 function ShareLink({ info }: { info?: ServerInfo }) {
-  const url = (info as (ServerInfo & { shareUrl?: string }) | undefined)?.shareUrl;
-  if (info?.readOnly) return <span className="share muted">read-only view</span>;
+  const url = info?.shareUrl;
+  if (info?.readOnly && info.mode === "live")
+    return <span className="share muted">read-only view</span>;
   return url ? (
     <span className="share" data-testid="share-link">
       attendees: <span className="mono">{url}</span>

@@ -4,7 +4,8 @@
  *
  * Mapping:
  * - one trace per Foo: a root span "Foo ns/name" from its first to its last event, and under it
- *   one span per pass ("reconcile/<cause>") from dequeue to done;
+ *   one span per pass ("reconcile/<cause>") from dequeue to done; events no pass claimed (the
+ *   triggers of a pass the trace ended before) are span events of the root span;
  * - the pass's own stage events (dequeue, read, writes, done, notes) and its triggers (the watch
  *   and enqueue events that caused it) are span events, at their own times;
  * - each trigger that came from an earlier pass — the write whose echo it was, or the failed pass
@@ -171,11 +172,15 @@ export class OtlpTraceWriter {
     this.emit(span);
   }
 
-  /** Writes each Foo's root span and closes the document. */
+  /**
+   * Writes each Foo's root span — carrying, as span events, the Foo's events no pass claimed
+   * (triggers of a pass that never ran before the trace ended) — and closes the document.
+   */
   end(): void {
     for (const [key, foo] of this.foos) {
-      this.counts.unplaced += foo.pending.length;
       const [ns, name] = splitKey(key);
+      const rest = foo.pending.sort((a, b) => a.seq - b.seq).map(spanEvent);
+      this.counts.spanEvents += rest.length;
       this.emit({
         traceId: foo.traceId,
         spanId: foo.rootSpanId,
@@ -189,6 +194,7 @@ export class OtlpTraceWriter {
           "loopscope.foo.name": name,
           "loopscope.passes": foo.passes,
         }),
+        ...(rest.length ? { events: rest } : {}),
       });
     }
     this.write("\n]}]}]}\n");

@@ -99,16 +99,22 @@ export class ClientStream {
     this.send({ type: "error", message: "expected resume{since} or ping{t}" });
   }
 
-  private schedule(delay = this.tuning.batchMs): void {
+  /**
+   * Arms the pump: at once when a full batch waits, else after batchMs; `backoff` (a congested
+   * socket) always waits batchMs, so a slow client is polled, never spun on.
+   */
+  private schedule(backoff = false): void {
     if (this.timer || this.closed) return;
     const due =
-      this.cursor !== undefined && this.hub.lastSeq - this.cursor >= this.tuning.batchEvents;
+      !backoff &&
+      this.cursor !== undefined &&
+      this.hub.lastSeq - this.cursor >= this.tuning.batchEvents;
     this.timer = setTimeout(
       () => {
         this.timer = undefined;
         void this.pump();
       },
-      due ? 0 : delay,
+      due ? 0 : this.tuning.batchMs,
     );
   }
 
@@ -124,7 +130,7 @@ export class ClientStream {
           this.waitingForResume = true;
           return;
         }
-        if (this.congested) return this.schedule();
+        if (this.congested) return this.schedule(true);
         const from = this.cursor + 1;
         const to = Math.min(last, this.cursor + this.tuning.batchEvents);
         const texts = this.hub.inMemory(from, to)
@@ -142,7 +148,7 @@ export class ClientStream {
       this.pumping = false;
       // A resume that arrived during an await found the pump busy: serve it now.
       if (!this.waitingForResume && this.cursor !== undefined && this.cursor < this.hub.lastSeq) {
-        this.schedule();
+        this.schedule(this.congested);
       }
     }
   }

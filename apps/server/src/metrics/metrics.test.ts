@@ -15,7 +15,8 @@ import { EventLog } from "../scenarios/event-log.ts";
 import { runScenario } from "../scenarios/run-scenario.ts";
 import { createFoo } from "../scenarios/create-foo.ts";
 import { FAST_CLUSTER } from "../scenarios/headless.ts";
-import { createMetrics, type LoopscopeMetrics } from "./index.ts";
+import { Registry } from "prom-client";
+import { createMetrics, ReconcileMetrics, type LoopscopeMetrics } from "./index.ts";
 
 /** Sample value of a series in the Prometheus text format, e.g. `workqueue_adds_total{name="foos"}`. */
 function sample(text: string, series: string): number | undefined {
@@ -136,5 +137,14 @@ describe("GET /metrics after a create-foo run", () => {
     ).toBe(self);
     const dones = events.events.filter((e: TraceEvent) => e.stage === "done").length;
     expect(closed.length).toBe(dones);
+  });
+
+  it("keeps counting every pass when the analysis starts afresh to bound its memory", async () => {
+    const registry = new Registry();
+    const bounded = new ReconcileMetrics(registry, { maxPasses: 2 });
+    for (const e of events.events) bounded.observe(e);
+    expect(bounded.generation).toBeGreaterThan(0);
+    const dones = events.events.filter((e) => e.stage === "done").length;
+    expect(sumOf(await registry.metrics(), "loopscope_reconcile_total")).toBe(dones);
   });
 });

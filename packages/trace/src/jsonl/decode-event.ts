@@ -49,6 +49,9 @@ const REQUIRED: Record<TraceEvent["stage"], Record<string, Check>> = {
   note: { text: str },
 };
 
+/** 2^52: far above any real trace, far enough below 2^53 to keep counting exactly. */
+const MAX_SEQ = 2 ** 52;
+
 export type DecodeResult =
   { ok: true; event: TraceEvent; hasSeq: boolean } | { ok: false; message: string };
 
@@ -58,7 +61,8 @@ export function decodeEvent(o: unknown): DecodeResult {
   }
   const rec = o as Record<string, unknown>;
   const stage = rec.stage;
-  if (typeof stage !== "string" || !(stage in REQUIRED)) {
+  // Own keys only: "toString" or "__proto__" as a stage must not reach the prototype's members.
+  if (typeof stage !== "string" || !Object.hasOwn(REQUIRED, stage)) {
     return { ok: false, message: `unknown or missing "stage" (${JSON.stringify(stage)})` };
   }
   if (!num(rec.ts)) return { ok: false, message: `${stage} record without a numeric "ts"` };
@@ -68,7 +72,10 @@ export function decodeEvent(o: unknown): DecodeResult {
     if (!check(rec[k]))
       return { ok: false, message: `${stage} record with missing or invalid "${k}"` };
   }
-  const hasSeq = num(rec.seq);
+  // A seq the reader can count on from: a positive integer with room to count up exactly
+  // (1e300 + 1 === 1e300). Any other value is kept in `extra.seq` and the event renumbered.
+  const hasSeq =
+    Number.isSafeInteger(rec.seq) && (rec.seq as number) >= 1 && (rec.seq as number) < MAX_SEQ;
   const known = KNOWN_FIELDS[stage as TraceEvent["stage"]];
   const out: Record<string, unknown> = {};
   let extra: Record<string, unknown> | undefined;

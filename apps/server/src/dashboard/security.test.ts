@@ -170,7 +170,7 @@ describe("security", () => {
   it("binds loopback only by default", async () => {
     const others = Object.values(networkInterfaces())
       .flat()
-      .filter((a) => a && !a.internal && a.family === "IPv4")
+      .filter((a) => a && !a.internal && !a.address.startsWith("fe80:"))
       .map((a) => a!.address);
     for (const address of others) {
       const reached = await new Promise<boolean>((resolve) => {

@@ -7,13 +7,14 @@ import { spawnSync } from "node:child_process";
 import { createReadStream } from "node:fs";
 // Relative: scripts/ is not a workspace package, so it cannot resolve @loopscope/*.
 import { Analyzer, TraceReader } from "../../packages/trace/src/index.ts";
+import { decodeUtf8 } from "../../apps/server/src/cli/utf8.ts";
 import type { Bench, Measurement } from "./lib/types.ts";
 import { synthKlog } from "./lib/klog-synth.ts";
 
 const MB = 1e6;
 
 async function readAll(path: string, analyze: boolean): Promise<{ events: number; keys: number }> {
-  const reader = new TraceReader({ year: 2026 });
+  const reader = new TraceReader({ year: 2026, decode: decodeUtf8 });
   const analyzer = new Analyzer();
   let events = 0;
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {

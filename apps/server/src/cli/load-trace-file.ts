@@ -5,6 +5,7 @@
 import { Analyzer, TraceReader, type AnalyzerOptions, type TraceEvent } from "@loopscope/trace";
 import { InputError, openTraceInput } from "./input.ts";
 import { progressMeter } from "./progress.ts";
+import { decodeUtf8 } from "./utf8.ts";
 
 export interface LoadOptions extends AnalyzerOptions {
   year?: number;
@@ -20,7 +21,10 @@ export interface LoadedFile {
 
 export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promise<LoadedFile> {
   const input = await openTraceInput(path);
-  const reader = new TraceReader(opts.year !== undefined ? { year: opts.year } : {});
+  const reader = new TraceReader({
+    decode: decodeUtf8,
+    ...(opts.year !== undefined ? { year: opts.year } : {}),
+  });
   const analyzer = new Analyzer(opts);
   const events: TraceEvent[] = [];
   const progress = progressMeter(input.name, input.size, input.bytesRead);

@@ -160,8 +160,8 @@ export class Analyzer {
     st.summary.byStage.watch++;
     // Passes that open after the key's first watch event are the ones its creation caused.
     if (st.createFrom === undefined) st.createFrom = st.passes.length;
-    const cls = this.classifyWatch(st, e);
-    st.rememberWatch(cls);
+    const cls = this.classifyWatch(st, e, st.nextWatchSlot());
+    st.lastWatch = cls;
     if (e.rv !== undefined) {
       if (e.kind === "Foo") {
         st.fooRv = e.rv;
@@ -175,27 +175,41 @@ export class Analyzer {
     return -1;
   }
 
-  private classifyWatch(st: KeyState, e: WatchEvent): WatchClass {
+  /** Classifies `e` into `out` (a reused record: see KeyState.nextWatchSlot) and returns it. */
+  private classifyWatch(st: KeyState, e: WatchEvent, out: WatchClass): WatchClass {
+    out.seq = e.seq;
+    out.inferred = false;
+    out.writeSeq = undefined;
     if (e.event === "update" && e.rv !== undefined && e.oldRv === e.rv) {
-      return { seq: e.seq, cause: "resync", inferred: false };
+      out.cause = "resync";
+      return out;
     }
     if (e.rv !== undefined) {
       const writeSeq = st.ownWriteWithRv(e.rv);
       if (writeSeq !== undefined) {
         this.settleEcho(st, writeSeq);
-        return { seq: e.seq, cause: "self", inferred: false, writeSeq };
+        out.cause = "self";
+        out.writeSeq = writeSeq;
+        return out;
       }
       // Exact only when this key's writes carry resourceVersions to compare with.
       if (st.writesWithRv > 0 || st.summary.writes === 0) {
-        return { seq: e.seq, cause: "external", inferred: false };
+        out.cause = "external";
+        return out;
       }
     }
+    out.inferred = true;
     // Heuristic: a Deployment add/update or a Foo update right after our own write of it.
     if (e.event !== "delete") {
       const w = this.claimEcho(st, e.ts, (x) => x.echoKind === e.kind);
-      if (w) return { seq: e.seq, cause: "self", inferred: true, writeSeq: w.seq };
+      if (w) {
+        out.cause = "self";
+        out.writeSeq = w.seq;
+        return out;
+      }
     }
-    return { seq: e.seq, cause: "external", inferred: true };
+    out.cause = "external";
+    return out;
   }
 
   private enqueue(e: EnqueueEvent): number {
@@ -293,13 +307,16 @@ export class Analyzer {
       if (echoKind === "Foo") st.fooRv = e.rv;
       else if (echoKind === "Deployment") st.deployRv = e.rv;
     }
-    const w: OpenWrite = { seq: e.seq, ts: e.ts, pass: p, echoKind, changed };
+    let w: OpenWrite | undefined;
     if (changed === true) this.markChanging(st, p, e.seq, e.fields);
     else {
       // Unsettled writes count as no-ops until an echo shows they changed something.
       s.noopWrites++;
       p.noopWrites++;
-      if (changed === undefined) st.unsettled.set(e.seq, w);
+      if (changed === undefined) {
+        w = { seq: e.seq, ts: e.ts, pass: p, echoKind, changed };
+        st.unsettled.set(e.seq, w);
+      }
     }
     // Kept for echo matching unless resourceVersions will settle it exactly: it has one, its
     // effect is known, and this key's watch events of that kind carry theirs.
@@ -307,8 +324,9 @@ export class Analyzer {
       e.rv !== undefined &&
       changed !== undefined &&
       (echoKind === "Foo" ? st.fooWatchRv : st.deployWatchRv);
-    if (changed !== false && echoKind !== undefined && !exact) st.echoes.push(w);
-    if (e.fields && e.fields.length > 0 && changed !== true) addFields(p, e.fields);
+    if (changed !== false && echoKind !== undefined && !exact) {
+      st.echoes.push(w ?? { seq: e.seq, ts: e.ts, pass: p, echoKind, changed });
+    }
     return p.index;
   }
 

@@ -12,7 +12,7 @@ export interface WatchClass {
   seq: number;
   cause: PassCause;
   inferred: boolean;
-  writeSeq?: number;
+  writeSeq: number | undefined;
 }
 
 /** A successful write whose effect is not settled yet: changed or not, echoed or not. */
@@ -91,10 +91,18 @@ export class KeyState {
     };
   }
 
-  rememberWatch(w: WatchClass): void {
-    this.lastWatch = w;
-    this.recentWatches[this.watchAt] = w;
+  /**
+   * The record for the next watch event's classification. The ring's records are reused (they
+   * are copied into a Trigger when an enqueue claims them), so a busy key allocates nothing here.
+   */
+  nextWatchSlot(): WatchClass {
+    let w = this.recentWatches[this.watchAt];
+    if (w === undefined) {
+      w = { seq: 0, cause: "unknown", inferred: false, writeSeq: undefined };
+      this.recentWatches[this.watchAt] = w;
+    }
     this.watchAt = (this.watchAt + 1) % RECENT;
+    return w;
   }
 
   /** The classification of a recent watch event of this key, by seq. */

@@ -14,16 +14,31 @@
  */
 export type LineSink = (line: string, lineNo: number, terminated: boolean) => void;
 
+/** Decodes UTF-8 bytes that end at a line boundary. */
+export type Utf8Decoder = (bytes: Uint8Array) => string;
+
 const NL = 10;
 
 export class LineSplitter {
-  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+  private readonly decode: Utf8Decoder;
   /** Undecoded bytes after the last "\n" seen (an incomplete line). */
   private pendingBytes: Uint8Array[] = [];
   /** Decoded text after the last "\n" seen. */
   private carry = "";
   private lineNo = 0;
   private started = false;
+
+  /**
+   * `decode` replaces TextDecoder, e.g. by Node's Buffer, which turns ASCII into a string ~30×
+   * faster than Node's TextDecoder does (browsers' TextDecoder is fast already).
+   */
+  constructor(decode?: Utf8Decoder) {
+    if (decode) this.decode = decode;
+    else {
+      const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+      this.decode = (bytes) => decoder.decode(bytes);
+    }
+  }
 
   /** Number of lines delivered so far. */
   get lines(): number {
@@ -47,10 +62,10 @@ export class LineSplitter {
       // is decoded in place rather than copied.
       from = chunk.indexOf(NL) + 1;
       this.pendingBytes.push(chunk.subarray(0, from));
-      this.text(this.decoder.decode(concat(this.pendingBytes)), sink);
+      this.text(this.decode(concat(this.pendingBytes)), sink);
       this.pendingBytes = [];
     }
-    if (from <= last) this.text(this.decoder.decode(chunk.subarray(from, last + 1)), sink);
+    if (from <= last) this.text(this.decode(chunk.subarray(from, last + 1)), sink);
     if (last + 1 < chunk.length) this.pendingBytes.push(chunk.slice(last + 1));
   }
 
@@ -67,7 +82,7 @@ export class LineSplitter {
   /** Turns pending bytes into pending text (a string chunk follows, or the input ends). */
   private flushBytes(): void {
     if (this.pendingBytes.length === 0) return;
-    const text = this.decoder.decode(concat(this.pendingBytes));
+    const text = this.decode(concat(this.pendingBytes));
     this.pendingBytes = [];
     this.text(text, () => undefined);
   }

@@ -10,8 +10,12 @@ import { createReader } from "./readerPort.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
-/** Batches are posted at this size or this age, whichever comes first. */
-const BATCH_EVENTS = 20_000;
+/**
+ * Batches are posted at this size or this age, whichever comes first. The first batches are
+ * small so the lanes appear at once; later ones grow to amortise the per-message cost.
+ */
+const FIRST_BATCH_EVENTS = 1_000;
+const MAX_BATCH_EVENTS = 20_000;
 const BATCH_MS = 60;
 
 let cancelled = false;
@@ -58,9 +62,11 @@ async function read(file: Blob, name: string): Promise<void> {
   let events: TraceEvent[] = [];
   let diagnostics: Diagnostic[] = [];
   let last = performance.now();
+  let batchEvents = FIRST_BATCH_EVENTS;
   const flush = () => {
     if (events.length === 0 && diagnostics.length === 0) return;
     post({ type: "batch", events, diagnostics, bytes, total });
+    batchEvents = Math.min(MAX_BATCH_EVENTS, batchEvents * 2);
     events = [];
     diagnostics = [];
     last = performance.now();
@@ -68,7 +74,7 @@ async function read(file: Blob, name: string): Promise<void> {
   const sink = {
     event: (e: TraceEvent) => {
       events.push(e);
-      if (events.length >= BATCH_EVENTS) flush();
+      if (events.length >= batchEvents) flush();
     },
     diagnostic: (d: Diagnostic) => diagnostics.push(d),
   };

@@ -96,5 +96,13 @@ describe("loopscope convert", () => {
     expect(await run([junk, "--to", "chrome", "-o", out])).toBe(1);
     expect(stderr.join("")).toContain("no klog lines or loopscope trace records found");
     expect(existsSync(out)).toBe(false);
+
+    const foreign = join(dir, "other-tool.json");
+    writeFileSync(
+      foreign,
+      JSON.stringify([{ ph: "X", name: "work", ts: 1, dur: 2, pid: 1, tid: 1 }]),
+    );
+    expect(await run([foreign, "--to", "jsonl", "-o", out])).toBe(1);
+    expect(stderr.join("")).toContain("no loopscope events among them");
   });
 });

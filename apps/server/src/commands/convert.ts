@@ -118,7 +118,12 @@ function chromeSource(): EventSource {
     end: () => r.end(),
     diagnostics: r.diagnostics,
     format: () => "chrome",
-    notATrace: () => (r.records === 0 ? "no Chrome trace events found" : undefined),
+    notATrace: () =>
+      r.records === 0
+        ? "no Chrome trace events found"
+        : r.events === 0
+          ? `${r.records} Chrome trace events but no loopscope events among them (only files written by --to chrome can be read back)`
+          : undefined,
   };
 }
 

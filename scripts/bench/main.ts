@@ -1,9 +1,10 @@
 /**
- * `pnpm bench [name…] [--smoke] [--runs N] [--json OUT] [--list]`
+ * `pnpm bench [name…] [--smoke] [--runs N] [--events N] [--json OUT] [--list]`
  *
  * Runs the benches in scripts/bench/<name>.ts (all of them when no name is given), each at least
  * 5 times beside its baseline, prints a table and writes the numbers to .bench/results.json
- * (or OUT). `--smoke` uses tiny inputs so it finishes in seconds; it is part of `pnpm test`.
+ * (or OUT). `--smoke` uses tiny inputs and 2 runs so it finishes in seconds; it is part of
+ * `pnpm test`. `--events N` sets the size of generated inputs (load, pan, memory, click, size).
  * The interface a bench implements is scripts/bench/lib/types.ts.
  */
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -38,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         smoke: { type: "boolean" },
         runs: { type: "string" },
+        events: { type: "string" },
         json: { type: "string" },
         list: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -51,13 +53,18 @@ async function main(argv: string[]): Promise<number> {
   const files = benchFiles();
   if (values.help || values.list) {
     process.stdout.write(
-      `usage: pnpm bench [name…] [--smoke] [--runs N] [--json OUT]\nbenches: ${[...files.keys()].join(", ")}\n`,
+      `usage: pnpm bench [name…] [--smoke] [--runs N] [--events N] [--json OUT]\nbenches: ${[...files.keys()].join(", ")}\n`,
     );
     return 0;
   }
   const runs = values.runs === undefined ? undefined : Number(values.runs);
   if (runs !== undefined && (!Number.isInteger(runs) || runs < 1)) {
     process.stderr.write("bench: --runs must be a positive integer\n");
+    return 2;
+  }
+  const events = values.events === undefined ? undefined : Number(values.events.replace(/_/g, ""));
+  if (events !== undefined && (!Number.isInteger(events) || events < 1)) {
+    process.stderr.write("bench: --events must be a positive integer\n");
     return 2;
   }
   const names = positionals.length > 0 ? positionals : [...files.keys()];
@@ -71,7 +78,12 @@ async function main(argv: string[]): Promise<number> {
   const smoke = values.smoke === true;
   const tmpDir = join(ROOT, ".bench", "tmp");
   mkdirSync(tmpDir, { recursive: true });
-  const ctx = { smoke, tmpDir, log: (m: string) => process.stderr.write(`  ${m}\n`) };
+  const ctx = {
+    smoke,
+    tmpDir,
+    ...(events !== undefined ? { events } : {}),
+    log: (m: string) => process.stderr.write(`  ${m}\n`),
+  };
   const results: BenchResult[] = [];
   let failed = 0;
   for (const name of names) {

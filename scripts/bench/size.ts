@@ -32,7 +32,7 @@ const bench: Bench = {
   unit: "B/event",
   better: "lower",
   async setup(ctx) {
-    const events = ctx.smoke ? 10_000 : 1_000_000;
+    const events = ctx.events ?? (ctx.smoke ? 10_000 : 1_000_000);
     const dir = ctx.tmpDir;
     ctx.log(`generating ${events} events as JSONL and klog (cached in ${dir})`);
     const jsonl = await genFile(dir, events, "jsonl");

@@ -7,6 +7,7 @@ import { summarize, type Summary } from "./stats.ts";
 import type { Row } from "./table.ts";
 
 export const MIN_RUNS = 5;
+export const SMOKE_RUNS = 2;
 
 export interface BenchResult {
   name: string;
@@ -33,11 +34,14 @@ export async function runBench(
 ): Promise<BenchResult> {
   const setup = await bench.setup(ctx);
   const all = [setup.baseline, ...setup.cases];
-  const runs = Math.max(MIN_RUNS, runsWanted ?? bench.runs ?? MIN_RUNS);
+  // Smoke proves the bench runs and yields numbers (it is in `pnpm test`): 2 runs, no warm-up.
+  const runs = ctx.smoke
+    ? (runsWanted ?? SMOKE_RUNS)
+    : Math.max(MIN_RUNS, runsWanted ?? bench.runs ?? MIN_RUNS);
   const values: number[][] = all.map(() => []);
   const details: (Record<string, number> | undefined)[] = all.map(() => undefined);
   try {
-    for (const c of all) await c.run(); // warm-up: JIT, page cache
+    if (!ctx.smoke) for (const c of all) await c.run(); // warm-up: JIT, page cache
     for (let round = 0; round < runs; round++) {
       for (let i = 0; i < all.length; i++) {
         const m = await all[i].run();

@@ -8,8 +8,10 @@
  * run says something true about speed. Put generated inputs under `ctx.tmpDir`.
  */
 export interface BenchContext {
-  /** Tiny inputs, still ≥ 5 runs: proves the bench works, measures nothing worth quoting. */
+  /** Tiny inputs and 2 runs, no warm-up: proves the bench works, measures nothing worth quoting. */
   smoke: boolean;
+  /** `--events N`: input size for benches that take a generated trace (else their default). */
+  events?: number;
   /** Scratch directory for generated inputs (.bench/tmp); reused across invocations. */
   tmpDir: string;
   /** Progress for the person waiting (stderr). */

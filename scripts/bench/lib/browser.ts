@@ -1,0 +1,201 @@
+/**
+ * Browser benches' shared parts: the built web app (apps/web/dist) served by a tiny static
+ * server on 127.0.0.1 (plus the bench inputs under /bench/), one headless Chromium shared by
+ * every bench in the process, and an init script that records what the page cannot tell us
+ * afterwards (rAF deltas, the moment a file was dropped, input → next frame).
+ *
+ * Invariants: nothing listens beyond loopback; the browser and server are closed when the last
+ * bench using them tears down (refcounted), so `pnpm bench` leaves no process behind.
+ */
+import { createReadStream, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
+
+export const DIST = resolve(fileURLToPath(new URL("../../../apps/web/dist", import.meta.url)));
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".jsonl": "application/x-ndjson",
+  ".log": "text/plain",
+};
+
+function serve(dataDir: string): Promise<{ server: Server; url: string }> {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname);
+    const [root, rel] = path.startsWith("/bench/")
+      ? [dataDir, path.slice(7)]
+      : [DIST, path.slice(1) || "index.html"];
+    const file = normalize(join(root, rel));
+    if (!file.startsWith(root) || !existsSync(file) || !statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, {
+      "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+      "content-length": statSync(file).size,
+    });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((ok) =>
+    server.listen(0, "127.0.0.1", () =>
+      ok({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }),
+    ),
+  );
+}
+
+/** Page-side recorder, installed before the app's scripts run. */
+const INIT = () => {
+  const w = window as unknown as Record<string, unknown>;
+  const deltas: number[] = [];
+  let recording = false;
+  let last = 0;
+  const loop = (t: number) => {
+    if (recording && last > 0) deltas.push(t - last);
+    last = t;
+    requestAnimationFrame(loop);
+  };
+  requestAnimationFrame(loop);
+  w.__bench = {
+    startFrames() {
+      deltas.length = 0;
+      last = 0;
+      recording = true;
+    },
+    stopFrames(): number[] {
+      recording = false;
+      return deltas.slice();
+    },
+  };
+  document.addEventListener(
+    "change",
+    (e) => {
+      if ((e.target as HTMLInputElement | null)?.type === "file") performance.mark("bench:drop");
+    },
+    true,
+  );
+  // After the app says it has loaded everything, the next frame is the first moment input can be
+  // handled: that is "interactive".
+  new PerformanceObserver((list) => {
+    for (const m of list.getEntries())
+      if (m.name === "loopscope:loaded")
+        requestAnimationFrame(() => performance.mark("bench:interactive"));
+  }).observe({ entryTypes: ["mark"] });
+};
+
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function launch(): Promise<Browser> {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+interface Shared {
+  browser: Browser;
+  server: Server;
+  url: string;
+  users: number;
+}
+let shared: Promise<Shared> | undefined;
+
+export interface BrowserHandle {
+  /** App URL (with a trailing slash); bench inputs are at `${url}bench/<file name>`. */
+  url: string;
+  newPage(): Promise<{ page: Page; cdp: CDPSession; close(): Promise<void> }>;
+  release(): Promise<void>;
+}
+
+/** The shared browser and server; `dataDir` must be the same for every caller (ctx.tmpDir). */
+export async function acquireBrowser(dataDir: string): Promise<BrowserHandle> {
+  if (!existsSync(join(DIST, "index.html")))
+    throw new Error(`${DIST} has no index.html: run \`pnpm build\` first`);
+  const assets = join(DIST, "assets");
+  const marked = readdirSync(assets).some(
+    (f) => f.endsWith(".js") && readFileSync(join(assets, f), "utf8").includes("loopscope:loaded"),
+  );
+  if (!marked)
+    throw new Error(`${DIST} predates the performance marks the benches read: run \`pnpm build\``);
+  shared ??= (async () => {
+    const { server, url } = await serve(resolve(dataDir));
+    return { browser: await launch(), server, url, users: 0 };
+  })();
+  const s = await shared;
+  s.users++;
+  let released = false;
+  return {
+    url: s.url,
+    async newPage() {
+      // On a shared machine a browser may go away under us (a crash, someone's cleanup): relaunch.
+      if (!s.browser.isConnected()) s.browser = await launch();
+      const context = await s.browser.newContext({ viewport: { width: 1920, height: 1080 } });
+      // tsx (esbuild, keepNames) wraps named functions in `__name(…)`; functions we hand to the
+      // page are serialized with those calls, so the page needs the helper too.
+      await context.addInitScript({
+        content: `globalThis.__name = (f) => f;\n(${INIT.toString()})();`,
+      });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      return { page, cdp, close: () => context.close() };
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      if (--s.users > 0) return;
+      shared = undefined;
+      await s.browser.close();
+      await new Promise<void>((r) => s.server.close(() => r()));
+    },
+  };
+}
+
+/** Main-thread JS heap after a full GC, bytes. */
+export async function heapAfterGc(cdp: CDPSession): Promise<number> {
+  await cdp.send("HeapProfiler.collectGarbage");
+  await cdp.send("HeapProfiler.collectGarbage");
+  const h = await cdp.send("Runtime.getHeapUsage");
+  return h.usedSize;
+}
+
+/** Drops `file` on the app (the file input the "Open trace…" button drives) and waits until loaded. */
+export async function dropAndLoad(
+  page: Page,
+  file: string,
+  timeoutMs = 600_000,
+): Promise<{ firstPaint: number; interactive: number }> {
+  await page.getByTestId("file-input").setInputFiles(file);
+  await page.waitForFunction(
+    () => performance.getEntriesByName("bench:interactive").length > 0,
+    undefined,
+    {
+      timeout: timeoutMs,
+      polling: 50,
+    },
+  );
+  return page.evaluate(() => {
+    const at = (n: string) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
+    const drop = at("bench:drop");
+    return {
+      firstPaint: at("loopscope:first-paint") - drop,
+      interactive: at("bench:interactive") - drop,
+    };
+  });
+}
+
+export function quantile(xs: readonly number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+}

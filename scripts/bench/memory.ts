@@ -1,0 +1,70 @@
+/**
+ * memory: main-thread JS heap the web app keeps per event after loading a generated trace
+ * (CDP Runtime.getHeapUsage after HeapProfiler.collectGarbage, minus the same page before the
+ * drop, ÷ events). Baseline: the same lines kept as parsed JS objects (what a naive viewer holds).
+ * Goal at 1M events: ≤ 150 B/event. Full: 1M; --smoke: 10k.
+ */
+import { acquireBrowser, dropAndLoad, heapAfterGc } from "./lib/browser.ts";
+import { genFile } from "./lib/gen-input.ts";
+import type { Bench } from "./lib/types.ts";
+
+const bench: Bench = {
+  description: "browser heap per event after loading (goal ≤ 150 B/event at 1M)",
+  unit: "B/event",
+  better: "lower",
+  async setup(ctx) {
+    const events = ctx.events ?? (ctx.smoke ? 10_000 : 1_000_000);
+    const file = await genFile(ctx.tmpDir, events, "jsonl");
+    const b = await acquireBrowser(ctx.tmpDir);
+    return {
+      info: { events, MB: (file.bytes / 1e6).toFixed(1) },
+      baseline: {
+        name: "lines kept as JSON.parse objects",
+        async run() {
+          const p = await b.newPage();
+          try {
+            await p.page.goto(b.url);
+            const input = p.page.getByTestId("file-input");
+            await input.evaluate((el) =>
+              el.addEventListener("change", (e) => e.stopImmediatePropagation(), true),
+            );
+            await input.setInputFiles(file.path);
+            const before = await heapAfterGc(p.cdp);
+            await input.evaluate(async (el: HTMLInputElement) => {
+              const text = await el.files![0].text();
+              (globalThis as unknown as { kept: unknown[] }).kept = text
+                .split("\n")
+                .slice(1)
+                .filter((l) => l.length > 0)
+                .map((l) => JSON.parse(l) as unknown);
+            });
+            const after = await heapAfterGc(p.cdp);
+            return { value: (after - before) / events, details: { heapBytes: after - before } };
+          } finally {
+            await p.close();
+          }
+        },
+      },
+      cases: [
+        {
+          name: "web app after load",
+          async run() {
+            const p = await b.newPage();
+            try {
+              await p.page.goto(b.url);
+              const before = await heapAfterGc(p.cdp);
+              await dropAndLoad(p.page, file.path);
+              const after = await heapAfterGc(p.cdp);
+              return { value: (after - before) / events, details: { heapBytes: after - before } };
+            } finally {
+              await p.close();
+            }
+          },
+        },
+      ],
+      teardown: () => b.release(),
+    };
+  },
+};
+
+export default bench;

@@ -1,0 +1,75 @@
+/**
+ * pan: frame times while a script pans (drag) and zooms (wheel) the timeline for 10 s with a
+ * generated trace loaded (default view: the first Foo's lanes, the overview of all events).
+ * Value: p95 of requestAnimationFrame deltas. Baseline: the same page idle (the frame floor).
+ * Goal at 1M events: p95 ≤ 16.7 ms. Full: 1M events, 10 s; --smoke: 10k, 1 s.
+ */
+import type { Page } from "playwright-core";
+import { acquireBrowser, dropAndLoad, quantile } from "./lib/browser.ts";
+import { genFile } from "./lib/gen-input.ts";
+import type { Bench, Measurement } from "./lib/types.ts";
+
+type BenchWindow = { __bench: { startFrames(): void; stopFrames(): number[] } };
+
+async function frames(
+  page: Page,
+  seconds: number,
+  act: (until: number) => Promise<void>,
+): Promise<Measurement> {
+  await page.evaluate(() => (window as unknown as BenchWindow).__bench.startFrames());
+  await act(performance.now() + seconds * 1000);
+  const d = await page.evaluate(() => (window as unknown as BenchWindow).__bench.stopFrames());
+  if (d.length < 2) throw new Error(`only ${d.length} frames recorded`);
+  return {
+    value: quantile(d, 0.95),
+    details: { frames: d.length, p50: quantile(d, 0.5), max: Math.max(...d) },
+  };
+}
+
+const bench: Bench = {
+  description: "scripted pan + zoom with the trace loaded: p95 frame time (goal ≤ 16.7 ms at 1M)",
+  unit: "ms",
+  better: "lower",
+  async setup(ctx) {
+    const events = ctx.events ?? (ctx.smoke ? 10_000 : 1_000_000);
+    const seconds = ctx.smoke ? 1 : 10;
+    const file = await genFile(ctx.tmpDir, events, "jsonl");
+    const b = await acquireBrowser(ctx.tmpDir);
+    const p = await b.newPage();
+    await p.page.goto(b.url);
+    await dropAndLoad(p.page, file.path);
+    const box = (await p.page.getByTestId("timeline").boundingBox())!;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + Math.min(box.height / 2, 120);
+    const mouse = p.page.mouse;
+    const panAndZoom = async (until: number) => {
+      for (let i = 0; performance.now() < until; i++) {
+        await mouse.move(cx, cy);
+        for (let k = 0; k < 3; k++) await mouse.wheel(0, i % 2 ? 240 : -240);
+        await mouse.down();
+        const dir = i % 2 ? -1 : 1;
+        for (let s = 1; s <= 10; s++) await mouse.move(cx + dir * s * 25, cy);
+        await mouse.up();
+      }
+    };
+    return {
+      info: { events, seconds, viewport: "1920×1080" },
+      baseline: {
+        name: "idle page, trace loaded",
+        run: () =>
+          frames(
+            p.page,
+            Math.min(seconds, 2),
+            (until) => new Promise((r) => setTimeout(r, until - performance.now())),
+          ),
+      },
+      cases: [{ name: `pan + zoom ${seconds} s`, run: () => frames(p.page, seconds, panAndZoom) }],
+      async teardown() {
+        await p.close();
+        await b.release();
+      },
+    };
+  },
+};
+
+export default bench;

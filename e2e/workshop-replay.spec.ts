@@ -87,6 +87,14 @@ test("step through create-foo: narration names the self-triggered pass; expectat
   await expect(page.getByTestId("pass-timing").first()).toBeAttached();
   await page.screenshot({ path: "test-results/workshop-queue.png" });
 
+  // Compare with the shipped hot-loop sample: counts side by side, timelines aligned at creation.
+  await page.getByTestId("workshop-tab-compare").click();
+  await page.getByTestId("compare-sample").selectOption("hot-loop.jsonl");
+  const table = page.getByTestId("compare-table");
+  await expect(table.locator("tr", { hasText: "hot loop" })).toContainText(/no\s*yes/);
+  await expect(page.getByTestId("aligned-row")).toHaveCount(2);
+  await page.screenshot({ path: "test-results/workshop-compare.png" });
+
   // Presenter mode: large narration, share hint, side panels hidden.
   await page.getByTestId("workshop-tab-step").click();
   await page.getByTestId("presenter-toggle").click();

@@ -139,10 +139,10 @@ export function ComparePanel({
         {error && <span className="error">{error}</span>}
       </div>
       {right ? (
-        <>
+        <div className="compare-body">
           <CompareTable left={left} right={right} />
           <AlignedTimelines sides={[left, right]} />
-        </>
+        </div>
       ) : (
         <p className="muted">
           Pick a second run — e.g. open hot-loop and compare it with fix-hot-loop.
@@ -228,7 +228,7 @@ function AlignedTimelines({ sides }: { sides: RunSide[] }) {
                 {s.name.length > 20 ? `…${s.name.slice(-19)}` : s.name}
               </text>
               <text x={8} y={y + 34} className="chart-note">
-                {s.passes.length} passes · {s.writes.length} writes
+                {s.passes.length} passes · {s.writes.length} successful writes
               </text>
               {s.passes.map((p, j) => {
                 const st = causeStyle(p.cause);

@@ -92,9 +92,10 @@ export function QueueView({
       </Chart>
       <Chart
         title={`Waiting in the queue vs working — ${fmt(m.waitMs)} waiting, ${fmt(m.workMs)} working`}
-        height={Math.max(120, 28 + m.passes.length * 12 + M.b)}
+        height={Math.max(136, 44 + m.passes.length * 12 + M.b)}
       >
-        {(h) => {
+        {(full) => {
+          const h = full - 16; // room for the legend under the axis
           const band = (h - M.t - M.b) / Math.max(1, m.passes.length);
           return (
             <>
@@ -123,18 +124,18 @@ export function QueueView({
                 );
               })}
               <g className="legend-inline">
-                <rect x={M.l} y={h - 12} width={10} height={8} className="wait-bar" />
-                <text x={M.l + 14} y={h - 4} className="chart-note">
+                <rect x={M.l} y={full - 12} width={10} height={8} className="wait-bar" />
+                <text x={M.l + 14} y={full - 4} className="chart-note">
                   waiting
                 </text>
                 <rect
                   x={M.l + 70}
-                  y={h - 12}
+                  y={full - 12}
                   width={10}
                   height={8}
                   fill={causeStyle("external").color}
                 />
-                <text x={M.l + 84} y={h - 4} className="chart-note">
+                <text x={M.l + 84} y={full - 4} className="chart-note">
                   working (colour = cause)
                 </text>
               </g>
@@ -205,7 +206,7 @@ function Axes({
             ),
           )}
           {yLabel && (
-            <text x={M.l - 6} y={M.t - 2} textAnchor="end" className="chart-note">
+            <text x={M.l + 6} y={M.t + 8} className="chart-note">
               {yLabel}
             </text>
           )}

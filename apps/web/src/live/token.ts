@@ -4,7 +4,9 @@
  * (protocol: TOKEN_META). Every /api call sends it in the `x-loopscope-token` header and the
  * WebSocket URL carries `?token=`. No meta tag ⇒ the page is statically hosted: replay only.
  */
-export const TOKEN_META_NAME = "loopscope-token";
+import { TOKEN_META } from "@loopscope/protocol";
+
+export const TOKEN_META_NAME = TOKEN_META;
 
 export function readToken(doc: Document = document): string | undefined {
   const el = doc.querySelector(`meta[name="${TOKEN_META_NAME}"]`);

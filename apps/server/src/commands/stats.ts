@@ -88,7 +88,7 @@ export interface StatsJson {
 
 export function statsJson(reader: TraceReader, analyzer: Analyzer): StatsJson {
   const snap = analyzer.snapshot();
-  const keys: Record<string, StatsKey> = {};
+  const keys: Record<string, StatsKey> = Object.create(null) as Record<string, StatsKey>;
   for (const [k, s] of Object.entries(snap.keys)) {
     keys[k] = {
       byStage: s.byStage,

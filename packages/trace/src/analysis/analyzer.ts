@@ -4,7 +4,7 @@
  *
  * Invariants:
  * - Each event is looked at once, in `seq` order; the work per event is O(1) apart from rare
- *   bounded scans (a key's last few writes), so a million events take about a second.
+ *   bounded scans (a key's last few writes): the cost grows linearly with the trace.
  * - A pass is counted once: it opens at a dequeue — or, in logs without dequeue lines, at the
  *   first read/write of the key or at its pass-end marker (`fromMarkers`) — and closes at the
  *   key's `done` event (or, if the log lost it, at the key's next dequeue).
@@ -119,7 +119,8 @@ export class Analyzer {
 
   /** Everything at once, as plain data (safe to serialize or post to another thread). */
   snapshot(): AnalysisSnapshot {
-    const keys: Record<string, KeySummary> = {};
+    // No prototype: a key is data, whatever it is called.
+    const keys: Record<string, KeySummary> = Object.create(null) as Record<string, KeySummary>;
     for (const [k, st] of this.states) keys[k] = this.summarize(st);
     return {
       events: this.eventCount,

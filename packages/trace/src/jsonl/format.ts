@@ -83,6 +83,16 @@ export function decodeHeader(o: Record<string, unknown>): TraceHeader {
   };
   if (typeof o.created === "string") h.created = o.created;
   if (typeof o.source === "string") h.source = o.source;
-  for (const [k, v] of Object.entries(o)) if (!HEADER_FIELDS.has(k)) (h.extra ??= {})[k] = v;
+  for (const [k, v] of Object.entries(o)) {
+    // defineProperty: a field named "__proto__" is data like any other, not a prototype.
+    if (!HEADER_FIELDS.has(k)) {
+      Object.defineProperty((h.extra ??= {}), k, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
   return h;
 }

@@ -62,6 +62,13 @@ type Role = keyof typeof NAMES;
 
 export type StageParse = { ok: true; event: UnsequencedEvent } | { ok: false; message: string };
 
+const OWN = (value: unknown): PropertyDescriptor => ({
+  value,
+  enumerable: true,
+  writable: true,
+  configurable: true,
+});
+
 /** Extra fields (unknown keys) and the roles found, per line. */
 class Roles {
   readonly byRole = new Map<Role, string>();
@@ -84,7 +91,8 @@ class Roles {
           break;
         }
       }
-      if (!used) (this.extra ??= {})[f.keys[i]] = f.values[i];
+      // defineProperty: a key spelled "__proto__" is data like any other, not a prototype.
+      if (!used) Object.defineProperty((this.extra ??= {}), f.keys[i], OWN(f.values[i]));
     }
   }
 

@@ -6,7 +6,7 @@
  * Goal at 1M events: ≤ 50 ms. Full: 1M events; --smoke: 10k.
  */
 import type { Page } from "playwright-core";
-import { acquireBrowser, dropAndLoad } from "./lib/browser.ts";
+import { acquireBrowser } from "./lib/browser.ts";
 import { genFile } from "./lib/gen-input.ts";
 import type { Bench } from "./lib/types.ts";
 
@@ -92,12 +92,10 @@ const bench: Bench = {
   unit: "ms",
   better: "lower",
   async setup(ctx) {
-    const events = ctx.events ?? (ctx.smoke ? 10_000 : 1_000_000);
+    const events = ctx.events ?? (ctx.smoke ? 2_000 : 1_000_000);
     const file = await genFile(ctx.tmpDir, events, "jsonl");
     const b = await acquireBrowser(ctx.tmpDir);
-    const p = await b.newPage();
-    await p.page.goto(b.url);
-    await dropAndLoad(p.page, file.path);
+    const p = { page: await b.loadedPage(file.path) };
     const details = p.page.getByTestId("details");
     // Keep two marks whose clicks give different details, so every timed click changes the panel.
     const marks = await findMarks(p.page);
@@ -130,10 +128,7 @@ const bench: Bench = {
           },
         },
       ],
-      async teardown() {
-        await p.close();
-        await b.release();
-      },
+      teardown: () => b.release(),
     };
   },
 };

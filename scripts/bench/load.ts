@@ -15,7 +15,7 @@ const bench: Bench = {
   unit: "ms",
   better: "lower",
   async setup(ctx) {
-    const events = ctx.events ?? (ctx.smoke ? 10_000 : 1_000_000);
+    const events = ctx.events ?? (ctx.smoke ? 2_000 : 1_000_000);
     const file = await genFile(ctx.tmpDir, events, "jsonl");
     const b: BrowserHandle = await acquireBrowser(ctx.tmpDir);
     let last: { firstPaint: number; interactive: number } | undefined;

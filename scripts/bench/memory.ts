@@ -13,7 +13,7 @@ const bench: Bench = {
   unit: "B/event",
   better: "lower",
   async setup(ctx) {
-    const events = ctx.events ?? (ctx.smoke ? 10_000 : 1_000_000);
+    const events = ctx.events ?? (ctx.smoke ? 2_000 : 1_000_000);
     const file = await genFile(ctx.tmpDir, events, "jsonl");
     const b = await acquireBrowser(ctx.tmpDir);
     return {

@@ -5,7 +5,7 @@
  * Goal at 1M events: p95 ≤ 16.7 ms. Full: 1M events, 10 s; --smoke: 10k, 1 s.
  */
 import type { Page } from "playwright-core";
-import { acquireBrowser, dropAndLoad, quantile } from "./lib/browser.ts";
+import { acquireBrowser, quantile } from "./lib/browser.ts";
 import { genFile } from "./lib/gen-input.ts";
 import type { Bench, Measurement } from "./lib/types.ts";
 
@@ -31,13 +31,11 @@ const bench: Bench = {
   unit: "ms",
   better: "lower",
   async setup(ctx) {
-    const events = ctx.events ?? (ctx.smoke ? 10_000 : 1_000_000);
+    const events = ctx.events ?? (ctx.smoke ? 2_000 : 1_000_000);
     const seconds = ctx.smoke ? 1 : 10;
     const file = await genFile(ctx.tmpDir, events, "jsonl");
     const b = await acquireBrowser(ctx.tmpDir);
-    const p = await b.newPage();
-    await p.page.goto(b.url);
-    await dropAndLoad(p.page, file.path);
+    const p = { page: await b.loadedPage(file.path) };
     const box = (await p.page.getByTestId("timeline").boundingBox())!;
     const cx = box.x + box.width / 2;
     const cy = box.y + Math.min(box.height / 2, 120);
@@ -64,10 +62,7 @@ const bench: Bench = {
           ),
       },
       cases: [{ name: `pan + zoom ${seconds} s`, run: () => frames(p.page, seconds, panAndZoom) }],
-      async teardown() {
-        await p.close();
-        await b.release();
-      },
+      teardown: () => b.release(),
     };
   },
 };

@@ -33,7 +33,7 @@ const bench: Bench = {
   unit: "MB/s",
   better: "higher",
   setup(ctx) {
-    const stageLines = ctx.smoke ? 10_000 : 1_000_000;
+    const stageLines = ctx.events ?? (ctx.smoke ? 10_000 : 1_000_000);
     ctx.log(`generating a klog file with ${stageLines} STAGE lines (cached in ${ctx.tmpDir})`);
     const file = synthKlog(ctx.tmpDir, stageLines);
     const rate = (ms: number): number => file.bytes / MB / (ms / 1000);

@@ -6,7 +6,7 @@
  * The API server answers writes after WRITE_LATENCY_MS (its fault injector), a cluster's typical
  * write latency: with an in-process server that answers in microseconds a reconcile is pure CPU
  * and one Node process gains nothing from more workers; with real latency, workers overlap waits —
- * which is what `--workers` is for. Goal: 4 workers ≥ 2× one. Full: 300 Foos; --smoke: 4.
+ * which is what `--workers` is for. Goal: 4 workers ≥ 2× one. Full: 300 Foos (SCALE_FOOS=N to change); --smoke: 4.
  */
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
@@ -72,7 +72,7 @@ const bench: Bench = {
   unit: "Foos/s",
   better: "higher",
   setup(ctx) {
-    const count = ctx.smoke ? 4 : 300;
+    const count = ctx.smoke ? 4 : Number(process.env.SCALE_FOOS ?? 300);
     return {
       info: { foos: count, writeLatencyMs: WRITE_LATENCY_MS },
       baseline: { name: "1 worker", run: () => reconcileAll(count, 1) },

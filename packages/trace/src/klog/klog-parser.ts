@@ -19,6 +19,7 @@ import { mayBeMarker, parseMarker } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
 import { fastStage } from "./fast-stage.ts";
 import { pick, scanFields } from "./fields.ts";
+import { readGoQuoted } from "./go-quote.ts";
 
 export interface KlogOptions {
   /** The year klog lines belong to. Default: from the line prefix, else the current year. */
@@ -133,12 +134,11 @@ export class KlogParser {
     }
     let key = "";
     let body = text.slice(msgStart);
-    if (body.indexOf("=") >= 0) {
-      const f = scanFields(body);
-      key = pick(f, NOTE_KEYS) ?? "";
-      if (body.charCodeAt(0) === 34 && f.words.length > 0) {
-        body = f.words[0] + body.slice(body.indexOf('"', 1) + 1);
-      }
+    if (body.indexOf("=") >= 0) key = pick(scanFields(body), NOTE_KEYS) ?? "";
+    // A structured line's message is Go-quoted: the note shows it as the controller wrote it.
+    if (body.charCodeAt(0) === 34) {
+      const q = readGoQuoted(body, 0);
+      if (q) body = q.value + body.slice(q.end);
     }
     this.emit({
       stage: "note",

@@ -96,3 +96,24 @@ describe("klog time", () => {
     ]);
   });
 });
+
+describe("controller lines that are not stages", () => {
+  it("become notes with the message unquoted and the key they name", () => {
+    const { events, analyzer } = analyze(
+      String.raw`E0724 21:16:01.020000 1029769 controller.go:250] "Foo referenced by item in work queue no longer exists" err="foo.samplecontroller.k8s.io \"x\" not found" logger="UnhandledError" objectReference="default/x"` +
+        "\n" +
+        `I0724 21:14:04.525557 1029769 controller.go:168] "Starting Foo controller"\n`,
+    );
+    expect(
+      events.map((e) => (e.stage === "note" ? [e.key, e.level, e.text.slice(0, 24)] : [])),
+    ).toEqual([
+      ["default/x", "E", "Foo referenced by item i"],
+      ["", "I", "Starting Foo controller"],
+    ]);
+    // Notes never make a key, but a vanished Foo is a finding.
+    expect(analyzer.keys()).toEqual([]);
+    expect(analyzer.findings()).toEqual([
+      expect.objectContaining({ kind: "not-found", key: "default/x" }),
+    ]);
+  });
+});

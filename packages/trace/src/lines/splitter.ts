@@ -11,8 +11,22 @@
  * - The text after the last "\n" is delivered by `end()` with `terminated: false` (a torn
  *   last line of a file still being written), never silently dropped.
  * - A UTF-8 byte-order mark at the very start is dropped.
+ * - Memory is bounded: a line that grows past `maxLine` (bytes, or UTF-16 units for string
+ *   chunks) across chunks is not kept — its text is dropped as it arrives and it is delivered as
+ *   "" with `overlong` = its length, still numbered. (A 600 MB gzip bomb of one line would
+ *   otherwise be held whole, then fail to become a string at V8's 512 M character limit.) A line
+ *   that lies whole inside one chunk is bounded by the chunk's size instead.
  */
-export type LineSink = (line: string, lineNo: number, terminated: boolean) => void;
+export type LineSink = (
+  line: string,
+  lineNo: number,
+  terminated: boolean,
+  /** Length of a line dropped for exceeding the limit (then `line` is ""). */
+  overlong?: number,
+) => void;
+
+/** Default limit on one line: far above any real log line, far below V8's string limit. */
+export const MAX_LINE = 64 * 1024 * 1024;
 
 /** Decodes UTF-8 bytes that end at a line boundary. */
 export type Utf8Decoder = (bytes: Uint8Array) => string;
@@ -23,6 +37,9 @@ export class LineSplitter {
   private readonly decode: Utf8Decoder;
   /** Undecoded bytes after the last "\n" seen (an incomplete line). */
   private pendingBytes: Uint8Array[] = [];
+  private pendingLen = 0;
+  /** Length of the current line dropped so far for being over the limit. */
+  private overlong = 0;
   /** Decoded text after the last "\n" seen. */
   private carry = "";
   private lineNo = 0;
@@ -32,7 +49,10 @@ export class LineSplitter {
    * `decode` replaces TextDecoder, e.g. by Node's Buffer, which turns ASCII into a string ~30×
    * faster than Node's TextDecoder does (browsers' TextDecoder is fast already).
    */
-  constructor(decode?: Utf8Decoder) {
+  constructor(
+    decode?: Utf8Decoder,
+    private readonly maxLine = MAX_LINE,
+  ) {
     if (decode) this.decode = decode;
     else {
       const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
@@ -53,7 +73,7 @@ export class LineSplitter {
     }
     const last = chunk.lastIndexOf(NL);
     if (last < 0) {
-      if (chunk.length > 0) this.pendingBytes.push(chunk.slice());
+      if (chunk.length > 0) this.keepPending(chunk.slice());
       return;
     }
     let from = 0;
@@ -64,15 +84,28 @@ export class LineSplitter {
       this.pendingBytes.push(chunk.subarray(0, from));
       this.text(this.decode(concat(this.pendingBytes)), sink);
       this.pendingBytes = [];
+      this.pendingLen = 0;
     }
     if (from <= last) this.text(this.decode(chunk.subarray(from, last + 1)), sink);
-    if (last + 1 < chunk.length) this.pendingBytes.push(chunk.slice(last + 1));
+    if (last + 1 < chunk.length) this.keepPending(chunk.slice(last + 1));
+  }
+
+  /** Holds the start of an unfinished line — or drops it once it is over the limit. */
+  private keepPending(bytes: Uint8Array): void {
+    this.pendingBytes.push(bytes);
+    this.pendingLen += bytes.length;
+    if (this.pendingLen + this.carry.length > this.maxLine) {
+      this.overlong += this.pendingLen + this.carry.length;
+      this.pendingBytes = [];
+      this.pendingLen = 0;
+      this.carry = "";
+    }
   }
 
   /** Delivers a final unterminated line, if any. */
   end(sink: LineSink): void {
     this.flushBytes();
-    if (this.carry.length > 0) {
+    if (this.carry.length > 0 || this.overlong > 0) {
       const line = this.carry;
       this.carry = "";
       this.emit(line, sink, false);
@@ -84,6 +117,7 @@ export class LineSplitter {
     if (this.pendingBytes.length === 0) return;
     const text = this.decode(concat(this.pendingBytes));
     this.pendingBytes = [];
+    this.pendingLen = 0;
     this.text(text, () => undefined);
   }
 
@@ -96,6 +130,7 @@ export class LineSplitter {
     let nl = text.indexOf("\n");
     if (nl < 0) {
       this.carry += text;
+      this.capCarry();
       return;
     }
     if (this.carry.length > 0) {
@@ -110,9 +145,23 @@ export class LineSplitter {
       nl = text.indexOf("\n", start);
     }
     this.carry = start < text.length ? text.slice(start) : "";
+    this.capCarry();
+  }
+
+  private capCarry(): void {
+    if (this.carry.length + this.pendingLen > this.maxLine) {
+      this.overlong += this.carry.length;
+      this.carry = "";
+    }
   }
 
   private emit(line: string, sink: LineSink, terminated: boolean): void {
+    if (this.overlong > 0) {
+      const n = this.overlong + line.length;
+      this.overlong = 0;
+      sink("", ++this.lineNo, terminated, n);
+      return;
+    }
     const n = line.length;
     if (n > 0 && line.charCodeAt(n - 1) === 13) line = line.slice(0, n - 1);
     sink(line, ++this.lineNo, terminated);

@@ -12,7 +12,7 @@
  */
 import type { TraceEvent, UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
-import { LineSplitter, type Utf8Decoder } from "../lines/splitter.ts";
+import { LineSplitter, MAX_LINE, type Utf8Decoder } from "../lines/splitter.ts";
 import { KlogParser, type KlogOptions } from "../klog/klog-parser.ts";
 import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.ts";
 import { decodeEvent } from "../jsonl/decode-event.ts";
@@ -45,8 +45,15 @@ export class TraceReader {
   private out: TraceEvent[] = [];
   private readonly maxDiagnostics: number;
   private jsonLines = 0;
-  private readonly onLine = (line: string, no: number, terminated: boolean) =>
-    this.line(line, no, terminated);
+  private readonly onLine = (line: string, no: number, terminated: boolean, overlong?: number) => {
+    if (overlong === undefined) this.line(line, no, terminated);
+    else
+      this.diagnose({
+        line: no,
+        level: "error",
+        message: `line of ${overlong} bytes, over the ${MAX_LINE >> 20} MiB limit; skipped`,
+      });
+  };
 
   constructor(private readonly opts: ReaderOptions = {}) {
     this.splitter = new LineSplitter(opts.decode);

@@ -24,11 +24,20 @@ export const deleteAndRecreate: Scenario = {
       `deployment ${key} to be garbage-collected`,
       async () => !(await ctx.kube.getDeployment(NS, NAME)),
     );
-    await untilTrace(ctx, "the Deployment's delete event, ignored as an orphan", (evs) =>
-      evs.some(
-        (e) =>
-          e.stage === "watch" && e.key === "" && e.kind === "Deployment" && e.event === "delete",
-      ),
+    // Usually the Foo informer has dropped the Foo first and the Deployment's delete is an orphan;
+    // if the Deployment's event wins the race, a pass finds the Foo gone instead.
+    await untilTrace(
+      ctx,
+      "the Deployment's delete event (an orphan) or a pass finding the Foo gone",
+      (evs) =>
+        evs.some(
+          (e) =>
+            (e.stage === "watch" &&
+              e.key === "" &&
+              e.kind === "Deployment" &&
+              e.event === "delete") ||
+            (e.stage === "read" && e.key === key && e.found === false),
+        ),
     );
     await createAndSettle(ctx, NAME);
   },

@@ -1,0 +1,50 @@
+import { expect, it } from "vitest";
+import { HttpError } from "../http/respond.ts";
+import { parseManifest } from "./manifest.ts";
+
+const foo = (name: string) => `apiVersion: samplecontroller.k8s.io/v1alpha1
+kind: Foo
+metadata:
+  name: ${name}
+spec:
+  deploymentName: ${name}
+  replicas: 1
+`;
+
+const rejects = (yaml: string): string => {
+  try {
+    parseManifest(yaml);
+  } catch (err) {
+    expect(err).toBeInstanceOf(HttpError);
+    expect((err as HttpError).status).toBe(400);
+    return (err as Error).message;
+  }
+  throw new Error("accepted");
+};
+
+it("reads every document, defaulting the namespace", () => {
+  const objects = parseManifest(
+    `${foo("a")}---\n${foo("b").replace("metadata:", "metadata:\n  namespace: team")}`,
+  );
+  expect(objects.map((o) => `${o.kind} ${o.namespace}/${o.name}`)).toEqual([
+    "Foo default/a",
+    "Foo team/b",
+  ]);
+});
+
+it("refuses the whole manifest when one document is bad, saying which and where", () => {
+  expect(
+    rejects(
+      `${foo("a")}---\nkind: Foo\napiVersion: samplecontroller.k8s.io/v1alpha1\nmetadata: {name: "Bad_Name"}\n`,
+    ),
+  ).toMatch(/^document 2: metadata.name/);
+  expect(rejects(`${foo("a")}---\nkind: Secret\napiVersion: v1\n`)).toMatch(
+    /document 2: kind Secret not supported/,
+  );
+  expect(rejects(`kind: Foo\napiVersion: apps/v1\nmetadata: {name: a}\n`)).toMatch(
+    /needs apiVersion samplecontroller/,
+  );
+  expect(rejects(`kind: Foo\n  bad: [indent\n`)).toMatch(/^document 1, line \d+:/);
+  expect(rejects(`---\n# nothing\n`)).toMatch(/no objects/);
+  expect(rejects(`- a\n- b\n`)).toMatch(/not a Kubernetes object/);
+});

@@ -8,7 +8,7 @@
  * emitting before the hub's recording is flushed, fsynced and closed. It is idempotent.
  */
 import { dirname } from "node:path";
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { Recording } from "../hub/recording.ts";
 import { TraceHub } from "../hub/trace-hub.ts";
 import type { RecordingMeta } from "../hub/codec.ts";
@@ -108,6 +108,8 @@ export async function startLive(o: LiveOptions): Promise<Live> {
     };
   } catch (err) {
     await unwind();
+    // Nothing ran: leave no header-only file in the runs list.
+    if (hub.lastSeq === 0) await rm(recordingPath, { force: true });
     throw err;
   }
 }

@@ -135,7 +135,8 @@ export async function run(argv: string[]): Promise<number> {
         context: args.context,
         installCrd: args.installCrd,
       }
-    : { kind: "embedded" };
+    : // Seeded ids: the same scenario draws the same picture (uids included) run after run.
+      { kind: "embedded", apiserverOpts: { seed: 1 } };
   let session;
   try {
     session = await startSession({

@@ -7,6 +7,7 @@ import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { memo } from "react";
 import { useSessionVersion, useViewPick } from "../app/hooks.ts";
+import { visibleRows } from "./visibleRows.ts";
 
 export function objectState(s: KeySummary | undefined): { label: string; tone: string } {
   if (!s) return { label: "…", tone: "muted" };
@@ -27,6 +28,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   const search = useViewPick(view, (s) => s.search);
   const q = search.trim().toLowerCase();
   const keys = session.store.keyList().filter((k) => !q || k.toLowerCase().includes(q));
+  const rows = visibleRows(keys, selectedKeys);
   return (
     <section className="panel objects" aria-label="Objects">
       <h2>
@@ -43,7 +45,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
           </tr>
         </thead>
         <tbody>
-          {keys.map((key) => {
+          {rows.shown.map((key) => {
             const s = session.summaryOf(key);
             const st = objectState(s);
             const selected = selectedKeys.includes(key);
@@ -78,6 +80,11 @@ export const ObjectsPanel = memo(function ObjectsPanel({
         </tbody>
       </table>
       {keys.length === 0 && <p className="muted">No objects yet.</p>}
+      {rows.hidden > 0 && (
+        <p className="muted" data-testid="objects-more">
+          {rows.hidden.toLocaleString()} more — type in the filter to find one
+        </p>
+      )}
     </section>
   );
 });

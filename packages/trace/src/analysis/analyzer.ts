@@ -243,7 +243,7 @@ export class Analyzer {
           : { enqueueSeq: e.seq, cause: "unknown", inferred: false };
       }
     }
-    st.pending.push(t);
+    st.pending = append(st.pending, t);
     if (t.cause !== "resync") st.pendingNonResync = true;
     this.noteTrigger(st, t.cause);
     return -1;
@@ -279,7 +279,7 @@ export class Analyzer {
     s.byStage.write++;
     s.writes++;
     const p = st.open ?? this.openPass(st, e.ts, true);
-    p.writeSeqs.push(e.seq);
+    p.writeSeqs = append(p.writeSeqs, e.seq);
     const code = e.code ?? codeOfReason(e.reason);
     if (code === 409) {
       s.conflicts++;
@@ -383,17 +383,17 @@ export class Analyzer {
       triggers,
       cause,
       inferred,
-      writeSeqs: [],
+      writeSeqs: none<number>(),
       changingWrites: 0,
       noopWrites: 0,
       conflicts: 0,
-      changedFields: [],
+      changedFields: none<string>(),
       fromMarkers,
     };
     st.passes.push(p);
     st.run.push(0);
     st.open = p;
-    st.pending = [];
+    st.pending = none<Trigger>();
     st.pendingNonResync = false;
     const s = st.summary;
     s.passes++;
@@ -488,7 +488,7 @@ export class Analyzer {
     fields: string[] | undefined,
   ): void {
     p.changingWrites++;
-    (p.changingWriteSeqs ??= []).push(writeSeq);
+    p.changingWriteSeqs = append(p.changingWriteSeqs ?? none<number>(), writeSeq);
     st.summary.changingWrites++;
     if (fields) addFields(p, fields);
     if (st.candidate === p.index && !st.createConfirmed) st.candidate = -1;
@@ -626,8 +626,23 @@ function echoKindOf(e: WriteEvent): OpenWrite["echoKind"] {
   return undefined;
 }
 
+/**
+ * The empty list every pass starts with. Most passes hold one or two items per list, and a pushed
+ * empty array reserves room for 17: over 200k retained passes that is most of the heap. Lists are
+ * therefore shared while empty and grown by `append` (so: never push onto a Pass's lists).
+ */
+const NONE_LIST: readonly never[] = Object.freeze([]);
+const none = <T>(): T[] => NONE_LIST as unknown as T[];
+
+function append<T>(list: T[], item: T): T[] {
+  if (list.length === 0) return [item];
+  list.push(item);
+  return list;
+}
+
 function addFields(p: Pass, fields: string[]): void {
-  for (const f of fields) if (!p.changedFields.includes(f)) p.changedFields.push(f);
+  for (const f of fields)
+    if (!p.changedFields.includes(f)) p.changedFields = append(p.changedFields, f);
 }
 
 /** Fields common to a run; undefined while no pass of the run named its fields. */

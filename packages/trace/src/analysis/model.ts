@@ -25,6 +25,10 @@ export interface Trigger {
   inferred: boolean;
 }
 
+/**
+ * Passes are owned by the Analyzer and change while they are open: read them, never modify them
+ * (empty lists are one shared frozen array).
+ */
 export interface Pass {
   key: string;
   /** 0-based index among the key's passes. */

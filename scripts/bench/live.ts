@@ -2,12 +2,13 @@
  * live: events pushed into the server's TraceHub (recording to a file, as `loopscope up` does)
  * reaching a real WebSocket client of the dashboard server, in the same process.
  *
- * - baseline: a bare `ws` server sending the same events in 1000-event JSON batches to a bare
+ * - baseline: a bare `ws` server sending the same events in 1000-event JSON batches to the same
  *   client — the transport's ceiling with nothing of ours in the way;
  * - "hub → client": the hub fed as fast as the loop allows; value = events/s the client receives;
  * - "paced 10k/s": the producer paced by the clock at 10 000 events/s; value = the rate achieved,
  *   details = emit → receipt delay p50/p95/p99 (ms), logged each run.
- * Client and server share one process (and CPU), so every number is a lower bound for either.
+ * The client runs in a worker thread (live-client.worker.mjs): its own event loop, as a browser
+ * tab would be, though on the same machine (and cores) as the server.
  *
  *   pnpm bench live [--smoke]
  */
@@ -19,14 +20,14 @@ import { Recording } from "../../apps/server/src/hub/recording.ts";
 import { TraceHub } from "../../apps/server/src/hub/trace-hub.ts";
 import { hubBackend } from "../../apps/server/src/dashboard/testing.ts";
 import { startDashboardServer } from "../../apps/server/src/dashboard/dashboard-server.ts";
-import { StreamClient } from "../../apps/server/src/ws/stream-client.ts";
+import { Worker } from "node:worker_threads";
 import type { Bench, BenchCase, Measurement } from "./lib/types.ts";
 
 // scripts/ is no workspace package: take `ws` from the server's dependencies.
-const { WebSocket, WebSocketServer } = createRequire(
+const { WebSocketServer } = createRequire(
   new URL("../../apps/server/package.json", import.meta.url),
 )("ws") as typeof import("ws");
-type WebSocket = InstanceType<typeof WebSocket>;
+type WebSocket = import("ws").WebSocket;
 
 const RATE = 10_000;
 const nowMicros = () => (performance.timeOrigin + performance.now()) * 1000;
@@ -53,33 +54,56 @@ function quantile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
 }
 
-/** A bare ws pair: the events in 1000-event batches, each batch one JSON message. */
+/** The worker client, connected to `url` (once it has the server's hello). */
+async function startClient(url: string, token: string) {
+  const worker = new Worker(new URL("./live-client.worker.mjs", import.meta.url), {
+    workerData: { url, token },
+  });
+  await new Promise<void>((resolve, reject) => {
+    worker.once("error", reject);
+    worker.once("message", () => resolve());
+  });
+  return {
+    /** Resolves when the client holds every event up to `seq`, with the delays since last time. */
+    reach: (seq: number) =>
+      new Promise<number[]>((resolve, reject) => {
+        worker.once("message", (m: { delays: number[]; violations: number }) =>
+          m.violations > 0
+            ? reject(new Error(`${m.violations} seq violations`))
+            : resolve(m.delays),
+        );
+        worker.postMessage({ type: "wait", seq });
+      }),
+    close: () => worker.terminate(),
+  };
+}
+
+/** A bare `ws` server sending the events in 1000-event batches to the same worker client. */
 async function bareTransport(count: number): Promise<Measurement> {
   const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
   await new Promise((r) => wss.once("listening", r));
   const port = (wss.address() as { port: number }).port;
-  const serverSide = new Promise<WebSocket>((r) => wss.once("connection", r));
-  const client = new WebSocket(`ws://127.0.0.1:${port}`);
-  await new Promise((r) => client.once("open", r));
-  const ws = await serverSide;
-  let received = 0;
-  const done = new Promise<void>((resolve) =>
-    client.on("message", (data) => {
-      received += (JSON.parse(data.toString()) as { events: unknown[] }).events.length;
-      if (received >= count) resolve();
+  const connected = new Promise<WebSocket>((resolve) =>
+    wss.once("connection", (ws) => {
+      ws.send(JSON.stringify({ type: "hello" }));
+      resolve(ws);
     }),
   );
+  const client = await startClient(`http://127.0.0.1:${port}/`, "");
+  const ws = await connected;
   const t0 = performance.now();
+  const reached = client.reach(count);
   for (let i = 0; i < count; i += 1000) {
     const batch: TraceEvent[] = [];
-    for (let k = i; k < Math.min(count, i + 1000); k++)
+    for (let k = i; k < Math.min(count, i + 1000); k++) {
       batch.push({ ...event(k), seq: k + 1 } as TraceEvent);
+    }
     ws.send(JSON.stringify({ type: "events", events: batch }));
     if (ws.bufferedAmount > 1 << 20) await tick();
   }
-  await done;
+  await reached;
   const ms = performance.now() - t0;
-  client.close();
+  await client.close();
   wss.close();
   return { value: (count / ms) * 1000, details: { ms, events: count } };
 }
@@ -100,14 +124,8 @@ const bench: Bench = {
       port: 0,
       webRoot: dir,
     });
-    let delays: number[] | undefined;
-    const client = new StreamClient({
-      baseUrl: server.url,
-      token: server.tokens.owner,
-      keep: false,
-      onEvent: (e) => delays?.push((nowMicros() - e.ts) / 1000),
-    });
-    await client.connect();
+    const client = await startClient(server.url, server.tokens.owner);
+    const reach = client.reach;
     let n = 0;
 
     const sustained: BenchCase = {
@@ -119,9 +137,8 @@ const bench: Bench = {
           for (let k = 0; k < 500; k++) hub.push(event(n++));
           await tick();
         }
-        await client.waitFor(hub.lastSeq, 1);
+        await reach(hub.lastSeq);
         const ms = performance.now() - t0;
-        if (client.violations.length > 0) throw new Error(client.violations[0]);
         return {
           value: ((hub.lastSeq - first) / ms) * 1000,
           details: { ms, events: hub.lastSeq - first },
@@ -132,7 +149,7 @@ const bench: Bench = {
     const paced: BenchCase = {
       name: `paced ${RATE / 1000}k/s (delay in details)`,
       async run() {
-        delays = [];
+        await reach(hub.lastSeq); // drop what earlier runs left
         const total = Math.round((RATE * pacedMs) / 1000);
         const start = performance.now();
         let sent = 0;
@@ -142,9 +159,7 @@ const bench: Bench = {
           await new Promise((r) => setTimeout(r, 1));
         }
         const pushMs = performance.now() - start;
-        await client.waitFor(hub.lastSeq, 1);
-        const d = delays.sort((a, b) => a - b);
-        delays = undefined;
+        const d = (await reach(hub.lastSeq)).sort((a, b) => a - b);
         const details = {
           p50Ms: quantile(d, 0.5),
           p95Ms: quantile(d, 0.95),

@@ -1,0 +1,152 @@
+/** The workshop's pure models: expectations, queue numbers, compare sides, step navigation. */
+import { describe, expect, it } from "vitest";
+import { Analyzer, type TraceEvent } from "@loopscope/trace";
+import { expectations } from "./expectations.ts";
+import { queueModel } from "./queueModel.ts";
+import { runSide, type SideSource } from "./compareModel.ts";
+import { neighbour } from "./stepping.ts";
+
+type Draft = TraceEvent extends infer E
+  ? E extends TraceEvent
+    ? Omit<E, "seq" | "ts">
+    : never
+  : never;
+const KEY = "default/example-foo";
+const STATUS = "foos/default/example-foo/status";
+
+function trace(drafts: Draft[]): TraceEvent[] {
+  return drafts.map((d, i) => ({ ...d, seq: i + 1, ts: 1_000_000 + i * 1000 }) as TraceEvent);
+}
+
+const CREATE = trace([
+  { stage: "watch", key: KEY, kind: "Foo", event: "add", name: "example-foo", rv: "10" },
+  { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 1, len: 1, merged: false },
+  { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+  { stage: "read", key: KEY, rv: "10", worker: 1 },
+  {
+    stage: "write",
+    key: KEY,
+    verb: "create",
+    target: "deployments/default/example-foo",
+    code: 201,
+    rv: "11",
+    changed: true,
+    worker: 1,
+  },
+  {
+    stage: "write",
+    key: KEY,
+    verb: "updateStatus",
+    target: STATUS,
+    code: 200,
+    rv: "12",
+    changed: true,
+    fields: ["status.availableReplicas"],
+    worker: 1,
+  },
+  { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+  { stage: "watch", key: KEY, kind: "Deployment", event: "add", name: "example-foo", rv: "11" },
+  { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 8, len: 1, merged: false },
+  {
+    stage: "watch",
+    key: KEY,
+    kind: "Foo",
+    event: "update",
+    name: "example-foo",
+    rv: "12",
+    oldRv: "10",
+  },
+  { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 10, len: 1, merged: "dirty" },
+  { stage: "dequeue", key: KEY, worker: 2, len: 0 },
+  { stage: "read", key: KEY, rv: "12", worker: 2 },
+  {
+    stage: "write",
+    key: KEY,
+    verb: "updateStatus",
+    target: STATUS,
+    code: 409,
+    reason: "Conflict",
+    changed: false,
+    worker: 2,
+  },
+  { stage: "done", key: KEY, outcome: "requeued", delayMs: 5, worker: 2 },
+  { stage: "enqueue", key: KEY, cause: "retry", delayMs: 5, len: 1, merged: false },
+  { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+  { stage: "read", key: KEY, rv: "12", worker: 1 },
+  {
+    stage: "write",
+    key: KEY,
+    verb: "updateStatus",
+    target: STATUS,
+    code: 200,
+    rv: "12",
+    changed: false,
+    worker: 1,
+  },
+  { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+]);
+
+function analyzed() {
+  const a = new Analyzer();
+  a.pushAll(CREATE);
+  return a;
+}
+
+describe("expectations", () => {
+  it("counts tags, finds which writes echoed, judges the second pass", () => {
+    const a = analyzed();
+    const x = expectations(KEY, CREATE, a.summary(KEY)!, a.passes(KEY));
+    expect(x.counts.find((c) => c.stage === "write")!.observed).toBe(4);
+    expect(x.counts.find((c) => c.stage === "watch")!.observed).toBe(3);
+    const bySeq = new Map(x.writes.map((w) => [w.write.seq, w]));
+    expect(bySeq.get(5)).toMatchObject({ echoSeq: 8, echoWhat: "Deployment add" });
+    expect(bySeq.get(6)).toMatchObject({ echoSeq: 10, echoWhat: "Foo update" });
+    expect(bySeq.get(19)).toMatchObject({ noop: true });
+    expect(bySeq.has(14)).toBe(false); // refused writes are not writes that could echo
+    expect(x.secondPassNoop).toBe(true);
+    expect(x.writeDown).toContain("STAGE/write ×4");
+  });
+});
+
+describe("queueModel", () => {
+  it("has depth points, one backoff step, and wait/work per pass", () => {
+    const a = analyzed();
+    const m = queueModel(CREATE, (k) => a.passes(k), [KEY]);
+    expect(m.depth.map((d) => d.len)).toEqual([1, 0, 1, 1, 0, 1, 0]);
+    expect([...m.backoff.values()]).toEqual([[{ t: 14, delayMs: 5, attempt: 1 }]]);
+    expect(m.passes).toHaveLength(3);
+    // Pass 2 waited from its first trigger (seq 9, 8 ms) to its dequeue (seq 12, 11 ms).
+    expect(m.passes[1]).toMatchObject({ queuedAt: 8, start: 11, end: 14 });
+    expect(m.workMs).toBe(4 + 3 + 3);
+  });
+});
+
+describe("runSide", () => {
+  it("aligns a run at its Foo's creation", () => {
+    const a = analyzed();
+    const src: SideSource = {
+      name: "x",
+      keys: [KEY],
+      events: () => CREATE,
+      summary: (k) => a.summary(k),
+      passes: (k) => a.passes(k),
+    };
+    const side = runSide(src);
+    expect(side.key).toBe(KEY);
+    expect(side.passes[0]!.start).toBe(2);
+    expect(side.writes).toEqual([4, 5, 18]);
+  });
+});
+
+describe("neighbour", () => {
+  it("steps within the list, clamps at the ends, finds the nearest step from elsewhere", () => {
+    const steps = [2, 5, 9];
+    expect(neighbour(steps, undefined, 1)).toBe(2);
+    expect(neighbour(steps, 5, 1)).toBe(9);
+    expect(neighbour(steps, 9, 1)).toBe(9);
+    expect(neighbour(steps, 2, -1)).toBe(2);
+    expect(neighbour(steps, 6, 1)).toBe(9);
+    expect(neighbour(steps, 6, -1)).toBe(5);
+    expect(neighbour([], 1, 1)).toBeUndefined();
+  });
+});

@@ -76,12 +76,18 @@ export class ClientStream {
   }
 
   private onMessage(text: string | null): void {
-    let msg: ClientMessage;
+    let parsed: unknown;
     try {
-      msg = JSON.parse(text ?? "") as ClientMessage;
+      parsed = JSON.parse(text ?? "");
     } catch {
       return this.send({ type: "error", message: "messages must be JSON text" });
     }
+    // "null" or "3" parse too; reading .type of null threw out of the socket's message handler
+    // and took the whole server down (any token holder, a share-link attendee included).
+    if (typeof parsed !== "object" || parsed === null) {
+      return this.send({ type: "error", message: "messages must be JSON objects" });
+    }
+    const msg = parsed as ClientMessage;
     if (msg.type === "ping" && typeof msg.t === "number") {
       return this.send({ type: "pong", t: msg.t });
     }

@@ -133,6 +133,10 @@ describe("narrate", () => {
     expect(at(15).text).toContain("a no-op write");
     expect(at(16).text).toContain("This self-triggered pass changed nothing");
     expect(at(10).text).toContain("2 changing writes");
+    expect(at(10).text).toContain(
+      "was added again while this pass ran, so Done puts it straight back",
+    );
+    expect(at(16).text).not.toContain("straight back");
   });
 
   it("claims no echo when the trace has no resourceVersions", () => {

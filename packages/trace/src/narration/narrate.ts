@@ -65,6 +65,8 @@ class Narrator {
   private readonly bySeq = new Map<number, Pass>();
   private readonly feeds = new Map<number, Pass>();
   private readonly watchOf = new Map<number, WatchEvent>();
+  /** Keys re-added while a worker held them; Done hands them straight back to the queue. */
+  private readonly parked = new Set<string>();
 
   constructor(private readonly ctx: NarrationContext) {}
 
@@ -171,6 +173,7 @@ class Narrator {
     } else {
       what = `The event handler adds ${e.key} to the workqueue${echo}`;
     }
+    if (e.merged === "processing") this.parked.add(e.key);
     if (e.merged === "dirty") {
       n.text = `${what}, but the key is already waiting there, so the two adds merge into one pending pass.${waiting}`;
     } else if (e.merged === "processing") {
@@ -290,16 +293,26 @@ class Narrator {
       n.pass = p.index;
       if (p.cause === "self") n.self = true;
     }
+    const back = this.parked.delete(e.key)
+      ? ` ${e.key} was added again while this pass ran, so Done puts it straight back into the queue.`
+      : "";
+    const n0 = this.doneText(e, p, worker);
+    n.text = n0 + (e.outcome !== "dropped" ? back : "");
+    return n;
+  }
+
+  private doneText(e: PassEndEvent, p: Pass | undefined, worker: string): string {
+    const n = { text: "" };
     if (e.outcome === "requeued") {
       n.text = `The pass failed (${short(e.error)}); ${worker.toLowerCase()} calls AddRateLimited and Done, so ${e.key} comes back after ${e.delayMs !== undefined ? `${e.delayMs} ms` : "a delay"} — the per-key backoff doubles with each failure in a row (5 ms, 10 ms, 20 ms …).`;
-      return n;
+      return n.text;
     }
     if (e.outcome === "dropped") {
       n.text = `The pass failed while the controller was shutting down, so ${e.key} is dropped.`;
-      return n;
+      return n.text;
     }
     n.text = `${worker} calls Done on ${e.key}: the pass ended synced and Forget resets the key's retry backoff.`;
-    if (!p) return n;
+    if (!p) return n.text;
     if (p.changingWrites === 0) {
       n.text +=
         p.cause === "self"
@@ -308,7 +321,7 @@ class Narrator {
     } else {
       n.text += ` It made ${plural(p.changingWrites, "changing write")}, whose echo${p.changingWrites === 1 ? "" : "es"} will bring the key back.`;
     }
-    return n;
+    return n.text;
   }
 }
 

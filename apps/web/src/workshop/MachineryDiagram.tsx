@@ -133,22 +133,33 @@ export function MachineryDiagram({ state, parts, focusKey, workers, self }: Prop
       <Box x={675} y={20} w={150} h={200} title="workers" active={on("worker")} part="worker">
         {workerRows.map((w, i) => {
           const k = state?.workers[w];
+          const y = 50 + i * rowH;
+          const name = k ? k.split("/").pop()!.slice(0, 16) : "idle";
+          const compact = rowH < 44;
           return (
             <g key={w} data-testid={`worker-${w}`}>
               <rect
                 x={685}
-                y={50 + i * rowH}
+                y={y}
                 width={130}
-                height={rowH - 8}
+                height={rowH - 6}
                 rx={3}
                 className={`slot ${k ? "busy" : ""} ${k && k === focusKey ? "focus" : ""}`}
               />
-              <text x={692} y={50 + i * rowH + 16} className="sub">
-                worker {w}
-              </text>
-              <text x={692} y={50 + i * rowH + 34} className="slot-text mono">
-                {k ? k.split("/").pop()!.slice(0, 16) : "idle"}
-              </text>
+              {compact ? (
+                <text x={692} y={y + rowH / 2 + 2} className="slot-text mono">
+                  {`w${w} ${name}`}
+                </text>
+              ) : (
+                <>
+                  <text x={692} y={y + 16} className="sub">
+                    worker {w}
+                  </text>
+                  <text x={692} y={y + 34} className="slot-text mono">
+                    {name}
+                  </text>
+                </>
+              )}
             </g>
           );
         })}

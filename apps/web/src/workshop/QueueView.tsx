@@ -20,7 +20,9 @@ export function QueueView({
   data: WorkshopData;
   focusKey: string | undefined;
 }) {
-  const keys = focusKey ? [focusKey] : session.store.keyList();
+  // Every Foo's passes (a burst is about them all); the focused Foo's are outlined.
+  const keys = session.store.keyList().slice(0, 50);
+  if (focusKey && !keys.includes(focusKey)) keys.push(focusKey);
   const m = queueModel(data.events, (k) => session.passesOf(k), keys);
   const x = scaleLinear()
     .domain([0, m.tEnd])
@@ -104,7 +106,11 @@ export function QueueView({
                 const yy = M.t + i * band;
                 const style = causeStyle(p.cause);
                 return (
-                  <g key={`${p.key}#${p.index}`} data-testid="pass-timing">
+                  <g
+                    key={`${p.key}#${p.index}`}
+                    data-testid="pass-timing"
+                    className={p.key === focusKey ? "focus-pass" : undefined}
+                  >
                     <title>{`${p.key} pass ${p.index + 1} (${style.label}): waited ${fmt(p.start - p.queuedAt)}, worked ${fmt(p.end - p.start)}`}</title>
                     <rect
                       x={x(p.queuedAt)}

@@ -35,7 +35,11 @@ export function scenarioRunner(
       try {
         // runScenario switches the scenario's lessons on and back; its notes go to the hub.
         await runScenario(scenario, { session, events, timeoutMs, log, emit: (e) => hub.push(e) });
-        return `scenario ${name} done`;
+        const workers = scenario.session?.workers;
+        // The live controller keeps its own worker count; say so when the scenario wants another.
+        return workers !== undefined
+          ? `scenario ${name} done with this dashboard's workers (it is meant for ${workers}: loopscope up --workers ${workers})`
+          : `scenario ${name} done`;
       } catch (err) {
         throw err instanceof HttpError
           ? err

@@ -1,0 +1,114 @@
+/**
+ * `kill -9` of the real `loopscope up --record FILE` while Foos are being created: the file must
+ * read back with no error, seqs 1..n in order, and at most the last second lost — every event a
+ * dashboard client had received more than a second before the kill is in the file.
+ * (recording-crash.test.ts kills a bare recording writer; this kills the whole CLI.)
+ */
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { TOKEN_META } from "@loopscope/protocol";
+import { readTraceText, type TraceEvent } from "@loopscope/trace";
+import { FOO_GROUP, FOO_PLURAL, FOO_VERSION } from "@loopscope/controller";
+import { StreamClient } from "../ws/stream-client.ts";
+import { REPO_ROOT } from "../up/web-build.ts";
+
+const BIN = join(REPO_ROOT, "apps", "server", "bin", "loopscope.mjs");
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "loopscope-kill-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+it(
+  "kill -9 of `loopscope up` mid-run loses at most the last second",
+  { timeout: 150_000 },
+  async () => {
+    const file = join(dir, "run.jsonl");
+    const child = spawn(
+      process.execPath,
+      [BIN, "up", "--port", "0", "--record", file, "--no-build", "--resync", "0"],
+      { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((r) =>
+      child.once("exit", (_c, sig) => r(sig)),
+    );
+    let client: StreamClient | undefined;
+    try {
+      const kubeconfig = await vi.waitFor(
+        () => {
+          const m = /export KUBECONFIG=(\S+)/.exec(stdout);
+          if (!m) throw new Error(`not up yet: ${stderr}`);
+          return m[1];
+        },
+        { timeout: 100_000, interval: 50 },
+      );
+      const url = /^dashboard {2}(http:\/\/\S+)$/m.exec(stdout)![1];
+      // The page served to a loopback client carries the owner token.
+      const page = await (await fetch(url)).text();
+      const token = new RegExp(`name="${TOKEN_META}" content="([^"]+)"`).exec(page)?.[1];
+      expect(token, "owner token in index.html").toBeDefined();
+      const received = new Map<number, number>(); // seq → time received
+      client = new StreamClient({
+        baseUrl: url,
+        token: token!,
+        onEvent: (e: TraceEvent) => received.set(e.seq, Date.now()),
+      });
+      await client.connect();
+
+      const kc = new KubeConfig();
+      kc.loadFromFile(resolve(dir, kubeconfig)); // printed relative to the CLI's cwd, or absolute
+      const co = kc.makeApiClient(CustomObjectsApi);
+      let created = 0;
+      const until = Date.now() + 3000;
+      while (Date.now() < until) {
+        await co.createNamespacedCustomObject({
+          group: FOO_GROUP,
+          version: FOO_VERSION,
+          plural: FOO_PLURAL,
+          namespace: "default",
+          body: {
+            apiVersion: `${FOO_GROUP}/${FOO_VERSION}`,
+            kind: "Foo",
+            metadata: { name: `kill-${created}` },
+            spec: { deploymentName: `kill-${created}`, replicas: 1 },
+          },
+        });
+        created++;
+        await new Promise((r) => setTimeout(r, 30));
+      }
+      await vi.waitFor(() => expect(received.size).toBeGreaterThan(50), { timeout: 20_000 });
+      const killedAt = Date.now();
+      child.kill("SIGKILL");
+      expect(await exited).toBe("SIGKILL");
+      client.cut();
+
+      const { events, reader } = readTraceText(await readFile(file, "utf8"));
+      expect(reader.diagnostics.filter((d) => d.level === "error")).toEqual([]);
+      expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+      const onDisk = new Set(events.map((e) => e.seq));
+      const olderThanASecond = [...received].filter(([, t]) => t <= killedAt - 1000);
+      const missing = olderThanASecond.filter(([seq]) => !onDisk.has(seq));
+      const lostOverall = [...received.keys()].filter((s) => !onDisk.has(s)).length;
+      console.log(
+        `kill -9: ${created} Foos created, ${received.size} events streamed, ${events.length} on disk; ` +
+          `lost ${lostOverall} (all within the last second: ${missing.length === 0})`,
+      );
+      expect(olderThanASecond.length).toBeGreaterThan(0);
+      expect(missing).toEqual([]);
+    } finally {
+      client?.cut();
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
+  },
+);

@@ -36,7 +36,7 @@ interface Props {
 
 export function WorkshopDock(props: Props) {
   const [open, setOpen] = useState(false);
-  const [presenter, setPresenter] = usePresenter();
+  const [presenter, setPresenter] = usePresenter(open);
   return (
     <>
       <button

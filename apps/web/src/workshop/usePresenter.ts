@@ -1,20 +1,23 @@
 /**
  * Presenter mode lives on <html data-presenter>, so its CSS (workshop.css) can enlarge the whole
- * dashboard — lanes included — not just the workshop panel. Remembered across reloads.
+ * dashboard — lanes included — not just the workshop panel. It applies only while the workshop
+ * panel is open (its toggle is there), and the choice is remembered across reloads.
  */
 import { useEffect, useState } from "react";
 
 const KEY = "loopscope-presenter";
 
-export function usePresenter(): [boolean, (on: boolean) => void] {
+export function usePresenter(panelOpen: boolean): [boolean, (on: boolean) => void] {
   const [on, setOn] = useState(() => globalThis.localStorage?.getItem(KEY) === "on");
   useEffect(() => {
-    if (on) document.documentElement.dataset.presenter = "on";
-    else delete document.documentElement.dataset.presenter;
     globalThis.localStorage?.setItem(KEY, on ? "on" : "off");
+  }, [on]);
+  useEffect(() => {
+    if (!(on && panelOpen)) return;
+    document.documentElement.dataset.presenter = "on";
     return () => {
       delete document.documentElement.dataset.presenter;
     };
-  }, [on]);
+  }, [on, panelOpen]);
   return [on, setOn];
 }

@@ -6,7 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { createReadStream } from "node:fs";
 // Relative: scripts/ is not a workspace package, so it cannot resolve @loopscope/*.
-import { Analyzer, TraceReader } from "../../packages/trace/src/index.ts";
+import { Analyzer, TraceReader, type TraceEvent } from "../../packages/trace/src/index.ts";
 import { decodeUtf8 } from "../../apps/server/src/cli/utf8.ts";
 import type { Bench, Measurement } from "./lib/types.ts";
 import { synthKlog } from "./lib/klog-synth.ts";
@@ -17,14 +17,18 @@ async function readAll(path: string, analyze: boolean): Promise<{ events: number
   const reader = new TraceReader({ year: 2026, decode: decodeUtf8 });
   const analyzer = new Analyzer();
   let events = 0;
+  const sink = analyze
+    ? (e: TraceEvent) => {
+        events++;
+        analyzer.push(e);
+      }
+    : () => {
+        events++;
+      };
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    const batch = reader.push(chunk as Buffer);
-    events += batch.length;
-    if (analyze) for (const e of batch) analyzer.push(e);
+    reader.push(chunk as Buffer, sink);
   }
-  const last = reader.end();
-  events += last.length;
-  if (analyze) for (const e of last) analyzer.push(e);
+  reader.end(sink);
   return { events, keys: analyzer.keys().length };
 }
 

@@ -29,10 +29,12 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
   const events: TraceEvent[] = [];
   const progress = progressMeter(input.name, input.size, input.bytesRead);
   let first = true;
-  const take = (batch: TraceEvent[]) => {
-    for (const e of batch) analyzer.push(e);
-    if (opts.keepEvents) for (const e of batch) events.push(e);
-  };
+  const take = opts.keepEvents
+    ? (e: TraceEvent) => {
+        analyzer.push(e);
+        events.push(e);
+      }
+    : (e: TraceEvent) => analyzer.push(e);
   try {
     for await (const chunk of input.chunks) {
       if (first) {
@@ -40,10 +42,10 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
         if (looksBinary(chunk))
           throw new InputError(`${input.name}: not a text file (binary data)`);
       }
-      take(reader.push(chunk));
+      reader.push(chunk, take);
       progress.update();
     }
-    take(reader.end());
+    reader.end(take);
   } finally {
     progress.done();
   }

@@ -32,6 +32,7 @@ export const MAX_LINE = 64 * 1024 * 1024;
 export type Utf8Decoder = (bytes: Uint8Array) => string;
 
 const NL = 10;
+const WINDOW = 64 * 1024;
 
 export class LineSplitter {
   private readonly decode: Utf8Decoder;
@@ -71,6 +72,18 @@ export class LineSplitter {
       this.text(chunk, sink);
       return;
     }
+    // Decode at most WINDOW bytes at a time: a string that big stays in V8's young generation,
+    // where it dies cheaply; a 1 MB one goes to the large-object space and every one of them
+    // pushes the collector towards a full mark of the heap (which holds all the passes).
+    for (let at = 0; at < chunk.length; at += WINDOW) {
+      this.bytes(
+        at === 0 && chunk.length <= WINDOW ? chunk : chunk.subarray(at, at + WINDOW),
+        sink,
+      );
+    }
+  }
+
+  private bytes(chunk: Uint8Array, sink: LineSink): void {
     const last = chunk.lastIndexOf(NL);
     if (last < 0) {
       if (chunk.length > 0) this.keepPending(chunk.slice());

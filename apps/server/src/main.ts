@@ -18,6 +18,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const mod = await entry.load();
+  // Every command's help is its usage text, printed here so no command parses --help itself.
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(mod.usage.endsWith("\n") ? mod.usage : `${mod.usage}\n`);
+    return 0;
+  }
   return mod.run(rest);
 }
 

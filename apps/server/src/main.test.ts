@@ -1,0 +1,42 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { commandTable } from "./commands/table.ts";
+
+const run = promisify(execFile);
+const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+const tsx = fileURLToPath(new URL("../../../node_modules/.bin/tsx", import.meta.url));
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(tsx, [main, ...args], { timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe("loopscope CLI dispatcher", () => {
+  it("prints a command's usage for --help and exits 0, before the command parses anything", async () => {
+    // stats is the lightest command to load; the dispatcher handles --help the same for all.
+    for (const args of [
+      ["stats", "--help"],
+      ["stats", "-h", "--no-such-flag"],
+    ]) {
+      const r = await cli(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^usage: loopscope stats\b/);
+    }
+  }, 120_000);
+
+  it("exits 2 with the command list for no command or an unknown one", async () => {
+    for (const args of [[], ["frobnicate"]]) {
+      const r = await cli(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("usage: loopscope <command>");
+      for (const name of Object.keys(commandTable)) expect(r.stderr).toContain(name);
+    }
+  }, 120_000);
+});

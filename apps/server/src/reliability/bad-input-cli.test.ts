@@ -35,9 +35,7 @@ const REPRESENTATIVE = [
   "nul-bytes", // refused as binary before the reader
   "long-line", // 50 MB through 1 MB chunks
   "utf8-outside-strings", // Buffer-based UTF-8 decoding (cli/utf8.ts)
-  "truncated-at-40",
   "ten-thousand-bad-lines", // the capped diagnostics list in --json
-  "klog-bad-stage-lines",
 ];
 
 interface Run {
@@ -155,7 +153,7 @@ describe("bad input through `loopscope stats`", { timeout: 240_000 }, () => {
     expect(failures).toEqual([]);
   });
 
-  it("a gzip bomb (600 MB of one line in < 1 MB) is read in bounded memory, good lines kept", async () => {
+  it("a gzip bomb (320 MB of one line in < 1 MB) is read in bounded memory, good lines kept", async () => {
     const file = join(dir, "bomb.jsonl.gz");
     const gz = createGzip({ level: 1 });
     const done = pipeline(gz, createWriteStream(file));
@@ -163,7 +161,7 @@ describe("bad input through `loopscope stats`", { timeout: 240_000 }, () => {
       JSON.stringify({ ts: 1, key: `good/l${n}`, stage: "dequeue" }) + "\n";
     gz.write('{"loopscope":"trace","version":1}\n' + good(2));
     const block = Buffer.alloc(1 << 20, "a");
-    for (let i = 0; i < 600; i++) {
+    for (let i = 0; i < 320; i++) {
       if (!gz.write(block)) await new Promise((r) => gz.once("drain", r));
     }
     gz.end("\n" + good(4));

@@ -36,6 +36,7 @@ const bench: Bench = {
   description: "klog text → events (+ incremental analysis), MB/s, vs grep -c STAGE/",
   unit: "MB/s",
   better: "higher",
+  smokeRuns: 5,
   setup(ctx) {
     const stageLines = ctx.events ?? (ctx.smoke ? 10_000 : 1_000_000);
     ctx.log(`generating a klog file with ${stageLines} STAGE lines (cached in ${ctx.tmpDir})`);

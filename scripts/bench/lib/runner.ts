@@ -36,7 +36,7 @@ export async function runBench(
   const all = [setup.baseline, ...setup.cases];
   // Smoke proves the bench runs and yields numbers (it is in `pnpm test`): 2 runs, no warm-up.
   const runs = ctx.smoke
-    ? (runsWanted ?? SMOKE_RUNS)
+    ? (runsWanted ?? bench.smokeRuns ?? SMOKE_RUNS)
     : Math.max(MIN_RUNS, runsWanted ?? bench.runs ?? MIN_RUNS);
   const values: number[][] = all.map(() => []);
   const details: (Record<string, number> | undefined)[] = all.map(() => undefined);

@@ -52,5 +52,7 @@ export interface Bench {
   better: "higher" | "lower";
   /** Timed runs per case (at least 5 are always made). */
   runs?: number;
+  /** Timed runs per case under --smoke (default 2; cheap benches can afford the full 5). */
+  smokeRuns?: number;
   setup(ctx: BenchContext): Promise<BenchSetup> | BenchSetup;
 }

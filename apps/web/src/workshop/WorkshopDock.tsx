@@ -4,7 +4,7 @@
  * presenter mode (large type, high contrast, narration first, the read-only share link shown).
  * The panel is docked over the bottom of the dashboard so the lanes stay visible above it.
  */
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import type { ServerInfo } from "@loopscope/protocol";
 import { useSessionVersion, useView } from "../app/hooks.ts";
@@ -72,7 +72,8 @@ function WorkshopPanel({
   onClose,
 }: Props & { presenter: boolean; setPresenter: (on: boolean) => void; onClose: () => void }) {
   const [tab, setTab] = useState<Tab>("step");
-  const version = useSessionVersion(session);
+  // Live traces grow many times a second; the workshop views need not follow faster than this.
+  const version = useThrottled(useSessionVersion(session), 300);
   const state = useView(view);
   const focusKey = state.selectedKeys[0];
   const data = useMemo(() => workshopData(session, focusKey), [session, focusKey, version]);
@@ -163,4 +164,21 @@ function ShareLink({ info }: { info?: ServerInfo }) {
       for a read-only link for attendees start <span className="mono">loopscope up --share</span>
     </span>
   );
+}
+
+/** `value`, updated at most every `ms` (the latest value always arrives). */
+function useThrottled<T>(value: T, ms: number): T {
+  const [shown, setShown] = useState(value);
+  const latest = useRef(value);
+  latest.current = value;
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => {
+    if (Object.is(value, shown) || timer.current !== undefined) return;
+    timer.current = setTimeout(() => {
+      timer.current = undefined;
+      setShown(latest.current);
+    }, ms);
+  }, [value, shown, ms]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  return shown;
 }

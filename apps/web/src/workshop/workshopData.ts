@@ -25,13 +25,19 @@ export interface WorkshopData {
   workers: number;
 }
 
+/** Events already rebuilt per session: the store only grows, so only new rows are rebuilt. */
+const rebuilt = new WeakMap<TraceSession, TraceEvent[]>();
+
 export function workshopData(session: TraceSession, focusKey: string | undefined): WorkshopData {
   const store = session.store;
-  const events: TraceEvent[] = [];
+  let events: TraceEvent[];
   if (store.length <= CAP || !focusKey) {
-    for (let r = 0; r < Math.min(store.length, CAP); r++) events.push(store.event(r));
+    const cached = rebuilt.get(session) ?? [];
+    for (let r = cached.length; r < Math.min(store.length, CAP); r++) cached.push(store.event(r));
+    rebuilt.set(session, cached);
+    events = cached.slice();
   } else {
-    for (const r of store.rowsOf(focusKey)) events.push(store.event(r));
+    events = Array.from(store.rowsOf(focusKey), (r) => store.event(r));
   }
   const narrations = narrate(events, { passes: (k) => session.passesOf(k) });
   const states = machineryStates(events);

@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import type { Bench } from "./lib/types.ts";
 import { rowsOf, runBench, type BenchResult } from "./lib/runner.ts";
 import { renderTable } from "./lib/table.ts";
@@ -84,6 +84,8 @@ async function main(argv: string[]): Promise<number> {
     ...(events !== undefined ? { events } : {}),
     log: (m: string) => process.stderr.write(`  ${m}\n`),
   };
+  // The machine may be shared: keep its load next to the numbers it skews.
+  const loadBefore = loadavg().map((x) => Math.round(x * 100) / 100);
   const results: BenchResult[] = [];
   let failed = 0;
   for (const name of names) {
@@ -102,7 +104,11 @@ async function main(argv: string[]): Promise<number> {
       );
     }
   }
+  const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100);
   if (results.length > 0) process.stdout.write("\n" + renderTable(results.flatMap(rowsOf)));
+  process.stdout.write(
+    `load average (1/5/15 min): before ${loadBefore.join(" ")}, after ${loadAfter.join(" ")}; ${cpus().length} CPUs\n`,
+  );
   const out = values.json ? resolve(values.json) : join(ROOT, ".bench", "results.json");
   mkdirSync(dirname(out), { recursive: true });
   const doc = {
@@ -111,6 +117,7 @@ async function main(argv: string[]): Promise<number> {
     node: process.version,
     cpus: cpus().length,
     cpu: cpus()[0]?.model ?? "unknown",
+    loadavg: { before: loadBefore, after: loadAfter },
     benches: results,
   };
   writeFileSync(out, JSON.stringify(doc, null, 2) + "\n");

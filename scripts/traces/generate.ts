@@ -88,6 +88,18 @@ const SAMPLES: Sample[] = [
     },
   },
   {
+    scenario: "fix-hot-loop",
+    title: "Hot loop fixed: idempotent status",
+    description:
+      "The same timestamp bug, with the fix on: the status is compared before UpdateStatus and left alone when only the timestamp would differ, so the echo of the last real change triggers a pass that writes nothing. Compare it with the hot-loop sample.",
+    check(_events, a) {
+      const s = a.summary(KEY);
+      if (!s) return `no events for ${KEY}`;
+      if (s.hotLoop) return "still a hot loop";
+      return s.quiescent ? undefined : "the Foo never went quiescent";
+    },
+  },
+  {
     scenario: "burst",
     title: "Burst: 8 Foos at once, 1 worker",
     description:

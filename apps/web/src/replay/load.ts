@@ -17,7 +17,7 @@ export function loadTrace(blob: Blob, name: string, source: SessionSource): Load
   worker.onmessage = (ev: MessageEvent<FromWorker>) => {
     const m = ev.data;
     if (m.type === "batch") {
-      session.push(m.events);
+      session.pushColumns(m.columns, m.analysis);
       session.addDiagnostics(m.diagnostics);
       session.setProgress({ bytes: m.bytes, total: m.total, done: false });
     } else if (m.type === "done") {

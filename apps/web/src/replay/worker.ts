@@ -1,10 +1,14 @@
 /// <reference lib="webworker" />
 /**
  * The replay worker: reads a trace file (JSONL or klog, optionally gzip) as a stream with
- * packages/trace's push-style reader and posts events in batches, so the page stays responsive
- * while a large file loads. It keeps nothing after posting: the page's TraceStore owns the events.
+ * packages/trace's push-style reader, runs the Analyzer on the events, and posts batches as
+ * transferred typed-array columns plus the analysis results, so the page never builds or clones
+ * an event object while a large file loads. It keeps no events after posting (the page's
+ * TraceStore owns them); it keeps the Analyzer's state and the string tables' ids.
  */
 import type { Diagnostic, TraceEvent } from "@loopscope/trace";
+import { RowEncoder, transferList } from "../store/rowEncoder.ts";
+import { AnalysisFeed } from "./analysisFeed.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
 import { createReader } from "./readerPort.ts";
 
@@ -31,8 +35,8 @@ self.onmessage = (ev: MessageEvent<ToWorker>) => {
   }
 };
 
-function post(m: FromWorker): void {
-  self.postMessage(m);
+function post(m: FromWorker, transfer: Transferable[] = []): void {
+  self.postMessage(m, transfer);
 }
 
 async function isGzip(file: Blob, name: string): Promise<boolean> {
@@ -59,13 +63,20 @@ async function read(file: Blob, name: string): Promise<void> {
       )
     : counted;
   const reader = createReader(name.replace(/\.gz$/i, ""));
+  const encoder = new RowEncoder();
+  const analysis = new AnalysisFeed();
   let events: TraceEvent[] = [];
   let diagnostics: Diagnostic[] = [];
   let last = performance.now();
   let batchEvents = FIRST_BATCH_EVENTS;
-  const flush = () => {
-    if (events.length === 0 && diagnostics.length === 0) return;
-    post({ type: "batch", events, diagnostics, bytes, total });
+  const flush = (final = false) => {
+    if (events.length === 0 && diagnostics.length === 0 && !final) return;
+    const columns = encoder.encode(events);
+    const update = analysis.take(performance.now(), final);
+    post(
+      { type: "batch", columns, analysis: update, diagnostics, bytes, total },
+      transferList(columns),
+    );
     batchEvents = Math.min(MAX_BATCH_EVENTS, batchEvents * 2);
     events = [];
     diagnostics = [];
@@ -74,6 +85,7 @@ async function read(file: Blob, name: string): Promise<void> {
   const sink = {
     event: (e: TraceEvent) => {
       events.push(e);
+      analysis.push(e);
       if (events.length >= batchEvents) flush();
     },
     diagnostic: (d: Diagnostic) => diagnostics.push(d),
@@ -87,6 +99,6 @@ async function read(file: Blob, name: string): Promise<void> {
   }
   if (cancelled) return;
   reader.end(sink);
-  flush();
+  flush(true);
   post({ type: "done", bytes, total, format: reader.format() });
 }

@@ -13,15 +13,20 @@ import {
 import type { TraceStore } from "./traceStore.ts";
 import { renderExcerpt, type ExcerptText } from "./excerptPort.ts";
 
+/** The read side every view uses; see also store/remoteAnalysis.ts (analysis in the worker). */
 export interface AnalysisPort {
-  push(events: readonly TraceEvent[]): void;
   passesOf(key: string): readonly Pass[];
   summaryOf(key: string): KeySummary | undefined;
   findings(): readonly Finding[];
   excerpt(key: string): ExcerptText | undefined;
 }
 
-export function createAnalysis(store: TraceStore): AnalysisPort {
+/** The Analyzer on this thread (live mode: batches are small and arrive over time). */
+export interface LocalAnalysis extends AnalysisPort {
+  push(events: readonly TraceEvent[]): void;
+}
+
+export function createAnalysis(store: TraceStore): LocalAnalysis {
   const analyzer = new Analyzer();
   return {
     push(events) {

@@ -17,6 +17,14 @@ export class Column<T extends TypedArray> {
     this.data = new ctor(capacity);
   }
 
+  /** Appends every value of `values` (one copy, no per-row work). */
+  pushAll(values: ArrayLike<number>): void {
+    const need = this.length + values.length;
+    if (need > this.data.length) this.grow(Math.max(need, this.data.length * 2));
+    this.data.set(values, this.length);
+    this.length = need;
+  }
+
   push(v: number): void {
     if (this.length === this.data.length) this.grow(this.length * 2);
     this.data[this.length++] = v;
@@ -57,6 +65,18 @@ export class StringTable {
       this.ids.set(s, id);
     }
     return id;
+  }
+
+  /**
+   * Takes strings interned elsewhere (a RowEncoder): `values[0]` must get id `first`, i.e. the
+   * table's ids and the encoder's stay in step.
+   */
+  addInterned(first: number, values: readonly string[]): void {
+    if (first !== this.values.length) throw new Error(`string table out of step: ${first}`);
+    for (const v of values) {
+      this.ids.set(v, this.values.length);
+      this.values.push(v);
+    }
   }
 
   /** The id of a string already interned, or undefined. */

@@ -7,8 +7,10 @@
  * file only forwards batches to it and caches its read side per version.
  */
 import type { Diagnostic, Finding, KeySummary, Pass, TraceEvent } from "@loopscope/trace";
-import { createAnalysis, type AnalysisPort } from "./analysisPort.ts";
+import { createAnalysis, type LocalAnalysis } from "./analysisPort.ts";
 import type { ExcerptText } from "./excerptPort.ts";
+import { RemoteAnalysis, type AnalysisUpdate } from "./remoteAnalysis.ts";
+import type { ColumnBatch } from "./rowEncoder.ts";
 import { TraceStore } from "./traceStore.ts";
 
 export type SourceKind = "none" | "live" | "replay";
@@ -31,7 +33,11 @@ export interface LoadProgress {
 
 export class TraceSession {
   readonly store = new TraceStore();
-  private readonly analysis: AnalysisPort = createAnalysis(this.store);
+  /**
+   * Live: the Analyzer runs here on each pushed batch. Replay: it runs in the worker and only its
+   * results arrive (`pushColumns`). A session is fed one way or the other, never both.
+   */
+  private analysis: LocalAnalysis | RemoteAnalysis = createAnalysis(this.store);
   readonly diagnostics: Diagnostic[] = [];
   progress: LoadProgress = { bytes: 0, done: true };
   version = 0;
@@ -45,8 +51,20 @@ export class TraceSession {
   /** Appends a batch to the store and the analysis; one notification per batch. */
   push(events: readonly TraceEvent[]): void {
     if (events.length === 0) return;
+    if (this.analysis instanceof RemoteAnalysis) throw new Error("session is fed by a worker");
     this.store.append(events);
     this.analysis.push(events);
+    this.bump();
+  }
+
+  /** Appends an encoded batch and the analysis results that go with it (the replay worker). */
+  pushColumns(batch: ColumnBatch, update: AnalysisUpdate): void {
+    if (!(this.analysis instanceof RemoteAnalysis)) {
+      if (this.store.length > 0) throw new Error("session is fed by events");
+      this.analysis = new RemoteAnalysis(this.store);
+    }
+    this.store.appendColumns(batch);
+    this.analysis.apply(update);
     this.bump();
   }
 

@@ -66,4 +66,22 @@ describe("TraceStore", () => {
     expect(store.version).toBe(1);
     expect(calls).toBe(1);
   });
+
+  it("narrows a key's rows to a time range by binary search, or not at all when ts go back", () => {
+    const store = new TraceStore();
+    const ev = (seq: number, ts: number, key: string): TraceEvent => ({
+      seq,
+      ts,
+      key,
+      stage: "read",
+    });
+    store.append([ev(1, 10, "a"), ev(2, 20, "a"), ev(3, 5, "b"), ev(4, 20, "a")]);
+    store.append([ev(5, 30, "a"), ev(6, 1, "b"), ev(7, 40, "a")]);
+    const a = store.rowsOf("a");
+    expect(store.rowRange("a", a, 20, 30)).toEqual([1, 4]);
+    expect(store.rowRange("a", a, 0, 9)).toEqual([0, 0]);
+    expect(store.rowRange("a", a, 41, 50)).toEqual([5, 5]);
+    const b = store.rowsOf("b");
+    expect(store.rowRange("b", b, 2, 3)).toEqual([0, 2]);
+  });
 });

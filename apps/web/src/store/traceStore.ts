@@ -14,35 +14,17 @@
  */
 import type { TraceEvent } from "@loopscope/trace";
 import { Column, StringTable } from "./columns.ts";
+import {
+  ABSENT,
+  NUMERIC_FIELDS,
+  RowEncoder,
+  type ColumnBatch,
+  type NumericField,
+} from "./rowEncoder.ts";
 
+export { STAGE_CODE } from "./rowEncoder.ts";
 export const KIND_CODES = ["watch", "enqueue", "dequeue", "read", "write", "done", "note"] as const;
 export type KindCode = number;
-export const STAGE_CODE: Record<TraceEvent["stage"], number> = {
-  watch: 0,
-  enqueue: 1,
-  dequeue: 2,
-  read: 3,
-  write: 4,
-  done: 5,
-  note: 6,
-};
-
-/** Fields that get their own numeric column (when they are plain integers). */
-const NUMERIC_FIELDS = ["rv", "oldRv", "line", "len", "causeSeq"] as const;
-type NumericField = (typeof NUMERIC_FIELDS)[number];
-/** Fields of the row itself; everything else goes into the interned detail string. */
-const ROW_FIELDS = new Set<string>(["seq", "ts", "key", "stage", "raw", ...NUMERIC_FIELDS]);
-
-const ABSENT = 0xffffffff;
-
-/** rv-like values are strings on the wire; keep them numeric when that is lossless. */
-function asColumnNumber(field: NumericField, v: unknown): number | undefined {
-  if (field === "rv" || field === "oldRv") {
-    if (typeof v !== "string" || !/^(0|[1-9]\d{0,14})$/.test(v)) return undefined;
-    return Number(v);
-  }
-  return typeof v === "number" && Number.isInteger(v) && v >= 0 && v < ABSENT ? v : undefined;
-}
 
 export class TraceStore {
   readonly seq = new Column(Uint32Array);
@@ -61,9 +43,16 @@ export class TraceStore {
   /** Raw log lines, only for text-log sources (sparse: unset rows cost one slot). */
   private readonly raw: (string | undefined)[] = [];
   readonly keys = new StringTable();
-  private readonly details = new StringTable();
+  /** Detail strings by id (id 0 = none); interning happens in the RowEncoder. */
+  private readonly details: string[] = [""];
+  /** Encodes `append`ed events; unused when batches arrive encoded (the replay worker). */
+  private encoder?: RowEncoder;
   private readonly parsedDetails = new Map<number, Record<string, unknown>>();
   private readonly rowsByKey = new Map<number, Column<Uint32Array>>();
+  /** Per key id: the ts of its last row, and whether its rows' ts ever went down (then no
+   * binary search on time; see `rowRange`). */
+  private readonly lastTsByKey = new Map<number, number>();
+  private readonly unsortedKeys = new Set<number>();
   private minTs = Infinity;
   private maxTs = -Infinity;
   version = 0;
@@ -73,45 +62,57 @@ export class TraceStore {
     return this.seq.length;
   }
 
-  /** Appends a batch (one version bump, one notification). */
+  /** Appends a batch of events (one version bump, one notification). */
   append(events: readonly TraceEvent[]): void {
     if (events.length === 0) return;
-    for (const e of events) this.appendOne(e);
-    this.version++;
-    for (const l of this.listeners) l();
+    this.appendColumns((this.encoder ??= new RowEncoder()).encode(events));
   }
 
-  private appendOne(e: TraceEvent): void {
-    const row = this.seq.length;
-    this.seq.push(e.seq);
-    this.ts.push(e.ts);
-    this.stage.push(STAGE_CODE[e.stage] ?? 6);
-    const keyId = this.keys.intern(e.key);
-    this.key.push(keyId);
-    const rec = e as unknown as Record<string, unknown>;
-    const rest: Record<string, unknown> = {};
-    let hasRest = false;
-    for (const f of NUMERIC_FIELDS) {
-      const v = rec[f];
-      const n = v === undefined ? undefined : asColumnNumber(f, v);
-      this.nums[f].push(n ?? (f === "rv" || f === "oldRv" ? NaN : ABSENT));
-      if (v !== undefined && n === undefined) {
-        rest[f] = v;
-        hasRest = true;
+  /**
+   * Appends an encoded batch: one typed-array copy per column, then one pass over the new rows
+   * for the per-key row index and the time extent. Batches of one store must come from one
+   * encoder (string ids continue across batches).
+   */
+  appendColumns(b: ColumnBatch): void {
+    if (b.length === 0) return;
+    const first = this.seq.length;
+    this.keys.addInterned(b.firstKeyId, b.newKeys);
+    if (b.firstDetailId !== this.details.length)
+      throw new Error(`detail table out of step: ${b.firstDetailId}`);
+    for (const d of b.newDetails) this.details.push(d);
+    this.seq.pushAll(b.seq);
+    this.ts.pushAll(b.ts);
+    this.stage.pushAll(b.stage);
+    this.key.pushAll(b.key);
+    this.detail.pushAll(b.detail);
+    for (const f of NUMERIC_FIELDS) this.nums[f].pushAll(b[f]);
+    if (b.raw) b.raw.forEach((r, i) => r !== undefined && (this.raw[first + i] = r));
+    let lastKey = -1;
+    let rows: Column<Uint32Array> | undefined;
+    let keyTs = -Infinity;
+    let minTs = this.minTs;
+    let maxTs = this.maxTs;
+    for (let i = 0; i < b.length; i++) {
+      const k = b.key[i];
+      const t = b.ts[i];
+      if (k !== lastKey) {
+        if (lastKey >= 0) this.lastTsByKey.set(lastKey, keyTs);
+        lastKey = k;
+        rows = this.rowsByKey.get(k);
+        if (!rows) this.rowsByKey.set(k, (rows = new Column(Uint32Array, 64)));
+        keyTs = this.lastTsByKey.get(k) ?? -Infinity;
       }
+      rows!.push(first + i);
+      if (t < keyTs) this.unsortedKeys.add(k);
+      else keyTs = t;
+      if (t < minTs) minTs = t;
+      if (t > maxTs) maxTs = t;
     }
-    for (const k in rec) {
-      if (ROW_FIELDS.has(k) || rec[k] === undefined) continue;
-      rest[k] = rec[k];
-      hasRest = true;
-    }
-    this.detail.push(hasRest ? this.details.intern(JSON.stringify(rest)) : 0);
-    if (e.raw !== undefined) this.raw[row] = e.raw;
-    let rows = this.rowsByKey.get(keyId);
-    if (!rows) this.rowsByKey.set(keyId, (rows = new Column(Uint32Array, 64)));
-    rows.push(row);
-    if (e.ts < this.minTs) this.minTs = e.ts;
-    if (e.ts > this.maxTs) this.maxTs = e.ts;
+    if (lastKey >= 0) this.lastTsByKey.set(lastKey, keyTs);
+    this.minTs = minTs;
+    this.maxTs = maxTs;
+    this.version++;
+    for (const l of this.listeners) l();
   }
 
   /**
@@ -122,7 +123,7 @@ export class TraceStore {
     const id = this.detail.get(row);
     let d = this.parsedDetails.get(id);
     if (!d) {
-      const s = this.details.value(id);
+      const s = id === 0 ? undefined : this.details[id];
       d = s === undefined ? {} : (JSON.parse(s) as Record<string, unknown>);
       this.parsedDetails.set(id, d);
     }
@@ -180,6 +181,30 @@ export class TraceStore {
     return rows ? rows.view() : new Uint32Array(0);
   }
 
+  /**
+   * The part of `rows` (one key's `rowsOf`) whose events may lie in [t0, t1] µs, as [from, to)
+   * indexes into `rows`: found by binary search when the key's ts never went down (the usual
+   * case), else the whole list. Lets a view scan only what is on screen.
+   */
+  rowRange(key: string, rows: Uint32Array, t0: number, t1: number): [number, number] {
+    const id = this.keys.find(key);
+    if (id === undefined || this.unsortedKeys.has(id)) return [0, rows.length];
+    const ts = this.ts.data;
+    /** First index whose ts is > t (orEqual: >= t). */
+    const bound = (t: number, orEqual: boolean) => {
+      let lo = 0;
+      let hi = rows.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const v = ts[rows[mid]];
+        if (v < t || (!orEqual && v === t)) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    return [bound(t0, true), bound(t1, false)];
+  }
+
   /** Every non-empty key seen, in first-seen order. */
   keyList(): string[] {
     const out: string[] = [];
@@ -205,7 +230,8 @@ export class TraceStore {
     n += this.detail.bytes();
     for (const f of NUMERIC_FIELDS) n += this.nums[f].bytes();
     for (const c of this.rowsByKey.values()) n += c.bytes();
-    n += this.keys.bytes() + this.details.bytes();
+    n += this.keys.bytes();
+    for (const d of this.details) n += d.length + 16;
     n += this.raw.length * 8;
     for (const r of this.raw) if (r !== undefined) n += r.length + 16;
     return n;

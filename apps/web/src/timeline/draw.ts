@@ -2,9 +2,10 @@
  * Paints the timeline on a 2D canvas from the store, the analysis and a layout. Owns no state:
  * every frame is a function of its inputs.
  *
- * Level of detail: per lane at most one mark per device pixel column is painted (a million events
- * in view still cost one pass over the key's rows and ~width paints per lane); labels only where
- * the previous label on the lane leaves room.
+ * Level of detail: only the visible time range of a key's rows is scanned (binary search on ts,
+ * TraceStore.rowRange); per lane at most one mark per device pixel column is painted (a million
+ * events in view cost one pass over the visible rows and ~width paints per lane); labels only
+ * where the previous label on the lane leaves room.
  */
 import type { Pass } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
@@ -252,7 +253,14 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
   // into the next mark or the previous label.
   const painted: { x: number; row: number }[][] = [[], [], [], [], []];
   let selected: { x: number; y: number } | undefined;
-  for (let i = 0; i < rows.length; i++) {
+  // Only what is on screen (plus a mark's radius) is scanned.
+  const [from, to] = store.rowRange(
+    g.key,
+    rows,
+    axis.invert(GUTTER - r - 1),
+    Math.min(until, axis.invert(width + r + 1)),
+  );
+  for (let i = from; i < to; i++) {
     const row = rows[i];
     const s = stage[row];
     if (s > 4) continue;

@@ -26,7 +26,13 @@ export function hitTest(input: DrawInput, px: number, py: number): Hit | undefin
     const rows = store.rowsOf(g.key);
     let best = -1;
     let bestD = RADIUS_PX;
-    for (let i = 0; i < rows.length; i++) {
+    const [from, to] = store.rowRange(
+      g.key,
+      rows,
+      input.axis.invert(px - RADIUS_PX - 1),
+      input.axis.invert(px + RADIUS_PX + 1),
+    );
+    for (let i = from; i < to; i++) {
       const row = rows[i];
       if (store.stage.data[row] !== code) continue;
       const t = store.ts.data[row];

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { Analyzer, readTraceText, type TraceEvent } from "@loopscope/trace";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { TraceSession } from "../store/session.ts";
+import { RowEncoder } from "../store/rowEncoder.ts";
+import { AnalysisFeed } from "./analysisFeed.ts";
+
+const trace = (rel: string): TraceEvent[] =>
+  readTraceText(readFileSync(fileURLToPath(new URL(rel, import.meta.url)), "utf8")).events;
+
+const SOURCES = [
+  "../../../../public/traces/hot-loop.jsonl",
+  "../../../../public/traces/burst.jsonl",
+  "../../../../public/traces/create-foo.jsonl",
+  "../../../../packages/trace/fixtures/stage/markers-only.log",
+];
+
+/** The worker's path: encode + analyse per batch, post (structured clone), apply on the page. */
+function viaWorker(events: TraceEvent[], batch: number): TraceSession {
+  const session = new TraceSession({ kind: "replay" });
+  const encoder = new RowEncoder();
+  const feed = new AnalysisFeed();
+  for (let i = 0; i < events.length; i += batch) {
+    const part = events.slice(i, i + batch);
+    for (const e of part) feed.push(e);
+    const final = i + batch >= events.length;
+    const msg = structuredClone({ c: encoder.encode(part), a: feed.take(i, final) });
+    session.pushColumns(msg.c, msg.a);
+  }
+  return session;
+}
+
+describe("replay worker batches", () => {
+  for (const src of SOURCES) {
+    for (const batch of [1, 7, 1000]) {
+      it(`rebuild the store and the Analyzer's results: ${src.split("/").pop()} in ${batch}s`, () => {
+        const events = trace(src);
+        expect(events.length).toBeGreaterThan(5);
+        const session = viaWorker(events, batch);
+        const direct = new Analyzer();
+        direct.pushAll(events);
+        expect(session.store.length).toBe(events.length);
+        events.forEach((e, i) => expect(session.store.event(i)).toEqual(e));
+        for (const key of direct.keys()) {
+          expect(session.passesOf(key)).toEqual(direct.passes(key));
+          expect(session.summaryOf(key)).toEqual(direct.summary(key));
+        }
+        expect(session.findings()).toEqual(direct.findings());
+      });
+    }
+  }
+
+  it("a session fed by the worker refuses event batches (one analysis per session)", () => {
+    const session = viaWorker(trace(SOURCES[2]), 50);
+    expect(() => session.push([{ seq: 1e6, ts: 1, key: "k", stage: "note", text: "x" }])).toThrow();
+  });
+});

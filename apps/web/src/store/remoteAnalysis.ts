@@ -1,0 +1,62 @@
+/**
+ * The read side of an analysis that runs elsewhere (the replay worker runs packages/trace's
+ * Analyzer next to the reader). It is kept current by `AnalysisUpdate`s: passes that are new or
+ * may have changed, summaries of the keys that had events, and now and then the findings.
+ *
+ * Invariants: an update carries, for every key it names, each pass from the first one that could
+ * still have changed through the newest, so applying updates in order leaves exactly the Analyzer's
+ * passes; passes are read-only here too.
+ */
+import type { Finding, KeySummary, Pass } from "@loopscope/trace";
+import type { AnalysisPort } from "./analysisPort.ts";
+import { renderExcerpt } from "./excerptPort.ts";
+import type { TraceStore } from "./traceStore.ts";
+
+export interface AnalysisUpdate {
+  passes: Pass[];
+  summaries: KeySummary[];
+  /** The whole list, when it may have changed since the last update that carried it. */
+  findings?: Finding[];
+}
+
+const EMPTY: readonly never[] = Object.freeze([]);
+const NO_PASSES: readonly Pass[] = EMPTY;
+
+export class RemoteAnalysis implements AnalysisPort {
+  private readonly passes = new Map<string, Pass[]>();
+  private readonly summaries = new Map<string, KeySummary>();
+  private findingList: readonly Finding[] = EMPTY;
+
+  constructor(private readonly store: TraceStore) {}
+
+  apply(u: AnalysisUpdate): void {
+    for (const p of u.passes) {
+      let list = this.passes.get(p.key);
+      if (!list) this.passes.set(p.key, (list = []));
+      else p.key = list[0]?.key ?? p.key; // one copy of the key string per key, not per pass
+      // A cloned empty list costs an object per pass; share one, as the Analyzer does.
+      if (p.triggers.length === 0) p.triggers = EMPTY as never[];
+      if (p.writeSeqs.length === 0) p.writeSeqs = EMPTY as never[];
+      if (p.changedFields.length === 0) p.changedFields = EMPTY as never[];
+      list[p.index] = p;
+    }
+    for (const s of u.summaries) this.summaries.set(s.key, s);
+    if (u.findings) this.findingList = u.findings;
+  }
+
+  passesOf(key: string): readonly Pass[] {
+    return this.passes.get(key) ?? NO_PASSES;
+  }
+
+  summaryOf(key: string): KeySummary | undefined {
+    return this.summaries.get(key);
+  }
+
+  findings(): readonly Finding[] {
+    return this.findingList;
+  }
+
+  excerpt(key: string) {
+    return renderExcerpt(this.store, key);
+  }
+}

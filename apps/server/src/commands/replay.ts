@@ -6,6 +6,7 @@ import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isLoopbackHost } from "../http/security.ts";
 import { PortTakenError, startDashboardServer } from "../dashboard/dashboard-server.ts";
+import { InputError } from "../cli/input.ts";
 import { loadTrace, replayBackend } from "../dashboard/replay-backend.ts";
 import { RunsFolder } from "../recorded-runs/runs-folder.ts";
 import { DEFAULT_PORT, parseReplayFlags, UsageError } from "../up/flags.ts";
@@ -51,7 +52,14 @@ export async function run(argv: string[]): Promise<number> {
   if (!flags.noBuild) {
     await ensureWebBuild(err).catch((e: Error) => err(e.message));
   }
-  const loaded = await loadTrace(file);
+  let loaded;
+  try {
+    loaded = await loadTrace(file);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    err(e.message);
+    return 1;
+  }
   err(`${flags.file}: ${loaded.hub.lastSeq} events (${loaded.format})`);
   for (const d of loaded.diagnostics.slice(0, 10)) err(`  line ${d.line}: ${d.message}`);
   if (loaded.diagnosticCount > 10) err(`  … ${loaded.diagnosticCount - 10} more problems`);

@@ -3,9 +3,10 @@
  * or klog, detected), every event held in the hub, served over the same API as a live run.
  * Read-only: actions answer 409. Problems in the file are reported, the rest loads.
  */
-import { createReadStream } from "node:fs";
 import { basename } from "node:path";
 import { readTrace, type Diagnostic, type TraceEvent } from "@loopscope/trace";
+import { openTraceInput } from "../cli/input.ts";
+import { decodeUtf8 } from "../cli/utf8.ts";
 import type { LoadIssue } from "@loopscope/protocol";
 import { TraceHub } from "../hub/trace-hub.ts";
 import type { RunsFolder } from "../recorded-runs/runs-folder.ts";
@@ -23,9 +24,13 @@ export interface LoadedTrace {
   diagnosticCount: number;
 }
 
-/** Streams `file` through packages/trace's reader straight into a hub that keeps it all. */
+/**
+ * Streams `file` (gzip detected, like `stats`) through packages/trace's reader straight into a
+ * hub that keeps it all. Throws InputError with a one-line reason when the file cannot be read.
+ */
 export async function loadTrace(file: string): Promise<LoadedTrace> {
-  const stream = readTrace(createReadStream(file));
+  const input = await openTraceInput(file);
+  const stream = readTrace(input.chunks, { decode: decodeUtf8 });
   const hub = new TraceHub({ ringCapacity: Infinity });
   const renumber = renumberer();
   for await (const e of stream) hub.push(renumber(e));

@@ -1,6 +1,7 @@
 /** `loopscope replay`'s backend: a saved trace served over the same stream and API, read-only. */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
+import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { API, TOKEN_HEADER, type ServerInfo, type ServerMessage } from "@loopscope/protocol";
@@ -71,6 +72,20 @@ describe("replay", () => {
     expect(info().loadIssues).toEqual([expect.objectContaining({ line: 5 })]);
     expect(info().loadIssuesTotal).toBe(1);
     await client.close();
+  });
+
+  it("reads a gzip-compressed trace like the plain one", async () => {
+    const plain = join(REPO_ROOT, "public", "traces", "create-foo.jsonl");
+    const gz = join(dir, "create-foo.jsonl.gz");
+    await writeFile(gz, gzipSync(await readFile(plain)));
+    const [a, b] = [await loadTrace(plain), await loadTrace(gz)];
+    expect(b.format).toBe("jsonl");
+    expect(b.hub.lastSeq).toBe(a.hub.lastSeq);
+    expect(b.hub.lastSeq).toBeGreaterThan(10);
+  });
+
+  it("refuses a missing file with a one-line reason", async () => {
+    await expect(loadTrace(join(dir, "nope.jsonl"))).rejects.toThrow(/no such file/);
   });
 
   it("renumbers a file whose seqs have gaps, keeping causeSeq links", () => {

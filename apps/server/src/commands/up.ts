@@ -24,7 +24,7 @@ and the dashboard; records every stage event to runs/<time>.jsonl; stops cleanly
   --context NAME      kubeconfig context (default: its current context; alone: $KUBECONFIG or ~/.kube/config)
   --workers N         controller workers (default 2)
   --resync D          informer resync period, e.g. 30s, 500ms, 0 = off (default 30s)
-  --record FILE       record to FILE (default runs/<time>.jsonl)
+  --record FILE       record to FILE, continuing it if it exists (default runs/<time>.jsonl)
   --share             also print a read-only URL for others to watch
   --open              open the dashboard in a browser (xdg-open)
   --no-build          serve apps/web/dist as it is (skip the rebuild check)

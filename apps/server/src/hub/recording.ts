@@ -57,6 +57,53 @@ export class Recording {
     return rec;
   }
 
+  /**
+   * Opens `path` to continue it (a restart with --record on the same file): a torn last line (a
+   * crash mid-write) is cut off so new lines start at a clean boundary, the events already there
+   * are indexed so `readRange` serves them, and `lastSeq` says where the next run's seqs start.
+   * A missing or empty file is created with a header, as by `create`.
+   */
+  static async openAppend(
+    path: string,
+    meta: RecordingMeta,
+    opts: RecordingOptions = {},
+  ): Promise<{ recording: Recording; lastSeq: number }> {
+    // O_APPEND: every write lands at the end (after the cut below), whatever was read.
+    const fh = await open(path, "a+", 0o644);
+    const rec = new Recording(path, fh, opts);
+    let lastSeq = 0;
+    let offset = 0; // start of the line being scanned
+    let clean = 0; // end of the last complete line
+    const chunk = Buffer.alloc(1 << 20);
+    let carry = Buffer.alloc(0);
+    for (let pos = 0; ;) {
+      const { bytesRead } = await fh.read(chunk, 0, chunk.length, pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      let buf = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
+      for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10)) {
+        const e = rec.codec.decode(buf.toString("utf8", 0, nl));
+        if (e && e.seq > lastSeq) {
+          if (rec.sinceIndex >= rec.indexEvery) {
+            rec.index.push({ seq: e.seq, offset });
+            rec.sinceIndex = 0;
+          }
+          rec.sinceIndex++;
+          lastSeq = e.seq;
+        }
+        offset += nl + 1;
+        clean = offset;
+        buf = buf.subarray(nl + 1);
+      }
+      carry = Buffer.from(buf);
+    }
+    await fh.truncate(clean);
+    rec.size = clean;
+    if (clean === 0) rec.push(rec.codec.header(meta));
+    await rec.flush();
+    return { recording: rec, lastSeq };
+  }
+
   /** The first write error, if any; appends after it are dropped. */
   get error(): Error | undefined {
     return this.failure;

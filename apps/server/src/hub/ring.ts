@@ -14,8 +14,15 @@ export class EventRing {
   private count = 0;
   private last = 0;
 
-  /** `capacity` Infinity: keep everything (replay holds the whole file). */
-  constructor(readonly capacity: number) {
+  /**
+   * `capacity` Infinity: keep everything (replay holds the whole file). `after`: the seq before
+   * the first one this ring will hold (a run continuing a recording).
+   */
+  constructor(
+    readonly capacity: number,
+    after = 0,
+  ) {
+    this.last = after;
     if (capacity !== Infinity && (!Number.isInteger(capacity) || capacity < 1)) {
       throw new Error("ring capacity must be ≥ 1");
     }

@@ -25,6 +25,8 @@ export interface TraceHubOptions {
   /** Events kept in memory. Replay uses Infinity-like sizes (the whole file). */
   ringCapacity?: number;
   recording?: Recording;
+  /** Seq of the last event already in `recording` (a continued file): numbering goes on after. */
+  afterSeq?: number;
 }
 
 export type HubListener = (e: TraceEvent) => void;
@@ -35,7 +37,7 @@ export class TraceHub {
   readonly recording: Recording | undefined;
 
   constructor(opts: TraceHubOptions = {}) {
-    this.ring = new EventRing(opts.ringCapacity ?? 100_000);
+    this.ring = new EventRing(opts.ringCapacity ?? 100_000, opts.afterSeq ?? 0);
     this.recording = opts.recording;
   }
 

@@ -2,6 +2,8 @@
  * `kill -9` of the real `loopscope up --record FILE` while Foos are being created: the file must
  * read back with no error, seqs 1..n in order, and at most the last second lost — every event a
  * dashboard client had received more than a second before the kill is in the file.
+ * Then `loopscope up --record` on the same file again: the file continues after a clean line
+ * boundary and reads back as one trace, seqs 1..n, the first run unchanged.
  * (recording-crash.test.ts kills a bare recording writer; this kills the whole CLI.)
  */
 import { spawn } from "node:child_process";
@@ -27,7 +29,7 @@ afterAll(async () => {
 });
 
 it(
-  "kill -9 of `loopscope up` mid-run loses at most the last second",
+  "kill -9 of `loopscope up` mid-run loses at most the last second; a restart continues the file",
   { timeout: 150_000 },
   async () => {
     const file = join(dir, "run.jsonl");
@@ -106,6 +108,58 @@ it(
       );
       expect(olderThanASecond.length).toBeGreaterThan(0);
       expect(missing).toEqual([]);
+
+      // Restart on the same file: it continues after a clean boundary, seqs unbroken.
+      const again = spawn(
+        process.execPath,
+        [BIN, "up", "--port", "0", "--record", file, "--no-build", "--resync", "0"],
+        { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      let out2 = "";
+      again.stdout.on("data", (b: Buffer) => (out2 += b.toString()));
+      again.stderr.on("data", (b: Buffer) => (out2 += b.toString()));
+      const exited2 = new Promise<number | null>((r) => again.once("exit", (c) => r(c)));
+      try {
+        const kubeconfig2 = await vi.waitFor(
+          () => {
+            const m = /export KUBECONFIG=(\S+)/.exec(out2);
+            if (!m) throw new Error(`not up yet: ${out2}`);
+            return m[1];
+          },
+          { timeout: 100_000, interval: 50 },
+        );
+        const kc2 = new KubeConfig();
+        kc2.loadFromFile(resolve(dir, kubeconfig2));
+        await kc2.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+          group: FOO_GROUP,
+          version: FOO_VERSION,
+          plural: FOO_PLURAL,
+          namespace: "default",
+          body: {
+            apiVersion: `${FOO_GROUP}/${FOO_VERSION}`,
+            kind: "Foo",
+            metadata: { name: "after-restart" },
+            spec: { deploymentName: "after-restart", replicas: 1 },
+          },
+        });
+        await vi.waitFor(
+          async () => expect(await readFile(file, "utf8")).toContain("default/after-restart"),
+          { timeout: 20_000, interval: 50 },
+        );
+        again.kill("SIGINT");
+        expect(await exited2).toBe(0);
+      } finally {
+        if (again.exitCode === null) again.kill("SIGKILL");
+      }
+      const after = readTraceText(await readFile(file, "utf8"));
+      expect(after.reader.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
+      expect(after.events.map((e) => e.seq)).toEqual(after.events.map((_, i) => i + 1));
+      expect(after.events.length).toBeGreaterThanOrEqual(events.length);
+      expect(after.events.slice(0, events.length)).toEqual(events);
+      expect(after.events.length).toBeGreaterThan(events.length);
+      console.log(
+        `restart with --record on the same file: ${events.length} kept, ${after.events.length - events.length} appended, seqs 1..${after.events.length}`,
+      );
     } finally {
       client?.cut();
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");

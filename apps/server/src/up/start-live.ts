@@ -56,7 +56,12 @@ export async function startLive(o: LiveOptions): Promise<Live> {
     created: new Date().toISOString(),
     cluster: o.cluster.kind,
   };
-  const hub = new TraceHub({ recording: await Recording.create(recordingPath, meta) });
+  // --record FILE continues FILE (a restart after a crash or a stop); a new run gets a new file.
+  const hub = o.record
+    ? await Recording.openAppend(recordingPath, meta).then(
+        ({ recording, lastSeq }) => new TraceHub({ recording, afterSeq: lastSeq }),
+      )
+    : new TraceHub({ recording: await Recording.create(recordingPath, meta) });
   const metrics = createMetrics();
   hub.subscribe(metrics.reconciles.observe);
   const cleanup: (() => Promise<void>)[] = [() => hub.close()];

@@ -19,8 +19,8 @@ declare const self: DedicatedWorkerGlobalScope;
  * small so the lanes appear at once; later ones grow to amortise the per-message cost.
  */
 const FIRST_BATCH_EVENTS = 1_000;
-const MAX_BATCH_EVENTS = 20_000;
-const BATCH_MS = 60;
+const MAX_BATCH_EVENTS = 50_000;
+const BATCH_MS = 100;
 
 let cancelled = false;
 

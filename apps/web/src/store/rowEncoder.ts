@@ -69,6 +69,16 @@ function asColumnNumber(field: NumericField, v: unknown): number | undefined {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v < ABSENT ? v : undefined;
 }
 
+const NAMES = new Map<string, string>();
+
+/** `"name":value` for the detail JSON, with a leading comma unless it is the first member. */
+function member(name: string, v: unknown, sofar: string): string {
+  let n = NAMES.get(name);
+  if (n === undefined) NAMES.set(name, (n = `${JSON.stringify(name)}:`));
+  const value = typeof v === "number" && Number.isFinite(v) ? String(v) : JSON.stringify(v);
+  return sofar ? `,${n}${value}` : n + value;
+}
+
 class Interner {
   private readonly ids = new Map<string, number>();
   private next = 1;
@@ -119,18 +129,21 @@ export class RowEncoder {
       stage[i] = STAGE_CODE[e.stage] ?? 6;
       key[i] = e.key === undefined ? 0 : this.keys.intern(e.key);
       const rec = e as unknown as Record<string, unknown>;
-      let rest: Record<string, unknown> | undefined;
+      // The detail JSON is written field by field: no rest object per event (most of the
+      // encoder's time when it built one and stringified it).
+      let rest = "";
       for (const f of NUMERIC_FIELDS) {
         const v = rec[f];
         const c = v === undefined ? undefined : asColumnNumber(f, v);
         nums[f][i] = c ?? (f === "rv" || f === "oldRv" ? NaN : ABSENT);
-        if (v !== undefined && c === undefined) (rest ??= {})[f] = v;
+        if (v !== undefined && c === undefined) rest += member(f, v, rest);
       }
       for (const k in rec) {
-        if (ROW_FIELDS.has(k) || rec[k] === undefined) continue;
-        (rest ??= {})[k] = rec[k];
+        const v = rec[k];
+        if (v === undefined || ROW_FIELDS.has(k)) continue;
+        rest += member(k, v, rest);
       }
-      detail[i] = rest ? this.details.intern(JSON.stringify(rest)) : 0;
+      detail[i] = rest ? this.details.intern(`{${rest}}`) : 0;
       if (e.raw !== undefined) (raw ??= new Array<string | undefined>(n))[i] = e.raw;
     }
     const k = this.keys.take();

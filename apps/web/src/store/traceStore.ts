@@ -48,10 +48,11 @@ export class TraceStore {
   /** Encodes `append`ed events; unused when batches arrive encoded (the replay worker). */
   private encoder?: RowEncoder;
   private readonly parsedDetails = new Map<number, Record<string, unknown>>();
-  private readonly rowsByKey = new Map<number, Column<Uint32Array>>();
+  /** Per key id (dense, so arrays rather than maps: this is touched once per appended row). */
+  private readonly rowsByKey: Column<Uint32Array>[] = [];
   /** Per key id: the ts of its last row, and whether its rows' ts ever went down (then no
    * binary search on time; see `rowRange`). */
-  private readonly lastTsByKey = new Map<number, number>();
+  private readonly lastTsByKey: number[] = [];
   private readonly unsortedKeys = new Set<number>();
   private minTs = Infinity;
   private maxTs = -Infinity;
@@ -87,28 +88,23 @@ export class TraceStore {
     this.detail.pushAll(b.detail);
     for (const f of NUMERIC_FIELDS) this.nums[f].pushAll(b[f]);
     if (b.raw) b.raw.forEach((r, i) => r !== undefined && (this.raw[first + i] = r));
-    let lastKey = -1;
-    let rows: Column<Uint32Array> | undefined;
-    let keyTs = -Infinity;
+    const byKey = this.rowsByKey;
+    const lastTs = this.lastTsByKey;
+    for (let k = byKey.length; k <= this.keys.size; k++) {
+      byKey.push(new Column(Uint32Array, 64));
+      lastTs.push(-Infinity);
+    }
     let minTs = this.minTs;
     let maxTs = this.maxTs;
     for (let i = 0; i < b.length; i++) {
       const k = b.key[i];
       const t = b.ts[i];
-      if (k !== lastKey) {
-        if (lastKey >= 0) this.lastTsByKey.set(lastKey, keyTs);
-        lastKey = k;
-        rows = this.rowsByKey.get(k);
-        if (!rows) this.rowsByKey.set(k, (rows = new Column(Uint32Array, 64)));
-        keyTs = this.lastTsByKey.get(k) ?? -Infinity;
-      }
-      rows!.push(first + i);
-      if (t < keyTs) this.unsortedKeys.add(k);
-      else keyTs = t;
+      byKey[k].push(first + i);
+      if (t < lastTs[k]) this.unsortedKeys.add(k);
+      else lastTs[k] = t;
       if (t < minTs) minTs = t;
       if (t > maxTs) maxTs = t;
     }
-    if (lastKey >= 0) this.lastTsByKey.set(lastKey, keyTs);
     this.minTs = minTs;
     this.maxTs = maxTs;
     this.version++;
@@ -177,7 +173,7 @@ export class TraceStore {
   /** Row indexes of one key's events, in arrival order (a view; do not keep across appends). */
   rowsOf(key: string): Uint32Array {
     const id = this.keys.find(key);
-    const rows = id === undefined ? undefined : this.rowsByKey.get(id);
+    const rows = id === undefined ? undefined : this.rowsByKey[id];
     return rows ? rows.view() : new Uint32Array(0);
   }
 
@@ -229,7 +225,7 @@ export class TraceStore {
     let n = this.seq.bytes() + this.ts.bytes() + this.stage.bytes() + this.key.bytes();
     n += this.detail.bytes();
     for (const f of NUMERIC_FIELDS) n += this.nums[f].bytes();
-    for (const c of this.rowsByKey.values()) n += c.bytes();
+    for (const c of this.rowsByKey) n += c.bytes();
     n += this.keys.bytes();
     for (const d of this.details) n += d.length + 16;
     n += this.raw.length * 8;

@@ -60,6 +60,8 @@ export class Analyzer {
   private orphans = 0;
   private lastKey: string | undefined;
   private lastState: KeyState | undefined;
+  /** Field names seen in writes, each kept once (see addFields). */
+  private readonly fieldNames = new Map<string, string>();
 
   constructor(opts: AnalyzerOptions = {}) {
     this.threshold = Math.max(1, opts.hotLoopThreshold ?? 5);
@@ -490,9 +492,28 @@ export class Analyzer {
     p.changingWrites++;
     p.changingWriteSeqs = append(p.changingWriteSeqs ?? none<number>(), writeSeq);
     st.summary.changingWrites++;
-    if (fields) addFields(p, fields);
+    if (fields) this.addFields(p, fields);
     if (st.candidate === p.index && !st.createConfirmed) st.candidate = -1;
     this.qualifyHotLoop(st, p);
+  }
+
+  /**
+   * Adds the field names to the pass, each detached and shared: a field name read from a log is
+   * a slice of its whole decoded chunk, and passes keep them — without this a trace's analysis
+   * held the entire text alive and every young-generation collection copied it again.
+   */
+  private addFields(p: Pass, fields: string[]): void {
+    for (const f of fields) {
+      if (p.changedFields.includes(f)) continue;
+      let name = this.fieldNames.get(f);
+      if (name === undefined) {
+        // Bounded: a log that names endless distinct fields only loses the sharing.
+        if (this.fieldNames.size >= MAX_FIELD_NAMES) this.fieldNames.clear();
+        name = detach(f);
+        this.fieldNames.set(name, name);
+      }
+      p.changedFields = append(p.changedFields, name);
+    }
   }
 
   // ── hot loops ─────────────────────────────────────────────────────────────────────────────
@@ -560,12 +581,16 @@ export class Analyzer {
     const id = `${kind}\u0000${key}`;
     let f = this.findingMap.get(id);
     if (!f) {
-      f = { kind, key, detail, count: 0 };
+      // Detached, like every string the Analyzer keeps (see detach): `key` and `detail` are
+      // often cut from, or built from slices of, a whole decoded chunk of the log.
+      const k = detach(key);
+      f = { kind, key: k, detail: detach(detail), count: 0 };
       if (seq !== undefined) f.seq = seq;
-      this.findingMap.set(id, f);
+      this.findingMap.set(`${kind}\u0000${k}`, f);
     }
     f.count++;
-    if (kind !== "hot-loop") f.detail = f.count > 1 ? `${detail} ×${f.count}` : detail;
+    if (kind !== "hot-loop")
+      f.detail = f.count > 1 ? detach(`${detail} ×${f.count}`) : detach(detail);
     return f;
   }
 
@@ -593,6 +618,9 @@ export class Analyzer {
 function detach(s: string): string {
   return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }
+
+/** How many distinct field names the Analyzer shares before it starts over. */
+const MAX_FIELD_NAMES = 4096;
 
 /** A pass that changed nothing because its write conflicted, and was requeued. */
 function isStumble(p: Pass): boolean {
@@ -638,11 +666,6 @@ function append<T>(list: T[], item: T): T[] {
   if (list.length === 0) return [item];
   list.push(item);
   return list;
-}
-
-function addFields(p: Pass, fields: string[]): void {
-  for (const f of fields)
-    if (!p.changedFields.includes(f)) p.changedFields = append(p.changedFields, f);
 }
 
 /** Fields common to a run; undefined while no pass of the run named its fields. */

@@ -73,7 +73,8 @@ test("a sample trace is one click away and deep links reopen the same moment", a
     .slice(1)
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as { seq: number; stage: string; key: string })
-    .filter((e) => e.key === "default/example-foo");
+    // Stepping walks the Foo's stage events; scenario notes are context, not steps.
+    .filter((e) => e.key === "default/example-foo" && e.stage !== "note");
   const [first, second] = fooEvents;
   await page.goto(site.url);
   await page.getByTestId("samples").selectOption("create-foo.jsonl");

@@ -14,61 +14,23 @@
  *
  *   pnpm bench overhead [--smoke]          (OVERHEAD_FOOS=200 for a quicker full run)
  */
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { startApiServer } from "../../packages/apiserver/src/index.ts";
 import { FooController, type FooControllerOptions } from "../../packages/controller/src/index.ts";
 import type { UnsequencedEvent } from "../../packages/trace/src/index.ts";
+import { createFoos, fastCluster, untilSteady } from "./lib/foo-burst.ts";
 import type { Bench, BenchCase, Measurement } from "./lib/types.ts";
-
-// scripts/ is no workspace package: take client-node (1.4.0) from the controller's dependencies.
-const clientNodePath = createRequire(
-  new URL("../../packages/controller/package.json", import.meta.url),
-).resolve("@kubernetes/client-node");
-const { CustomObjectsApi, KubeConfig } = (await import(
-  pathToFileURL(clientNodePath).href
-)) as typeof import("../../packages/controller/node_modules/@kubernetes/client-node/dist/index.js");
-
-const FOO = { group: "samplecontroller.k8s.io", version: "v1alpha1", plural: "foos" };
 
 async function toSteadyState(
   count: number,
   probe: Partial<FooControllerOptions>,
 ): Promise<Measurement> {
-  const api = await startApiServer({ deploymentReadyDelayMs: 10, deploymentStepDelayMs: 2 });
-  const kc = new KubeConfig();
-  kc.loadFromString(api.kubeconfigYaml());
-  const co = kc.makeApiClient(CustomObjectsApi);
+  const { api, kubeConfig } = await fastCluster();
   let events = 0;
-  const controller = new FooController({ kubeConfig: kc, resyncMs: 0, ...probe });
+  const controller = new FooController({ kubeConfig, resyncMs: 0, ...probe });
   await controller.run();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  // Eight clients in parallel, like a burst of kubectl applies.
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < count) {
-        const i = next++;
-        await co.createNamespacedCustomObject({
-          ...FOO,
-          namespace: "default",
-          body: {
-            apiVersion: "samplecontroller.k8s.io/v1alpha1",
-            kind: "Foo",
-            metadata: { name: `foo-${i}` },
-            spec: { deploymentName: `foo-${i}`, replicas: 1 },
-          },
-        });
-      }
-    }),
-  );
-  for (;;) {
-    const foos = controller.foos.list();
-    const done = foos.length === count && foos.every((f) => f.status?.availableReplicas === 1);
-    if (done && controller.queue.len() === 0 && controller.queue.waitingLen() === 0) break;
-    await new Promise((r) => setTimeout(r, 5));
-  }
+  await createFoos(kubeConfig, count);
+  await untilSteady(controller, count);
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1000;

@@ -8,57 +8,22 @@
  * and one Node process gains nothing from more workers; with real latency, workers overlap waits —
  * which is what `--workers` is for. Goal: 4 workers ≥ 2× one. Full: 300 Foos (SCALE_FOOS=N to change); --smoke: 4.
  */
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { startApiServer } from "../../packages/apiserver/src/index.ts";
 import { FooController } from "../../packages/controller/src/index.ts";
+import { createFoos, fastCluster, untilSteady } from "./lib/foo-burst.ts";
 import type { Bench, Measurement } from "./lib/types.ts";
 
-const clientNodePath = createRequire(
-  new URL("../../packages/controller/package.json", import.meta.url),
-).resolve("@kubernetes/client-node");
-const { CustomObjectsApi, KubeConfig } = (await import(
-  pathToFileURL(clientNodePath).href
-)) as typeof import("../../packages/controller/node_modules/@kubernetes/client-node/dist/index.js");
-
-const FOO = { group: "samplecontroller.k8s.io", version: "v1alpha1", plural: "foos" };
 const WRITE_LATENCY_MS = 5;
 
 async function reconcileAll(count: number, workers: number): Promise<Measurement> {
-  const api = await startApiServer({ deploymentReadyDelayMs: 10, deploymentStepDelayMs: 2 });
+  const { api, kubeConfig } = await fastCluster();
   for (const verb of ["create", "update", "patch"] as const)
     api.faults.setLatency(verb, WRITE_LATENCY_MS);
-  const kc = new KubeConfig();
-  kc.loadFromString(api.kubeconfigYaml());
-  const co = kc.makeApiClient(CustomObjectsApi);
-  const controller = new FooController({ kubeConfig: kc, resyncMs: 0, workers });
+  const controller = new FooController({ kubeConfig, resyncMs: 0, workers });
   try {
     await controller.run();
     const t0 = performance.now();
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        while (next < count) {
-          const i = next++;
-          await co.createNamespacedCustomObject({
-            ...FOO,
-            namespace: "default",
-            body: {
-              apiVersion: "samplecontroller.k8s.io/v1alpha1",
-              kind: "Foo",
-              metadata: { name: `foo-${i}` },
-              spec: { deploymentName: `foo-${i}`, replicas: 1 },
-            },
-          });
-        }
-      }),
-    );
-    for (;;) {
-      const foos = controller.foos.list();
-      const done = foos.length === count && foos.every((f) => f.status?.availableReplicas === 1);
-      if (done && controller.queue.len() === 0 && controller.queue.waitingLen() === 0) break;
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    await createFoos(kubeConfig, count);
+    await untilSteady(controller, count);
     const ms = performance.now() - t0;
     return { value: count / (ms / 1000), details: { wallMs: ms } };
   } finally {

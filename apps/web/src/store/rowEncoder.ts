@@ -23,7 +23,7 @@ export const STAGE_CODE: Record<TraceEvent["stage"], number> = {
 };
 
 /** Fields that get their own numeric column (when they are plain integers). */
-export const NUMERIC_FIELDS = ["rv", "oldRv", "line", "len", "causeSeq"] as const;
+export const NUMERIC_FIELDS = ["rv", "oldRv", "line", "len", "causeSeq", "worker"] as const;
 export type NumericField = (typeof NUMERIC_FIELDS)[number];
 /** Fields of the row itself; everything else goes into the interned detail string. */
 const ROW_FIELDS = new Set<string>(["seq", "ts", "key", "stage", "raw", ...NUMERIC_FIELDS]);
@@ -42,6 +42,7 @@ export interface ColumnBatch {
   line: Uint32Array;
   len: Uint32Array;
   causeSeq: Uint32Array;
+  worker: Uint32Array;
   detail: Uint32Array;
   /** Keys first seen in this batch, in id order, starting at id `firstKeyId`. */
   firstKeyId: number;
@@ -55,28 +56,157 @@ export interface ColumnBatch {
 
 /** The buffers of a batch, for `postMessage(batch, transferList(batch))`. */
 export function transferList(b: ColumnBatch): ArrayBuffer[] {
-  return [b.seq, b.ts, b.stage, b.key, b.rv, b.oldRv, b.line, b.len, b.causeSeq, b.detail].map(
-    (a) => a.buffer as ArrayBuffer,
-  );
+  return [
+    b.seq,
+    b.ts,
+    b.stage,
+    b.key,
+    b.rv,
+    b.oldRv,
+    b.line,
+    b.len,
+    b.causeSeq,
+    b.worker,
+    b.detail,
+  ].map((a) => a.buffer as ArrayBuffer);
 }
 
 /** rv-like values are strings on the wire; keep them numeric when that is lossless. */
 function asColumnNumber(field: NumericField, v: unknown): number | undefined {
-  if (field === "rv" || field === "oldRv") {
-    if (typeof v !== "string" || !/^(0|[1-9]\d{0,14})$/.test(v)) return undefined;
-    return Number(v);
-  }
+  if (field === "rv" || field === "oldRv") return typeof v === "string" ? decimal(v) : undefined;
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v < ABSENT ? v : undefined;
+}
+
+/** The value of a canonical decimal string of at most 15 digits ("0", "1234"; not "012"). */
+function decimal(v: string): number | undefined {
+  const n = v.length;
+  if (n === 0 || n > 15 || (n > 1 && v.charCodeAt(0) === 48)) return undefined;
+  let x = 0;
+  for (let i = 0; i < n; i++) {
+    const d = v.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return undefined;
+    x = x * 10 + d;
+  }
+  return x;
+}
+
+/** Puts a numeric field into its column, or — absent there — into the detail. */
+function numeric(
+  v: unknown,
+  field: NumericField,
+  column: Float64Array | Uint32Array,
+  i: number,
+  detail: DetailBuilder,
+): void {
+  const c = v === undefined ? undefined : asColumnNumber(field, v);
+  if (c !== undefined) column[i] = c;
+  else {
+    column[i] = field === "rv" || field === "oldRv" ? NaN : ABSENT;
+    if (v !== undefined) detail.add(field, v);
+  }
 }
 
 const NAMES = new Map<string, string>();
 
-/** `"name":value` for the detail JSON, with a leading comma unless it is the first member. */
-function member(name: string, v: unknown, sofar: string): string {
+/** `"name":value` for the detail JSON. */
+function member(name: string, v: unknown): string {
   let n = NAMES.get(name);
   if (n === undefined) NAMES.set(name, (n = `${JSON.stringify(name)}:`));
-  const value = typeof v === "number" && Number.isFinite(v) ? String(v) : JSON.stringify(v);
-  return sofar ? `,${n}${value}` : n + value;
+  if (typeof v === "string") return n + quote(v);
+  return n + (typeof v === "number" && Number.isFinite(v) ? String(v) : JSON.stringify(v));
+}
+
+/** JSON.stringify for a string, without its general machinery when nothing needs escaping. */
+function quote(v: string): string {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c < 0x20 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(v);
+  }
+  return `"${v}"`;
+}
+
+/** A detail as built before: its members and its interned id. */
+interface DetailMemo {
+  names: string[];
+  values: unknown[];
+  id: number;
+}
+
+/**
+ * Collects one event's detail members and finds the detail's id. Interning means hashing the whole
+ * JSON text (most of the encoder's time when it did so for every event: a Map lookup of a fresh
+ * 100-character string costs about a microsecond), yet a key's events of one stage mostly repeat
+ * one of a few details seen lately for that key and stage (a write of the Deployment or of the
+ * status, changed or not): those are recognised by comparing the members' values instead.
+ */
+class DetailBuilder {
+  count = 0;
+  private readonly names: string[] = [];
+  private readonly values: unknown[] = [];
+  /** The latest details per (key id × 8 + stage) slot, most recently used first. */
+  private readonly recent: DetailMemo[][] = [];
+
+  add(name: string, value: unknown): void {
+    this.names[this.count] = name;
+    this.values[this.count] = value;
+    this.count++;
+  }
+
+  id(slot: number, interner: Interner): number {
+    // Grown one by one, never written past the end: a sparse array would turn into a dictionary.
+    while (this.recent.length <= slot) this.recent.push([]);
+    const memos = this.recent[slot];
+    for (let i = 0; i < memos.length; i++) {
+      const m = memos[i];
+      if (!this.matches(m)) continue;
+      if (i > 0) {
+        memos.splice(i, 1);
+        memos.unshift(m);
+      }
+      return m.id;
+    }
+    const n = this.count;
+    const members = new Array<string>(n);
+    for (let i = 0; i < n; i++) members[i] = member(this.names[i], this.values[i]);
+    const id = interner.intern(`{${members.join(",")}}`);
+    if (memos.length >= MEMO_WAYS) memos.pop();
+    // The memo keeps copies: values cut from a log line would keep the line's whole chunk alive.
+    memos.unshift({
+      names: this.names.slice(0, n),
+      values: this.values.slice(0, n).map(detached),
+      id,
+    });
+    return id;
+  }
+
+  private matches(m: DetailMemo): boolean {
+    const n = this.count;
+    if (m.names.length !== n) return false;
+    for (let i = 0; i < n; i++) {
+      if (m.names[i] !== this.names[i] || !sameValue(m.values[i], this.values[i])) return false;
+    }
+    return true;
+  }
+}
+
+/** Details remembered per key and stage. */
+const MEMO_WAYS = 4;
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x: unknown = a[i];
+    if (x !== b[i] || (typeof x === "object" && x !== null)) return false;
+  }
+  return true;
+}
+
+/** A value that shares no memory with the text it was read from (objects: never matched again). */
+function detached(v: unknown): unknown {
+  if (typeof v === "string") return v.length < 13 ? v : (JSON.parse(JSON.stringify(v)) as string);
+  if (Array.isArray(v)) return v.map(detached);
+  return v;
 }
 
 class Interner {
@@ -106,6 +236,7 @@ class Interner {
 export class RowEncoder {
   private readonly keys = new Interner();
   private readonly details = new Interner();
+  private readonly detail = new DetailBuilder();
 
   /** Encodes `events` (all of them, in order) into one batch. */
   encode(events: readonly TraceEvent[]): ColumnBatch {
@@ -119,8 +250,8 @@ export class RowEncoder {
     const line = new Uint32Array(n);
     const len = new Uint32Array(n);
     const causeSeq = new Uint32Array(n);
+    const worker = new Uint32Array(n);
     const detail = new Uint32Array(n);
-    const nums = { rv, oldRv, line, len, causeSeq };
     let raw: (string | undefined)[] | undefined;
     for (let i = 0; i < n; i++) {
       const e = events[i];
@@ -129,21 +260,19 @@ export class RowEncoder {
       stage[i] = STAGE_CODE[e.stage] ?? 6;
       key[i] = e.key === undefined ? 0 : this.keys.intern(e.key);
       const rec = e as unknown as Record<string, unknown>;
-      // The detail JSON is written field by field: no rest object per event (most of the
-      // encoder's time when it built one and stringified it).
-      let rest = "";
-      for (const f of NUMERIC_FIELDS) {
-        const v = rec[f];
-        const c = v === undefined ? undefined : asColumnNumber(f, v);
-        nums[f][i] = c ?? (f === "rv" || f === "oldRv" ? NaN : ABSENT);
-        if (v !== undefined && c === undefined) rest += member(f, v, rest);
-      }
+      const d = this.detail;
+      d.count = 0;
+      numeric(rec.rv, "rv", rv, i, d);
+      numeric(rec.oldRv, "oldRv", oldRv, i, d);
+      numeric(rec.line, "line", line, i, d);
+      numeric(rec.len, "len", len, i, d);
+      numeric(rec.causeSeq, "causeSeq", causeSeq, i, d);
+      numeric(rec.worker, "worker", worker, i, d);
       for (const k in rec) {
         const v = rec[k];
-        if (v === undefined || ROW_FIELDS.has(k)) continue;
-        rest += member(k, v, rest);
+        if (v !== undefined && !ROW_FIELDS.has(k)) d.add(k, v);
       }
-      detail[i] = rest ? this.details.intern(`{${rest}}`) : 0;
+      detail[i] = d.count > 0 ? d.id(key[i] * 8 + stage[i], this.details) : 0;
       if (e.raw !== undefined) (raw ??= new Array<string | undefined>(n))[i] = e.raw;
     }
     const k = this.keys.take();
@@ -159,6 +288,7 @@ export class RowEncoder {
       line,
       len,
       causeSeq,
+      worker,
       detail,
       firstKeyId: k.first,
       newKeys: k.values,

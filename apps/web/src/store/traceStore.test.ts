@@ -39,6 +39,42 @@ describe("TraceStore", () => {
     expect(store.event(1)).toEqual(big);
   });
 
+  it("tells apart a key's details that differ in one value, an array element or an extra", () => {
+    const w = (seq: number, over: Partial<TraceEvent>): TraceEvent =>
+      ({
+        seq,
+        ts: seq,
+        key: "ns/a",
+        stage: "write",
+        verb: "update",
+        target: "deployments/ns/a",
+        code: 200,
+        changed: true,
+        fields: ["spec.replicas"],
+        worker: 1,
+        ...over,
+      }) as TraceEvent;
+    // More variants than the encoder remembers per key and stage, revisited out of order.
+    const variants: Partial<TraceEvent>[] = [
+      {},
+      { changed: false },
+      { fields: ["spec.template"] },
+      { fields: ["spec.replicas", "spec.template"] },
+      { verb: "updateStatus", target: "foos/ns/a/status" },
+      { worker: 2 },
+      { extra: { note: "x" } },
+      { extra: { note: "y" } },
+      { code: 409, reason: "Conflict" },
+    ];
+    const evs: TraceEvent[] = [];
+    for (let round = 0; round < 3; round++)
+      for (const i of [0, 3, 1, 8, 2, 6, 4, 7, 5, 0, 1]) evs.push(w(evs.length + 1, variants[i]));
+    const store = new TraceStore();
+    store.append(evs.slice(0, 13));
+    store.append(evs.slice(13));
+    evs.forEach((e, i) => expect(store.event(i)).toEqual(e));
+  });
+
   it("finds rows by seq and lists a key's rows in arrival order", () => {
     const store = new TraceStore();
     store.append([

@@ -38,6 +38,7 @@ export class TraceStore {
     line: new Column(Uint32Array),
     len: new Column(Uint32Array),
     causeSeq: new Column(Uint32Array),
+    worker: new Column(Uint32Array),
   };
   private readonly detail = new Column(Uint32Array);
   /** Raw log lines, only for text-log sources (sparse: unset rows cost one slot). */

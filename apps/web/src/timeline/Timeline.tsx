@@ -27,6 +27,18 @@ function markFirstPaint(session: TraceSession): void {
   performance.mark("loopscope:first-paint");
 }
 
+/**
+ * The paint probe, for benches that time emit → paint (scripts/bench/live.ts): when the page has
+ * defined `window.__loopscopePaint`, every timeline frame calls it right after drawing, with the
+ * highest seq that frame drew (0 if none) and the store's last seq. Nothing defines it in normal
+ * use, and then a frame costs one property read more.
+ */
+type PaintProbe = (drawnSeq: number, storeSeq: number) => void;
+function reportPaint(session: TraceSession, drawnSeq: number): void {
+  const probe = (globalThis as { __loopscopePaint?: PaintProbe }).__loopscopePaint;
+  probe?.(drawnSeq, session.store.lastSeq());
+}
+
 export interface TimelineProps {
   session: TraceSession;
   view: ViewStore;
@@ -99,8 +111,9 @@ export function Timeline({ session, view }: TimelineProps) {
       if (c.height !== Math.round(height * dpr)) c.height = Math.round(height * dpr);
       const ctx = c.getContext("2d")!;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawTimeline(ctx, inputRef.current);
+      const drawnSeq = drawTimeline(ctx, inputRef.current);
       markFirstPaint(inputRef.current.session);
+      reportPaint(inputRef.current.session, drawnSeq);
     });
   });
   useEffect(

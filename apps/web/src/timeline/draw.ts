@@ -102,7 +102,8 @@ function glyph(ctx: CanvasRenderingContext2D, g: Glyph, x: number, y: number, r:
   }
 }
 
-export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): void {
+/** Paints one frame; returns the highest seq among the marks it drew (0 when none). */
+export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): number {
   const { session, groups, axis, width, height, theme, until, scrollY } = input;
   const store = session.store;
   ctx.fillStyle = theme.background;
@@ -116,12 +117,13 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): v
   ctx.translate(0, AXIS_HEIGHT - scrollY);
 
   const lastTs = Number.isFinite(until) ? until : (store.timeExtent()?.[1] ?? 0);
+  let drawnSeq = 0;
   for (const g of groups) {
     if (g.y + g.height < scrollY || g.y > scrollY + height) continue;
     drawGroupFrame(ctx, g, width, theme);
     const passes = session.passesOf(g.key).filter((p) => p.start <= until);
     drawBands(ctx, g, passes, input, lastTs);
-    drawMarks(ctx, g, input);
+    drawnSeq = Math.max(drawnSeq, drawMarks(ctx, g, input));
   }
   drawArrows(ctx, input);
   ctx.restore();
@@ -133,6 +135,7 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): v
       ctx.fillRect(px - 1, AXIS_HEIGHT - 6, 2, height);
     }
   }
+  return drawnSeq;
 }
 
 function drawGrid(ctx: CanvasRenderingContext2D, { axis, width, height, theme }: DrawInput): void {
@@ -241,13 +244,19 @@ function drawBands(
   }
 }
 
-function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput): void {
+/**
+ * The key's marks in view; returns the highest seq among them (a mark merged into an already
+ * painted pixel column counts as drawn: that column shows it).
+ */
+function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput): number {
   const { session, axis, width, until, selectedSeq, theme } = input;
   const store = session.store;
   const rows = store.rowsOf(g.key);
   const lastPx = new Float64Array(5).fill(-Infinity);
   const ts = store.ts.data;
   const stage = store.stage.data;
+  const seqs = store.seq.data;
+  let drawnSeq = 0;
   const r = Math.max(3, Math.min(6, g.lanes[0].height / 5));
   // Painted marks per lane, kept for the label pass: a label goes only where it does not run
   // into the next mark or the previous label.
@@ -270,7 +279,8 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
     if (x < GUTTER - r || x > width + r) continue;
     const lane = g.lanes[s];
     const y = lane.y + lane.height / 2;
-    if (selectedSeq !== undefined && store.seq.data[row] === selectedSeq) selected = { x, y };
+    if (seqs[row] > drawnSeq) drawnSeq = seqs[row];
+    if (selectedSeq !== undefined && seqs[row] === selectedSeq) selected = { x, y };
     const px = Math.round(x);
     if (px === lastPx[s]) continue;
     lastPx[s] = px;
@@ -308,6 +318,7 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
     ctx.arc(selected.x, selected.y, r + 4, 0, Math.PI * 2);
     ctx.stroke();
   }
+  return drawnSeq;
 }
 
 /** Centre of the mark of the event with this seq, if it is on a drawn lane. */

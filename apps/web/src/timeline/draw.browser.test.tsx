@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import { sessionFromText } from "../testing/fixtureSession.ts";
+import { THEMES } from "../ui/palette.ts";
+import { drawTimeline, type DrawInput } from "./draw.ts";
+import { layoutLanes } from "./layout.ts";
+import { makeTimeAxis } from "./timeScale.ts";
+
+const KEY = "default/example-foo";
+
+/** What the paint probe (Timeline.tsx) reports: the highest seq among the marks a frame drew. */
+describe("drawn seq", () => {
+  const session = sessionFromText(canonical);
+  const store = session.store;
+  // The key's events on the five lanes (markers such as the pass end have no mark).
+  const rows = [...store.rowsOf(KEY)].filter((r) => store.stage.get(r) <= 4);
+  const width = 1200;
+  const frame = (window: [number, number], keys: string[], until = Infinity) => {
+    const canvas = document.createElement("canvas");
+    canvas.width = width;
+    canvas.height = 300;
+    const input: DrawInput = {
+      session,
+      groups: layoutLanes(keys, 40),
+      axis: makeTimeAxis(window, window[0], width),
+      width,
+      height: 300,
+      theme: THEMES.dark,
+      until,
+      scrollY: 0,
+    };
+    return drawTimeline(canvas.getContext("2d")!, input);
+  };
+  const ts = (i: number) => store.ts.get(rows[i]);
+  const seq = (i: number) => store.seq.get(rows[i]);
+  const newestBefore = (t: number) =>
+    Math.max(
+      ...rows
+        .map((_, i) => i)
+        .filter((i) => ts(i) <= t)
+        .map(seq),
+    );
+
+  it("is the newest event in view, none past the window's right edge or the playhead", () => {
+    expect(rows.length).toBeGreaterThan(6);
+    const last = rows.length - 1;
+    const all: [number, number] = [ts(0) - 1_000_000, ts(last) + 1_000_000];
+    expect(frame(all, [KEY])).toBe(seq(last));
+    // Cut the window in the widest gap between events, far (in pixels) from any mark's radius.
+    let gap = 0;
+    for (let i = 1; i < rows.length; i++)
+      if (ts(i) - ts(i - 1) > ts(gap + 1) - ts(gap)) gap = i - 1;
+    const cut = (ts(gap) + ts(gap + 1)) / 2;
+    const early: [number, number] = [cut - 20 * (ts(gap + 1) - ts(gap)), cut];
+    expect(newestBefore(cut)).toBeLessThan(seq(last));
+    expect(frame(early, [KEY])).toBe(newestBefore(cut));
+    expect(frame(all, [KEY], ts(2))).toBe(newestBefore(ts(2)));
+  });
+
+  it("is 0 when no lanes are shown", () => {
+    expect(frame([ts(0), ts(rows.length - 1)], [])).toBe(0);
+  });
+});

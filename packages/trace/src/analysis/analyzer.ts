@@ -46,6 +46,8 @@ export interface AnalyzerOptions {
    * come every 30 s).
    */
   echoWindowMs?: number;
+  /** Keep a log of changed passes for `takeChangedPasses` (a consumer that mirrors the passes). */
+  trackChanges?: boolean;
 }
 
 export class Analyzer {
@@ -62,10 +64,13 @@ export class Analyzer {
   private lastState: KeyState | undefined;
   /** Field names seen in writes, each kept once (see addFields). */
   private readonly fieldNames = new Map<string, string>();
+  /** Passes opened or changed since the last `takeChangedPasses` (with `trackChanges`). */
+  private changed: Set<Pass> | undefined;
 
   constructor(opts: AnalyzerOptions = {}) {
     this.threshold = Math.max(1, opts.hotLoopThreshold ?? 5);
     this.echoWindowUs = (opts.echoWindowMs ?? 5000) * 1000;
+    if (opts.trackChanges) this.changed = new Set();
   }
 
   /**
@@ -93,6 +98,18 @@ export class Analyzer {
         }
         return -1;
     }
+  }
+
+  /**
+   * The passes opened or changed since the last call, in the order they first changed —
+   * everything a mirror of `passes()` needs to stay equal to it. Needs the `trackChanges` option.
+   */
+  takeChangedPasses(): Pass[] {
+    if (this.changed === undefined)
+      throw new Error("Analyzer: takeChangedPasses needs trackChanges");
+    const out = [...this.changed];
+    this.changed.clear();
+    return out;
   }
 
   /** Pushes many events. */
@@ -267,6 +284,7 @@ export class Analyzer {
     const st = this.state(e.key, e.ts);
     st.summary.byStage.read++;
     const p = st.open ?? this.openPass(st, e.ts, true);
+    this.changed?.add(p);
     p.readSeq ??= e.seq;
     if (e.rv !== undefined) st.fooRv = e.rv;
     if (e.worker !== undefined) p.worker ??= e.worker;
@@ -281,6 +299,7 @@ export class Analyzer {
     s.byStage.write++;
     s.writes++;
     const p = st.open ?? this.openPass(st, e.ts, true);
+    this.changed?.add(p);
     p.writeSeqs = append(p.writeSeqs, e.seq);
     const code = e.code ?? codeOfReason(e.reason);
     if (code === 409) {
@@ -393,6 +412,7 @@ export class Analyzer {
       fromMarkers,
     };
     st.passes.push(p);
+    this.changed?.add(p);
     st.run.push(0);
     st.open = p;
     st.pending = none<Trigger>();
@@ -405,6 +425,7 @@ export class Analyzer {
   }
 
   private close(st: KeyState, p: Pass, outcome: PassEndEvent["outcome"] | undefined): void {
+    this.changed?.add(p);
     st.open = undefined;
     if (outcome !== undefined) p.outcome = outcome;
     p.end ??= p.start;
@@ -489,6 +510,7 @@ export class Analyzer {
     writeSeq: number,
     fields: string[] | undefined,
   ): void {
+    this.changed?.add(p);
     p.changingWrites++;
     p.changingWriteSeqs = append(p.changingWriteSeqs ?? none<number>(), writeSeq);
     st.summary.changingWrites++;

@@ -77,6 +77,25 @@ export function decodeEvent(o: unknown): DecodeResult {
   const hasSeq =
     Number.isSafeInteger(rec.seq) && (rec.seq as number) >= 1 && (rec.seq as number) < MAX_SEQ;
   const known = KNOWN_FIELDS[stage as TraceEvent["stage"]];
+  const fits = (k: string, v: unknown): boolean =>
+    k === "seq"
+      ? hasSeq
+      : known.has(k) &&
+        (Object.hasOwn(required, k) ||
+          k === "stage" ||
+          k === "ts" ||
+          k === "key" ||
+          OPTIONAL[k]?.(v) === true);
+  // The common case: every field is known and valid, and the parsed record itself is the event.
+  // (Copying it field by field was a third of the time to read a big JSONL file.)
+  let clean = true;
+  for (const k in rec) {
+    if (!fits(k, rec[k])) {
+      clean = false;
+      break;
+    }
+  }
+  if (clean) return { ok: true, event: rec as unknown as TraceEvent, hasSeq };
   const out: Record<string, unknown> = {};
   let extra: Record<string, unknown> | undefined;
   for (const k in rec) {
@@ -84,12 +103,7 @@ export function decodeEvent(o: unknown): DecodeResult {
     if (k === "extra" && typeof v === "object" && v !== null && !Array.isArray(v)) {
       // A writer that nested its extras: keep them as extras.
       extra = { ...(v as Record<string, unknown>), ...extra };
-    } else if (
-      k === "seq"
-        ? hasSeq
-        : known.has(k) &&
-          (k in required || k === "stage" || k === "ts" || k === "key" || OPTIONAL[k]?.(v))
-    ) {
+    } else if (fits(k, v)) {
       out[k] = v;
     } else {
       (extra ??= {})[k] = v;

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { TraceSession } from "../store/session.ts";
 import { RowEncoder } from "../store/rowEncoder.ts";
+import { RowDecoder } from "../store/rowDecoder.ts";
 import { AnalysisFeed } from "./analysisFeed.ts";
 
 const trace = (rel: string): TraceEvent[] =>
@@ -35,24 +36,29 @@ const CASES: [string, () => TraceEvent[]][] = [
 ];
 
 /**
- * The worker's path: encode + analyse per batch, post (structured clone), apply on the page.
+ * The replay's path: the reader encodes each batch and posts it (structured clone) to the page and
+ * to the analysis side, which rebuilds the events from the columns, feeds the Analyzer and posts
+ * what changed to the page.
  * After every batch the page's passes must equal those of an Analyzer fed the same events: a
  * change the feed failed to send would show there even if a later one repaired it.
  */
 function viaWorker(events: TraceEvent[], batch: number): TraceSession {
   const session = new TraceSession({ kind: "replay" });
   const encoder = new RowEncoder();
+  const decoder = new RowDecoder();
   const feed = new AnalysisFeed();
   const direct = new Analyzer();
   for (let i = 0; i < events.length; i += batch) {
     const part = events.slice(i, i + batch);
-    for (const e of part) {
-      feed.push(e);
-      direct.push(e);
-    }
+    for (const e of part) direct.push(e);
+    const columns = encoder.encode(part);
+    const { raw: _raw, ...forAnalysis } = columns;
+    const rebuilt = decoder.decode(structuredClone(forAnalysis));
+    expect(rebuilt).toEqual(part.map(({ raw: _r, ...e }) => e));
+    for (const e of rebuilt) feed.push(e);
     const final = i + batch >= events.length;
-    const msg = structuredClone({ c: encoder.encode(part), a: feed.take(i, final) });
-    session.pushColumns(msg.c, msg.a);
+    session.pushColumns(structuredClone(columns));
+    session.applyAnalysis(structuredClone(feed.take(i, final)));
     for (const key of direct.keys()) {
       expect(session.passesOf(key), `passes of ${key} after ${i + part.length} events`).toEqual(
         direct.passes(key),

@@ -1,9 +1,10 @@
 /**
- * Loads a trace file into a fresh TraceSession through the replay worker. Batches are appended as
- * they arrive, so the lanes fill while the file is still being read.
+ * Loads a trace file into a fresh TraceSession through the replay's two workers (see
+ * protocol.ts): the reader's batches are appended as they arrive, so the lanes fill while the file
+ * is still being read, and the analysis follows a batch or so behind.
  */
 import { TraceSession, type SessionSource } from "../store/session.ts";
-import type { FromWorker, ToWorker } from "./protocol.ts";
+import type { FromAnalysis, FromReader, ToAnalysis, ToReader } from "./protocol.ts";
 
 export interface Loading {
   session: TraceSession;
@@ -13,33 +14,57 @@ export interface Loading {
 export function loadTrace(blob: Blob, name: string, source: SessionSource): Loading {
   const session = new TraceSession(source);
   session.setProgress({ bytes: 0, total: blob.size, done: false });
-  const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
-  worker.onmessage = (ev: MessageEvent<FromWorker>) => {
+  const reader = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+  const analysis = new Worker(new URL("./analysisWorker.ts", import.meta.url), { type: "module" });
+  const stop = () => {
+    reader.terminate();
+    analysis.terminate();
+  };
+  const fail = (message: string) => {
+    session.setProgress({ ...session.progress, done: true, error: message });
+    stop();
+  };
+  let read: { bytes: number; total: number } | undefined;
+  let analysed = false;
+  const finishIfDone = () => {
+    if (!read || !analysed) return;
+    session.setProgress({ ...read, done: true });
+    // Every event is in the store and the analysis: scripts/bench/load.ts times to here.
+    performance.mark("loopscope:loaded");
+    stop();
+  };
+  reader.onmessage = (ev: MessageEvent<FromReader>) => {
     const m = ev.data;
     if (m.type === "batch") {
-      session.pushColumns(m.columns, m.analysis);
+      session.pushColumns(m.columns);
       session.addDiagnostics(m.diagnostics);
       session.setProgress({ bytes: m.bytes, total: m.total, done: false });
     } else if (m.type === "done") {
-      session.setProgress({ bytes: m.bytes, total: m.total, done: true });
-      // Every event is in the store and the analysis: scripts/bench/load.ts times to here.
-      performance.mark("loopscope:loaded");
-      worker.terminate();
-    } else {
-      session.setProgress({ ...session.progress, done: true, error: m.message });
-      worker.terminate();
-    }
+      read = { bytes: m.bytes, total: m.total };
+      finishIfDone();
+    } else fail(m.message);
   };
-  worker.onerror = (ev) => {
-    session.setProgress({ ...session.progress, done: true, error: ev.message || "worker failed" });
-    worker.terminate();
+  analysis.onmessage = (ev: MessageEvent<FromAnalysis>) => {
+    const m = ev.data;
+    if (m.type === "analysis") session.applyAnalysis(m.update);
+    else if (m.type === "done") {
+      analysed = true;
+      finishIfDone();
+    } else fail(`analysis: ${m.message}`);
   };
-  worker.postMessage({ type: "open", file: blob, name } satisfies ToWorker);
+  reader.onerror = (ev) => fail(ev.message || "reader worker failed");
+  analysis.onerror = (ev) => fail(ev.message || "analysis worker failed");
+  const channel = new MessageChannel();
+  analysis.postMessage({ type: "port", port: channel.port2 } satisfies ToAnalysis, [channel.port2]);
+  reader.postMessage(
+    { type: "open", file: blob, name, analysis: channel.port1 } satisfies ToReader,
+    [channel.port1],
+  );
   return {
     session,
     cancel: () => {
-      worker.postMessage({ type: "cancel" } satisfies ToWorker);
-      worker.terminate();
+      reader.postMessage({ type: "cancel" } satisfies ToReader);
+      stop();
     },
   };
 }

@@ -1,15 +1,15 @@
 /// <reference lib="webworker" />
 /**
- * The replay worker: reads a trace file (JSONL or klog, optionally gzip) as a stream with
- * packages/trace's push-style reader, runs the Analyzer on the events, and posts batches as
- * transferred typed-array columns plus the analysis results, so the page never builds or clones
- * an event object while a large file loads. It keeps no events after posting (the page's
- * TraceStore owns them); it keeps the Analyzer's state and the string tables' ids.
+ * The replay's reader worker: reads a trace file (JSONL or klog, optionally gzip) as a stream with
+ * packages/trace's push-style reader and posts the events as batches of typed-array columns —
+ * transferred to the page, which never builds or clones an event object while a large file
+ * loads, and copied to the analysis worker (analysisWorker.ts), which runs the Analyzer on them.
+ * It keeps no events after posting (the page's TraceStore owns them); it keeps the string
+ * tables' ids.
  */
 import type { Diagnostic, TraceEvent } from "@loopscope/trace";
 import { RowEncoder, transferList } from "../store/rowEncoder.ts";
-import { AnalysisFeed } from "./analysisFeed.ts";
-import type { FromWorker, ToWorker } from "./protocol.ts";
+import type { FromReader, ReaderToAnalysis, ToReader } from "./protocol.ts";
 import { createReader } from "./readerPort.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -24,18 +24,18 @@ const BATCH_MS = 100;
 
 let cancelled = false;
 
-self.onmessage = (ev: MessageEvent<ToWorker>) => {
+self.onmessage = (ev: MessageEvent<ToReader>) => {
   const msg = ev.data;
   if (msg.type === "cancel") cancelled = true;
   else if (msg.type === "open") {
     cancelled = false;
-    read(msg.file, msg.name).catch((err: unknown) => {
+    read(msg.file, msg.name, msg.analysis).catch((err: unknown) => {
       post({ type: "error", message: err instanceof Error ? err.message : String(err) });
     });
   }
 };
 
-function post(m: FromWorker, transfer: Transferable[] = []): void {
+function post(m: FromReader, transfer: Transferable[] = []): void {
   self.postMessage(m, transfer);
 }
 
@@ -45,7 +45,7 @@ async function isGzip(file: Blob, name: string): Promise<boolean> {
   return head[0] === 0x1f && head[1] === 0x8b;
 }
 
-async function read(file: Blob, name: string): Promise<void> {
+async function read(file: Blob, name: string, analysis: MessagePort): Promise<void> {
   const total = file.size;
   let bytes = 0;
   const counted = file.stream().pipeThrough(
@@ -64,7 +64,7 @@ async function read(file: Blob, name: string): Promise<void> {
     : counted;
   const reader = createReader(name.replace(/\.gz$/i, ""));
   const encoder = new RowEncoder();
-  const analysis = new AnalysisFeed();
+  const toAnalysis = (m: ReaderToAnalysis) => analysis.postMessage(m);
   let events: TraceEvent[] = [];
   let diagnostics: Diagnostic[] = [];
   let last = performance.now();
@@ -72,11 +72,11 @@ async function read(file: Blob, name: string): Promise<void> {
   const flush = (final = false) => {
     if (events.length === 0 && diagnostics.length === 0 && !final) return;
     const columns = encoder.encode(events);
-    const update = analysis.take(performance.now(), final);
-    post(
-      { type: "batch", columns, analysis: update, diagnostics, bytes, total },
-      transferList(columns),
-    );
+    // A copy for the analysis worker (without the log lines it never reads), then the original
+    // moves to the page.
+    const { raw: _raw, ...forAnalysis } = columns;
+    toAnalysis({ type: "batch", columns: forAnalysis });
+    post({ type: "batch", columns, diagnostics, bytes, total }, transferList(columns));
     batchEvents = Math.min(MAX_BATCH_EVENTS, batchEvents * 2);
     events = [];
     diagnostics = [];
@@ -85,7 +85,6 @@ async function read(file: Blob, name: string): Promise<void> {
   const sink = {
     event: (e: TraceEvent) => {
       events.push(e);
-      analysis.push(e);
       if (events.length >= batchEvents) flush();
     },
     diagnostic: (d: Diagnostic) => diagnostics.push(d),
@@ -100,5 +99,6 @@ async function read(file: Blob, name: string): Promise<void> {
   if (cancelled) return;
   reader.end(sink);
   flush(true);
+  toAnalysis({ type: "end" });
   post({ type: "done", bytes, total, format: reader.format() });
 }

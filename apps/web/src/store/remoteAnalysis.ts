@@ -1,11 +1,12 @@
 /**
- * The read side of an analysis that runs elsewhere (the replay worker runs packages/trace's
- * Analyzer next to the reader). It is kept current by `AnalysisUpdate`s: passes that are new or
- * may have changed, summaries of the keys that had events, and now and then the findings.
+ * The read side of an analysis that runs elsewhere (the replay's analysis worker runs
+ * packages/trace's Analyzer on the reader worker's batches). It is kept current by
+ * `AnalysisUpdate`s: passes that are new or changed, summaries of the keys that had events, and
+ * now and then the findings.
  *
- * Invariants: an update carries, for every key it names, each pass from the first one that could
- * still have changed through the newest, so applying updates in order leaves exactly the Analyzer's
- * passes; passes are read-only here too.
+ * Invariants: an update carries every pass the Analyzer opened or changed since the update before
+ * it, so applying updates in order leaves exactly the Analyzer's passes; passes are read-only here
+ * too. The analysis may lag the store by a batch or so (it is computed from the store's batches).
  */
 import type { Finding, KeySummary, Pass } from "@loopscope/trace";
 import type { AnalysisPort } from "./analysisPort.ts";

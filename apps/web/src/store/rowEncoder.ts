@@ -22,6 +22,9 @@ export const STAGE_CODE: Record<TraceEvent["stage"], number> = {
   note: 6,
 };
 
+/** Stage by code: the inverse of STAGE_CODE. */
+export const KIND_CODES = ["watch", "enqueue", "dequeue", "read", "write", "done", "note"] as const;
+
 /** Fields that get their own numeric column (when they are plain integers). */
 export const NUMERIC_FIELDS = ["rv", "oldRv", "line", "len", "causeSeq", "worker"] as const;
 export type NumericField = (typeof NUMERIC_FIELDS)[number];

@@ -57,15 +57,26 @@ export class TraceSession {
     this.bump();
   }
 
-  /** Appends an encoded batch and the analysis results that go with it (the replay worker). */
-  pushColumns(batch: ColumnBatch, update: AnalysisUpdate): void {
+  /** Appends an encoded batch (the replay's reader worker). */
+  pushColumns(batch: ColumnBatch): void {
+    this.remote();
+    this.store.appendColumns(batch);
+    this.bump();
+  }
+
+  /** Applies what the analysis of the batches changed (the replay's analysis worker). */
+  applyAnalysis(update: AnalysisUpdate): void {
+    this.remote().apply(update);
+    this.bump();
+  }
+
+  /** The analysis that runs elsewhere, once the session is known to be fed that way. */
+  private remote(): RemoteAnalysis {
     if (!(this.analysis instanceof RemoteAnalysis)) {
       if (this.store.length > 0) throw new Error("session is fed by events");
       this.analysis = new RemoteAnalysis(this.store);
     }
-    this.store.appendColumns(batch);
-    this.analysis.apply(update);
-    this.bump();
+    return this.analysis;
   }
 
   addDiagnostics(d: readonly Diagnostic[]): void {

@@ -17,13 +17,13 @@ import { Column, StringTable } from "./columns.ts";
 import {
   ABSENT,
   NUMERIC_FIELDS,
+  KIND_CODES,
   RowEncoder,
   type ColumnBatch,
   type NumericField,
 } from "./rowEncoder.ts";
 
 export { STAGE_CODE } from "./rowEncoder.ts";
-export const KIND_CODES = ["watch", "enqueue", "dequeue", "read", "write", "done", "note"] as const;
 export type KindCode = number;
 
 export class TraceStore {

@@ -11,7 +11,7 @@ import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";
  * While a big file loads nearly every key has events in every batch: summaries (per key) and
  * findings (a list over all keys) are resent at most this often, and always with the last batch.
  */
-const SUMMARIES_MS = 500;
+const SUMMARIES_MS = 1000;
 const FINDINGS_MS = 2000;
 
 export class AnalysisFeed {

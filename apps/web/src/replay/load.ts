@@ -6,6 +6,12 @@
 import { TraceSession, type SessionSource } from "../store/session.ts";
 import type { FromAnalysis, FromReader, ToAnalysis, ToReader } from "./protocol.ts";
 
+/**
+ * Share of the file read when the store reserves room for the rest: by then the rows per byte have
+ * settled, and the bytes read but not yet posted as rows (a chunk) skew them by a few percent.
+ */
+const RESERVE_AT = 0.2;
+
 export interface Loading {
   session: TraceSession;
   cancel(): void;
@@ -25,6 +31,7 @@ export function loadTrace(blob: Blob, name: string, source: SessionSource): Load
     stop();
   };
   let read: { bytes: number; total: number } | undefined;
+  let reserved = false;
   let analysed = false;
   const finishIfDone = () => {
     if (!read || !analysed) return;
@@ -37,6 +44,11 @@ export function loadTrace(blob: Blob, name: string, source: SessionSource): Load
     const m = ev.data;
     if (m.type === "batch") {
       session.pushColumns(m.columns);
+      if (!reserved && m.bytes >= m.total * RESERVE_AT) {
+        reserved = true;
+        // Rows per byte so far, times the bytes still to come (an estimate: a little over).
+        session.store.reserve(Math.ceil(((session.store.length * m.total) / m.bytes) * 1.1));
+      }
       session.addDiagnostics(m.diagnostics);
       session.setProgress({ bytes: m.bytes, total: m.total, done: false });
     } else if (m.type === "done") {

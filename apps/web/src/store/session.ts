@@ -15,6 +15,9 @@ import { TraceStore } from "./traceStore.ts";
 
 export type SourceKind = "none" | "live" | "replay";
 
+/** How often views are told of progress while a file loads (see `bump`). */
+const LOADING_NOTIFY_MS = 250;
+
 export interface SessionSource {
   kind: SourceKind;
   /** File name, sample path or run name. */
@@ -43,6 +46,7 @@ export class TraceSession {
   version = 0;
   private readonly listeners = new Set<() => void>();
   private notifyScheduled = false;
+  private notifiedAt = -Infinity;
   private excerptCache?: { key: string; version: number; value: ExcerptText | undefined };
   private summaryCache = { version: -1, byKey: new Map<string, KeySummary | undefined>() };
 
@@ -129,19 +133,29 @@ export class TraceSession {
    * The version moves at once; listeners hear about it at most once per animation frame, so a
    * fast live stream or a file loading in 20k-event batches repaints at display rate, not per batch.
    */
+  /**
+   * Views hear of changes at most once a frame — and while a file loads, at most every
+   * LOADING_NOTIFY_MS: each notification re-renders the views over everything loaded so far, and
+   * the page's main thread, not the workers, was what a big load waited for.
+   */
   private bump(): void {
     this.version++;
     if (this.notifyScheduled) return;
     const raf = globalThis.requestAnimationFrame;
     if (!raf) return this.notify();
     this.notifyScheduled = true;
-    raf(() => {
-      this.notifyScheduled = false;
-      this.notify();
-    });
+    const frame = () =>
+      raf(() => {
+        this.notifyScheduled = false;
+        this.notify();
+      });
+    const wait = this.progress.done ? 0 : this.notifiedAt + LOADING_NOTIFY_MS - performance.now();
+    if (wait > 0) setTimeout(frame, wait);
+    else frame();
   }
 
   private notify(): void {
+    this.notifiedAt = performance.now();
     for (const l of this.listeners) l();
   }
 }

@@ -36,9 +36,9 @@ const CASES: [string, () => TraceEvent[]][] = [
 ];
 
 /**
- * The replay's path: the reader encodes each batch and posts it (structured clone) to the page and
- * to the analysis side, which rebuilds the events from the columns, feeds the Analyzer and posts
- * what changed to the page.
+ * The replay's path: the reader encodes each batch and posts it (structured clone) to the analysis
+ * side, which rebuilds the events from the columns, feeds the Analyzer and posts the batch on to
+ * the page with what it changed.
  * After every batch the page's passes must equal those of an Analyzer fed the same events: a
  * change the feed failed to send would show there even if a later one repaired it.
  */
@@ -52,13 +52,11 @@ function viaWorker(events: TraceEvent[], batch: number): TraceSession {
     const part = events.slice(i, i + batch);
     for (const e of part) direct.push(e);
     const columns = encoder.encode(part);
-    const { raw: _raw, ...forAnalysis } = columns;
-    const rebuilt = decoder.decode(structuredClone(forAnalysis));
+    const rebuilt = decoder.decode(structuredClone(columns));
     expect(rebuilt).toEqual(part.map(({ raw: _r, ...e }) => e));
     for (const e of rebuilt) feed.push(e);
     const final = i + batch >= events.length;
-    session.pushColumns(structuredClone(columns));
-    session.applyAnalysis(structuredClone(feed.take(i, final)));
+    session.pushColumns(structuredClone(columns), structuredClone(feed.take(i, final)));
     for (const key of direct.keys()) {
       expect(session.passesOf(key), `passes of ${key} after ${i + part.length} events`).toEqual(
         direct.passes(key),

@@ -6,6 +6,7 @@
  */
 import { Analyzer, type Finding, type TraceEvent } from "@loopscope/trace";
 import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";
+import { PassEncoder } from "../store/passColumns.ts";
 
 /**
  * While a big file loads nearly every key has events in every batch: summaries (per key) and
@@ -16,6 +17,7 @@ const FINDINGS_MS = 2000;
 
 export class AnalysisFeed {
   private readonly analyzer = new Analyzer({ trackChanges: true });
+  private readonly passes = new PassEncoder();
   private readonly unsummarized = new Set<string>();
   private findingsAt = -Infinity;
   private summariesAt = -Infinity;
@@ -27,7 +29,10 @@ export class AnalysisFeed {
 
   /** What changed since the last take; `final` carries every pending summary and the findings. */
   take(now: number, final = false): AnalysisUpdate {
-    const u: AnalysisUpdate = { passes: this.analyzer.takeChangedPasses(), summaries: [] };
+    const u: AnalysisUpdate = {
+      passes: this.passes.encode(this.analyzer.takeChangedPasses()),
+      summaries: [],
+    };
     if (final || now - this.summariesAt >= SUMMARIES_MS) {
       this.summariesAt = now;
       for (const key of this.unsummarized) {

@@ -1,30 +1,36 @@
 /// <reference lib="webworker" />
 /**
- * The replay's analysis worker: rebuilds the events of the reader worker's column batches and runs
- * packages/trace's Analyzer on them, posting to the page what each batch changed. It runs beside
- * the reader worker (the other core) instead of after it on the same thread.
+ * The replay's analysis worker: takes the reader worker's column batches, rebuilds their events,
+ * runs packages/trace's Analyzer on them and hands each batch on to the page together with what it
+ * changed in the analysis (see protocol.ts). It runs beside the reader worker, on the other core.
  */
 import { RowDecoder } from "../store/rowDecoder.ts";
+import { passTransferList } from "../store/passColumns.ts";
+import { transferList } from "../store/rowEncoder.ts";
 import { AnalysisFeed } from "./analysisFeed.ts";
 import type { FromAnalysis, ReaderToAnalysis, ToAnalysis } from "./protocol.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
 function post(m: FromAnalysis): void {
-  self.postMessage(m);
+  self.postMessage(
+    m,
+    m.type === "batch" ? [...transferList(m.columns), ...passTransferList(m.analysis.passes)] : [],
+  );
 }
 
 self.onmessage = (ev: MessageEvent<ToAnalysis>) => {
   const decoder = new RowDecoder();
   const feed = new AnalysisFeed();
   ev.data.port.onmessage = (m: MessageEvent<ReaderToAnalysis>) => {
+    const msg = m.data;
     try {
-      if (m.data.type === "batch") {
-        for (const e of decoder.decode(m.data.columns)) feed.push(e);
-        post({ type: "analysis", update: feed.take(performance.now()) });
+      if (msg.type === "batch") {
+        for (const e of decoder.decode(msg.columns)) feed.push(e);
+        const { final, ...batch } = msg;
+        post({ ...batch, analysis: feed.take(performance.now(), final) });
       } else {
-        post({ type: "analysis", update: feed.take(performance.now(), true) });
-        post({ type: "done" });
+        post({ type: "done", bytes: msg.bytes, total: msg.total, format: msg.format });
       }
     } catch (err) {
       post({ type: "error", message: err instanceof Error ? err.message : String(err) });

@@ -1,7 +1,7 @@
 /**
  * Loads a trace file into a fresh TraceSession through the replay's two workers (see
- * protocol.ts): the reader's batches are appended as they arrive, so the lanes fill while the file
- * is still being read, and the analysis follows a batch or so behind.
+ * protocol.ts): batches are appended with their analysis as they arrive, so the lanes fill while
+ * the file is still being read.
  */
 import { TraceSession, type SessionSource } from "../store/session.ts";
 import type { FromAnalysis, FromReader, ToAnalysis, ToReader } from "./protocol.ts";
@@ -30,42 +30,26 @@ export function loadTrace(blob: Blob, name: string, source: SessionSource): Load
     session.setProgress({ ...session.progress, done: true, error: message });
     stop();
   };
-  let read: { bytes: number; total: number } | undefined;
   let reserved = false;
-  let analysed = false;
-  const finishIfDone = () => {
-    if (!read || !analysed) return;
-    session.setProgress({ ...read, done: true });
-    // Every event is in the store and the analysis: scripts/bench/load.ts times to here.
-    performance.mark("loopscope:loaded");
-    stop();
-  };
-  reader.onmessage = (ev: MessageEvent<FromReader>) => {
+  reader.onmessage = (ev: MessageEvent<FromReader>) => fail(ev.data.message);
+  analysis.onmessage = (ev: MessageEvent<FromAnalysis>) => {
     const m = ev.data;
     if (m.type === "batch") {
-      session.pushColumns(m.columns);
+      session.pushColumns(m.columns, m.analysis);
+      session.addDiagnostics(m.diagnostics);
+      session.setProgress({ bytes: m.bytes, total: m.total, done: false });
       if (!reserved && m.bytes >= m.total * RESERVE_AT) {
         reserved = true;
         // Rows per byte so far, times the bytes still to come (an estimate: a little over).
         session.store.reserve(Math.ceil(((session.store.length * m.total) / m.bytes) * 1.1));
       }
-      session.addDiagnostics(m.diagnostics);
-      session.setProgress({ bytes: m.bytes, total: m.total, done: false });
     } else if (m.type === "done") {
-      read = { bytes: m.bytes, total: m.total };
-      finishIfDone();
-    } else fail(m.message);
-  };
-  analysis.onmessage = (ev: MessageEvent<FromAnalysis>) => {
-    const m = ev.data;
-    if (m.type === "analysis") session.applyAnalysis(m.update);
-    else if (m.type === "done") {
-      analysed = true;
-      finishIfDone();
+      session.setProgress({ bytes: m.bytes, total: m.total, done: true });
+      // Every event is in the store and the analysis: scripts/bench/load.ts times to here.
+      performance.mark("loopscope:loaded");
+      stop();
     } else fail(`analysis: ${m.message}`);
   };
-  reader.onerror = (ev) => fail(ev.message || "reader worker failed");
-  analysis.onerror = (ev) => fail(ev.message || "analysis worker failed");
   const channel = new MessageChannel();
   analysis.postMessage({ type: "port", port: channel.port2 } satisfies ToAnalysis, [channel.port2]);
   reader.postMessage(

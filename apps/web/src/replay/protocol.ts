@@ -1,8 +1,9 @@
 /**
- * Messages of a replay (structured-clone friendly). Two workers share the work on two cores:
- * the reader worker turns the file into column batches, posted to the page and copied to the
- * analysis worker, which rebuilds the events and runs the Analyzer on them. No event object ever
- * crosses a thread.
+ * Messages of a replay (structured-clone friendly). Two workers share the work on two cores, in a
+ * chain: the reader worker turns the file into column batches and hands them (transferred) to the
+ * analysis worker, which rebuilds the events, runs the Analyzer on them and hands each batch on
+ * to the page with what it changed in the analysis. No event object ever crosses a thread and no
+ * column is copied; the store and the analysis are never a batch apart.
  */
 import type { Diagnostic } from "@loopscope/trace";
 import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";
@@ -12,28 +13,33 @@ import type { ColumnBatch } from "../store/rowEncoder.ts";
 export type ToReader =
   { type: "open"; file: Blob; name: string; analysis: MessagePort } | { type: "cancel" };
 
-/** Reader worker → page. */
-export type FromReader =
-  | {
-      type: "batch";
-      /** The events as columns; their ArrayBuffers are transferred, not copied. */
-      columns: ColumnBatch;
-      diagnostics: Diagnostic[];
-      /** Input bytes consumed so far (compressed bytes for gzip). */
-      bytes: number;
-      total: number;
-    }
-  | { type: "done"; bytes: number; total: number; format: string }
-  | { type: "error"; message: string };
+/** Reader worker → page: only its failure (its batches go through the analysis worker). */
+export type FromReader = { type: "error"; message: string };
+
+/** What the reader knows about a batch, passed on to the page with it. */
+export interface BatchInfo {
+  diagnostics: Diagnostic[];
+  /** Input bytes consumed so far (compressed bytes for gzip). */
+  bytes: number;
+  total: number;
+}
+
+/** Reader worker → analysis worker, over that port. `final`: the last batch of the file. */
+export type ReaderToAnalysis =
+  | ({ type: "batch"; columns: ColumnBatch; final: boolean } & BatchInfo)
+  | { type: "end"; bytes: number; total: number; format: string };
 
 /** Page → analysis worker: the port the reader worker will post its batches to. */
 export type ToAnalysis = { type: "port"; port: MessagePort };
 
-/** Reader worker → analysis worker, over that port. */
-export type ReaderToAnalysis = { type: "batch"; columns: ColumnBatch } | { type: "end" };
-
 /** Analysis worker → page. */
 export type FromAnalysis =
-  | { type: "analysis"; update: AnalysisUpdate }
-  | { type: "done" }
+  | ({
+      type: "batch";
+      /** The events as columns; their ArrayBuffers are transferred, not copied. */
+      columns: ColumnBatch;
+      /** What these events changed in the analysis. */
+      analysis: AnalysisUpdate;
+    } & BatchInfo)
+  | { type: "done"; bytes: number; total: number; format: string }
   | { type: "error"; message: string };

@@ -1,11 +1,10 @@
 /// <reference lib="webworker" />
 /**
  * The replay's reader worker: reads a trace file (JSONL or klog, optionally gzip) as a stream with
- * packages/trace's push-style reader and posts the events as batches of typed-array columns —
- * transferred to the page, which never builds or clones an event object while a large file
- * loads, and copied to the analysis worker (analysisWorker.ts), which runs the Analyzer on them.
- * It keeps no events after posting (the page's TraceStore owns them); it keeps the string
- * tables' ids.
+ * packages/trace's push-style reader and hands the events as batches of typed-array columns
+ * (transferred) to the analysis worker, which passes them on to the page (see protocol.ts). The
+ * page never builds or clones an event object while a large file loads. It keeps no events after
+ * posting (the page's TraceStore owns them); it keeps the string tables' ids.
  */
 import type { Diagnostic, TraceEvent } from "@loopscope/trace";
 import { RowEncoder, transferList } from "../store/rowEncoder.ts";
@@ -64,7 +63,8 @@ async function read(file: Blob, name: string, analysis: MessagePort): Promise<vo
     : counted;
   const reader = createReader(name.replace(/\.gz$/i, ""));
   const encoder = new RowEncoder();
-  const toAnalysis = (m: ReaderToAnalysis) => analysis.postMessage(m);
+  const toAnalysis = (m: ReaderToAnalysis, transfer: Transferable[] = []) =>
+    analysis.postMessage(m, transfer);
   let events: TraceEvent[] = [];
   let diagnostics: Diagnostic[] = [];
   let last = performance.now();
@@ -72,11 +72,7 @@ async function read(file: Blob, name: string, analysis: MessagePort): Promise<vo
   const flush = (final = false) => {
     if (events.length === 0 && diagnostics.length === 0 && !final) return;
     const columns = encoder.encode(events);
-    // A copy for the analysis worker (without the log lines it never reads), then the original
-    // moves to the page.
-    const { raw: _raw, ...forAnalysis } = columns;
-    toAnalysis({ type: "batch", columns: forAnalysis });
-    post({ type: "batch", columns, diagnostics, bytes, total }, transferList(columns));
+    toAnalysis({ type: "batch", columns, final, diagnostics, bytes, total }, transferList(columns));
     batchEvents = Math.min(MAX_BATCH_EVENTS, batchEvents * 2);
     events = [];
     diagnostics = [];
@@ -99,6 +95,5 @@ async function read(file: Blob, name: string, analysis: MessagePort): Promise<vo
   if (cancelled) return;
   reader.end(sink);
   flush(true);
-  toAnalysis({ type: "end" });
-  post({ type: "done", bytes, total, format: reader.format() });
+  toAnalysis({ type: "end", bytes, total, format: reader.format() });
 }

@@ -12,9 +12,11 @@ import type { Finding, KeySummary, Pass } from "@loopscope/trace";
 import type { AnalysisPort } from "./analysisPort.ts";
 import { renderExcerpt } from "./excerptPort.ts";
 import type { TraceStore } from "./traceStore.ts";
+import { PassDecoder, type PassBatch } from "./passColumns.ts";
 
 export interface AnalysisUpdate {
-  passes: Pass[];
+  /** Passes opened or changed, as columns (see passColumns.ts). */
+  passes: PassBatch;
   summaries: KeySummary[];
   /** The whole list, when it may have changed since the last update that carried it. */
   findings?: Finding[];
@@ -27,18 +29,14 @@ export class RemoteAnalysis implements AnalysisPort {
   private readonly passes = new Map<string, Pass[]>();
   private readonly summaries = new Map<string, KeySummary>();
   private findingList: readonly Finding[] = EMPTY;
+  private readonly decoder = new PassDecoder();
 
   constructor(private readonly store: TraceStore) {}
 
   apply(u: AnalysisUpdate): void {
-    for (const p of u.passes) {
+    for (const p of this.decoder.decode(u.passes)) {
       let list = this.passes.get(p.key);
       if (!list) this.passes.set(p.key, (list = []));
-      else p.key = list[0]?.key ?? p.key; // one copy of the key string per key, not per pass
-      // A cloned empty list costs an object per pass; share one, as the Analyzer does.
-      if (p.triggers.length === 0) p.triggers = EMPTY as never[];
-      if (p.writeSeqs.length === 0) p.writeSeqs = EMPTY as never[];
-      if (p.changedFields.length === 0) p.changedFields = EMPTY as never[];
       list[p.index] = p;
     }
     for (const s of u.summaries) this.summaries.set(s.key, s);

@@ -61,16 +61,10 @@ export class TraceSession {
     this.bump();
   }
 
-  /** Appends an encoded batch (the replay's reader worker). */
-  pushColumns(batch: ColumnBatch): void {
-    this.remote();
-    this.store.appendColumns(batch);
-    this.bump();
-  }
-
-  /** Applies what the analysis of the batches changed (the replay's analysis worker). */
-  applyAnalysis(update: AnalysisUpdate): void {
+  /** Appends an encoded batch and what it changed in the analysis (the replay's workers). */
+  pushColumns(batch: ColumnBatch, update: AnalysisUpdate): void {
     this.remote().apply(update);
+    this.store.appendColumns(batch);
     this.bump();
   }
 

@@ -1,0 +1,265 @@
+/**
+ * Passes as typed-array columns, for posting from the analysis worker to the page. Structured
+ * cloning the Pass objects themselves (a pass, its lists and its triggers: half a dozen objects)
+ * took longer than the analysis did, on the worker and again on the page's main thread.
+ *
+ * Invariants:
+ * - one PassEncoder feeds one PassDecoder, batches in order (key and field-name ids continue
+ *   from batch to batch, like the RowEncoder's);
+ * - a decoded pass equals the encoded one field for field: an absent optional field stays absent,
+ *   an empty list is the shared empty list.
+ */
+import { PASS_CAUSES, type Pass, type PassOutcome, type Trigger } from "@loopscope/trace";
+
+export interface PassBatch {
+  length: number;
+  key: Uint32Array;
+  index: Uint32Array;
+  start: Float64Array;
+  /** Optional numbers: NaN when absent. */
+  end: Float64Array;
+  dequeueSeq: Float64Array;
+  endSeq: Float64Array;
+  readSeq: Float64Array;
+  worker: Float64Array;
+  /** Index in PASS_CAUSES. */
+  cause: Uint8Array;
+  /** INFERRED | FROM_MARKERS | HAS_CHANGING. */
+  flags: Uint8Array;
+  /** 0: absent, else 1 + index in OUTCOMES. */
+  outcome: Uint8Array;
+  changingWrites: Uint32Array;
+  noopWrites: Uint32Array;
+  conflicts: Uint32Array;
+  /** Lists: a count per pass, the items of all passes one after another. */
+  triggerCount: Uint32Array;
+  triggerEnqueueSeq: Float64Array;
+  triggerWatchSeq: Float64Array;
+  triggerWriteSeq: Float64Array;
+  triggerCause: Uint8Array;
+  triggerInferred: Uint8Array;
+  writeCount: Uint32Array;
+  writeSeqs: Float64Array;
+  changingCount: Uint32Array;
+  changingSeqs: Float64Array;
+  fieldCount: Uint32Array;
+  fieldIds: Uint32Array;
+  /** Key strings first used in this batch, ids from `firstKeyId` on; the same for field names. */
+  firstKeyId: number;
+  newKeys: string[];
+  firstFieldId: number;
+  newFields: string[];
+}
+
+const INFERRED = 1;
+const FROM_MARKERS = 2;
+const HAS_CHANGING = 4;
+const OUTCOMES: readonly PassOutcome[] = ["synced", "requeued", "dropped"];
+const CAUSE_CODE = new Map(PASS_CAUSES.map((c, i) => [c, i]));
+const EMPTY: readonly never[] = Object.freeze([]);
+
+/** The buffers of a batch, for `postMessage(batch, passTransferList(batch))`. */
+export function passTransferList(b: PassBatch): ArrayBuffer[] {
+  const out: ArrayBuffer[] = [];
+  for (const v of Object.values(b)) if (ArrayBuffer.isView(v)) out.push(v.buffer as ArrayBuffer);
+  return out;
+}
+
+const opt = (v: number | undefined): number => (v === undefined ? NaN : v);
+const unopt = (v: number): number | undefined => (Number.isNaN(v) ? undefined : v);
+
+/** Dense ids for strings, new ones handed out per batch. */
+class Ids {
+  private readonly ids = new Map<string, number>();
+  fresh: string[] = [];
+  first = 0;
+  id(s: string): number {
+    let id = this.ids.get(s);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(s, id);
+      this.fresh.push(s);
+    }
+    return id;
+  }
+  take(): { first: number; values: string[] } {
+    const out = { first: this.first, values: this.fresh };
+    this.first = this.ids.size;
+    this.fresh = [];
+    return out;
+  }
+}
+
+export class PassEncoder {
+  private readonly keys = new Ids();
+  private readonly fields = new Ids();
+
+  encode(passes: readonly Pass[]): PassBatch {
+    const n = passes.length;
+    let triggers = 0;
+    let writes = 0;
+    let changing = 0;
+    let fields = 0;
+    for (const p of passes) {
+      triggers += p.triggers.length;
+      writes += p.writeSeqs.length;
+      changing += p.changingWriteSeqs?.length ?? 0;
+      fields += p.changedFields.length;
+    }
+    const b: PassBatch = {
+      length: n,
+      key: new Uint32Array(n),
+      index: new Uint32Array(n),
+      start: new Float64Array(n),
+      end: new Float64Array(n),
+      dequeueSeq: new Float64Array(n),
+      endSeq: new Float64Array(n),
+      readSeq: new Float64Array(n),
+      worker: new Float64Array(n),
+      cause: new Uint8Array(n),
+      flags: new Uint8Array(n),
+      outcome: new Uint8Array(n),
+      changingWrites: new Uint32Array(n),
+      noopWrites: new Uint32Array(n),
+      conflicts: new Uint32Array(n),
+      triggerCount: new Uint32Array(n),
+      triggerEnqueueSeq: new Float64Array(triggers),
+      triggerWatchSeq: new Float64Array(triggers),
+      triggerWriteSeq: new Float64Array(triggers),
+      triggerCause: new Uint8Array(triggers),
+      triggerInferred: new Uint8Array(triggers),
+      writeCount: new Uint32Array(n),
+      writeSeqs: new Float64Array(writes),
+      changingCount: new Uint32Array(n),
+      changingSeqs: new Float64Array(changing),
+      fieldCount: new Uint32Array(n),
+      fieldIds: new Uint32Array(fields),
+      firstKeyId: 0,
+      newKeys: [],
+      firstFieldId: 0,
+      newFields: [],
+    };
+    let t = 0;
+    let w = 0;
+    let c = 0;
+    let f = 0;
+    for (let i = 0; i < n; i++) {
+      const p = passes[i];
+      b.key[i] = this.keys.id(p.key);
+      b.index[i] = p.index;
+      b.start[i] = p.start;
+      b.end[i] = opt(p.end);
+      b.dequeueSeq[i] = opt(p.dequeueSeq);
+      b.endSeq[i] = opt(p.endSeq);
+      b.readSeq[i] = opt(p.readSeq);
+      b.worker[i] = opt(p.worker);
+      b.cause[i] = CAUSE_CODE.get(p.cause)!;
+      b.flags[i] =
+        (p.inferred ? INFERRED : 0) |
+        (p.fromMarkers ? FROM_MARKERS : 0) |
+        (p.changingWriteSeqs !== undefined ? HAS_CHANGING : 0);
+      b.outcome[i] = p.outcome === undefined ? 0 : 1 + OUTCOMES.indexOf(p.outcome);
+      b.changingWrites[i] = p.changingWrites;
+      b.noopWrites[i] = p.noopWrites;
+      b.conflicts[i] = p.conflicts;
+      b.triggerCount[i] = p.triggers.length;
+      for (const tr of p.triggers) {
+        b.triggerEnqueueSeq[t] = tr.enqueueSeq;
+        b.triggerWatchSeq[t] = opt(tr.watchSeq);
+        b.triggerWriteSeq[t] = opt(tr.writeSeq);
+        b.triggerCause[t] = CAUSE_CODE.get(tr.cause)!;
+        b.triggerInferred[t++] = tr.inferred ? 1 : 0;
+      }
+      b.writeCount[i] = p.writeSeqs.length;
+      for (const s of p.writeSeqs) b.writeSeqs[w++] = s;
+      b.changingCount[i] = p.changingWriteSeqs?.length ?? 0;
+      for (const s of p.changingWriteSeqs ?? EMPTY) b.changingSeqs[c++] = s;
+      b.fieldCount[i] = p.changedFields.length;
+      for (const name of p.changedFields) b.fieldIds[f++] = this.fields.id(name);
+    }
+    const k = this.keys.take();
+    const fl = this.fields.take();
+    b.firstKeyId = k.first;
+    b.newKeys = k.values;
+    b.firstFieldId = fl.first;
+    b.newFields = fl.values;
+    return b;
+  }
+}
+
+export class PassDecoder {
+  private readonly keys: string[] = [];
+  private readonly fields: string[] = [];
+
+  decode(b: PassBatch): Pass[] {
+    if (b.firstKeyId !== this.keys.length || b.firstFieldId !== this.fields.length) {
+      throw new Error("PassDecoder: batch out of step with the ones before it");
+    }
+    for (const k of b.newKeys) this.keys.push(k);
+    for (const f of b.newFields) this.fields.push(f);
+    const out = new Array<Pass>(b.length);
+    let t = 0;
+    let w = 0;
+    let c = 0;
+    let f = 0;
+    for (let i = 0; i < b.length; i++) {
+      const flags = b.flags[i];
+      const p: Pass = {
+        key: this.keys[b.key[i]],
+        index: b.index[i],
+        start: b.start[i],
+        triggers: EMPTY as never[],
+        cause: PASS_CAUSES[b.cause[i]],
+        inferred: (flags & INFERRED) !== 0,
+        writeSeqs: EMPTY as never[],
+        changingWrites: b.changingWrites[i],
+        noopWrites: b.noopWrites[i],
+        conflicts: b.conflicts[i],
+        changedFields: EMPTY as never[],
+        fromMarkers: (flags & FROM_MARKERS) !== 0,
+      };
+      const end = unopt(b.end[i]);
+      if (end !== undefined) p.end = end;
+      const dequeueSeq = unopt(b.dequeueSeq[i]);
+      if (dequeueSeq !== undefined) p.dequeueSeq = dequeueSeq;
+      const endSeq = unopt(b.endSeq[i]);
+      if (endSeq !== undefined) p.endSeq = endSeq;
+      const readSeq = unopt(b.readSeq[i]);
+      if (readSeq !== undefined) p.readSeq = readSeq;
+      const worker = unopt(b.worker[i]);
+      if (worker !== undefined) p.worker = worker;
+      if (b.outcome[i] !== 0) p.outcome = OUTCOMES[b.outcome[i] - 1];
+      const nt = b.triggerCount[i];
+      if (nt > 0) {
+        const list: Trigger[] = new Array<Trigger>(nt);
+        for (let j = 0; j < nt; j++, t++) {
+          const tr: Trigger = {
+            enqueueSeq: b.triggerEnqueueSeq[t],
+            cause: PASS_CAUSES[b.triggerCause[t]],
+            inferred: b.triggerInferred[t] !== 0,
+          };
+          const watchSeq = unopt(b.triggerWatchSeq[t]);
+          if (watchSeq !== undefined) tr.watchSeq = watchSeq;
+          const writeSeq = unopt(b.triggerWriteSeq[t]);
+          if (writeSeq !== undefined) tr.writeSeq = writeSeq;
+          list[j] = tr;
+        }
+        p.triggers = list;
+      }
+      const nw = b.writeCount[i];
+      if (nw > 0) p.writeSeqs = Array.from(b.writeSeqs.subarray(w, (w += nw)));
+      const nc = b.changingCount[i];
+      if ((flags & HAS_CHANGING) !== 0) {
+        p.changingWriteSeqs = Array.from(b.changingSeqs.subarray(c, (c += nc)));
+      }
+      const nf = b.fieldCount[i];
+      if (nf > 0) {
+        const names = new Array<string>(nf);
+        for (let j = 0; j < nf; j++) names[j] = this.fields[b.fieldIds[f++]];
+        p.changedFields = names;
+      }
+      out[i] = p;
+    }
+    return out;
+  }
+}

@@ -19,12 +19,13 @@ export interface ExcerptText {
  * The excerpt runs from the key's creation until it is quiescent; it never needs more than the
  * key's first events, so a hot-looping key with a million events costs no more than this cap.
  */
-const MAX_EVENTS = 20_000;
+export const MAX_EXCERPT_EVENTS = 20_000;
 
 export function renderExcerpt(store: TraceStore, key: string): ExcerptText | undefined {
   const rows = store.rowsOf(key);
   const events: TraceEvent[] = [];
-  for (let i = 0; i < rows.length && i < MAX_EVENTS; i++) events.push(store.event(rows[i]));
+  const n = Math.min(rows.length, MAX_EXCERPT_EVENTS);
+  for (let i = 0; i < n; i++) events.push(store.readEvent(rows[i]));
   const x = buildExcerpt(events, { key });
   return x && { text: renderExcerptText(x), markdown: renderExcerptMarkdown(x) };
 }

@@ -8,7 +8,7 @@
  */
 import type { Diagnostic, Finding, KeySummary, Pass, TraceEvent } from "@loopscope/trace";
 import { createAnalysis, type LocalAnalysis } from "./analysisPort.ts";
-import type { ExcerptText } from "./excerptPort.ts";
+import { MAX_EXCERPT_EVENTS, type ExcerptText } from "./excerptPort.ts";
 import { RemoteAnalysis, type AnalysisUpdate } from "./remoteAnalysis.ts";
 import type { ColumnBatch } from "./rowEncoder.ts";
 import { TraceStore } from "./traceStore.ts";
@@ -47,7 +47,7 @@ export class TraceSession {
   private readonly listeners = new Set<() => void>();
   private notifyScheduled = false;
   private notifiedAt = -Infinity;
-  private excerptCache?: { key: string; version: number; value: ExcerptText | undefined };
+  private excerptCache?: { key: string; rows: number; value: ExcerptText | undefined };
   private summaryCache = { version: -1, byKey: new Map<string, KeySummary | undefined>() };
 
   constructor(readonly source: SessionSource = { kind: "none" }) {}
@@ -107,11 +107,16 @@ export class TraceSession {
     return this.analysis.findings();
   }
 
-  /** The annotated excerpt for one key (packages/trace's excerpt), cached per version. */
+  /**
+   * The annotated excerpt for one key (packages/trace's excerpt). It is built from that key's first
+   * events alone, so it is rebuilt only when the key had new ones within them — not on every batch
+   * of a live stream of other keys.
+   */
   excerpt(key: string): ExcerptText | undefined {
+    const rows = Math.min(this.store.rowsOf(key).length, MAX_EXCERPT_EVENTS);
     const c = this.excerptCache;
-    if (c?.key !== key || c.version !== this.version) {
-      this.excerptCache = { key, version: this.version, value: this.analysis.excerpt(key) };
+    if (c?.key !== key || c.rows !== rows) {
+      this.excerptCache = { key, rows, value: this.analysis.excerpt(key) };
     }
     return this.excerptCache!.value;
   }

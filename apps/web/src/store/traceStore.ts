@@ -137,15 +137,29 @@ export class TraceStore {
     return d;
   }
 
-  /** Rebuilds the event at `row`. */
+  /** Rebuilds the event at `row` (the caller's own copy). */
   event(row: number): TraceEvent {
+    return this.build(row, true);
+  }
+
+  /**
+   * The event at `row` for reading only: its array and object fields are shared with every row of
+   * the same detail. For callers that rebuild many events to compute something (the excerpt), where
+   * a deep copy of each was most of the cost.
+   */
+  readEvent(row: number): TraceEvent {
+    return this.build(row, false);
+  }
+
+  private build(row: number, copy: boolean): TraceEvent {
     const out: Record<string, unknown> = {
       seq: this.seq.get(row),
       ts: this.ts.get(row),
       key: this.keys.value(this.key.get(row)) ?? "",
       stage: KIND_CODES[this.stage.get(row)],
     };
-    Object.assign(out, structuredClone(this.detailOf(row)));
+    const detail = this.detailOf(row);
+    Object.assign(out, copy ? structuredClone(detail) : detail);
     for (const f of NUMERIC_FIELDS) {
       const n = this.nums[f].get(row);
       if (!Number.isNaN(n) && n !== ABSENT) out[f] = f === "rv" || f === "oldRv" ? String(n) : n;

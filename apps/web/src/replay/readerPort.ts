@@ -19,13 +19,20 @@ export interface ReaderPort {
 export function createReader(_name: string): ReaderPort {
   const reader = new TraceReader();
   let diagnosed = 0;
-  const drain = (events: TraceEvent[], sink: ReaderSink) => {
-    for (const e of events) sink.event(e);
+  const diagnostics = (sink: ReaderSink) => {
     while (diagnosed < reader.diagnostics.length) sink.diagnostic(reader.diagnostics[diagnosed++]);
   };
+  // Events go to the sink as they are read: none waits for the rest of its chunk (young objects
+  // die young; a chunk's worth of them would outlive a garbage collection).
   return {
-    push: (chunk, sink) => drain(reader.push(chunk), sink),
-    end: (sink) => drain(reader.end(), sink),
+    push: (chunk, sink) => {
+      reader.push(chunk, sink.event);
+      diagnostics(sink);
+    },
+    end: (sink) => {
+      reader.end(sink.event);
+      diagnostics(sink);
+    },
     format: () => reader.format ?? "empty",
   };
 }

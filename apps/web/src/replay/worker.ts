@@ -15,7 +15,9 @@ declare const self: DedicatedWorkerGlobalScope;
 
 /**
  * Batches are posted at this size or this age, whichever comes first. The first batches are
- * small so the lanes appear at once; later ones grow to amortise the per-message cost.
+ * small so the lanes appear at once; later ones grow to amortise the per-message cost (8k-event
+ * batches read faster in the worker, but the messages cost the page and the analysis more:
+ * a 1M-event load took 13.4 s instead of 10.5).
  */
 const FIRST_BATCH_EVENTS = 1_000;
 const MAX_BATCH_EVENTS = 50_000;

@@ -1,8 +1,8 @@
 /**
- * The replay worker's side of the analysis: packages/trace's Analyzer fed event by event, and
- * `take()` cutting what changed into an `AnalysisUpdate` for the page (see store/remoteAnalysis):
- * the passes the Analyzer reports opened or changed since the last take, the summaries of the keys
- * that had events, and the findings.
+ * The replay analysis worker's side of the analysis: packages/trace's Analyzer fed event by
+ * event, and `take()` cutting what changed into an `AnalysisUpdate` for the page (see
+ * store/remoteAnalysis): the passes the Analyzer reports opened or changed since the last take,
+ * the summaries of the keys that had events, and the findings.
  */
 import { Analyzer, type Finding, type TraceEvent } from "@loopscope/trace";
 import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";

@@ -1,8 +1,8 @@
 /**
  * Turns events into a `ColumnBatch`: the TraceStore's rows as typed arrays plus the strings
- * interned since the previous batch. The replay worker encodes and transfers batches (zero copy),
- * so the page appends columns without ever holding an event object; live mode encodes on the page
- * through the same code (`TraceStore.append`).
+ * interned since the previous batch. The replay's reader worker encodes and transfers batches
+ * (zero copy), so the page appends columns without ever holding an event object; live mode
+ * encodes on the page through the same code (`TraceStore.append`).
  *
  * Invariants:
  * - one encoder feeds one store: string ids in a batch continue the ids of the batches before it

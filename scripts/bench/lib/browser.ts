@@ -144,7 +144,7 @@ export async function acquireBrowser(dataDir: string): Promise<BrowserHandle> {
   clearTimeout(s.closing);
   s.users++;
   let released = false;
-  return {
+  const handle: BrowserHandle = {
     url: s.url,
     async newPage() {
       // On a shared machine a browser may go away under us (a crash, someone's cleanup): relaunch.
@@ -166,7 +166,7 @@ export async function acquireBrowser(dataDir: string): Promise<BrowserHandle> {
       let p = s.loaded.get(file);
       if (!p) {
         p = (async () => {
-          const { page } = await this.newPage();
+          const { page } = await handle.newPage();
           await page.goto(s.url);
           await dropAndLoad(page, file);
           return page;
@@ -186,6 +186,7 @@ export async function acquireBrowser(dataDir: string): Promise<BrowserHandle> {
       }, LINGER_MS);
     },
   };
+  return handle;
 }
 
 /** Main-thread JS heap after a full GC, bytes. */

@@ -8,7 +8,7 @@
  * - events of one detail share its parsed members (arrays included): they are for reading only.
  */
 import type { TraceEvent } from "@loopscope/trace";
-import { ABSENT, KIND_CODES, NUMERIC_FIELDS, type ColumnBatch } from "./rowEncoder.ts";
+import { fieldOfColumn, KIND_CODES, NUMERIC_FIELDS, type ColumnBatch } from "./rowEncoder.ts";
 
 export class RowDecoder {
   private readonly keys: string[] = [""];
@@ -31,8 +31,8 @@ export class RowDecoder {
       const d = b.detail[i];
       if (d !== 0) Object.assign(e, this.detail(d));
       for (const f of NUMERIC_FIELDS) {
-        const n = b[f][i];
-        if (!Number.isNaN(n) && n !== ABSENT) e[f] = f === "rv" || f === "oldRv" ? String(n) : n;
+        const v = fieldOfColumn(f, b[f][i]);
+        if (v !== undefined) e[f] = v;
       }
       out[i] = e as unknown as TraceEvent;
     }

@@ -74,6 +74,12 @@ export function transferList(b: ColumnBatch): ArrayBuffer[] {
   ].map((a) => a.buffer as ArrayBuffer);
 }
 
+/** A numeric column's value as the event's field: undefined when absent, rv-like ones as strings. */
+export function fieldOfColumn(field: NumericField, n: number): number | string | undefined {
+  if (Number.isNaN(n) || n === ABSENT) return undefined;
+  return field === "rv" || field === "oldRv" ? String(n) : n;
+}
+
 /** rv-like values are strings on the wire; keep them numeric when that is lossless. */
 function asColumnNumber(field: NumericField, v: unknown): number | undefined {
   if (field === "rv" || field === "oldRv") return typeof v === "string" ? decimal(v) : undefined;

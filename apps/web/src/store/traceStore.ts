@@ -16,6 +16,7 @@ import type { TraceEvent } from "@loopscope/trace";
 import { Column, StringTable } from "./columns.ts";
 import {
   ABSENT,
+  fieldOfColumn,
   NUMERIC_FIELDS,
   KIND_CODES,
   RowEncoder,
@@ -161,8 +162,8 @@ export class TraceStore {
     const detail = this.detailOf(row);
     Object.assign(out, copy ? structuredClone(detail) : detail);
     for (const f of NUMERIC_FIELDS) {
-      const n = this.nums[f].get(row);
-      if (!Number.isNaN(n) && n !== ABSENT) out[f] = f === "rv" || f === "oldRv" ? String(n) : n;
+      const v = fieldOfColumn(f, this.nums[f].get(row));
+      if (v !== undefined) out[f] = v;
     }
     const raw = this.raw[row];
     if (raw !== undefined) out.raw = raw;

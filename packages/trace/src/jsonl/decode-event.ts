@@ -52,6 +52,20 @@ const REQUIRED: Record<TraceEvent["stage"], Record<string, Check>> = {
 /** 2^52: far above any real trace, far enough below 2^53 to keep counting exactly. */
 const MAX_SEQ = 2 ** 52;
 
+/** Whether field `k` of a record is kept on the event (else it goes to `extra`). */
+function fits(
+  k: string,
+  v: unknown,
+  known: ReadonlySet<string>,
+  required: Record<string, Check>,
+  hasSeq: boolean,
+): boolean {
+  if (k === "seq") return hasSeq;
+  if (!known.has(k)) return false;
+  if (Object.hasOwn(required, k) || k === "stage" || k === "ts" || k === "key") return true;
+  return Object.hasOwn(OPTIONAL, k) && OPTIONAL[k](v);
+}
+
 export type DecodeResult =
   { ok: true; event: TraceEvent; hasSeq: boolean } | { ok: false; message: string };
 
@@ -77,20 +91,11 @@ export function decodeEvent(o: unknown): DecodeResult {
   const hasSeq =
     Number.isSafeInteger(rec.seq) && (rec.seq as number) >= 1 && (rec.seq as number) < MAX_SEQ;
   const known = KNOWN_FIELDS[stage as TraceEvent["stage"]];
-  const fits = (k: string, v: unknown): boolean =>
-    k === "seq"
-      ? hasSeq
-      : known.has(k) &&
-        (Object.hasOwn(required, k) ||
-          k === "stage" ||
-          k === "ts" ||
-          k === "key" ||
-          OPTIONAL[k]?.(v) === true);
   // The common case: every field is known and valid, and the parsed record itself is the event.
-  // (Copying it field by field was a third of the time to read a big JSONL file.)
+  // (Copying it field by field was about a quarter of the JSONL reader's profile.)
   let clean = true;
   for (const k in rec) {
-    if (!fits(k, rec[k])) {
+    if (!fits(k, rec[k], known, required, hasSeq)) {
       clean = false;
       break;
     }
@@ -103,7 +108,7 @@ export function decodeEvent(o: unknown): DecodeResult {
     if (k === "extra" && typeof v === "object" && v !== null && !Array.isArray(v)) {
       // A writer that nested its extras: keep them as extras.
       extra = { ...(v as Record<string, unknown>), ...extra };
-    } else if (fits(k, v)) {
+    } else if (fits(k, v, known, required, hasSeq)) {
       out[k] = v;
     } else {
       (extra ??= {})[k] = v;

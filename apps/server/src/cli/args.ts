@@ -3,6 +3,32 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 
 export class UsageError extends Error {}
 
+/**
+ * A command's flags, or the exit code when there are none to run with: 0 after printing `usage`
+ * for --help, 2 after a usage error (its one-line reason on stderr, then `usage`).
+ */
+export function flagsOrExit<F>(
+  argv: string[],
+  parse: (argv: string[]) => F | "help",
+  usage: string,
+  err: (line: string) => void,
+): { flags: F } | { exit: 0 | 2 } {
+  let flags: F | "help";
+  try {
+    flags = parse(argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    err(e.message);
+    process.stderr.write(usage);
+    return { exit: 2 };
+  }
+  if (flags === "help") {
+    process.stdout.write(usage);
+    return { exit: 0 };
+  }
+  return { flags };
+}
+
 export function parseFileArgs<O extends NonNullable<ParseArgsConfig["options"]>>(
   argv: string[],
   options: O,

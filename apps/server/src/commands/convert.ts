@@ -23,7 +23,7 @@ import {
   type Diagnostic,
   type TraceEvent,
 } from "@loopscope/trace";
-import { intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
+import { flagsOrExit, intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
 import { InputError, openTraceInput } from "../cli/input.ts";
 
 export const usage = `usage: loopscope convert FILE --to chrome|otlp|jsonl [-o OUT] [options]
@@ -143,19 +143,9 @@ function traceSource(year: number | undefined): EventSource {
 
 export async function run(argv: string[]): Promise<number> {
   const err = (line: string) => process.stderr.write(`loopscope convert: ${line}\n`);
-  let flags: Flags | "help";
-  try {
-    flags = parse(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    err(e.message);
-    process.stderr.write(usage);
-    return 2;
-  }
-  if (flags === "help") {
-    process.stdout.write(usage);
-    return 0;
-  }
+  const parsed = flagsOrExit(argv, parse, usage, err);
+  if ("exit" in parsed) return parsed.exit;
+  const { flags } = parsed;
 
   let input;
   try {

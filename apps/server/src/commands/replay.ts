@@ -9,7 +9,8 @@ import { PortTakenError, startDashboardServer } from "../dashboard/dashboard-ser
 import { InputError } from "../cli/input.ts";
 import { loadTrace, replayBackend } from "../dashboard/replay-backend.ts";
 import { RunsFolder } from "../recorded-runs/runs-folder.ts";
-import { DEFAULT_PORT, parseReplayFlags, UsageError } from "../up/flags.ts";
+import { flagsOrExit } from "../cli/args.ts";
+import { DEFAULT_PORT, parseReplayFlags } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { untilSignal } from "../up/signals.ts";
@@ -27,19 +28,9 @@ Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAG
 
 export async function run(argv: string[]): Promise<number> {
   const err = (line: string) => process.stderr.write(`loopscope: ${line}\n`);
-  let flags;
-  try {
-    flags = parseReplayFlags(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    err(e.message);
-    process.stderr.write(usage);
-    return 2;
-  }
-  if (flags === "help") {
-    process.stdout.write(usage);
-    return 0;
-  }
+  const parsed = flagsOrExit(argv, parseReplayFlags, usage, err);
+  if ("exit" in parsed) return parsed.exit;
+  const { flags } = parsed;
   const file = resolve(flags.file);
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) {

@@ -7,7 +7,8 @@ import { relative, resolve } from "node:path";
 import { isLoopbackHost } from "../http/security.ts";
 import { PortTakenError } from "../dashboard/dashboard-server.ts";
 import { ClusterError } from "../session/session.ts";
-import { DEFAULT_PORT, parseUpFlags, UsageError } from "../up/flags.ts";
+import { flagsOrExit } from "../cli/args.ts";
+import { DEFAULT_PORT, parseUpFlags } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { startLive } from "../up/start-live.ts";
@@ -33,19 +34,9 @@ and the dashboard; records every stage event to runs/<time>.jsonl; stops cleanly
 
 export async function run(argv: string[]): Promise<number> {
   const err = (line: string) => process.stderr.write(`loopscope: ${line}\n`);
-  let flags;
-  try {
-    flags = parseUpFlags(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    err(e.message);
-    process.stderr.write(usage);
-    return 2;
-  }
-  if (flags === "help") {
-    process.stdout.write(usage);
-    return 0;
-  }
+  const parsed = flagsOrExit(argv, parseUpFlags, usage, err);
+  if ("exit" in parsed) return parsed.exit;
+  const { flags } = parsed;
   if (!isLoopbackHost(flags.host)) {
     err(`warning: listening on ${flags.host}: anyone who can reach it can load the dashboard page`);
   }

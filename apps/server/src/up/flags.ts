@@ -5,11 +5,12 @@
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { parseArgs } from "node:util";
+import { UsageError } from "../cli/args.ts";
 
 export const DEFAULT_PORT = 7420;
 export const DEFAULT_HOST = "127.0.0.1";
 
-export class UsageError extends Error {}
+export { UsageError } from "../cli/args.ts";
 
 export interface ServeFlags {
   port: number;

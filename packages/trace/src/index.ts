@@ -9,6 +9,7 @@ export {
   encodeHeader,
   encodeEvent,
   decodeHeader,
+  KNOWN_FIELDS,
   type TraceHeader,
 } from "./jsonl/format.ts";
 export { decodeEvent } from "./jsonl/decode-event.ts";

@@ -1,8 +1,12 @@
 /**
- * The seam to packages/trace's streaming TraceReader (JSONL or klog, detected from the first
- * line). The worker feeds it byte chunks; events and new diagnostics come out through a sink.
+ * The worker's reader: packages/trace's streaming TraceReader (JSONL or klog, detected from the
+ * first line), with loopscope's own JSONL records taken straight from the bytes into the batch
+ * (jsonlRows.ts). The worker feeds it byte chunks; rows go into the RowEncoder, either directly or
+ * as events through the sink, in file order; new diagnostics come out through the sink.
  */
 import { TraceReader, type Diagnostic, type TraceEvent } from "@loopscope/trace";
+import type { RowEncoder } from "../store/rowEncoder.ts";
+import { JsonlRows } from "./jsonlRows.ts";
 
 export interface ReaderSink {
   event(e: TraceEvent): void;
@@ -16,20 +20,59 @@ export interface ReaderPort {
   format(): string;
 }
 
-export function createReader(_name: string): ReaderPort {
+const NL = 10;
+/** Blank lines, to count the lines read as rows in the general reader too (line numbers). */
+const NEWLINES = new Uint8Array(64 * 1024).fill(NL);
+
+export function createReader(encoder: RowEncoder): ReaderPort {
   const reader = new TraceReader();
+  const rows = new JsonlRows(encoder, (seq) => reader.takeRecord(seq));
   let diagnosed = 0;
+  /** Lines taken as rows since the general reader last saw a line. */
+  let taken = 0;
+  /** Whether the general reader holds the start of a line (a chunk ended inside it). */
+  let straddling = false;
+  const general = (bytes: Uint8Array, sink: ReaderSink) => {
+    while (taken > 0) {
+      const n = Math.min(taken, NEWLINES.length);
+      reader.push(NEWLINES.subarray(0, n));
+      taken -= n;
+    }
+    reader.push(bytes, sink.event);
+  };
   const diagnostics = (sink: ReaderSink) => {
     while (diagnosed < reader.diagnostics.length) sink.diagnostic(reader.diagnostics[diagnosed++]);
   };
-  // Events go to the sink as they are read: none waits for the rest of its chunk (young objects
-  // die young; a chunk's worth of them would outlive a garbage collection).
   return {
     push: (chunk, sink) => {
-      reader.push(chunk, sink.event);
+      let at = 0;
+      if (straddling) {
+        // The line's start is in the general reader already: it gets the rest of it too.
+        const nl = chunk.indexOf(NL);
+        at = nl < 0 ? chunk.length : nl + 1;
+        general(chunk.subarray(0, at), sink);
+        straddling = nl < 0;
+      }
+      while (at < chunk.length) {
+        if (reader.format === "klog") {
+          general(chunk.subarray(at), sink);
+          at = chunk.length;
+          break;
+        }
+        const nl = chunk.indexOf(NL, at);
+        if (nl < 0) {
+          general(chunk.subarray(at), sink);
+          straddling = true;
+          break;
+        }
+        if (reader.format === "jsonl" && rows.read(chunk, at, nl)) taken++;
+        else general(chunk.subarray(at, nl + 1), sink);
+        at = nl + 1;
+      }
       diagnostics(sink);
     },
     end: (sink) => {
+      general(new Uint8Array(0), sink);
       reader.end(sink.event);
       diagnostics(sink);
     },

@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
 /**
- * The replay's reader worker: reads a trace file (JSONL or klog, optionally gzip) as a stream with
- * packages/trace's push-style reader and hands the events as batches of typed-array columns
- * (transferred) to the analysis worker, which passes them on to the page (see protocol.ts). The
- * page never builds or clones an event object while a large file loads. It keeps no events after
+ * The replay's reader worker: reads a trace file (JSONL or klog, optionally gzip) as a stream and
+ * hands its rows as batches of typed-array columns (transferred) to the analysis worker, which
+ * passes them on to the page (see protocol.ts). loopscope's own JSONL records go from bytes to
+ * rows directly; everything else through packages/trace's push-style reader (readerPort.ts). The
+ * page never builds or clones an event object while a large file loads. It keeps no rows after
  * posting (the page's TraceStore owns them); it keeps the string tables' ids.
  */
 import type { Diagnostic, TraceEvent } from "@loopscope/trace";
@@ -63,27 +64,27 @@ async function read(file: Blob, name: string, analysis: MessagePort): Promise<vo
         new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
       )
     : counted;
-  const reader = createReader(name.replace(/\.gz$/i, ""));
   const encoder = new RowEncoder();
+  const reader = createReader(encoder);
   const toAnalysis = (m: ReaderToAnalysis, transfer: Transferable[] = []) =>
     analysis.postMessage(m, transfer);
-  let events: TraceEvent[] = [];
   let diagnostics: Diagnostic[] = [];
   let last = performance.now();
   let batchEvents = FIRST_BATCH_EVENTS;
   const flush = (final = false) => {
-    if (events.length === 0 && diagnostics.length === 0 && !final) return;
-    const columns = encoder.encode(events);
+    if (encoder.rows === 0 && diagnostics.length === 0 && !final) return;
+    const columns = encoder.finish();
     toAnalysis({ type: "batch", columns, final, diagnostics, bytes, total }, transferList(columns));
     batchEvents = Math.min(MAX_BATCH_EVENTS, batchEvents * 2);
-    events = [];
+    encoder.reserve(batchEvents);
     diagnostics = [];
     last = performance.now();
   };
+  encoder.reserve(batchEvents);
   const sink = {
     event: (e: TraceEvent) => {
-      events.push(e);
-      if (events.length >= batchEvents) flush();
+      encoder.add(e);
+      if (encoder.rows >= batchEvents) flush();
     },
     diagnostic: (d: Diagnostic) => diagnostics.push(d),
   };
@@ -92,7 +93,7 @@ async function read(file: Blob, name: string, analysis: MessagePort): Promise<vo
     const { value, done } = await it.read();
     if (done || cancelled) break;
     reader.push(value, sink);
-    if (performance.now() - last > BATCH_MS) flush();
+    if (encoder.rows >= batchEvents || performance.now() - last > BATCH_MS) flush();
   }
   if (cancelled) return;
   reader.end(sink);

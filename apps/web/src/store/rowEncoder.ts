@@ -57,9 +57,9 @@ export interface ColumnBatch {
   raw?: (string | undefined)[];
 }
 
-/** The buffers of a batch, for `postMessage(batch, transferList(batch))`. */
+/** The buffers of a batch, for `postMessage(batch, transferList(batch))` (each once: columns may share one). */
 export function transferList(b: ColumnBatch): ArrayBuffer[] {
-  return [
+  const views = [
     b.seq,
     b.ts,
     b.stage,
@@ -71,7 +71,8 @@ export function transferList(b: ColumnBatch): ArrayBuffer[] {
     b.causeSeq,
     b.worker,
     b.detail,
-  ].map((a) => a.buffer as ArrayBuffer);
+  ];
+  return [...new Set(views.map((a) => a.buffer as ArrayBuffer))];
 }
 
 /** A numeric column's value as the event's field: undefined when absent, rv-like ones as strings. */
@@ -242,69 +243,213 @@ class Interner {
   }
 }
 
+/** A batch's columns while it is being filled (capacity ≥ rows written). */
+interface Filling {
+  seq: Uint32Array;
+  ts: Float64Array;
+  stage: Uint8Array;
+  key: Uint32Array;
+  rv: Float64Array;
+  oldRv: Float64Array;
+  line: Uint32Array;
+  len: Uint32Array;
+  causeSeq: Uint32Array;
+  worker: Uint32Array;
+  detail: Uint32Array;
+}
+
+/**
+ * A batch's columns as views of one buffer (one allocation and one transfer per batch: in a
+ * browser each ArrayBuffer costs an allocation outside the JS heap and its own garbage collection
+ * bookkeeping, and a load makes hundreds of batches). f64 columns first, u8 last, for alignment.
+ */
+function filling(n: number): Filling {
+  const buf = new ArrayBuffer(n * BYTES_PER_ROW);
+  let at = 0;
+  const view = <T>(
+    ctor: new (b: ArrayBuffer, offset: number, length: number) => T,
+    size: number,
+  ) => {
+    const v = new ctor(buf, at, n);
+    at += n * size;
+    return v;
+  };
+  return {
+    ts: view(Float64Array, 8),
+    rv: view(Float64Array, 8),
+    oldRv: view(Float64Array, 8),
+    seq: view(Uint32Array, 4),
+    key: view(Uint32Array, 4),
+    line: view(Uint32Array, 4),
+    len: view(Uint32Array, 4),
+    causeSeq: view(Uint32Array, 4),
+    worker: view(Uint32Array, 4),
+    detail: view(Uint32Array, 4),
+    stage: view(Uint8Array, 1),
+  };
+}
+
+const BYTES_PER_ROW = 3 * 8 + 7 * 4 + 1;
+
+/** The first `n` rows of `f`, as views of the same buffer (which goes along, rows past `n` unread). */
+function cut(f: Filling, n: number): Filling {
+  if (f.seq.length === n) return f;
+  return {
+    ts: f.ts.subarray(0, n),
+    rv: f.rv.subarray(0, n),
+    oldRv: f.oldRv.subarray(0, n),
+    seq: f.seq.subarray(0, n),
+    key: f.key.subarray(0, n),
+    line: f.line.subarray(0, n),
+    len: f.len.subarray(0, n),
+    causeSeq: f.causeSeq.subarray(0, n),
+    worker: f.worker.subarray(0, n),
+    detail: f.detail.subarray(0, n),
+    stage: f.stage.subarray(0, n),
+  };
+}
+
+function copyRows(to: Filling, from: Filling, n: number): void {
+  to.ts.set(from.ts.subarray(0, n));
+  to.rv.set(from.rv.subarray(0, n));
+  to.oldRv.set(from.oldRv.subarray(0, n));
+  to.seq.set(from.seq.subarray(0, n));
+  to.key.set(from.key.subarray(0, n));
+  to.line.set(from.line.subarray(0, n));
+  to.len.set(from.len.subarray(0, n));
+  to.causeSeq.set(from.causeSeq.subarray(0, n));
+  to.worker.set(from.worker.subarray(0, n));
+  to.detail.set(from.detail.subarray(0, n));
+  to.stage.set(from.stage.subarray(0, n));
+}
+
+/**
+ * Fills a batch row by row: from events (`add`), or from rows another reader has already taken
+ * apart (`addRow`: the worker's byte-level JSONL path), both into the same batch, in order.
+ */
 export class RowEncoder {
   private readonly keys = new Interner();
   private readonly details = new Interner();
-  private readonly detail = new DetailBuilder();
+  private readonly detailBuilder = new DetailBuilder();
+  private cols: Filling = filling(0);
+  private n = 0;
+  private raw: (string | undefined)[] | undefined;
+
+  /** Rows added since the last `finish`. */
+  get rows(): number {
+    return this.n;
+  }
+
+  /** The id of a key string (interned on first use). */
+  keyId(key: string): number {
+    return this.keys.intern(key);
+  }
+
+  /** The id of a detail JSON text (interned on first use): see DetailBuilder for its form. */
+  detailId(text: string): number {
+    return this.details.intern(text);
+  }
 
   /** Encodes `events` (all of them, in order) into one batch. */
   encode(events: readonly TraceEvent[]): ColumnBatch {
-    const n = events.length;
-    const seq = new Uint32Array(n);
-    const ts = new Float64Array(n);
-    const stage = new Uint8Array(n);
-    const key = new Uint32Array(n);
-    const rv = new Float64Array(n);
-    const oldRv = new Float64Array(n);
-    const line = new Uint32Array(n);
-    const len = new Uint32Array(n);
-    const causeSeq = new Uint32Array(n);
-    const worker = new Uint32Array(n);
-    const detail = new Uint32Array(n);
-    let raw: (string | undefined)[] | undefined;
-    for (let i = 0; i < n; i++) {
-      const e = events[i];
-      seq[i] = e.seq;
-      ts[i] = e.ts;
-      stage[i] = STAGE_CODE[e.stage] ?? 6;
-      key[i] = e.key === undefined ? 0 : this.keys.intern(e.key);
-      const rec = e as unknown as Record<string, unknown>;
-      const d = this.detail;
-      d.count = 0;
-      numeric(rec.rv, "rv", rv, i, d);
-      numeric(rec.oldRv, "oldRv", oldRv, i, d);
-      numeric(rec.line, "line", line, i, d);
-      numeric(rec.len, "len", len, i, d);
-      numeric(rec.causeSeq, "causeSeq", causeSeq, i, d);
-      numeric(rec.worker, "worker", worker, i, d);
-      for (const k in rec) {
-        const v = rec[k];
-        if (v !== undefined && !ROW_FIELDS.has(k)) d.add(k, v);
-      }
-      detail[i] = d.count > 0 ? d.id(key[i] * 8 + stage[i], this.details) : 0;
-      if (e.raw !== undefined) (raw ??= new Array<string | undefined>(n))[i] = e.raw;
+    this.reserve(events.length);
+    for (const e of events) this.add(e);
+    return this.finish();
+  }
+
+  /** Makes room for `rows` more rows (one allocation instead of doublings). */
+  reserve(rows: number): void {
+    if (this.n + rows > this.cols.seq.length) this.grow(this.n + rows);
+  }
+
+  add(e: TraceEvent): void {
+    const i = this.slot();
+    const c = this.cols;
+    c.seq[i] = e.seq;
+    c.ts[i] = e.ts;
+    c.stage[i] = STAGE_CODE[e.stage] ?? 6;
+    c.key[i] = e.key === undefined ? 0 : this.keys.intern(e.key);
+    const rec = e as unknown as Record<string, unknown>;
+    const d = this.detailBuilder;
+    d.count = 0;
+    numeric(rec.rv, "rv", c.rv, i, d);
+    numeric(rec.oldRv, "oldRv", c.oldRv, i, d);
+    numeric(rec.line, "line", c.line, i, d);
+    numeric(rec.len, "len", c.len, i, d);
+    numeric(rec.causeSeq, "causeSeq", c.causeSeq, i, d);
+    numeric(rec.worker, "worker", c.worker, i, d);
+    for (const k in rec) {
+      const v = rec[k];
+      if (v !== undefined && !ROW_FIELDS.has(k)) d.add(k, v);
     }
+    c.detail[i] = d.count > 0 ? d.id(c.key[i] * 8 + c.stage[i], this.details) : 0;
+    if (e.raw !== undefined) (this.raw ??= [])[i] = e.raw;
+  }
+
+  /**
+   * Adds a row whose fields are already columns: numbers as the columns hold them (NaN / ABSENT
+   * for absent), `key` and `detail` as ids from `keyId` / `detailId`.
+   */
+  addRow(
+    seq: number,
+    ts: number,
+    stage: number,
+    key: number,
+    rv: number,
+    oldRv: number,
+    line: number,
+    len: number,
+    causeSeq: number,
+    worker: number,
+    detail: number,
+  ): void {
+    const i = this.slot();
+    const c = this.cols;
+    c.seq[i] = seq;
+    c.ts[i] = ts;
+    c.stage[i] = stage;
+    c.key[i] = key;
+    c.rv[i] = rv;
+    c.oldRv[i] = oldRv;
+    c.line[i] = line;
+    c.len[i] = len;
+    c.causeSeq[i] = causeSeq;
+    c.worker[i] = worker;
+    c.detail[i] = detail;
+  }
+
+  /** The rows added since the last call, as a batch (its buffers ready to transfer). */
+  finish(): ColumnBatch {
+    const n = this.n;
     const k = this.keys.take();
     const d = this.details.take();
     const batch: ColumnBatch = {
       length: n,
-      seq,
-      ts,
-      stage,
-      key,
-      rv,
-      oldRv,
-      line,
-      len,
-      causeSeq,
-      worker,
-      detail,
+      ...cut(this.cols, n),
       firstKeyId: k.first,
       newKeys: k.values,
       firstDetailId: d.first,
       newDetails: d.values,
     };
-    if (raw) batch.raw = raw;
+    if (this.raw) {
+      this.raw.length = n;
+      batch.raw = this.raw;
+    }
+    // The batch owns the arrays now (they are transferred): the next one starts afresh.
+    this.cols = filling(0);
+    this.n = 0;
+    this.raw = undefined;
     return batch;
+  }
+
+  private slot(): number {
+    if (this.n === this.cols.seq.length) this.grow(Math.max(64, this.n * 2));
+    return this.n++;
+  }
+
+  private grow(capacity: number): void {
+    const next = filling(capacity);
+    copyRows(next, this.cols, this.n);
+    this.cols = next;
   }
 }

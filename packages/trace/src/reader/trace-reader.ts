@@ -112,6 +112,22 @@ export class TraceReader {
     return this.take();
   }
 
+  /**
+   * For a reader that reads loopscope's own JSONL records itself, bytes straight to columns (the
+   * web replay's worker): whether the record with this `seq` may be taken as it is — JSONL input
+   * past its first record, and `seq` (a valid one: a safe integer ≥ 1, < 2^52) increasing — and if
+   * so, counts it as read. Its line must still be pushed, as a blank line, to keep line numbers.
+   */
+  takeRecord(seq: number): boolean {
+    if (this.format !== "jsonl" || (!this.header && this.events === 0) || seq < this.nextSeq) {
+      return false;
+    }
+    this.nextSeq = seq + 1;
+    this.events++;
+    this.jsonLines++;
+    return true;
+  }
+
   private take(): TraceEvent[] {
     const out = this.out;
     this.out = [];

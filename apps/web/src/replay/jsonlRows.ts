@@ -1,0 +1,464 @@
+/**
+ * The replay worker's fast path for loopscope's own JSONL: a record line as loopscope writes it
+ * (`JSON.stringify` of an event: no whitespace, known fields only, integers, strings as it escapes them)
+ * goes from the file's bytes straight into a row of the batch — no text decoding, no JSON.parse,
+ * no event object, no encoding. It was most of a big file's load: a million records spent ~5 s
+ * as strings and objects in the worker, on a core the page and the analysis needed.
+ *
+ * Invariants:
+ * - A line this path takes becomes the row the general path (TraceReader's decodeEvent, then
+ *   RowEncoder.add) would make of it: the same columns, the same key and detail ids (the detail
+ *   text is the line's own bytes of the fields outside the row, which is exactly the text the
+ *   encoder would build). A test compares the two paths on generated and corrupted lines.
+ * - Anything else — other spellings of JSON (spaces, other escapes, floats), an unknown or
+ *   invalid field, a missing or decreasing seq, the first record — is declined (`read` returns
+ *   false and changes nothing) and the caller hands the line to the general path.
+ */
+import { KNOWN_FIELDS, type TraceEvent } from "@loopscope/trace";
+import { ABSENT, KIND_CODES, type RowEncoder } from "../store/rowEncoder.ts";
+import { ByteIds, HASH_SEED } from "./byteIds.ts";
+
+/** Every field name a record may carry; a field's index is its bit in the masks below. */
+const FIELDS = [
+  "seq",
+  "ts",
+  "key",
+  "stage",
+  "raw",
+  "rv",
+  "oldRv",
+  "line",
+  "len",
+  "causeSeq",
+  "worker",
+  "src",
+  "ns",
+  "reason",
+  "error",
+  "kind",
+  "name",
+  "verb",
+  "target",
+  "text",
+  "delayMs",
+  "generation",
+  "code",
+  "found",
+  "changed",
+  "fields",
+  "merged",
+  "cause",
+  "level",
+  "event",
+  "outcome",
+] as const;
+type Field = (typeof FIELDS)[number];
+const F = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
+const bit = (...fs: Field[]) => fs.reduce((m, f) => m | (1 << F[f]), 0);
+
+/** Fields of the row itself (the rest is the detail). Rows with `raw` are left to the general path. */
+const ROW = bit(
+  "seq",
+  "ts",
+  "key",
+  "stage",
+  "raw",
+  "rv",
+  "oldRv",
+  "line",
+  "len",
+  "causeSeq",
+  "worker",
+);
+const STRINGS = bit("src", "ns", "reason", "error", "kind", "name", "verb", "target", "text");
+const INTEGERS = bit("delayMs", "generation", "code");
+const BOOLEANS = bit("found", "changed");
+
+/** Values a field must have, for the enum-like ones (`merged` may also be `false`). */
+const ONE_OF: Partial<Record<Field, readonly string[]>> = {
+  merged: ["dirty", "processing"],
+  cause: ["watch", "resync", "retry"],
+  level: ["I", "W", "E", "F"],
+  event: ["add", "update", "delete"],
+  outcome: ["synced", "requeued", "dropped"],
+};
+
+/** Stages by code (their index), as the store's stage column holds them. */
+const STAGE_NAMES: readonly TraceEvent["stage"][] = KIND_CODES;
+/** Per stage code: the fields it knows, and the fields it requires. */
+const KNOWN = STAGE_NAMES.map((s) => bit(...([...KNOWN_FIELDS[s]] as Field[])));
+const REQUIRED_BY_STAGE: Record<TraceEvent["stage"], Field[]> = {
+  watch: ["kind", "event", "name"],
+  enqueue: [],
+  dequeue: [],
+  read: [],
+  write: ["verb", "target"],
+  done: ["outcome"],
+  note: ["text"],
+};
+const REQUIRED = STAGE_NAMES.map((s) => bit("ts", "key", "seq", ...REQUIRED_BY_STAGE[s]));
+
+const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const NAME_BYTES = FIELDS.map(ascii);
+const STAGE_BYTES = STAGE_NAMES.map(ascii);
+const ONE_OF_BYTES = FIELDS.map((f) => ONE_OF[f]?.map(ascii));
+
+/**
+ * Field index + 1 by a name's length, first and last letter (which tell the names apart; the
+ * bytes are compared all the same), 0 for no field.
+ */
+const NAME_TABLE = new Int8Array(16 << 14);
+const nameSlot = (len: number, first: number, last: number) =>
+  ((len & 15) << 14) | ((first & 127) << 7) | (last & 127);
+FIELDS.forEach((f, i) => {
+  const slot = nameSlot(f.length, f.charCodeAt(0), f.charCodeAt(f.length - 1));
+  if (NAME_TABLE[slot] !== 0)
+    throw new Error(`jsonlRows: ${f} and ${FIELDS[NAME_TABLE[slot] - 1]}`);
+  NAME_TABLE[slot] = i + 1;
+});
+
+const enum Value {
+  String,
+  Integer,
+  True,
+  False,
+  List,
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+const LIST_OPEN = 0x5b;
+const LIST_CLOSE = 0x5d;
+const MAX_FIELDS = 32;
+/** Slots of the detail memo (hashed from key and stage: a collision only costs a miss). */
+const MEMO_BITS = 17;
+const MEMO_WAYS = 4;
+
+/** Whether the last string `stringEnd` passed held an escape. */
+let escaped = false;
+
+/**
+ * Past the closing quote of the string starting at `i` (a quote), or -1 for one that is not
+ * spelled as JSON.stringify spells it: escapes other than its short ones, raw control characters.
+ * Non-ASCII bytes are UTF-8, decoded as the general path's TextDecoder decodes them.
+ */
+function stringEnd(b: Uint8Array, i: number, to: number): number {
+  escaped = false;
+  for (i++; i < to; i++) {
+    const c = b[i];
+    if (c === QUOTE) return i + 1;
+    if (c < 0x20) return -1;
+    if (c === BACKSLASH) {
+      const x = b[++i];
+      // \" \\ \b \f \n \r \t: JSON.stringify's own escapes (others it spells \u00XX).
+      if (
+        x !== QUOTE &&
+        x !== BACKSLASH &&
+        x !== 0x62 &&
+        x !== 0x66 &&
+        x !== 0x6e &&
+        x !== 0x72 &&
+        x !== 0x74
+      )
+        return -1;
+      escaped = true;
+    }
+  }
+  return -1;
+}
+
+const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
+
+/** Whether b[from, to) spells `word`. */
+function spells(b: Uint8Array, from: number, to: number, word: Uint8Array): boolean {
+  if (to - from !== word.length) return false;
+  for (let i = 0; i < word.length; i++) if (b[from + i] !== word[i]) return false;
+  return true;
+}
+
+/** The value of the digits b[from, to) (at most 16 of them, checked by the caller). */
+function digits(b: Uint8Array, from: number, to: number): number {
+  let x = 0;
+  for (let i = from; i < to; i++) x = x * 10 + (b[i] - 0x30);
+  return x;
+}
+
+export class JsonlRows {
+  private readonly keyIds: ByteIds;
+  private readonly detailIds: ByteIds;
+  private detail = new Uint8Array(256);
+  /** Recent details per (key, stage) slot: detail entries + 1, most recent first (0 = none). */
+  private readonly memo = new Int32Array((1 << MEMO_BITS) * MEMO_WAYS);
+  // One line's fields, as found: which field, where its member and its value start and end.
+  private readonly field = new Int32Array(MAX_FIELDS);
+  private readonly member = new Int32Array(MAX_FIELDS);
+  private readonly start = new Int32Array(MAX_FIELDS);
+  private readonly end = new Int32Array(MAX_FIELDS);
+  private readonly type = new Uint8Array(MAX_FIELDS);
+  private readonly escapedAt = new Uint8Array(MAX_FIELDS);
+
+  /** `take(seq)`: whether the general reader lets this record be taken as is (and counts it). */
+  constructor(
+    private readonly encoder: RowEncoder,
+    private readonly take: (seq: number) => boolean,
+  ) {
+    this.keyIds = new ByteIds((k) => encoder.keyId(k));
+    this.detailIds = new ByteIds((d) => encoder.detailId(d));
+  }
+
+  /** Reads the line b[from, to) ("\n" excluded) into a row, or declines it (false). */
+  read(b: Uint8Array, from: number, to: number): boolean {
+    const n = this.scan(b, from, to);
+    if (n < 0) return false;
+    let seen = 0;
+    for (let k = 0; k < n; k++) seen |= 1 << this.field[k];
+    const stageAt = this.indexOf(F.stage, n);
+    if (stageAt < 0 || this.type[stageAt] !== Value.String) return false;
+    const stage = this.stageCode(b, this.start[stageAt] + 1, this.end[stageAt] - 1);
+    if (stage < 0) return false;
+    if ((seen & ~KNOWN[stage]) !== 0 || (seen & REQUIRED[stage]) !== REQUIRED[stage]) return false;
+
+    let seq = 0;
+    let ts = 0;
+    let keyAt = -1;
+    let rv = NaN;
+    let oldRv = NaN;
+    let line = ABSENT;
+    let len = ABSENT;
+    let causeSeq = ABSENT;
+    let worker = ABSENT;
+    let members = 0;
+    for (let k = 0; k < n; k++) {
+      const f = this.field[k];
+      const t = this.type[k];
+      const s = this.start[k];
+      const e = this.end[k];
+      if (((1 << f) & ROW) !== 0) {
+        switch (f) {
+          case F.seq:
+            if (t !== Value.Integer || e - s > 15) return false;
+            seq = digits(b, s, e);
+            if (seq < 1) return false;
+            break;
+          case F.ts:
+            if (t !== Value.Integer || e - s > 16) return false;
+            ts = digits(b, s, e);
+            if (ts > Number.MAX_SAFE_INTEGER) return false;
+            break;
+          case F.key:
+            // An escape would have to be undone to find the key's text: the general path does.
+            if (t !== Value.String || this.escapedAt[k]) return false;
+            keyAt = k;
+            break;
+          case F.stage:
+            break;
+          case F.rv:
+          case F.oldRv: {
+            // A string the column holds exactly: a canonical decimal of at most 15 digits.
+            if (t !== Value.String || e - s < 3 || e - s > 17) return false;
+            if (b[s + 1] === 0x30 && e - s > 3) return false;
+            for (let i = s + 1; i < e - 1; i++) if (!isDigit(b[i])) return false;
+            if (f === F.rv) rv = digits(b, s + 1, e - 1);
+            else oldRv = digits(b, s + 1, e - 1);
+            break;
+          }
+          case F.line:
+          case F.len:
+          case F.causeSeq:
+          case F.worker: {
+            if (t !== Value.Integer || e - s > 15) return false;
+            const v = digits(b, s, e);
+            if (v >= ABSENT) return false;
+            if (f === F.line) line = v;
+            else if (f === F.len) len = v;
+            else if (f === F.causeSeq) causeSeq = v;
+            else worker = v;
+            break;
+          }
+          default: // raw
+            return false;
+        }
+        continue;
+      }
+      if (!this.valid(f, t, b, s, e)) return false;
+      members++;
+    }
+    if (!this.take(seq)) return false;
+    // Interned only now: a declined line must leave no trace, not even a string id.
+    const key = this.keyIds.id(b, this.start[keyAt] + 1, this.end[keyAt] - 1);
+    const detail = members === 0 ? 0 : this.detailId(key, stage, b, n);
+    this.encoder.addRow(seq, ts, stage, key, rv, oldRv, line, len, causeSeq, worker, detail);
+    return true;
+  }
+
+  /** Finds the fields of a flat JSON object spelled as loopscope writes it; their count, or -1. */
+  private scan(b: Uint8Array, from: number, to: number): number {
+    if (to - from < 2 || b[from] !== OPEN || b[to - 1] !== CLOSE) return -1;
+    let i = from + 1;
+    let n = 0;
+    let seen = 0;
+    for (;;) {
+      if (b[i] !== QUOTE || n === MAX_FIELDS) return -1;
+      const nameEnd = stringEnd(b, i, to);
+      if (nameEnd < 0) return -1;
+      const f = this.fieldAt(b, i + 1, nameEnd - 1);
+      if (f < 0 || (seen & (1 << f)) !== 0) return -1; // unknown, or given twice
+      seen |= 1 << f;
+      if (b[nameEnd] !== COLON) return -1;
+      const s = nameEnd + 1;
+      const c = b[s];
+      let e: number;
+      let t: Value;
+      let esc = false;
+      if (c === QUOTE) {
+        e = stringEnd(b, s, to);
+        esc = escaped;
+        t = Value.String;
+      } else if (isDigit(c)) {
+        e = s + 1;
+        if (c !== 0x30) while (isDigit(b[e])) e++;
+        t = Value.Integer;
+      } else if (c === 0x74 && b[s + 1] === 0x72 && b[s + 2] === 0x75 && b[s + 3] === 0x65) {
+        e = s + 4;
+        t = Value.True;
+      } else if (
+        c === 0x66 &&
+        b[s + 1] === 0x61 &&
+        b[s + 2] === 0x6c &&
+        b[s + 3] === 0x73 &&
+        b[s + 4] === 0x65
+      ) {
+        e = s + 5;
+        t = Value.False;
+      } else if (c === LIST_OPEN) {
+        e = s + 1;
+        if (b[e] !== LIST_CLOSE) {
+          for (;;) {
+            if (b[e] !== QUOTE) return -1;
+            e = stringEnd(b, e, to);
+            if (e < 0) return -1;
+            if (b[e] !== COMMA) break;
+            e++;
+          }
+          if (b[e] !== LIST_CLOSE) return -1;
+        }
+        e++;
+        t = Value.List;
+      } else return -1;
+      if (e < 0) return -1;
+      this.field[n] = f;
+      this.member[n] = i;
+      this.start[n] = s;
+      this.end[n] = e;
+      this.type[n] = t;
+      this.escapedAt[n] = esc ? 1 : 0;
+      n++;
+      if (b[e] === COMMA) i = e + 1;
+      else if (b[e] === CLOSE && e === to - 1) return n;
+      else return -1; // a float, an exponent, or anything after the value
+    }
+  }
+
+  private fieldAt(b: Uint8Array, from: number, to: number): number {
+    if (to - from > 15 || to === from) return -1;
+    const f = NAME_TABLE[nameSlot(to - from, b[from], b[to - 1])] - 1;
+    return f >= 0 && spells(b, from, to, NAME_BYTES[f]) ? f : -1;
+  }
+
+  private indexOf(f: number, n: number): number {
+    for (let k = 0; k < n; k++) if (this.field[k] === f) return k;
+    return -1;
+  }
+
+  private stageCode(b: Uint8Array, from: number, to: number): number {
+    for (let s = 0; s < STAGE_BYTES.length; s++) if (spells(b, from, to, STAGE_BYTES[s])) return s;
+    return -1;
+  }
+
+  /** Whether a detail field's value is one decodeEvent keeps on the event (else: `extra`). */
+  private valid(f: number, t: Value, b: Uint8Array, s: number, e: number): boolean {
+    const m = 1 << f;
+    if ((m & STRINGS) !== 0) return t === Value.String;
+    // At most 15 digits: String(n) of the parsed number spells the same digits.
+    if ((m & INTEGERS) !== 0) return t === Value.Integer && e - s <= 15;
+    if ((m & BOOLEANS) !== 0) return t === Value.True || t === Value.False;
+    if (f === F.fields) return t === Value.List;
+    const words = ONE_OF_BYTES[f];
+    if (words === undefined) return false;
+    if (f === F.merged && t === Value.False) return true;
+    if (t !== Value.String) return false;
+    for (const w of words) if (spells(b, s + 1, e - 1, w)) return true;
+    return false;
+  }
+
+  /**
+   * The id of the line's detail (its members outside the row, as `{m1,m2,…}`). A key's events of
+   * one stage mostly repeat one of a few details: those are recognised by comparing the members
+   * with the bytes of the details lately seen in this (key, stage) slot, which costs less than
+   * building the text and hashing it.
+   */
+  private detailId(key: number, stage: number, b: Uint8Array, n: number): number {
+    const base = (Math.imul(key * 8 + stage, 0x9e3779b1) >>> (32 - MEMO_BITS)) * MEMO_WAYS;
+    const memo = this.memo;
+    for (let w = 0; w < MEMO_WAYS; w++) {
+      const e = memo[base + w] - 1;
+      if (e < 0) break;
+      if (this.matches(e, b, n)) {
+        for (let x = w; x > 0; x--) memo[base + x] = memo[base + x - 1];
+        memo[base] = e + 1;
+        return this.detailIds.idOf(e);
+      }
+    }
+    // Not among them: build the text (hashing it on the way) and look it up.
+    let d = 0;
+    let h = HASH_SEED;
+    for (let k = 0; k < n; k++) {
+      if (((1 << this.field[k]) & ROW) !== 0) continue;
+      const from = this.member[k];
+      const to = this.end[k];
+      if (d + 2 + (to - from) > this.detail.length) {
+        const next = new Uint8Array((d + 2 + (to - from)) * 2);
+        next.set(this.detail.subarray(0, d));
+        this.detail = next;
+      }
+      const out = this.detail;
+      const sep = d === 0 ? OPEN : COMMA;
+      out[d++] = sep;
+      h = Math.imul(h ^ sep, 0x01000193);
+      for (let i = from; i < to; i++) {
+        const c = b[i];
+        out[d++] = c;
+        h = Math.imul(h ^ c, 0x01000193);
+      }
+    }
+    this.detail[d++] = CLOSE;
+    h = Math.imul(h ^ CLOSE, 0x01000193);
+    const e = this.detailIds.entry(this.detail, 0, d, h);
+    for (let x = MEMO_WAYS - 1; x > 0; x--) memo[base + x] = memo[base + x - 1];
+    memo[base] = e + 1;
+    return this.detailIds.idOf(e);
+  }
+
+  /** Whether the line's detail members spell detail entry `e`. */
+  private matches(e: number, b: Uint8Array, n: number): boolean {
+    const ids = this.detailIds;
+    const pool = ids.pool;
+    let at = ids.starts[e];
+    const end = at + ids.lengths[e];
+    let sep = OPEN;
+    for (let k = 0; k < n; k++) {
+      if (((1 << this.field[k]) & ROW) !== 0) continue;
+      const from = this.member[k];
+      const to = this.end[k];
+      if (at + 1 + (to - from) >= end || pool[at] !== sep) return false;
+      at++;
+      for (let i = from; i < to; i++) if (pool[at++] !== b[i]) return false;
+      sep = COMMA;
+    }
+    return pool[at] === CLOSE && at + 1 === end;
+  }
+}

@@ -66,6 +66,13 @@ export function passTransferList(b: PassBatch): ArrayBuffer[] {
 }
 
 const opt = (v: number | undefined): number => (v === undefined ? NaN : v);
+
+/** `n` items of `column` from `at`, as an array (no subarray: a typed-array view is a heavy object). */
+function list(column: Float64Array, at: number, n: number): number[] {
+  const out = new Array<number>(n);
+  for (let i = 0; i < n; i++) out[i] = column[at + i];
+  return out;
+}
 const unopt = (v: number): number | undefined => (Number.isNaN(v) ? undefined : v);
 
 /** Dense ids for strings, new ones handed out per batch. */
@@ -247,10 +254,14 @@ export class PassDecoder {
         p.triggers = list;
       }
       const nw = b.writeCount[i];
-      if (nw > 0) p.writeSeqs = Array.from(b.writeSeqs.subarray(w, (w += nw)));
+      if (nw > 0) {
+        p.writeSeqs = list(b.writeSeqs, w, nw);
+        w += nw;
+      }
       const nc = b.changingCount[i];
       if ((flags & HAS_CHANGING) !== 0) {
-        p.changingWriteSeqs = Array.from(b.changingSeqs.subarray(c, (c += nc)));
+        p.changingWriteSeqs = list(b.changingSeqs, c, nc);
+        c += nc;
       }
       const nf = b.fieldCount[i];
       if (nf > 0) {

@@ -159,7 +159,10 @@ export class Analyzer {
       st = new KeyState(detach(key), ts);
       this.states.set(st.summary.key, st);
     }
-    this.lastKey = st.summary.key;
+    // The key as it came, not the state's copy: the klog reader hands a pass's events one and the
+    // same string, which compares without reading its characters. (It may keep one decoded chunk
+    // of the log alive: one, not one per key.)
+    this.lastKey = key;
     this.lastState = st;
     return st;
   }

@@ -33,6 +33,27 @@ export interface OpenWrite {
  */
 const RECENT = 16;
 
+/** An empty slot of the rv ring, and the number slot of an rv that is not canonical decimal. */
+const EMPTY = -1;
+const NOT_DECIMAL = -2;
+
+/**
+ * The number a canonical decimal rv spells ("1002"; no sign, no leading zero, at most 15 digits,
+ * so exact as a double), else NOT_DECIMAL. Two rvs are equal exactly when both are canonical
+ * with equal numbers, or both are not and equal as strings.
+ */
+function decimal(rv: string): number {
+  const n = rv.length;
+  if (n === 0 || n > 15 || (n > 1 && rv.charCodeAt(0) === 48)) return NOT_DECIMAL;
+  let x = 0;
+  for (let i = 0; i < n; i++) {
+    const d = rv.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return NOT_DECIMAL;
+    x = x * 10 + d;
+  }
+  return x;
+}
+
 export class KeyState {
   readonly summary: KeySummary;
   readonly passes: Pass[] = [];
@@ -45,7 +66,13 @@ export class KeyState {
   /** Ring of the key's latest watch classifications. */
   private readonly recentWatches: (WatchClass | undefined)[] = new Array(RECENT);
   private watchAt = 0;
-  /** resourceVersion returned by one of our writes → that write's seq. */
+  /**
+   * resourceVersion returned by one of our writes → that write's seq. A decimal rv (as the API
+   * server hands out) is kept as its number, so a lookup compares 16 numbers in one typed array
+   * instead of 16 strings scattered over the heap (a cache miss each, on every watch event);
+   * any other rv is kept as its string, with NOT_DECIMAL in its number slot.
+   */
+  private readonly ownRvNums = new Float64Array(RECENT).fill(EMPTY);
   private readonly ownRvs: (string | undefined)[] = new Array(RECENT);
   private readonly ownRvSeqs = new Float64Array(RECENT);
   private rvAt = 0;
@@ -112,14 +139,22 @@ export class KeyState {
   }
 
   rememberRv(rv: string, seq: number): void {
-    this.ownRvs[this.rvAt] = rv;
+    const n = decimal(rv);
+    this.ownRvNums[this.rvAt] = n;
+    this.ownRvs[this.rvAt] = n === NOT_DECIMAL ? rv : undefined;
     this.ownRvSeqs[this.rvAt] = seq;
     this.rvAt = (this.rvAt + 1) % RECENT;
   }
 
-  /** seq of our recent write that returned `rv`, if any. */
+  /** seq of our recent write that returned `rv` (the first such slot of the ring), if any. */
   ownWriteWithRv(rv: string): number | undefined {
-    for (let i = 0; i < RECENT; i++) if (this.ownRvs[i] === rv) return this.ownRvSeqs[i];
+    const n = decimal(rv);
+    const nums = this.ownRvNums;
+    if (n !== NOT_DECIMAL) {
+      for (let i = 0; i < RECENT; i++) if (nums[i] === n) return this.ownRvSeqs[i];
+    } else {
+      for (let i = 0; i < RECENT; i++) if (this.ownRvs[i] === rv) return this.ownRvSeqs[i];
+    }
     return undefined;
   }
 }

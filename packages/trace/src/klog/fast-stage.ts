@@ -52,8 +52,16 @@ function keyAt(text: string, i: number, len: number): string | undefined {
   return undefined;
 }
 
-/** Parses the message starting at `from` (which points at "STAGE/"). */
-export function fastStage(text: string, from: number): UnsequencedEvent | undefined {
+/**
+ * Parses the message starting at `from` (which points at "STAGE/"). A key equal to `reuse` comes
+ * back as `reuse` itself: a pass's lines name the same key one after another, and the reader
+ * hands in the previous one rather than cutting a new copy per line.
+ */
+export function fastStage(
+  text: string,
+  from: number,
+  reuse?: string,
+): UnsequencedEvent | undefined {
   let i = from + 6;
   let stage: (typeof STAGE_NAMES)[number] | undefined;
   for (const s of STAGE_NAMES) {
@@ -97,6 +105,14 @@ export function fastStage(text: string, from: number): UnsequencedEvent | undefi
     if (c === 34 || c === 123 || c === 91) return undefined; // quoted or JSON value
     const k = keyAt(text, i, eq - i);
     if (k === undefined) return undefined;
+    if (k === "key" && reuse !== undefined && reuse.length === sp - eq - 1) {
+      if (text.startsWith(reuse, eq + 1)) {
+        i = sp;
+        seen |= B.key;
+        key = reuse;
+        continue;
+      }
+    }
     const v = text.slice(eq + 1, sp);
     i = sp;
     if (v === "") {

@@ -115,6 +115,29 @@ function nextSpace(text: string, from: number): number {
   return i;
 }
 
+/**
+ * Whether `text` may hold a field named one of `names` (lower-case, as `pick` takes them): some
+ * "=" follows one of them, in any case. False means `pick(scanFields(text), names)` is undefined,
+ * which lets lines without such a field skip the scan (keys are ASCII, so ASCII case folding is
+ * all `toLowerCase` could do to them).
+ */
+export function mayHaveField(text: string, names: readonly string[]): boolean {
+  for (let eq = text.indexOf("="); eq >= 0; eq = text.indexOf("=", eq + 1)) {
+    for (const name of names) {
+      const at = eq - name.length;
+      if (at < 0) continue;
+      let m = 0;
+      for (; m < name.length; m++) {
+        const c = text.charCodeAt(at + m);
+        const want = name.charCodeAt(m);
+        if (c !== want && !(c >= 65 && c <= 90 && c + 32 === want)) break;
+      }
+      if (m === name.length) return true;
+    }
+  }
+  return false;
+}
+
 /** The value of the first of `names` present (case-insensitive match on the key). */
 export function pick(f: Fields, names: readonly string[]): string | undefined {
   for (let i = 0; i < f.keys.length; i++) {

@@ -33,15 +33,36 @@ function two(line: string, i: number): number {
   return digit(line, i) * 10 + digit(line, i + 1);
 }
 
-/** Parses the header at the start of `line` without a regex (the hot path). */
-function parseAt(line: string, p: number): KlogHeader | undefined {
-  const lv = line[p];
-  if (lv !== "I" && lv !== "W" && lv !== "E" && lv !== "F") return undefined;
+/**
+ * Where a header's parts lie in its line, filled in place by `readHeaderAt` (the reader reuses
+ * one record for every line instead of building a KlogHeader per line).
+ */
+export interface HeaderSpan {
+  level: KlogHeader["level"];
+  month: number;
+  day: number;
+  timeOfDayUs: number;
+  pid: number;
+  /** The source location is line[srcStart, srcEnd). */
+  srcStart: number;
+  srcEnd: number;
+  msgStart: number;
+  start: number;
+}
+
+/**
+ * Reads the header at `line[p]` into `out` without a regex or a substring (the hot path);
+ * false when there is none there.
+ */
+export function readHeaderAt(line: string, p: number, out: HeaderSpan): boolean {
+  const lv = line.charCodeAt(p);
+  // I W E F
+  if (lv !== 73 && lv !== 87 && lv !== 69 && lv !== 70) return false;
   const month = two(line, p + 1);
   const day = two(line, p + 3);
-  if (month < 1 || month > 12 || day < 1 || day > 31) return undefined;
-  if (line.charCodeAt(p + 5) !== 32 || line.charCodeAt(p + 8) !== 58) return undefined;
-  if (line.charCodeAt(p + 11) !== 58 || line.charCodeAt(p + 14) !== 46) return undefined;
+  if (month < 1 || month > 12 || day < 1 || day > 31) return false;
+  if (line.charCodeAt(p + 5) !== 32 || line.charCodeAt(p + 8) !== 58) return false;
+  if (line.charCodeAt(p + 11) !== 58 || line.charCodeAt(p + 14) !== 46) return false;
   const h = two(line, p + 6);
   const m = two(line, p + 9);
   const s = two(line, p + 12);
@@ -50,33 +71,70 @@ function parseAt(line: string, p: number): KlogHeader | undefined {
     const d = digit(line, i);
     frac = frac * 10 + d;
   }
-  if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60 || frac < 0) return undefined;
+  if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60 || frac < 0) return false;
   let i = p + 21;
-  if (line.charCodeAt(i) !== 32) return undefined;
+  if (line.charCodeAt(i) !== 32) return false;
   while (line.charCodeAt(i) === 32) i++;
   let pid = 0;
   const pidStart = i;
   for (let d = digit(line, i); d >= 0; d = digit(line, ++i)) pid = pid * 10 + d;
-  if (i === pidStart || line.charCodeAt(i) !== 32) return undefined;
+  if (i === pidStart || line.charCodeAt(i) !== 32) return false;
+  // The source location "file:line": up to the first "]", without spaces, its last ":" followed
+  // by digits only — so the ":" is the one right before the digits that end it.
   const srcStart = i + 1;
   const close = line.indexOf("]", srcStart);
-  if (close < 0) return undefined;
-  const colon = line.lastIndexOf(":", close);
-  if (colon <= srcStart) return undefined;
-  for (let k = colon + 1; k < close; k++) if (digit(line, k) < 0) return undefined;
-  if (colon + 1 === close) return undefined;
-  const src = line.slice(srcStart, close);
-  if (src.indexOf(" ") >= 0) return undefined;
-  const msgStart = line.charCodeAt(close + 1) === 32 ? close + 2 : close + 1;
+  if (close < 0) return false;
+  let colon = close - 1;
+  while (digit(line, colon) >= 0) colon--;
+  if (colon === close - 1 || colon <= srcStart || line.charCodeAt(colon) !== 58) return false;
+  const space = line.indexOf(" ", srcStart);
+  if (space >= 0 && space < close) return false;
+  out.level = line[p] as KlogHeader["level"];
+  out.month = month;
+  out.day = day;
+  out.timeOfDayUs = ((h * 60 + m) * 60 + s) * 1_000_000 + frac;
+  out.pid = pid;
+  out.srcStart = srcStart;
+  out.srcEnd = close;
+  out.msgStart = line.charCodeAt(close + 1) === 32 ? close + 2 : close + 1;
+  out.start = p;
+  return true;
+}
+
+/** A record for readHeaderAt to fill. */
+export function headerSpan(): HeaderSpan {
   return {
-    level: lv,
-    month,
-    day,
-    timeOfDayUs: ((h * 60 + m) * 60 + s) * 1_000_000 + frac,
-    pid,
-    src,
-    msgStart,
-    start: p,
+    level: "I",
+    month: 0,
+    day: 0,
+    timeOfDayUs: 0,
+    pid: 0,
+    srcStart: 0,
+    srcEnd: 0,
+    msgStart: 0,
+    start: 0,
+  };
+}
+
+/** Reads the header of `line` into `out`: at its start, else after a prefix; false if none. */
+export function findHeader(line: string, out: HeaderSpan): boolean {
+  if (readHeaderAt(line, 0, out)) return true;
+  const m = HEADER_ANYWHERE.exec(line);
+  return m !== null && readHeaderAt(line, m.index, out);
+}
+
+function parseAt(line: string, p: number): KlogHeader | undefined {
+  const h = headerSpan();
+  if (!readHeaderAt(line, p, h)) return undefined;
+  return {
+    level: h.level,
+    month: h.month,
+    day: h.day,
+    timeOfDayUs: h.timeOfDayUs,
+    pid: h.pid,
+    src: line.slice(h.srcStart, h.srcEnd),
+    msgStart: h.msgStart,
+    start: h.start,
   };
 }
 

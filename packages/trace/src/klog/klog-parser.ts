@@ -14,11 +14,11 @@
  */
 import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
-import { baseFile, parseKlogHeader, yearInPrefix } from "./header.ts";
-import { mayBeMarker, parseMarker } from "./markers.ts";
+import { baseFile, findHeader, headerSpan, yearInPrefix } from "./header.ts";
+import { mayBeMarker, parseMarker, syncedMarkerKey } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
 import { fastStage } from "./fast-stage.ts";
-import { pick, scanFields } from "./fields.ts";
+import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 
 export interface KlogOptions {
@@ -52,6 +52,19 @@ export const NOISE_FILES = new Set([
 
 const NOTE_KEYS = ["objectname", "objectreference", "objectref", "resourcename", "key"];
 
+/** A source location ("controller.go:131") once cut from a line, and whether it is noise. */
+interface Source {
+  text: string;
+  noise: boolean;
+}
+
+/**
+ * Slots of the source-location cache. A log names a few dozen locations over and over: each
+ * line's is looked up here, so it is cut out (and checked against NOISE_FILES) once, not per line.
+ * Each cached string may keep the decoded text it was cut from alive: at most this many of them.
+ */
+const SOURCE_SLOTS = 128;
+
 export class KlogParser {
   private year: number | undefined;
   private lastMonth = 0;
@@ -65,6 +78,11 @@ export class KlogParser {
   noiseLines = 0;
   /** Lines that carried neither a klog header nor a STAGE tag (continuations, other output). */
   foreignLines = 0;
+  /** The header of the current line (one record, refilled per line). */
+  private readonly header = headerSpan();
+  private readonly sources: (Source | undefined)[] = new Array(SOURCE_SLOTS);
+  /** The key of the last fast-path event: the next line likely names it again (see fastStage). */
+  private lastKey: string | undefined;
 
   constructor(
     private readonly opts: KlogOptions,
@@ -73,8 +91,8 @@ export class KlogParser {
   ) {}
 
   line(text: string, lineNo: number): void {
-    const h = parseKlogHeader(text);
-    if (!h) {
+    const h = this.header;
+    if (!findHeader(text, h)) {
       const at = text.indexOf("STAGE/");
       if (at < 0) {
         if (text.length > 0) this.foreignLines++;
@@ -96,23 +114,39 @@ export class KlogParser {
     this.klogLines++;
     const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, h.start, lineNo);
     this.lastTs = ts;
+    const source = this.source(text, h.srcStart, h.srcEnd);
+    const src = source.text;
     const msgStart = h.msgStart;
     const at = text.indexOf("STAGE/", msgStart);
     if (at >= 0) {
-      const fast = at === msgStart ? fastStage(text, at) : undefined;
+      const fast = at === msgStart ? fastStage(text, at, this.lastKey) : undefined;
       if (fast) {
         fast.ts = ts;
-        fast.src = h.src;
+        fast.src = src;
         fast.raw = text;
         fast.line = lineNo;
+        this.lastKey = fast.key;
         this.emit(fast);
       } else {
-        this.stage(text.slice(msgStart), at - msgStart, lineNo, ts, h.src, text);
+        this.stage(text.slice(msgStart), at - msgStart, lineNo, ts, src, text);
       }
       return;
     }
-    if (!this.opts.keepNoise && NOISE_FILES.has(baseFile(h.src))) {
+    if (!this.opts.keepNoise && source.noise) {
       this.noiseLines++;
+      return;
+    }
+    const synced = syncedMarkerKey(text, msgStart, this.lastKey);
+    if (synced !== undefined) {
+      this.emit({
+        stage: "done",
+        ts,
+        key: synced,
+        outcome: "synced",
+        src,
+        raw: text,
+        line: lineNo,
+      });
       return;
     }
     if (mayBeMarker(text, msgStart)) {
@@ -123,7 +157,7 @@ export class KlogParser {
           ts,
           key: m.key,
           outcome: m.outcome,
-          src: h.src,
+          src,
           raw: text,
           line: lineNo,
         };
@@ -134,7 +168,9 @@ export class KlogParser {
     }
     let key = "";
     let body = text.slice(msgStart);
-    if (body.indexOf("=") >= 0) key = pick(scanFields(body), NOTE_KEYS) ?? "";
+    if (body.indexOf("=") >= 0 && mayHaveField(body, NOTE_KEYS)) {
+      key = pick(scanFields(body), NOTE_KEYS) ?? "";
+    }
     // A structured line's message is Go-quoted: the note shows it as the controller wrote it.
     if (body.charCodeAt(0) === 34) {
       const q = readGoQuoted(body, 0);
@@ -146,10 +182,29 @@ export class KlogParser {
       key,
       level: h.level,
       text: body,
-      src: h.src,
+      src,
       raw: text,
       line: lineNo,
     });
+  }
+
+  /** The source location text[a, b), cut out once per distinct location (see SOURCE_SLOTS). */
+  private source(text: string, a: number, b: number): Source {
+    // A header's location is at least "f:1"; its last characters tell most locations apart.
+    const len = b - a;
+    const slot =
+      (len * 31 +
+        text.charCodeAt(b - 1) * 7 +
+        text.charCodeAt(b - 2) * 3 +
+        text.charCodeAt(b - 3) +
+        text.charCodeAt(a)) &
+      (SOURCE_SLOTS - 1);
+    const hit = this.sources[slot];
+    if (hit !== undefined && hit.text.length === len && text.startsWith(hit.text, a)) return hit;
+    const src = text.slice(a, b);
+    const fresh: Source = { text: src, noise: NOISE_FILES.has(baseFile(src)) };
+    this.sources[slot] = fresh;
+    return fresh;
   }
 
   private stage(

@@ -1,0 +1,110 @@
+/**
+ * The klog reader's shortcuts answer exactly what the general code would, whenever they answer:
+ * the success-line reader (syncedMarkerKey vs parseMarker), the note-key pre-check (mayHaveField
+ * vs scanFields + pick), and the per-reader cache of source locations (noise stays noise when
+ * locations collide).
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { parseMarker, syncedMarkerKey } from "./markers.ts";
+import { mayHaveField, pick, scanFields } from "./fields.ts";
+import { KlogParser } from "./klog-parser.ts";
+import type { UnsequencedEvent } from "../event.ts";
+
+/** Text drawn from characters that matter to the scanners. */
+const tricky = (maxLength: number) =>
+  fc
+    .array(
+      fc.constantFrom(
+        "a",
+        "K",
+        "/",
+        "-",
+        " ",
+        '"',
+        "'",
+        "\\",
+        "=",
+        "é",
+        "\t",
+        "key",
+        "Key",
+        "objectName",
+        "OBJECTREF",
+        "resourcename",
+      ),
+      { maxLength },
+    )
+    .map((parts) => parts.join(""));
+
+describe("the success-line shortcut", () => {
+  it("finds what parseMarker finds, whenever it answers", () => {
+    let hits = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom("", "I1202 09:00:00.000087   1 controller.go:222] "),
+        fc.constantFrom('"Successfully synced" objectName="', '"Successfully synced" key="', ""),
+        tricky(6),
+        fc.constantFrom('"', "", '" extra="1"', "'"),
+        (head, start, key, end) => {
+          const line = head + start + key + end;
+          const got = syncedMarkerKey(line, head.length);
+          if (got === undefined) return;
+          hits++;
+          expect(parseMarker(line, head.length)).toEqual({ key: got, outcome: "synced" });
+        },
+      ),
+      { numRuns: 600 },
+    );
+    expect(hits).toBeGreaterThan(20);
+  });
+
+  it("hands back the previous key itself when it is the same", () => {
+    const prev = "default/example-foo";
+    const line = '"Successfully synced" objectName="default/example-foo"';
+    expect(syncedMarkerKey(line, 0, prev)).toBe(prev);
+    expect(syncedMarkerKey(line, 0, "other/key")).toBe("default/example-foo");
+  });
+});
+
+describe("the note-key pre-check", () => {
+  const names = ["objectname", "objectreference", "objectref", "resourcename", "key"];
+  it("is false only when pick(scanFields(…)) finds none of the names", () => {
+    fc.assert(
+      fc.property(tricky(12), (text) => {
+        if (!mayHaveField(text, names)) expect(pick(scanFields(text), names)).toBeUndefined();
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("lets an ordinary structured message skip the scan", () => {
+    expect(mayHaveField('"Processing object" object="a/b"', names)).toBe(false);
+    expect(mayHaveField('"Syncing" objectName="a/b"', names)).toBe(true);
+    expect(mayHaveField('"Syncing" KEY="a/b"', names)).toBe(true);
+  });
+});
+
+describe("the source-location cache", () => {
+  it("keeps noise and controller lines apart when their locations share a cache slot", () => {
+    const events: UnsequencedEvent[] = [];
+    const parser = new KlogParser(
+      { year: 2026 },
+      (e) => events.push(e),
+      () => undefined,
+    );
+    // Same length, same first and last three characters: the same slot.
+    const lines = [
+      "I1202 09:00:00.000001   1 reflector.go:376] Listing and watching",
+      "I1202 09:00:00.000002   1 rexlector.go:376] a controller line",
+      "I1202 09:00:00.000003   1 reflector.go:376] Listing and watching",
+      "I1202 09:00:00.000004   1 rexlector.go:376] another controller line",
+    ];
+    lines.forEach((l, i) => parser.line(l, i + 1));
+    expect(parser.noiseLines).toBe(2);
+    expect(events.map((e) => [e.line, e.src])).toEqual([
+      [2, "rexlector.go:376"],
+      [4, "rexlector.go:376"],
+    ]);
+  });
+});

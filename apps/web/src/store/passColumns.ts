@@ -194,83 +194,118 @@ export class PassEncoder {
   }
 }
 
+/** A batch as the decoder keeps it: where each row's list items start. */
+interface Held {
+  b: PassBatch;
+  triggerAt: Uint32Array;
+  writeAt: Uint32Array;
+  changingAt: Uint32Array;
+  fieldAt: Uint32Array;
+}
+
+function starts(counts: Uint32Array): Uint32Array {
+  const at = new Uint32Array(counts.length);
+  for (let i = 1; i < counts.length; i++) at[i] = at[i - 1] + counts[i - 1];
+  return at;
+}
+
+/**
+ * Keeps the batches of one PassEncoder and builds a Pass from any row of them on demand: the page
+ * decodes only the passes a view asks for (a few keys' worth) instead of every pass of the trace
+ * as it loads.
+ */
 export class PassDecoder {
   private readonly keys: string[] = [];
   private readonly fields: string[] = [];
+  private readonly held: Held[] = [];
 
-  decode(b: PassBatch): Pass[] {
+  /** Takes the next batch; returns its number (for `key` and `pass`). */
+  add(b: PassBatch): number {
     if (b.firstKeyId !== this.keys.length || b.firstFieldId !== this.fields.length) {
       throw new Error("PassDecoder: batch out of step with the ones before it");
     }
     for (const k of b.newKeys) this.keys.push(k);
     for (const f of b.newFields) this.fields.push(f);
+    this.held.push({
+      b,
+      triggerAt: starts(b.triggerCount),
+      writeAt: starts(b.writeCount),
+      changingAt: starts(b.changingCount),
+      fieldAt: starts(b.fieldCount),
+    });
+    return this.held.length - 1;
+  }
+
+  /** The key of row `i` of batch `batch`. */
+  key(batch: number, i: number): string {
+    return this.keys[this.held[batch].b.key[i]];
+  }
+
+  /** Every pass of a batch, in order. */
+  decode(b: PassBatch): Pass[] {
+    const n = this.add(b);
     const out = new Array<Pass>(b.length);
-    let t = 0;
-    let w = 0;
-    let c = 0;
-    let f = 0;
-    for (let i = 0; i < b.length; i++) {
-      const flags = b.flags[i];
-      const p: Pass = {
-        key: this.keys[b.key[i]],
-        index: b.index[i],
-        start: b.start[i],
-        triggers: EMPTY as never[],
-        cause: PASS_CAUSES[b.cause[i]],
-        inferred: (flags & INFERRED) !== 0,
-        writeSeqs: EMPTY as never[],
-        changingWrites: b.changingWrites[i],
-        noopWrites: b.noopWrites[i],
-        conflicts: b.conflicts[i],
-        changedFields: EMPTY as never[],
-        fromMarkers: (flags & FROM_MARKERS) !== 0,
-      };
-      const end = unopt(b.end[i]);
-      if (end !== undefined) p.end = end;
-      const dequeueSeq = unopt(b.dequeueSeq[i]);
-      if (dequeueSeq !== undefined) p.dequeueSeq = dequeueSeq;
-      const endSeq = unopt(b.endSeq[i]);
-      if (endSeq !== undefined) p.endSeq = endSeq;
-      const readSeq = unopt(b.readSeq[i]);
-      if (readSeq !== undefined) p.readSeq = readSeq;
-      const worker = unopt(b.worker[i]);
-      if (worker !== undefined) p.worker = worker;
-      if (b.outcome[i] !== 0) p.outcome = OUTCOMES[b.outcome[i] - 1];
-      const nt = b.triggerCount[i];
-      if (nt > 0) {
-        const list: Trigger[] = new Array<Trigger>(nt);
-        for (let j = 0; j < nt; j++, t++) {
-          const tr: Trigger = {
-            enqueueSeq: b.triggerEnqueueSeq[t],
-            cause: PASS_CAUSES[b.triggerCause[t]],
-            inferred: b.triggerInferred[t] !== 0,
-          };
-          const watchSeq = unopt(b.triggerWatchSeq[t]);
-          if (watchSeq !== undefined) tr.watchSeq = watchSeq;
-          const writeSeq = unopt(b.triggerWriteSeq[t]);
-          if (writeSeq !== undefined) tr.writeSeq = writeSeq;
-          list[j] = tr;
-        }
-        p.triggers = list;
-      }
-      const nw = b.writeCount[i];
-      if (nw > 0) {
-        p.writeSeqs = list(b.writeSeqs, w, nw);
-        w += nw;
-      }
-      const nc = b.changingCount[i];
-      if ((flags & HAS_CHANGING) !== 0) {
-        p.changingWriteSeqs = list(b.changingSeqs, c, nc);
-        c += nc;
-      }
-      const nf = b.fieldCount[i];
-      if (nf > 0) {
-        const names = new Array<string>(nf);
-        for (let j = 0; j < nf; j++) names[j] = this.fields[b.fieldIds[f++]];
-        p.changedFields = names;
-      }
-      out[i] = p;
-    }
+    for (let i = 0; i < b.length; i++) out[i] = this.pass(n, i);
     return out;
+  }
+
+  /** The pass in row `i` of batch `batch`. */
+  pass(batch: number, i: number): Pass {
+    const { b, triggerAt, writeAt, changingAt, fieldAt } = this.held[batch];
+    const flags = b.flags[i];
+    const p: Pass = {
+      key: this.keys[b.key[i]],
+      index: b.index[i],
+      start: b.start[i],
+      triggers: EMPTY as never[],
+      cause: PASS_CAUSES[b.cause[i]],
+      inferred: (flags & INFERRED) !== 0,
+      writeSeqs: EMPTY as never[],
+      changingWrites: b.changingWrites[i],
+      noopWrites: b.noopWrites[i],
+      conflicts: b.conflicts[i],
+      changedFields: EMPTY as never[],
+      fromMarkers: (flags & FROM_MARKERS) !== 0,
+    };
+    const end = unopt(b.end[i]);
+    if (end !== undefined) p.end = end;
+    const dequeueSeq = unopt(b.dequeueSeq[i]);
+    if (dequeueSeq !== undefined) p.dequeueSeq = dequeueSeq;
+    const endSeq = unopt(b.endSeq[i]);
+    if (endSeq !== undefined) p.endSeq = endSeq;
+    const readSeq = unopt(b.readSeq[i]);
+    if (readSeq !== undefined) p.readSeq = readSeq;
+    const worker = unopt(b.worker[i]);
+    if (worker !== undefined) p.worker = worker;
+    if (b.outcome[i] !== 0) p.outcome = OUTCOMES[b.outcome[i] - 1];
+    const nt = b.triggerCount[i];
+    if (nt > 0) {
+      const triggers: Trigger[] = new Array<Trigger>(nt);
+      for (let j = 0, t = triggerAt[i]; j < nt; j++, t++) {
+        const tr: Trigger = {
+          enqueueSeq: b.triggerEnqueueSeq[t],
+          cause: PASS_CAUSES[b.triggerCause[t]],
+          inferred: b.triggerInferred[t] !== 0,
+        };
+        const watchSeq = unopt(b.triggerWatchSeq[t]);
+        if (watchSeq !== undefined) tr.watchSeq = watchSeq;
+        const writeSeq = unopt(b.triggerWriteSeq[t]);
+        if (writeSeq !== undefined) tr.writeSeq = writeSeq;
+        triggers[j] = tr;
+      }
+      p.triggers = triggers;
+    }
+    const nw = b.writeCount[i];
+    if (nw > 0) p.writeSeqs = list(b.writeSeqs, writeAt[i], nw);
+    if ((flags & HAS_CHANGING) !== 0) {
+      p.changingWriteSeqs = list(b.changingSeqs, changingAt[i], b.changingCount[i]);
+    }
+    const nf = b.fieldCount[i];
+    if (nf > 0) {
+      const names = new Array<string>(nf);
+      for (let j = 0, f = fieldAt[i]; j < nf; j++, f++) names[j] = this.fields[b.fieldIds[f]];
+      p.changedFields = names;
+    }
+    return p;
   }
 }

@@ -25,8 +25,14 @@ export interface AnalysisUpdate {
 const EMPTY: readonly never[] = Object.freeze([]);
 const NO_PASSES: readonly Pass[] = EMPTY;
 
+/** A pass's place in the decoder's batches: batch × ROWS + row. */
+const ROWS = 2 ** 24;
+
 export class RemoteAnalysis implements AnalysisPort {
-  private readonly passes = new Map<string, Pass[]>();
+  /** Per key, per pass index: where its latest version is. */
+  private readonly refs = new Map<string, number[]>();
+  /** Per key, its passes as built for a view; dropped when an update touches the key. */
+  private readonly built = new Map<string, Pass[]>();
   private readonly summaries = new Map<string, KeySummary>();
   private findingList: readonly Finding[] = EMPTY;
   private readonly decoder = new PassDecoder();
@@ -34,17 +40,30 @@ export class RemoteAnalysis implements AnalysisPort {
   constructor(private readonly store: TraceStore) {}
 
   apply(u: AnalysisUpdate): void {
-    for (const p of this.decoder.decode(u.passes)) {
-      let list = this.passes.get(p.key);
-      if (!list) this.passes.set(p.key, (list = []));
-      list[p.index] = p;
+    if (u.passes.length >= ROWS)
+      throw new Error(`RemoteAnalysis: ${u.passes.length} passes in one update`);
+    const batch = this.decoder.add(u.passes);
+    const index = u.passes.index;
+    for (let i = 0; i < u.passes.length; i++) {
+      const key = this.decoder.key(batch, i);
+      let list = this.refs.get(key);
+      if (!list) this.refs.set(key, (list = []));
+      list[index[i]] = batch * ROWS + i;
+      this.built.delete(key);
     }
     for (const s of u.summaries) this.summaries.set(s.key, s);
     if (u.findings) this.findingList = u.findings;
   }
 
+  /** Built on first use after the key last changed (a load's passes are mostly never looked at). */
   passesOf(key: string): readonly Pass[] {
-    return this.passes.get(key) ?? NO_PASSES;
+    let passes = this.built.get(key);
+    if (passes) return passes;
+    const refs = this.refs.get(key);
+    if (!refs) return NO_PASSES;
+    passes = refs.map((r) => this.decoder.pass(Math.floor(r / ROWS), r % ROWS));
+    this.built.set(key, passes);
+    return passes;
   }
 
   summaryOf(key: string): KeySummary | undefined {

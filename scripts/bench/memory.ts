@@ -1,7 +1,7 @@
 /**
- * memory: main-thread JS heap the web app keeps per event after loading a generated trace
- * (CDP Runtime.getHeapUsage after HeapProfiler.collectGarbage, minus the same page before the
- * drop, ÷ events). Baseline: the same lines kept as parsed JS objects (what a naive viewer holds).
+ * memory: main-thread memory the web app keeps per event after loading a generated trace: JS heap
+ * plus ArrayBuffer backing stores (CDP Runtime.getHeapUsage usedSize + backingStorageSize after
+ * HeapProfiler.collectGarbage, minus the same page before the drop, ÷ events). Baseline: the same lines kept as parsed JS objects (what a naive viewer holds).
  * Goal at 1M events: ≤ 150 B/event. Full: 1M; --smoke: 10k.
  */
 import { acquireBrowser, dropAndLoad, heapAfterGc } from "./lib/browser.ts";
@@ -9,7 +9,8 @@ import { genFile } from "./lib/gen-input.ts";
 import type { Bench } from "./lib/types.ts";
 
 const bench: Bench = {
-  description: "browser heap per event after loading (goal ≤ 150 B/event at 1M)",
+  description:
+    "browser memory (JS heap + ArrayBuffers) per event after loading (goal ≤ 150 B/event at 1M)",
   unit: "B/event",
   better: "lower",
   async setup(ctx) {

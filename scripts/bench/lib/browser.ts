@@ -189,15 +189,20 @@ export async function acquireBrowser(dataDir: string): Promise<BrowserHandle> {
   return handle;
 }
 
-/** Main-thread JS heap after a full GC, bytes. */
+/**
+ * Main-thread memory after a full GC, bytes: the JS heap plus the backing stores of its
+ * ArrayBuffers (where the columnar store keeps every event: the heap alone leaves them out).
+ */
 export async function heapAfterGc(cdp: CDPSession): Promise<number> {
   await cdp.send("HeapProfiler.collectGarbage");
   await cdp.send("HeapProfiler.collectGarbage");
-  const h = await cdp.send("Runtime.getHeapUsage");
-  return h.usedSize;
+  const h = (await cdp.send("Runtime.getHeapUsage")) as {
+    usedSize: number;
+    backingStorageSize?: number;
+  };
+  return h.usedSize + (h.backingStorageSize ?? 0);
 }
 
-/** Drops `file` on the app (the file input the "Open trace…" button drives) and waits until loaded. */
 export async function dropAndLoad(
   page: Page,
   file: string,

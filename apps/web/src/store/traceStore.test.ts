@@ -84,7 +84,7 @@ describe("TraceStore", () => {
     ]);
     expect(store.rowOfSeq(8)).toBe(1);
     expect(store.rowOfSeq(4)).toBe(-1);
-    expect([...store.rowsOf("ns/a")]).toEqual([0, 2]);
+    expect(Array.from(store.rowsOf("ns/a"))).toEqual([0, 2]);
     expect(store.keyList()).toEqual(["ns/a", "ns/b"]);
     expect(store.timeExtent()).toEqual([5, 20]);
     expect(store.lastSeq()).toBe(11);

@@ -25,6 +25,8 @@ import {
 } from "./rowEncoder.ts";
 
 export { STAGE_CODE } from "./rowEncoder.ts";
+
+const NO_ROWS: readonly number[] = Object.freeze([]);
 export type KindCode = number;
 
 export class TraceStore {
@@ -50,8 +52,12 @@ export class TraceStore {
   /** Encodes `append`ed events; unused when batches arrive encoded (the replay worker). */
   private encoder?: RowEncoder;
   private readonly parsedDetails = new Map<number, Record<string, unknown>>();
-  /** Per key id (dense, so arrays rather than maps: this is touched once per appended row). */
-  private readonly rowsByKey: Column<Uint32Array>[] = [];
+  /**
+   * Per key id (dense, so arrays rather than maps: this is touched once per appended row), the
+   * key's rows. Plain arrays of small integers: as typed arrays, growing ten thousand keys' lists
+   * meant tens of thousands of ArrayBuffers for the page to allocate and collect during a load.
+   */
+  private readonly rowsByKey: number[][] = [];
   /** Per key id: the ts of its last row, and whether its rows' ts ever went down (then no
    * binary search on time; see `rowRange`). */
   private readonly lastTsByKey: number[] = [];
@@ -103,7 +109,7 @@ export class TraceStore {
     const byKey = this.rowsByKey;
     const lastTs = this.lastTsByKey;
     for (let k = byKey.length; k <= this.keys.size; k++) {
-      byKey.push(new Column(Uint32Array, 64));
+      byKey.push([]);
       lastTs.push(-Infinity);
     }
     let minTs = this.minTs;
@@ -196,11 +202,10 @@ export class TraceStore {
     return n === ABSENT ? undefined : n;
   }
 
-  /** Row indexes of one key's events, in arrival order (a view; do not keep across appends). */
-  rowsOf(key: string): Uint32Array {
+  /** Row indexes of one key's events, in arrival order (the store's own list: read, do not keep). */
+  rowsOf(key: string): ArrayLike<number> {
     const id = this.keys.find(key);
-    const rows = id === undefined ? undefined : this.rowsByKey[id];
-    return rows ? rows.view() : new Uint32Array(0);
+    return (id === undefined ? undefined : this.rowsByKey[id]) ?? NO_ROWS;
   }
 
   /**
@@ -208,7 +213,7 @@ export class TraceStore {
    * indexes into `rows`: found by binary search when the key's ts never went down (the usual
    * case), else the whole list. Lets a view scan only what is on screen.
    */
-  rowRange(key: string, rows: Uint32Array, t0: number, t1: number): [number, number] {
+  rowRange(key: string, rows: ArrayLike<number>, t0: number, t1: number): [number, number] {
     const id = this.keys.find(key);
     if (id === undefined || this.unsortedKeys.has(id)) return [0, rows.length];
     const ts = this.ts.data;
@@ -251,7 +256,7 @@ export class TraceStore {
     let n = this.seq.bytes() + this.ts.bytes() + this.stage.bytes() + this.key.bytes();
     n += this.detail.bytes();
     for (const f of NUMERIC_FIELDS) n += this.nums[f].bytes();
-    for (const c of this.rowsByKey) n += c.bytes();
+    for (const c of this.rowsByKey) n += c.length * 4 + 16;
     n += this.keys.bytes();
     for (const d of this.details) n += d.length + 16;
     n += this.raw.length * 8;

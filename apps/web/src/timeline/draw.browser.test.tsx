@@ -13,7 +13,7 @@ describe("drawn seq", () => {
   const session = sessionFromText(canonical);
   const store = session.store;
   // The key's events on the five lanes (markers such as the pass end have no mark).
-  const rows = [...store.rowsOf(KEY)].filter((r) => store.stage.get(r) <= 4);
+  const rows = Array.from(store.rowsOf(KEY)).filter((r) => store.stage.get(r) <= 4);
   const width = 1200;
   const frame = (window: [number, number], keys: string[], until = Infinity) => {
     const canvas = document.createElement("canvas");

@@ -6,7 +6,7 @@
  * spelling, an unknown key) returns undefined and the caller takes the general path, so the
  * two paths can never disagree on what they both accept (a test checks this).
  */
-import type { UnsequencedEvent } from "../event.ts";
+import type { TraceEvent, UnsequencedEvent } from "../event.ts";
 
 const STAGE_NAMES = ["watch", "enqueue", "dequeue", "read", "write"] as const;
 
@@ -61,7 +61,8 @@ export function fastStage(
   text: string,
   from: number,
   reuse?: string,
-): UnsequencedEvent | undefined {
+  at?: LineContext,
+): UnsequencedEvent | TraceEvent | undefined {
   let i = from + 6;
   let stage: (typeof STAGE_NAMES)[number] | undefined;
   for (const s of STAGE_NAMES) {
@@ -219,33 +220,53 @@ export function fastStage(
         name = slash >= 0 ? key.slice(slash + 1) : key;
         if (ns === undefined && slash >= 0) ns = key.slice(0, slash);
       }
+      if (at && ns !== undefined && rv !== undefined && oldRv !== undefined) {
+        // Whole: ts, key, stage, kind, event, name, ns, rv, oldRv, src, raw, line, seq.
+        const { ts, src, line } = at;
+        return { ts, key, stage, kind, event, name, ns, rv, oldRv, src, raw: text, line, seq: 0 };
+      }
       const e: UnsequencedEvent = { ts: 0, key, stage, kind, event, name };
       if (ns !== undefined) e.ns = ns;
       if (rv !== undefined) e.rv = rv;
       if (oldRv !== undefined) e.oldRv = oldRv;
-      return e;
+      return finish(e, text, at);
     }
     case "enqueue": {
       if (cause !== undefined && cause !== "watch" && cause !== "resync" && cause !== "retry")
         return undefined;
+      if (at && len !== undefined) {
+        const { ts, src, line } = at;
+        if (cause === undefined) return { ts, key, stage, len, src, raw: text, line, seq: 0 };
+        const c = cause as "watch" | "resync" | "retry";
+        return { ts, key, stage, len, cause: c, src, raw: text, line, seq: 0 };
+      }
       const e: UnsequencedEvent = { ts: 0, key, stage };
       if (len !== undefined) e.len = len;
       if (cause !== undefined) e.cause = cause as "watch" | "resync" | "retry";
-      return e;
+      return finish(e, text, at);
     }
     case "dequeue": {
+      if (at && len !== undefined && worker !== undefined) {
+        const { ts, src, line } = at;
+        return { ts, key, stage, len, worker, src, raw: text, line, seq: 0 };
+      }
       const e: UnsequencedEvent = { ts: 0, key, stage };
       if (len !== undefined) e.len = len;
       if (worker !== undefined) e.worker = worker;
-      return e;
+      return finish(e, text, at);
     }
     case "read": {
+      if (at && rv !== undefined && found === undefined && worker === undefined) {
+        const { ts, src, line } = at;
+        if (generation === undefined) return { ts, key, stage, rv, src, raw: text, line, seq: 0 };
+        return { ts, key, stage, rv, generation, src, raw: text, line, seq: 0 };
+      }
       const e: UnsequencedEvent = { ts: 0, key, stage };
       if (rv !== undefined) e.rv = rv;
       if (generation !== undefined) e.generation = generation;
       if (found !== undefined) e.found = found;
       if (worker !== undefined) e.worker = worker;
-      return e;
+      return finish(e, text, at);
     }
     case "write": {
       if (
@@ -259,6 +280,20 @@ export function fastStage(
       }
       if (target === undefined || key === "") return undefined;
       if (verb === "update" && target.endsWith("/status")) return undefined; // the general path renames it
+      if (
+        at &&
+        code !== undefined &&
+        reason === undefined &&
+        changed === undefined &&
+        fields === undefined &&
+        worker === undefined
+      ) {
+        const { ts, src, line } = at;
+        if (rv === undefined) {
+          return { ts, key, stage, verb, target, code, src, raw: text, line, seq: 0 };
+        }
+        return { ts, key, stage, verb, target, code, rv, src, raw: text, line, seq: 0 };
+      }
       const e: UnsequencedEvent = { ts: 0, key, stage, verb, target };
       if (code !== undefined) e.code = code;
       if (reason !== undefined) e.reason = reason;
@@ -266,9 +301,32 @@ export function fastStage(
       if (changed !== undefined) e.changed = changed;
       if (fields !== undefined) e.fields = fields;
       if (worker !== undefined) e.worker = worker;
-      return e;
+      return finish(e, text, at);
     }
   }
+}
+
+/**
+ * Where a line's event is read: given, fastStage returns the whole event of the line — with `ts`,
+ * `src`, `raw` and `line`, and `seq` for the reader to number — in the property order the reader
+ * has always produced (its fields, then src, raw, line, seq). The common shapes are built in one
+ * literal: adding four or five properties to a built object is a hidden-class transition each and
+ * a separately allocated property array, per line.
+ */
+export interface LineContext {
+  ts: number;
+  src: string;
+  line: number;
+}
+
+function finish(e: UnsequencedEvent, raw: string, at: LineContext | undefined): UnsequencedEvent {
+  if (at) {
+    e.ts = at.ts;
+    e.src = at.src;
+    e.raw = raw;
+    e.line = at.line;
+  }
+  return e;
 }
 
 function int(v: string): number | undefined {

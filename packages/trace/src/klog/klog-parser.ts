@@ -17,7 +17,7 @@ import type { Diagnostic } from "../analysis/model.ts";
 import { baseFile, findHeader, headerSpan, yearInPrefix } from "./header.ts";
 import { mayBeMarker, parseMarker, syncedMarkerKey } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
-import { fastStage } from "./fast-stage.ts";
+import { fastStage, type LineContext } from "./fast-stage.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 
@@ -81,6 +81,8 @@ export class KlogParser {
   /** The header of the current line (one record, refilled per line). */
   private readonly header = headerSpan();
   private readonly sources: (Source | undefined)[] = new Array(SOURCE_SLOTS);
+  /** Where the current line's fast-path event is read (one record, refilled per line). */
+  private readonly where: LineContext = { ts: 0, src: "", line: 0 };
   /** The key of the last fast-path event: the next line likely names it again (see fastStage). */
   private lastKey: string | undefined;
 
@@ -119,12 +121,15 @@ export class KlogParser {
     const msgStart = h.msgStart;
     const at = text.indexOf("STAGE/", msgStart);
     if (at >= 0) {
-      const fast = at === msgStart ? fastStage(text, at, this.lastKey) : undefined;
+      let fast: UnsequencedEvent | undefined;
+      if (at === msgStart) {
+        const where = this.where;
+        where.ts = ts;
+        where.src = src;
+        where.line = lineNo;
+        fast = fastStage(text, at, this.lastKey, where);
+      }
       if (fast) {
-        fast.ts = ts;
-        fast.src = src;
-        fast.raw = text;
-        fast.line = lineNo;
         this.lastKey = fast.key;
         this.emit(fast);
       } else {

@@ -15,7 +15,7 @@
  *   false and changes nothing) and the caller hands the line to the general path.
  */
 import { KNOWN_FIELDS, type TraceEvent } from "@loopscope/trace";
-import { ABSENT, KIND_CODES, type RowEncoder } from "../store/rowEncoder.ts";
+import { ABSENT, KIND_CODES, NUMERIC_FIELDS, type RowEncoder } from "../store/rowEncoder.ts";
 import { ByteIds, HASH_SEED } from "./byteIds.ts";
 
 /** Every field name a record may carry; a field's index is its bit in the masks below. */
@@ -57,19 +57,7 @@ const F = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, numb
 const bit = (...fs: Field[]) => fs.reduce((m, f) => m | (1 << F[f]), 0);
 
 /** Fields of the row itself (the rest is the detail). Rows with `raw` are left to the general path. */
-const ROW = bit(
-  "seq",
-  "ts",
-  "key",
-  "stage",
-  "raw",
-  "rv",
-  "oldRv",
-  "line",
-  "len",
-  "causeSeq",
-  "worker",
-);
+const ROW = bit("seq", "ts", "key", "stage", "raw", ...NUMERIC_FIELDS);
 const STRINGS = bit("src", "ns", "reason", "error", "kind", "name", "verb", "target", "text");
 const INTEGERS = bit("delayMs", "generation", "code");
 const BOOLEANS = bit("found", "changed");

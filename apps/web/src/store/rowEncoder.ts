@@ -34,8 +34,8 @@ const ROW_FIELDS = new Set<string>(["seq", "ts", "key", "stage", "raw", ...NUMER
 /** "Absent" in a u32 column; rv columns are f64 and use NaN. */
 export const ABSENT = 0xffffffff;
 
-export interface ColumnBatch {
-  length: number;
+/** The row columns of a batch (see TraceStore for what each holds). */
+export interface RowColumns {
   seq: Uint32Array;
   ts: Float64Array;
   stage: Uint8Array;
@@ -47,6 +47,10 @@ export interface ColumnBatch {
   causeSeq: Uint32Array;
   worker: Uint32Array;
   detail: Uint32Array;
+}
+
+export interface ColumnBatch extends RowColumns {
+  length: number;
   /** Keys first seen in this batch, in id order, starting at id `firstKeyId`. */
   firstKeyId: number;
   newKeys: string[];
@@ -244,19 +248,7 @@ class Interner {
 }
 
 /** A batch's columns while it is being filled (capacity ≥ rows written). */
-interface Filling {
-  seq: Uint32Array;
-  ts: Float64Array;
-  stage: Uint8Array;
-  key: Uint32Array;
-  rv: Float64Array;
-  oldRv: Float64Array;
-  line: Uint32Array;
-  len: Uint32Array;
-  causeSeq: Uint32Array;
-  worker: Uint32Array;
-  detail: Uint32Array;
-}
+type Filling = RowColumns;
 
 /**
  * A batch's columns as views of one buffer (one allocation and one transfer per batch: in a

@@ -56,17 +56,21 @@ const INIT = () => {
   const deltas: number[] = [];
   let recording = false;
   let last = 0;
+  // Frames are requested only while recording: a loop running all the time made the browser
+  // produce a frame at display rate during every load, CPU the page itself never asks for.
+  let pending = 0;
   const loop = (t: number) => {
-    if (recording && last > 0) deltas.push(t - last);
+    if (!recording) return void (pending = 0);
+    if (last > 0) deltas.push(t - last);
     last = t;
-    requestAnimationFrame(loop);
+    pending = requestAnimationFrame(loop);
   };
-  requestAnimationFrame(loop);
   w.__bench = {
     startFrames() {
       deltas.length = 0;
       last = 0;
       recording = true;
+      if (pending === 0) pending = requestAnimationFrame(loop);
     },
     stopFrames(): number[] {
       recording = false;

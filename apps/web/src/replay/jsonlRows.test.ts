@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import {
   encodeEvent,
@@ -49,7 +49,14 @@ function fast(chunks: Uint8Array[]): Read {
     event: (e: Parameters<RowEncoder["add"]>[0]) => encoder.add(e),
     diagnostic: (d: Diagnostic) => diagnostics.push(d),
   };
-  for (const c of chunks) port.push(c, sink);
+  // As the worker reads a file: every chunk in one and the same buffer, overwritten once pushed
+  // (a reader that kept a view of a chunk would read the bytes of the next one).
+  const buffer = new Uint8Array(Math.max(1, ...chunks.map((c) => c.length)));
+  for (const c of chunks) {
+    buffer.set(c);
+    port.push(buffer.subarray(0, c.length), sink);
+    buffer.fill(0x7b);
+  }
   port.end(sink);
   return { batch: encoder.finish(), diagnostics, format: port.format() };
 }
@@ -282,6 +289,23 @@ describe("the worker's JSONL rows", () => {
     for (const c of badInputCorpus({ longLine: 200_000 })) {
       expectSame(c.bytes);
       expectSame(c.bytes, [1, 7, 100, 1000, 4096]);
+    }
+  });
+
+  it("leave klog logs to the general reader, whatever the chunking", () => {
+    for (const dir of ["stage", "klog"]) {
+      const root = fileURLToPath(
+        new URL(`../../../../packages/trace/fixtures/${dir}/`, import.meta.url),
+      );
+      for (const name of readdirSync(root).filter((f) => f.endsWith(".log"))) {
+        const bytes = readFileSync(root + name);
+        for (const size of [bytes.length, 4096, 333, 17]) {
+          const cuts = Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => i * size);
+          const a = general(chunked(bytes, cuts));
+          expect(a.batch.length, `${dir}/${name} has events`).toBeGreaterThan(0);
+          expectSame(bytes, cuts);
+        }
+      }
     }
   });
 

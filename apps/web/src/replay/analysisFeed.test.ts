@@ -37,8 +37,8 @@ const CASES: [string, () => TraceEvent[]][] = [
 
 /**
  * The replay's path: the reader encodes each batch and posts it (structured clone) to the analysis
- * side, which rebuilds the events from the columns, feeds the Analyzer and posts the batch on to
- * the page with what it changed.
+ * side, which rebuilds the events from the columns (in reused objects) for the Analyzer and posts
+ * the batch on to the page with what it changed.
  * After every batch the page's passes must equal those of an Analyzer fed the same events: a
  * change the feed failed to send would show there even if a later one repaired it.
  */
@@ -54,7 +54,7 @@ function viaWorker(events: TraceEvent[], batch: number): TraceSession {
     const columns = encoder.encode(part);
     const rebuilt = decoder.decode(structuredClone(columns));
     expect(rebuilt).toEqual(part.map(({ raw: _r, ...e }) => e));
-    for (const e of rebuilt) feed.push(e);
+    feed.pushBatch(structuredClone(columns));
     const final = i + batch >= events.length;
     session.pushColumns(structuredClone(columns), structuredClone(feed.take(i, final)));
     for (const key of direct.keys()) {

@@ -7,6 +7,8 @@
 import { Analyzer, type Finding, type TraceEvent } from "@loopscope/trace";
 import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";
 import { PassEncoder } from "../store/passColumns.ts";
+import { RowDecoder } from "../store/rowDecoder.ts";
+import type { ColumnBatch } from "../store/rowEncoder.ts";
 
 /**
  * While a big file loads nearly every key has events in every batch: summaries (per key) and
@@ -18,9 +20,19 @@ const FINDINGS_MS = 2000;
 export class AnalysisFeed {
   private readonly analyzer = new Analyzer({ trackChanges: true });
   private readonly passes = new PassEncoder();
+  private readonly rows = new RowDecoder();
+  private readonly sink = (e: TraceEvent) => this.push(e);
   private readonly unsummarized = new Set<string>();
   private findingsAt = -Infinity;
   private summariesAt = -Infinity;
+
+  /**
+   * A batch of the reader's rows, in order. Its events are rebuilt in reused objects (see
+   * RowDecoder.visit): the Analyzer keeps values from an event, never the event.
+   */
+  pushBatch(b: ColumnBatch): void {
+    this.rows.visit(b, this.sink);
+  }
 
   push(e: TraceEvent): void {
     this.analyzer.push(e);

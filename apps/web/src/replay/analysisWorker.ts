@@ -4,8 +4,6 @@
  * runs packages/trace's Analyzer on them and hands each batch on to the page together with what it
  * changed in the analysis (see protocol.ts). It runs beside the reader worker, on the other core.
  */
-import type { TraceEvent } from "@loopscope/trace";
-import { RowDecoder } from "../store/rowDecoder.ts";
 import { passTransferList } from "../store/passColumns.ts";
 import { transferList } from "../store/rowEncoder.ts";
 import { AnalysisFeed } from "./analysisFeed.ts";
@@ -21,14 +19,12 @@ function post(m: FromAnalysis): void {
 }
 
 self.onmessage = (ev: MessageEvent<ToAnalysis>) => {
-  const decoder = new RowDecoder();
   const feed = new AnalysisFeed();
-  const push = (e: TraceEvent) => feed.push(e);
   ev.data.port.onmessage = (m: MessageEvent<ReaderToAnalysis>) => {
     const msg = m.data;
     try {
       if (msg.type === "batch") {
-        decoder.each(msg.columns, push);
+        feed.pushBatch(msg.columns);
         const { final, ...batch } = msg;
         post({ ...batch, analysis: feed.take(performance.now(), final) });
       } else {

@@ -19,6 +19,10 @@ export class RowDecoder {
    * by property (Object.assign) was several, and most of the analysis worker's garbage.
    */
   private readonly templates = new Map<number, Record<string, unknown>>();
+  /** Per detail id: its reused event for `visit` (see makeWide). */
+  private readonly wide: (WideEvent | typeof NOT_WIDE | undefined)[] = [];
+  /** Per detail id: the numeric fields its members hold (values no column could hold), if any. */
+  private readonly wideOwn: (Record<string, unknown> | undefined)[] = [];
 
   /** The batch's events, in order. */
   decode(b: ColumnBatch): TraceEvent[] {
@@ -33,14 +37,84 @@ export class RowDecoder {
    * collections — which then copied them, most of the analysis worker's time.
    */
   each(b: ColumnBatch, sink: (e: TraceEvent) => void): void {
+    this.checkStep(b);
+    this.rows(b, sink);
+  }
+
+  /**
+   * Like `each`, but every row of one (detail, numeric columns) is handed over in one and the same
+   * object, refilled per row: for a sink that reads an event and keeps nothing of it but its
+   * values (the Analyzer). A million short-lived events were most of the analysis worker's
+   * garbage, and the collector's threads competed with the reader for the cores.
+   */
+  visit(b: ColumnBatch, sink: (e: TraceEvent) => void): void {
+    this.checkStep(b);
+    const { seq, ts, key, stage, detail, rv, oldRv, line, len, causeSeq, worker } = b;
+    const keys = this.keys;
+    for (let i = 0; i < b.length; i++) {
+      const d = detail[i];
+      const e = this.wide[d] ?? this.makeWide(d);
+      if (e === NOT_WIDE) {
+        this.rows(b, sink, i, i + 1);
+        continue;
+      }
+      e.seq = seq[i];
+      e.ts = ts[i];
+      e.key = keys[key[i]] ?? "";
+      e.stage = KIND_CODES[stage[i]];
+      const r = rv[i];
+      const o = oldRv[i];
+      const l = line[i];
+      const n = len[i];
+      const c = causeSeq[i];
+      const w = worker[i];
+      // A field a column could not hold exactly is in the detail: the row's absent value is that.
+      const own = this.wideOwn[d];
+      e.rv = Number.isNaN(r) ? (own === undefined ? undefined : (own.rv as string)) : String(r);
+      e.oldRv = Number.isNaN(o)
+        ? own === undefined
+          ? undefined
+          : (own.oldRv as string)
+        : String(o);
+      e.line = l === ABSENT ? (own === undefined ? undefined : (own.line as number)) : l;
+      e.len = n === ABSENT ? (own === undefined ? undefined : (own.len as number)) : n;
+      e.causeSeq = c === ABSENT ? (own === undefined ? undefined : (own.causeSeq as number)) : c;
+      e.worker = w === ABSENT ? (own === undefined ? undefined : (own.worker as number)) : w;
+      sink(e as unknown as TraceEvent);
+    }
+  }
+
+  /**
+   * The reused event of a detail: every field of every stage, in one order, so that all of them
+   * share one hidden class and the Analyzer's property loads stay monomorphic (events shaped by
+   * their own members made them megamorphic: most of the Analyzer's time per write).
+   */
+  private makeWide(id: number): WideEvent | typeof NOT_WIDE {
+    const members = id === 0 ? {} : this.detail(id);
+    let own: Record<string, unknown> | undefined;
+    for (const k in members) {
+      if (!WIDE_FIELDS.has(k)) return (this.wide[id] = NOT_WIDE);
+      if ((NUMERIC_FIELDS as readonly string[]).includes(k)) (own ??= {})[k] = members[k];
+    }
+    const e = wideEvent();
+    Object.assign(e, members);
+    this.wideOwn[id] = own;
+    return (this.wide[id] = e);
+  }
+
+  /** Takes the batch's new strings; throws if it does not continue the batches before it. */
+  private checkStep(b: ColumnBatch): void {
     if (b.firstKeyId !== this.keys.length || b.firstDetailId !== this.details.length) {
       throw new Error("RowDecoder: batch out of step with the ones before it");
     }
     for (const k of b.newKeys) this.keys.push(k);
     for (const d of b.newDetails) this.details.push(d);
+  }
+
+  private rows(b: ColumnBatch, sink: (e: TraceEvent) => void, from = 0, to = b.length): void {
     // The columns by name once per batch, not per row (a keyed lookup by a variable name is slow).
     const { seq, ts, key, stage, detail, rv, oldRv, line, len, causeSeq, worker } = b;
-    for (let i = 0; i < b.length; i++) {
+    for (let i = from; i < to; i++) {
       const r = rv[i];
       const o = oldRv[i];
       const l = line[i];
@@ -95,3 +169,44 @@ export class RowDecoder {
     return parsed;
   }
 }
+
+/** Every field an event of any stage may have (packages/trace event.ts), but `raw`. */
+function wideEvent() {
+  return {
+    seq: 0,
+    ts: 0,
+    key: "",
+    stage: "",
+    src: undefined as unknown,
+    line: undefined as unknown,
+    extra: undefined as unknown,
+    kind: undefined as unknown,
+    event: undefined as unknown,
+    ns: undefined as unknown,
+    name: undefined as unknown,
+    rv: undefined as unknown,
+    oldRv: undefined as unknown,
+    len: undefined as unknown,
+    merged: undefined as unknown,
+    cause: undefined as unknown,
+    causeSeq: undefined as unknown,
+    delayMs: undefined as unknown,
+    worker: undefined as unknown,
+    generation: undefined as unknown,
+    found: undefined as unknown,
+    verb: undefined as unknown,
+    target: undefined as unknown,
+    code: undefined as unknown,
+    reason: undefined as unknown,
+    changed: undefined as unknown,
+    fields: undefined as unknown,
+    outcome: undefined as unknown,
+    error: undefined as unknown,
+    level: undefined as unknown,
+    text: undefined as unknown,
+  };
+}
+type WideEvent = ReturnType<typeof wideEvent>;
+const WIDE_FIELDS = new Set(Object.keys(wideEvent()));
+/** A detail with a member no wide event has: its rows are built as fresh events instead. */
+const NOT_WIDE = Symbol("not wide");

@@ -101,6 +101,80 @@ export function readHeaderAt(line: string, p: number, out: HeaderSpan): boolean 
   return true;
 }
 
+/** The digit of byte `c`, or -1000 (so that any sum with it stays negative). */
+function byteDigit(c: number): number {
+  const d = c - 48;
+  return d >= 0 && d <= 9 ? d : -1000;
+}
+
+/** The level of a header's first byte: I W E F, by character code. */
+const LEVELS: (KlogHeader["level"] | undefined)[] = [];
+LEVELS[73] = "I";
+LEVELS[87] = "W";
+LEVELS[69] = "E";
+LEVELS[70] = "F";
+
+/**
+ * readHeaderAt on the bytes of a line, `bytes[p, end)`: the same answer, with offsets into
+ * `bytes` — for ASCII text, where byte and character offsets are the same. Nothing at or past
+ * `end` is read as part of the header.
+ */
+export function readHeaderBytes(
+  bytes: Uint8Array,
+  p: number,
+  end: number,
+  out: HeaderSpan,
+): boolean {
+  // The shortest header, "I0102 15:04:05.000000 1 a:1]", has 28 characters.
+  if (end - p < 28) return false;
+  const level = LEVELS[bytes[p]];
+  if (level === undefined) return false;
+  const month = byteDigit(bytes[p + 1]) * 10 + byteDigit(bytes[p + 2]);
+  const day = byteDigit(bytes[p + 3]) * 10 + byteDigit(bytes[p + 4]);
+  if (month < 1 || month > 12 || day < 1 || day > 31) return false;
+  if (bytes[p + 5] !== 32 || bytes[p + 8] !== 58) return false;
+  if (bytes[p + 11] !== 58 || bytes[p + 14] !== 46) return false;
+  const h = byteDigit(bytes[p + 6]) * 10 + byteDigit(bytes[p + 7]);
+  const m = byteDigit(bytes[p + 9]) * 10 + byteDigit(bytes[p + 10]);
+  const s = byteDigit(bytes[p + 12]) * 10 + byteDigit(bytes[p + 13]);
+  let frac = 0;
+  for (let i = p + 15; i < p + 21; i++) frac = frac * 10 + byteDigit(bytes[i]);
+  if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60 || frac < 0) return false;
+  let i = p + 21;
+  if (bytes[i] !== 32) return false;
+  while (i < end && bytes[i] === 32) i++;
+  let pid = 0;
+  const pidStart = i;
+  while (i < end) {
+    const d = byteDigit(bytes[i]);
+    if (d < 0) break;
+    pid = pid * 10 + d;
+    i++;
+  }
+  if (i === pidStart || i >= end || bytes[i] !== 32) return false;
+  const srcStart = i + 1;
+  // Up to the first "]", no spaces on the way; its last ":" right before the digits that end it.
+  let close = srcStart;
+  while (close < end && bytes[close] !== 93) {
+    if (bytes[close] === 32) return false;
+    close++;
+  }
+  if (close >= end) return false;
+  let colon = close - 1;
+  while (byteDigit(bytes[colon]) >= 0) colon--;
+  if (colon === close - 1 || colon <= srcStart || bytes[colon] !== 58) return false;
+  out.level = level;
+  out.month = month;
+  out.day = day;
+  out.timeOfDayUs = ((h * 60 + m) * 60 + s) * 1_000_000 + frac;
+  out.pid = pid;
+  out.srcStart = srcStart;
+  out.srcEnd = close;
+  out.msgStart = close + 1 < end && bytes[close + 1] === 32 ? close + 2 : close + 1;
+  out.start = p;
+  return true;
+}
+
 /** A record for readHeaderAt to fill. */
 export function headerSpan(): HeaderSpan {
   return {

@@ -14,10 +14,12 @@
  */
 import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
-import { baseFile, findHeader, headerSpan, yearInPrefix } from "./header.ts";
-import { mayBeMarker, parseMarker, syncedMarkerKey } from "./markers.ts";
+import { baseFile, findHeader, headerSpan, readHeaderBytes, yearInPrefix } from "./header.ts";
+import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
 import { fastStage, type LineContext } from "./fast-stage.ts";
+import { fastStageBytes } from "./fast-stage-bytes.ts";
+import { copyAscii, Interner } from "./interner.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 
@@ -85,6 +87,12 @@ export class KlogParser {
   private readonly where: LineContext = { ts: 0, src: "", line: 0 };
   /** The key of the last fast-path event: the next line likely names it again (see fastStage). */
   private lastKey: string | undefined;
+  /** Keys, targets, names and namespaces read from bytes, one string per distinct value. */
+  private readonly strings = new Interner();
+  /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none), for lines read as bytes. */
+  private tagText = "";
+  private tagFrom = 0;
+  private tagAt = -1;
 
   constructor(
     private readonly opts: KlogOptions,
@@ -141,6 +149,122 @@ export class KlogParser {
       this.noiseLines++;
       return;
     }
+    this.message(text, msgStart, h.level, ts, src, lineNo);
+  }
+
+  /**
+   * Reads the line text[start, end), whose bytes are bytes[start, end) at the same offsets (see
+   * ByteLineSink) — the same events and diagnostics as `line(text.slice(start, end))`, with the
+   * header, the STAGE tag and the canonical STAGE line read on the bytes, and noise lines dropped
+   * without cutting them out. Anything else is cut out and read as text.
+   */
+  lineAt(bytes: Uint8Array, text: string, start: number, end: number, lineNo: number): void {
+    const h = this.header;
+    // The year is settled on a first line read as text (its prefix may carry it).
+    if (this.year === undefined || !readHeaderBytes(bytes, start, end, h)) {
+      this.line(text.slice(start, end), lineNo);
+      return;
+    }
+    this.klogLines++;
+    const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, start, lineNo);
+    this.lastTs = ts;
+    const source = this.sourceAt(bytes, text, h.srcStart, h.srcEnd);
+    const src = source.text;
+    const msgStart = h.msgStart;
+    const at = this.findTag(bytes, text, msgStart, end);
+    if (at >= 0) {
+      const raw = text.slice(start, end);
+      if (at === msgStart) {
+        const where = this.where;
+        where.ts = ts;
+        where.src = src;
+        where.line = lineNo;
+        const fast = fastStageBytes(bytes, text, at, end, this.strings, where, raw, this.lastKey);
+        if (fast) {
+          this.lastKey = fast.key;
+          this.emit(fast);
+          return;
+        }
+      }
+      this.stage(raw.slice(msgStart - start), at - msgStart, lineNo, ts, src, raw);
+      return;
+    }
+    if (!this.opts.keepNoise && source.noise) {
+      this.noiseLines++;
+      return;
+    }
+    const synced = this.syncedKeyAt(bytes, text, msgStart, end);
+    if (synced !== undefined) {
+      this.emit({
+        stage: "done",
+        ts,
+        key: synced,
+        outcome: "synced",
+        src,
+        raw: text.slice(start, end),
+        line: lineNo,
+      });
+      return;
+    }
+    this.message(text.slice(start, end), msgStart - start, h.level, ts, src, lineNo);
+  }
+
+  /** syncedMarkerKey on the bytes of text[from, end) (see lineAt): the same key, or undefined. */
+  private syncedKeyAt(
+    bytes: Uint8Array,
+    text: string,
+    from: number,
+    end: number,
+  ): string | undefined {
+    const a = from + SYNCED.length;
+    const last = end - 1;
+    if (a >= last || bytes[last] !== 34) return undefined;
+    for (let i = 0; i < SYNCED.length; i++) {
+      if (bytes[from + i] !== SYNCED.charCodeAt(i)) return undefined;
+    }
+    for (let i = a; i < last; i++) {
+      const c = bytes[i];
+      if (c === 34 || c === 92 || c === 39) return undefined; // " \ '
+    }
+    return this.strings.get(bytes, text, a, last, this.lastKey);
+  }
+
+  /**
+   * Where "STAGE/" starts in text[from, end), or -1. One search serves many lines: it finds the
+   * next tag in the rest of the decoded text, and lines before it need no search of their own.
+   */
+  private findTag(bytes: Uint8Array, text: string, from: number, end: number): number {
+    if (
+      from + 6 <= end &&
+      bytes[from] === 83 &&
+      bytes[from + 1] === 84 &&
+      bytes[from + 2] === 65 &&
+      bytes[from + 3] === 71 &&
+      bytes[from + 4] === 69 &&
+      bytes[from + 5] === 47
+    ) {
+      return from;
+    }
+    // Valid while it is the first tag at or after `from`: the same text, searched from no later
+    // than `from`, and no tag found before `from`.
+    if (this.tagText !== text || this.tagFrom > from || (this.tagAt >= 0 && this.tagAt < from)) {
+      this.tagText = text;
+      this.tagFrom = from;
+      this.tagAt = text.indexOf("STAGE/", from);
+    }
+    // A tag that starts before `end` lies whole in the line: it holds no "\r" or "\n".
+    return this.tagAt >= 0 && this.tagAt < end ? this.tagAt : -1;
+  }
+
+  /** A header line's message that is not a STAGE line: a pass end, or a note. */
+  private message(
+    text: string,
+    msgStart: number,
+    level: "I" | "W" | "E" | "F",
+    ts: number,
+    src: string,
+    lineNo: number,
+  ): void {
     const synced = syncedMarkerKey(text, msgStart, this.lastKey);
     if (synced !== undefined) {
       this.emit({
@@ -185,7 +309,7 @@ export class KlogParser {
       stage: "note",
       ts,
       key,
-      level: h.level,
+      level,
       text: body,
       src,
       raw: text,
@@ -207,6 +331,23 @@ export class KlogParser {
     const hit = this.sources[slot];
     if (hit !== undefined && hit.text.length === len && text.startsWith(hit.text, a)) return hit;
     const src = text.slice(a, b);
+    const fresh: Source = { text: src, noise: NOISE_FILES.has(baseFile(src)) };
+    this.sources[slot] = fresh;
+    return fresh;
+  }
+
+  /** source() on the bytes of the location, text[a, b) (see lineAt): the same cache and answers. */
+  private sourceAt(bytes: Uint8Array, text: string, a: number, b: number): Source {
+    const len = b - a;
+    const slot =
+      (len * 31 + bytes[b - 1] * 7 + bytes[b - 2] * 3 + bytes[b - 3] + bytes[a]) &
+      (SOURCE_SLOTS - 1);
+    const hit = this.sources[slot];
+    if (hit !== undefined && hit.text.length === len && text.startsWith(hit.text, a)) return hit;
+    // A copy, not a slice: a slice would keep its whole decoded window alive.
+    let high = 0;
+    for (let i = a; i < b; i++) high |= bytes[i];
+    const src = high < 0x80 && len <= 256 ? copyAscii(bytes, a, b) : text.slice(a, b);
     const fresh: Source = { text: src, noise: NOISE_FILES.has(baseFile(src)) };
     this.sources[slot] = fresh;
     return fresh;

@@ -20,7 +20,8 @@ export interface PassMarker {
 
 const MARKER_KEYS = ["objectname", "resourcename", "objectreference", "objectref", "key", "object"];
 
-const SYNCED = '"Successfully synced" objectName="';
+/** How the v0.31+ success line starts, up to its key. */
+export const SYNCED = '"Successfully synced" objectName="';
 
 /**
  * The key of the v0.31+ success line in its exact form — `"Successfully synced"

@@ -16,6 +16,9 @@
  *   "" with `overlong` = its length, still numbered. (A 600 MB gzip bomb of one line would
  *   otherwise be held whole, then fail to become a string at V8's 512 M character limit.) A line
  *   that lies whole inside one chunk is bounded by the chunk's size instead.
+ * - Given a ByteLineSink, the lines of a decoded stretch of bytes whose text has one character
+ *   per byte (ASCII, the common case) go to it as bytes and text side by side, not cut out as
+ *   strings; every other line still goes to the LineSink. Numbering and "\r" dropping are the same.
  */
 export type LineSink = (
   line: string,
@@ -27,6 +30,20 @@ export type LineSink = (
 
 /** Default limit on one line: far above any real log line, far below V8's string limit. */
 export const MAX_LINE = 64 * 1024 * 1024;
+
+/**
+ * A line handed over as bytes and text at once: bytes[start, end) and text[start, end) are the same
+ * characters at the same offsets (ASCII; or bytes the decoder replaced one for one with U+FFFD,
+ * which no ASCII comparison matches either). `end` is before the "\n" (and a "\r" before it);
+ * both arrays reach past the line, so nothing at or past `end` belongs to it.
+ */
+export type ByteLineSink = (
+  bytes: Uint8Array,
+  text: string,
+  start: number,
+  end: number,
+  lineNo: number,
+) => void;
 
 /** Decodes UTF-8 bytes that end at a line boundary. */
 export type Utf8Decoder = (bytes: Uint8Array) => string;
@@ -66,11 +83,16 @@ export class LineSplitter {
     return this.lineNo;
   }
 
-  push(chunk: Uint8Array | string, sink: LineSink): void {
+  push(chunk: Uint8Array | string, sink: LineSink, byteSink?: ByteLineSink): void {
     if (typeof chunk === "string") {
       this.flushBytes();
       this.text(chunk, sink);
       return;
+    }
+    // One kind of byte array whatever the caller's (Node's Buffer is a subclass): the byte
+    // readers downstream stay monomorphic.
+    if (chunk.constructor !== Uint8Array) {
+      chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     }
     // Decode at most WINDOW bytes at a time: a string that big stays in V8's young generation,
     // where it dies cheaply; a 1 MB one goes to the large-object space and every one of them
@@ -79,11 +101,12 @@ export class LineSplitter {
       this.bytes(
         at === 0 && chunk.length <= WINDOW ? chunk : chunk.subarray(at, at + WINDOW),
         sink,
+        byteSink,
       );
     }
   }
 
-  private bytes(chunk: Uint8Array, sink: LineSink): void {
+  private bytes(chunk: Uint8Array, sink: LineSink, byteSink: ByteLineSink | undefined): void {
     const last = chunk.lastIndexOf(NL);
     if (last < 0) {
       if (chunk.length > 0) this.keepPending(chunk.slice());
@@ -95,12 +118,39 @@ export class LineSplitter {
       // is decoded in place rather than copied.
       from = chunk.indexOf(NL) + 1;
       this.pendingBytes.push(chunk.subarray(0, from));
-      this.text(this.decode(concat(this.pendingBytes)), sink);
+      const line = concat(this.pendingBytes);
       this.pendingBytes = [];
       this.pendingLen = 0;
+      this.deliver(line, sink, byteSink);
     }
-    if (from <= last) this.text(this.decode(chunk.subarray(from, last + 1)), sink);
+    if (from <= last) this.deliver(chunk.subarray(from, last + 1), sink, byteSink);
     if (last + 1 < chunk.length) this.keepPending(chunk.slice(last + 1));
+  }
+
+  /** Decodes whole lines (`bytes` ends with "\n") and delivers them. */
+  private deliver(bytes: Uint8Array, sink: LineSink, byteSink: ByteLineSink | undefined): void {
+    const text = this.decode(bytes);
+    // Line by line on the bytes only where each byte is one character, and where no unfinished
+    // line, over-long line or byte-order mark needs the text path's care.
+    if (
+      byteSink === undefined ||
+      text.length !== bytes.length ||
+      this.carry.length > 0 ||
+      this.overlong > 0 ||
+      (!this.started && text.charCodeAt(0) === 0xfeff)
+    ) {
+      this.text(text, sink);
+      return;
+    }
+    this.started = true;
+    const n = text.length;
+    let start = 0;
+    while (start < n) {
+      const nl = text.indexOf("\n", start);
+      const end = nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;
+      byteSink(bytes, text, start, end, ++this.lineNo);
+      start = nl + 1;
+    }
   }
 
   /** Holds the start of an unfinished line — or drops it once it is over the limit. */

@@ -56,6 +56,18 @@ export class TraceReader {
       });
   };
 
+  /** A line whose bytes are its characters (see ByteLineSink): klog reads it on the bytes. */
+  private readonly onBytes = (
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    end: number,
+    no: number,
+  ) => {
+    if (this.format === "klog") this.klog.lineAt(bytes, text, start, end, no);
+    else this.line(text.slice(start, end), no, true);
+  };
+
   constructor(private readonly opts: ReaderOptions = {}) {
     this.splitter = new LineSplitter(opts.decode);
     this.format = opts.format;
@@ -94,7 +106,7 @@ export class TraceReader {
   push(chunk: Uint8Array | string, sink?: (e: TraceEvent) => void): TraceEvent[] {
     this.sink = sink;
     try {
-      this.splitter.push(chunk, this.onLine);
+      this.splitter.push(chunk, this.onLine, this.onBytes);
     } finally {
       this.sink = undefined;
     }

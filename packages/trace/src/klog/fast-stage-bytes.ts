@@ -1,0 +1,442 @@
+/**
+ * fastStage on a line's bytes: the canonical STAGE line (`STAGE/<stage> key=value …`, bare values,
+ * canonical key names) read without touching its decoded text except to cut the values an event
+ * keeps. Keys, targets, names and namespaces come from an Interner (one string per distinct
+ * value); verbs, kinds, watch events and causes are constants.
+ *
+ * Invariants:
+ * - `bytes[from, end)` and `text[from, end)` are the same characters at the same offsets (ASCII
+ *   bytes, or bytes the decoder replaced one for one): every decision is taken on bytes compared
+ *   with ASCII, which a non-ASCII byte and its replacement character both fail alike.
+ * - Whenever it returns an event, that event is the one fastStage (and so the general parser)
+ *   builds from the same line, with the same properties in the same order. It may decline more
+ *   often than fastStage (a repeated key, an unusual value): the caller then takes the general
+ *   path, which answers the same either way.
+ */
+import type { TraceEvent, UnsequencedEvent } from "../event.ts";
+import type { LineContext } from "./fast-stage.ts";
+import type { Interner } from "./interner.ts";
+
+/** Ids of the canonical keys, a bit each in `seen`. */
+const K = {
+  key: 0,
+  rv: 1,
+  oldRv: 2,
+  len: 3,
+  worker: 4,
+  generation: 5,
+  code: 6,
+  kind: 7,
+  event: 8,
+  name: 9,
+  ns: 10,
+  verb: 11,
+  target: 12,
+  reason: 13,
+  cause: 14,
+  found: 15,
+  changed: 16,
+  fields: 17,
+} as const;
+type K = (typeof K)[keyof typeof K];
+
+type StageName = "watch" | "enqueue" | "dequeue" | "read" | "write";
+
+/** The keys each stage takes (bit 1 << K); a line with any other key goes the general way. */
+const WATCH_KEYS = bits(K.key, K.rv, K.oldRv, K.kind, K.event, K.name, K.ns);
+const ENQUEUE_KEYS = bits(K.key, K.len, K.cause);
+const DEQUEUE_KEYS = bits(K.key, K.len, K.worker);
+const READ_KEYS = bits(K.key, K.rv, K.generation, K.found, K.worker);
+const WRITE_KEYS = bits(
+  K.key,
+  K.verb,
+  K.target,
+  K.code,
+  K.reason,
+  K.rv,
+  K.changed,
+  K.fields,
+  K.worker,
+);
+
+function bits(...ks: K[]): number {
+  let b = 0;
+  for (const k of ks) b |= 1 << k;
+  return b;
+}
+
+/** Whether bytes[i, i + s.length) spell `s`. */
+function spells(bytes: Uint8Array, i: number, s: string): boolean {
+  for (let j = 0; j < s.length; j++) if (bytes[i + j] !== s.charCodeAt(j)) return false;
+  return true;
+}
+
+/** Whether bytes[a, b) are exactly `s`. */
+function is(bytes: Uint8Array, a: number, b: number, s: string): boolean {
+  return b - a === s.length && spells(bytes, a, s);
+}
+
+/** Up to six ASCII characters as one number (exact: 48 bits), the way the key scan builds it. */
+function packed(name: string): number {
+  let x = 0;
+  for (let i = 0; i < name.length; i++) x = x * 256 + name.charCodeAt(i);
+  return x;
+}
+
+const P = {
+  rv: packed("rv"),
+  ns: packed("ns"),
+  key: packed("key"),
+  len: packed("len"),
+  code: packed("code"),
+  kind: packed("kind"),
+  name: packed("name"),
+  verb: packed("verb"),
+  oldRv: packed("oldRv"),
+  event: packed("event"),
+  cause: packed("cause"),
+  found: packed("found"),
+  worker: packed("worker"),
+  target: packed("target"),
+  reason: packed("reason"),
+  fields: packed("fields"),
+};
+
+/**
+ * The canonical key spelled at bytes[i, i + len), or -1; `x` is its bytes packed (see `packed`),
+ * which tells keys of up to six characters apart exactly, without comparing them one by one.
+ */
+function keyAt(x: number, bytes: Uint8Array, i: number, len: number): K | -1 {
+  switch (len) {
+    case 2:
+      return x === P.rv ? K.rv : x === P.ns ? K.ns : -1;
+    case 3:
+      return x === P.key ? K.key : x === P.len ? K.len : -1;
+    case 4:
+      if (x === P.code) return K.code;
+      if (x === P.kind) return K.kind;
+      if (x === P.name) return K.name;
+      return x === P.verb ? K.verb : -1;
+    case 5:
+      if (x === P.oldRv) return K.oldRv;
+      if (x === P.event) return K.event;
+      if (x === P.cause) return K.cause;
+      return x === P.found ? K.found : -1;
+    case 6:
+      if (x === P.worker) return K.worker;
+      if (x === P.target) return K.target;
+      if (x === P.reason) return K.reason;
+      return x === P.fields ? K.fields : -1;
+    case 7:
+      return spells(bytes, i, "changed") ? K.changed : -1;
+    case 10:
+      return spells(bytes, i, "generation") ? K.generation : -1;
+    default:
+      return -1;
+  }
+}
+
+/** The decimal number bytes[a, b) (1 to 15 digits), or -1. */
+function int(bytes: Uint8Array, a: number, b: number): number {
+  if (b - a >= 16) return -1;
+  let x = 0;
+  for (let i = a; i < b; i++) {
+    const d = bytes[i] - 48;
+    if (d < 0 || d > 9) return -1;
+    x = x * 10 + d;
+  }
+  return x;
+}
+
+/** A boolean spelled "true" or "false", else undefined. */
+function bool(bytes: Uint8Array, a: number, b: number): boolean | undefined {
+  if (is(bytes, a, b, "true")) return true;
+  if (is(bytes, a, b, "false")) return false;
+  return undefined;
+}
+
+function stageAt(bytes: Uint8Array, i: number, end: number): StageName | undefined {
+  const c = bytes[i];
+  let s: StageName;
+  if (c === 119) s = bytes[i + 1] === 97 ? "watch" : "write";
+  else if (c === 101) s = "enqueue";
+  else if (c === 100) s = "dequeue";
+  else if (c === 114) s = "read";
+  else return undefined;
+  const n = s.length;
+  return i + n < end && bytes[i + n] === 32 && spells(bytes, i, s) ? s : undefined;
+}
+
+/**
+ * Reads the STAGE line whose tag starts at `from` and that ends at `end` (before its "\n" or
+ * "\r\n"); `raw` is the whole line, `at` where it was read, `lastKey` the key the line likely
+ * names (the previous line's). Undefined: take the general path.
+ */
+export function fastStageBytes(
+  bytes: Uint8Array,
+  text: string,
+  from: number,
+  end: number,
+  strings: Interner,
+  at: LineContext,
+  raw: string,
+  lastKey?: string,
+): UnsequencedEvent | TraceEvent | undefined {
+  let i = from + 6;
+  const stage = stageAt(bytes, i, end);
+  if (stage === undefined) return undefined;
+  i += stage.length;
+  let key: string | undefined;
+  /** Where the key's value lies, for a watch line's name and namespace. */
+  let keyStart = 0;
+  let keyEnd = 0;
+  let rv: string | undefined;
+  let oldRv: string | undefined;
+  let len: number | undefined;
+  let worker: number | undefined;
+  let kind: string | undefined;
+  let event: "add" | "update" | "delete" | undefined;
+  let name: string | undefined;
+  let ns: string | undefined;
+  let verb: string | undefined;
+  let target: string | undefined;
+  let targetStart = 0;
+  let code: number | undefined;
+  let reason: string | undefined;
+  let generation: number | undefined;
+  let found: boolean | undefined;
+  let changed: boolean | undefined;
+  let fields: string[] | undefined;
+  let cause: "watch" | "resync" | "retry" | undefined;
+  let seen = 0;
+  while (i < end) {
+    while (i < end && bytes[i] === 32) i++;
+    if (i >= end) break;
+    const ks = i;
+    let eq = i;
+    let x = 0;
+    while (eq < end) {
+      const c = bytes[eq];
+      if (c === 61 || c === 32) break;
+      x = x * 256 + c;
+      eq++;
+    }
+    if (eq >= end || bytes[eq] !== 61 || eq === ks) return undefined; // a positional word
+    const a = eq + 1;
+    let b = a;
+    while (b < end && bytes[b] !== 32) {
+      if (bytes[b] === 9) return undefined; // the general path splits on tabs too
+      b++;
+    }
+    i = b;
+    if (a < end) {
+      const c = bytes[a];
+      if (c === 34 || c === 123 || c === 91) return undefined; // quoted or JSON value
+    }
+    const k = keyAt(x, bytes, ks, eq - ks);
+    if (k < 0) return undefined;
+    if (a === b) {
+      // An empty value is absent, except an empty key: a watch event that resolved to no Foo.
+      if (k === K.key) key = "";
+      continue;
+    }
+    seen |= 1 << k;
+    switch (k) {
+      case K.key:
+        key = strings.get(bytes, text, a, b, lastKey);
+        keyStart = a;
+        keyEnd = b;
+        break;
+      case K.rv:
+        rv = text.slice(a, b);
+        break;
+      case K.oldRv:
+        oldRv = text.slice(a, b);
+        break;
+      case K.len: {
+        const x = int(bytes, a, b);
+        if (x < 0) return undefined;
+        len = x;
+        break;
+      }
+      case K.worker: {
+        const x = int(bytes, a, b);
+        if (x < 0) return undefined;
+        worker = x;
+        break;
+      }
+      case K.generation: {
+        const x = int(bytes, a, b);
+        if (x < 0) return undefined;
+        generation = x;
+        break;
+      }
+      case K.code: {
+        const x = int(bytes, a, b);
+        if (x < 0) return undefined;
+        code = x;
+        break;
+      }
+      case K.kind:
+        if (is(bytes, a, b, "Foo")) kind = "Foo";
+        else if (is(bytes, a, b, "Deployment")) kind = "Deployment";
+        else return undefined;
+        break;
+      case K.event:
+        if (is(bytes, a, b, "add")) event = "add";
+        else if (is(bytes, a, b, "update")) event = "update";
+        else if (is(bytes, a, b, "delete")) event = "delete";
+        else return undefined;
+        break;
+      case K.name:
+        name = strings.get(bytes, text, a, b);
+        break;
+      case K.ns:
+        ns = strings.get(bytes, text, a, b);
+        break;
+      case K.verb:
+        if (is(bytes, a, b, "updateStatus")) verb = "updateStatus";
+        else if (is(bytes, a, b, "update")) verb = "update";
+        else if (is(bytes, a, b, "create")) verb = "create";
+        else if (is(bytes, a, b, "patch")) verb = "patch";
+        else if (is(bytes, a, b, "delete")) verb = "delete";
+        else return undefined;
+        break;
+      case K.target:
+        target = strings.get(bytes, text, a, b);
+        targetStart = a;
+        break;
+      case K.reason:
+        reason = text.slice(a, b);
+        break;
+      case K.cause:
+        if (is(bytes, a, b, "watch")) cause = "watch";
+        else if (is(bytes, a, b, "resync")) cause = "resync";
+        else if (is(bytes, a, b, "retry")) cause = "retry";
+        else return undefined;
+        break;
+      case K.found:
+        found = bool(bytes, a, b);
+        if (found === undefined) return undefined;
+        break;
+      case K.changed:
+        changed = bool(bytes, a, b);
+        if (changed === undefined) return undefined;
+        break;
+      case K.fields:
+        fields = text
+          .slice(a, b)
+          .split(",")
+          .filter((f) => f.length > 0);
+        break;
+    }
+  }
+  const allowed =
+    stage === "watch"
+      ? WATCH_KEYS
+      : stage === "enqueue"
+        ? ENQUEUE_KEYS
+        : stage === "dequeue"
+          ? DEQUEUE_KEYS
+          : stage === "read"
+            ? READ_KEYS
+            : WRITE_KEYS;
+  if ((seen & ~allowed) !== 0) return undefined;
+  if (key === undefined && stage === "write" && target !== undefined) {
+    // deployments/ns/name or foos/ns/name/status → ns/name (what the general path derives too).
+    const tEnd = targetStart + target.length;
+    let s1 = targetStart;
+    while (s1 < tEnd && bytes[s1] !== 47) s1++;
+    let s2 = s1 + 1;
+    while (s2 < tEnd && bytes[s2] !== 47) s2++;
+    if (s2 >= tEnd) return undefined;
+    let s3 = s2 + 1;
+    while (s3 < tEnd && bytes[s3] !== 47) s3++;
+    key = strings.get(bytes, text, s1 + 1, s3, lastKey);
+  }
+  if (key === undefined) return undefined;
+  const { ts, src, line } = at;
+  switch (stage) {
+    case "watch": {
+      if (kind === undefined || event === undefined) return undefined;
+      if (name === undefined) {
+        if (key === "") return undefined;
+        let slash = keyStart;
+        while (slash < keyEnd && bytes[slash] !== 47) slash++;
+        name = slash < keyEnd ? strings.get(bytes, text, slash + 1, keyEnd) : key;
+        if (ns === undefined && slash < keyEnd) ns = strings.get(bytes, text, keyStart, slash);
+      }
+      if (ns !== undefined && rv !== undefined && oldRv !== undefined) {
+        return { ts, key, stage, kind, event, name, ns, rv, oldRv, src, raw, line, seq: 0 };
+      }
+      const e: UnsequencedEvent = { ts: 0, key, stage, kind, event, name };
+      if (ns !== undefined) e.ns = ns;
+      if (rv !== undefined) e.rv = rv;
+      if (oldRv !== undefined) e.oldRv = oldRv;
+      return finish(e, raw, at);
+    }
+    case "enqueue": {
+      if (len !== undefined) {
+        if (cause === undefined) return { ts, key, stage, len, src, raw, line, seq: 0 };
+        return { ts, key, stage, len, cause, src, raw, line, seq: 0 };
+      }
+      const e: UnsequencedEvent = { ts: 0, key, stage };
+      if (cause !== undefined) e.cause = cause;
+      return finish(e, raw, at);
+    }
+    case "dequeue": {
+      if (len !== undefined && worker !== undefined) {
+        return { ts, key, stage, len, worker, src, raw, line, seq: 0 };
+      }
+      const e: UnsequencedEvent = { ts: 0, key, stage };
+      if (len !== undefined) e.len = len;
+      if (worker !== undefined) e.worker = worker;
+      return finish(e, raw, at);
+    }
+    case "read": {
+      if (rv !== undefined && found === undefined && worker === undefined) {
+        if (generation === undefined) return { ts, key, stage, rv, src, raw, line, seq: 0 };
+        return { ts, key, stage, rv, generation, src, raw, line, seq: 0 };
+      }
+      const e: UnsequencedEvent = { ts: 0, key, stage };
+      if (rv !== undefined) e.rv = rv;
+      if (generation !== undefined) e.generation = generation;
+      if (found !== undefined) e.found = found;
+      if (worker !== undefined) e.worker = worker;
+      return finish(e, raw, at);
+    }
+    case "write": {
+      if (verb === undefined || target === undefined || key === "") return undefined;
+      if (verb === "update" && target.endsWith("/status")) return undefined; // the general path renames it
+      if (
+        code !== undefined &&
+        reason === undefined &&
+        changed === undefined &&
+        fields === undefined &&
+        worker === undefined
+      ) {
+        if (rv === undefined) {
+          return { ts, key, stage, verb, target, code, src, raw, line, seq: 0 };
+        }
+        return { ts, key, stage, verb, target, code, rv, src, raw, line, seq: 0 };
+      }
+      const e: UnsequencedEvent = { ts: 0, key, stage, verb, target };
+      if (code !== undefined) e.code = code;
+      if (reason !== undefined) e.reason = reason;
+      if (rv !== undefined) e.rv = rv;
+      if (changed !== undefined) e.changed = changed;
+      if (fields !== undefined) e.fields = fields;
+      if (worker !== undefined) e.worker = worker;
+      return finish(e, raw, at);
+    }
+  }
+}
+
+/** The fields-first event completed with where it was read (see LineContext's order). */
+function finish(e: UnsequencedEvent, raw: string, at: LineContext): UnsequencedEvent {
+  e.ts = at.ts;
+  e.src = at.src;
+  e.raw = raw;
+  e.line = at.line;
+  return e;
+}

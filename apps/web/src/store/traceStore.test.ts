@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { readTraceText, type TraceEvent } from "@loopscope/trace";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -119,5 +120,34 @@ describe("TraceStore", () => {
     expect(store.rowRange("a", a, 41, 50)).toEqual([5, 5]);
     const b = store.rowsOf("b");
     expect(store.rowRange("b", b, 2, 3)).toEqual([0, 2]);
+  });
+
+  it("lists each key's rows in order however batches come and whenever views ask", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 30 }), { maxLength: 12 }),
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        (batches, askAfter) => {
+          const store = new TraceStore();
+          const expected = new Map<string, number[]>();
+          let seq = 0;
+          batches.forEach((keys, b) => {
+            store.append(
+              keys.map((k) => {
+                const key = `ns/k${k}`;
+                const row = seq++;
+                expected.set(key, [...(expected.get(key) ?? []), row]);
+                return { seq: seq, ts: 1000 + row, key, stage: "read" } satisfies TraceEvent;
+              }),
+            );
+            // Lists built between batches must keep up with the batches after them.
+            if (askAfter[b]) for (const k of expected.keys()) store.rowsOf(k);
+          });
+          for (const [key, rows] of expected) expect(Array.from(store.rowsOf(key))).toEqual(rows);
+          expect(store.rowsOf("ns/none")).toHaveLength(0);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

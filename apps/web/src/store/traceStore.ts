@@ -27,6 +27,8 @@ import {
 export { STAGE_CODE } from "./rowEncoder.ts";
 
 const NO_ROWS: readonly number[] = Object.freeze([]);
+/** No row: the end of a key's chain (see `nextOfKey`). */
+const NONE = 0xffffffff;
 export type KindCode = number;
 
 export class TraceStore {
@@ -53,11 +55,19 @@ export class TraceStore {
   private encoder?: RowEncoder;
   private readonly parsedDetails = new Map<number, Record<string, unknown>>();
   /**
-   * Per key id (dense, so arrays rather than maps: this is touched once per appended row), the
-   * key's rows. Plain arrays of small integers: as typed arrays, growing ten thousand keys' lists
-   * meant tens of thousands of ArrayBuffers for the page to allocate and collect during a load.
+   * The rows of each key, as a chain: `nextOfKey[row]` is the next row of the same key (NONE at a
+   * key's last). Appending costs two typed-array writes per row and allocates nothing; a key's
+   * list is built from the chain when a view asks for it (`rowsOf`), and only for the keys views
+   * look at. (Plain per-key arrays, grown per row, were a third of the page's work while a file
+   * loaded: ten thousand arrays reallocated and collected.)
    */
-  private readonly rowsByKey: number[][] = [];
+  private readonly nextOfKey = new Column(Uint32Array);
+  /** Per key id: its first and last row (NONE: none yet) and how many rows it has. */
+  private readonly headOfKey: number[] = [];
+  private readonly tailOfKey: number[] = [];
+  private readonly countOfKey: number[] = [];
+  /** Per key id: its rows as built so far for a view (extended from the chain when it grew). */
+  private readonly listOfKey = new Map<number, number[]>();
   /** Per key id: the ts of its last row, and whether its rows' ts ever went down (then no
    * binary search on time; see `rowRange`). */
   private readonly lastTsByKey: number[] = [];
@@ -77,7 +87,8 @@ export class TraceStore {
    * allocating and copying every column on the page's main thread.
    */
   reserve(rows: number): void {
-    for (const c of [this.seq, this.ts, this.stage, this.key, this.detail]) c.reserve(rows);
+    for (const c of [this.seq, this.ts, this.stage, this.key, this.detail, this.nextOfKey])
+      c.reserve(rows);
     for (const f of NUMERIC_FIELDS) this.nums[f].reserve(rows);
   }
 
@@ -106,18 +117,31 @@ export class TraceStore {
     this.detail.pushAll(b.detail);
     for (const f of NUMERIC_FIELDS) this.nums[f].pushAll(b[f]);
     if (b.raw) b.raw.forEach((r, i) => r !== undefined && (this.raw[first + i] = r));
-    const byKey = this.rowsByKey;
+    const head = this.headOfKey;
+    const tail = this.tailOfKey;
+    const count = this.countOfKey;
     const lastTs = this.lastTsByKey;
-    for (let k = byKey.length; k <= this.keys.size; k++) {
-      byKey.push([]);
+    for (let k = head.length; k <= this.keys.size; k++) {
+      head.push(NONE);
+      tail.push(NONE);
+      count.push(0);
       lastTs.push(-Infinity);
     }
+    this.nextOfKey.reserve(first + b.length);
+    this.nextOfKey.length = first + b.length;
+    const next = this.nextOfKey.data;
     let minTs = this.minTs;
     let maxTs = this.maxTs;
     for (let i = 0; i < b.length; i++) {
       const k = b.key[i];
       const t = b.ts[i];
-      byKey[k].push(first + i);
+      const row = first + i;
+      next[row] = NONE;
+      const last = tail[k];
+      if (last === NONE) head[k] = row;
+      else next[last] = row;
+      tail[k] = row;
+      count[k]++;
       if (t < lastTs[k]) this.unsortedKeys.add(k);
       else lastTs[k] = t;
       if (t < minTs) minTs = t;
@@ -205,7 +229,19 @@ export class TraceStore {
   /** Row indexes of one key's events, in arrival order (the store's own list: read, do not keep). */
   rowsOf(key: string): ArrayLike<number> {
     const id = this.keys.find(key);
-    return (id === undefined ? undefined : this.rowsByKey[id]) ?? NO_ROWS;
+    if (id === undefined || !(this.countOfKey[id] > 0)) return NO_ROWS;
+    let list = this.listOfKey.get(id);
+    if (!list) this.listOfKey.set(id, (list = []));
+    const n = this.countOfKey[id];
+    if (list.length < n) {
+      const next = this.nextOfKey.data;
+      let row = list.length === 0 ? this.headOfKey[id] : next[list[list.length - 1]];
+      while (list.length < n) {
+        list.push(row);
+        row = next[row];
+      }
+    }
+    return list;
   }
 
   /**
@@ -256,7 +292,8 @@ export class TraceStore {
     let n = this.seq.bytes() + this.ts.bytes() + this.stage.bytes() + this.key.bytes();
     n += this.detail.bytes();
     for (const f of NUMERIC_FIELDS) n += this.nums[f].bytes();
-    for (const c of this.rowsByKey) n += c.length * 4 + 16;
+    n += this.nextOfKey.bytes() + this.headOfKey.length * 24;
+    for (const c of this.listOfKey.values()) n += c.length * 4 + 16;
     n += this.keys.bytes();
     for (const d of this.details) n += d.length + 16;
     n += this.raw.length * 8;

@@ -30,6 +30,12 @@ export class Column<T extends TypedArray> {
     if (rows > this.data.length) this.grow(rows);
   }
 
+  /** Makes the column `rows` long; the new rows' values are for the caller to write. */
+  extendTo(rows: number): void {
+    if (rows > this.data.length) this.grow(Math.max(rows, this.data.length * 2));
+    this.length = rows;
+  }
+
   push(v: number): void {
     if (this.length === this.data.length) this.grow(this.length * 2);
     this.data[this.length++] = v;

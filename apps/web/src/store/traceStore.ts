@@ -127,8 +127,7 @@ export class TraceStore {
       count.push(0);
       lastTs.push(-Infinity);
     }
-    this.nextOfKey.reserve(first + b.length);
-    this.nextOfKey.length = first + b.length;
+    this.nextOfKey.extendTo(first + b.length);
     const next = this.nextOfKey.data;
     let minTs = this.minTs;
     let maxTs = this.maxTs;

@@ -169,8 +169,7 @@ function stageAt(bytes: Uint8Array, i: number, end: number): StageName | undefin
 
 /**
  * Reads the STAGE line whose tag starts at `from` and that ends at `end` (before its "\n" or
- * "\r\n"); `raw` is the whole line, `at` where it was read, `lastKey` the key the line likely
- * names (the previous line's). Undefined: take the general path.
+ * "\r\n"); `raw` is the whole line, `at` where it was read. Undefined: take the general path.
  */
 export function fastStageBytes(
   bytes: Uint8Array,
@@ -180,7 +179,6 @@ export function fastStageBytes(
   strings: Interner,
   at: LineContext,
   raw: string,
-  lastKey?: string,
 ): UnsequencedEvent | TraceEvent | undefined {
   let i = from + 6;
   const stage = stageAt(bytes, i, end);
@@ -243,7 +241,7 @@ export function fastStageBytes(
     seen |= 1 << k;
     switch (k) {
       case K.key:
-        key = strings.get(bytes, text, a, b, lastKey);
+        key = strings.key(bytes, text, a, b);
         keyStart = a;
         keyEnd = b;
         break;
@@ -352,7 +350,7 @@ export function fastStageBytes(
     if (s2 >= tEnd) return undefined;
     let s3 = s2 + 1;
     while (s3 < tEnd && bytes[s3] !== 47) s3++;
-    key = strings.get(bytes, text, s1 + 1, s3, lastKey);
+    key = strings.key(bytes, text, s1 + 1, s3);
   }
   if (key === undefined) return undefined;
   const { ts, src, line } = at;

@@ -10,29 +10,51 @@
  * - Bounded: at most MAX_ENTRIES strings of at most MAX_LENGTH bytes each; when full, the table
  *   starts over. Values with a byte ≥ 0x80 (not ASCII: the text's characters differ from the
  *   bytes) are never stored.
+ * - A lookup touches little memory: the slots (hash, where the bytes are, string) are typed
+ *   arrays side by side and the bytes sit in one arena — a table of strings or byte arrays would
+ *   cost a cache miss per object visited, more than the comparison itself.
  */
 const MAX_LENGTH = 256;
 const MAX_ENTRIES = 1 << 16;
 
 export class Interner {
-  /** Open addressing, linear probing; a slot is empty while its string is undefined. */
-  private strings: (string | undefined)[] = [];
+  /** Open addressing, linear probing; slot i is empty while index[i] is 0 (else entry + 1). */
+  private index = new Int32Array(0);
   private hashes = new Int32Array(0);
   private mask = 0;
-  private count = 0;
+  /** Entry e's string, and its bytes: arena[starts[e], starts[e] + its length). */
+  private strings: string[] = [];
+  private starts: number[] = [];
+  private arena = new Uint8Array(1 << 16);
+  private used = 0;
+  /** The key looked up last (see `key`). */
+  private last = -1;
+  /** The entry `get` answered from, or -1 (a value not stored). */
+  private found = -1;
 
   constructor() {
     this.reset(1 << 12);
   }
 
   /**
-   * text[a, b), where bytes[a, b) are its bytes at the same offsets (ASCII-aligned). `likely`, when
-   * equal, comes back itself: a pass's lines name the previous line's key again.
+   * `get` for a workqueue key: the lines of a pass name the same key one after another, so the
+   * previous key is tried first.
    */
-  get(bytes: Uint8Array, text: string, a: number, b: number, likely?: string): string {
+  key(bytes: Uint8Array, text: string, a: number, b: number): string {
+    const last = this.last;
     const len = b - a;
-    // startsWith compares in one call what a loop would compare a character at a time.
-    if (likely !== undefined && likely.length === len && text.startsWith(likely, a)) return likely;
+    if (last >= 0 && this.strings[last].length === len && this.same(last, bytes, a, len)) {
+      return this.strings[last];
+    }
+    const s = this.get(bytes, text, a, b);
+    this.last = this.found;
+    return s;
+  }
+
+  /** text[a, b), where bytes[a, b) are its bytes at the same offsets (ASCII-aligned). */
+  get(bytes: Uint8Array, text: string, a: number, b: number): string {
+    const len = b - a;
+    this.found = -1;
     if (len > MAX_LENGTH) return text.slice(a, b);
     let h = len;
     let high = 0;
@@ -42,62 +64,98 @@ export class Interner {
       high |= c;
     }
     if (high >= 0x80) return text.slice(a, b);
-    h ^= h >>> 15;
     const mask = this.mask;
-    let slot = Math.imul(h, 0x2c1b3c6d) >>> 0;
+    let slot = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
     for (;;) {
       slot &= mask;
-      const s = this.strings[slot];
-      if (s === undefined) break;
-      if (this.hashes[slot] === h && s.length === len && text.startsWith(s, a)) return s;
+      const e = this.index[slot] - 1;
+      if (e < 0) break;
+      if (
+        this.hashes[slot] === h &&
+        this.strings[e].length === len &&
+        this.same(e, bytes, a, len)
+      ) {
+        this.found = e;
+        return this.strings[e];
+      }
       slot++;
     }
     const fresh = copyAscii(bytes, a, b);
-    if (2 * (this.count + 1) > mask + 1) {
-      this.grow();
-      this.put(fresh, h);
-    } else {
-      this.strings[slot] = fresh;
-      this.hashes[slot] = h;
-      this.count++;
+    if (2 * (this.strings.length + 1) > mask + 1 || this.used + len > this.arena.length) {
+      this.grow(len);
+      slot = this.free(h);
     }
+    const e = this.strings.length;
+    this.strings.push(fresh);
+    this.starts.push(this.used);
+    this.arena.set(bytes.subarray(a, b), this.used);
+    this.used += len;
+    this.index[slot] = e + 1;
+    this.hashes[slot] = h;
+    this.found = e;
     return fresh;
   }
 
-  private put(s: string, h: number): void {
-    let slot = Math.imul(h, 0x2c1b3c6d) >>> 0;
-    for (;;) {
-      slot &= this.mask;
-      if (this.strings[slot] === undefined) break;
-      slot++;
-    }
-    this.strings[slot] = s;
-    this.hashes[slot] = h;
-    this.count++;
+  private same(e: number, bytes: Uint8Array, a: number, len: number): boolean {
+    const arena = this.arena;
+    const s = this.starts[e];
+    for (let i = 0; i < len; i++) if (arena[s + i] !== bytes[a + i]) return false;
+    return true;
   }
 
-  /** Doubles the table, or empties it once it holds MAX_ENTRIES. */
-  private grow(): void {
-    const size = this.mask + 1;
-    if (this.count >= MAX_ENTRIES) {
-      this.reset(size);
+  /** The empty slot where a value of hash `h` goes. */
+  private free(h: number): number {
+    let slot = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
+    for (;;) {
+      slot &= this.mask;
+      if (this.index[slot] === 0) return slot;
+      slot++;
+    }
+  }
+
+  /** Makes room for one more value of `len` bytes: a bigger table and arena, or a fresh start. */
+  private grow(len: number): void {
+    const n = this.strings.length;
+    if (n >= MAX_ENTRIES) {
+      this.reset(this.mask + 1);
       return;
     }
-    const strings = this.strings;
-    const hashes = this.hashes;
-    this.reset(size * 2);
-    for (let i = 0; i < size; i++) {
-      const s = strings[i];
-      if (s !== undefined) this.put(s, hashes[i]);
+    if (this.used + len > this.arena.length) {
+      const arena = new Uint8Array(this.arena.length * 2);
+      arena.set(this.arena.subarray(0, this.used));
+      this.arena = arena;
+    }
+    if (2 * (n + 1) > this.mask + 1) {
+      const hashes = this.hashes;
+      const index = this.index;
+      const size = this.mask + 1;
+      this.index = new Int32Array(size * 2);
+      this.hashes = new Int32Array(size * 2);
+      this.mask = size * 2 - 1;
+      for (let i = 0; i < size; i++) {
+        if (index[i] === 0) continue;
+        const slot = this.free(hashes[i]);
+        this.index[slot] = index[i];
+        this.hashes[slot] = hashes[i];
+      }
     }
   }
 
   private reset(size: number): void {
-    this.strings = new Array<string | undefined>(size).fill(undefined);
+    this.index = new Int32Array(size);
     this.hashes = new Int32Array(size);
     this.mask = size - 1;
-    this.count = 0;
+    this.strings = [];
+    this.starts = [];
+    this.used = 0;
+    this.last = -1;
   }
+}
+
+/** Whether bytes[a, a + code.length) are `code`. */
+export function sameBytes(code: Uint8Array, bytes: Uint8Array, a: number): boolean {
+  for (let i = 0; i < code.length; i++) if (code[i] !== bytes[a + i]) return false;
+  return true;
 }
 
 /** A new flat string of the ASCII bytes[a, b) (short: its char codes are one argument list). */

@@ -19,7 +19,7 @@ import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts"
 import { parseStageMessage } from "./stage-line.ts";
 import { fastStage, type LineContext } from "./fast-stage.ts";
 import { fastStageBytes } from "./fast-stage-bytes.ts";
-import { copyAscii, Interner } from "./interner.ts";
+import { copyAscii, Interner, sameBytes } from "./interner.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 
@@ -58,6 +58,8 @@ const NOTE_KEYS = ["objectname", "objectreference", "objectref", "resourcename",
 interface Source {
   text: string;
   noise: boolean;
+  /** Its bytes, when it was cut from bytes (see sourceAt). */
+  code: Uint8Array | undefined;
 }
 
 /**
@@ -179,7 +181,7 @@ export class KlogParser {
         where.ts = ts;
         where.src = src;
         where.line = lineNo;
-        const fast = fastStageBytes(bytes, text, at, end, this.strings, where, raw, this.lastKey);
+        const fast = fastStageBytes(bytes, text, at, end, this.strings, where, raw);
         if (fast) {
           this.lastKey = fast.key;
           this.emit(fast);
@@ -226,7 +228,7 @@ export class KlogParser {
       const c = bytes[i];
       if (c === 34 || c === 92 || c === 39) return undefined; // " \ '
     }
-    return this.strings.get(bytes, text, a, last, this.lastKey);
+    return this.strings.key(bytes, text, a, last);
   }
 
   /**
@@ -331,7 +333,7 @@ export class KlogParser {
     const hit = this.sources[slot];
     if (hit !== undefined && hit.text.length === len && text.startsWith(hit.text, a)) return hit;
     const src = text.slice(a, b);
-    const fresh: Source = { text: src, noise: NOISE_FILES.has(baseFile(src)) };
+    const fresh: Source = { text: src, noise: NOISE_FILES.has(baseFile(src)), code: undefined };
     this.sources[slot] = fresh;
     return fresh;
   }
@@ -343,12 +345,17 @@ export class KlogParser {
       (len * 31 + bytes[b - 1] * 7 + bytes[b - 2] * 3 + bytes[b - 3] + bytes[a]) &
       (SOURCE_SLOTS - 1);
     const hit = this.sources[slot];
-    if (hit !== undefined && hit.text.length === len && text.startsWith(hit.text, a)) return hit;
+    // Compared on bytes: String.prototype.startsWith cuts a substring to compare with.
+    if (hit?.code !== undefined && hit.code.length === len && sameBytes(hit.code, bytes, a)) {
+      return hit;
+    }
     // A copy, not a slice: a slice would keep its whole decoded window alive.
     let high = 0;
     for (let i = a; i < b; i++) high |= bytes[i];
-    const src = high < 0x80 && len <= 256 ? copyAscii(bytes, a, b) : text.slice(a, b);
-    const fresh: Source = { text: src, noise: NOISE_FILES.has(baseFile(src)) };
+    const ascii = high < 0x80 && len <= 256;
+    const src = ascii ? copyAscii(bytes, a, b) : text.slice(a, b);
+    const code = ascii ? bytes.slice(a, b) : undefined;
+    const fresh: Source = { text: src, noise: NOISE_FILES.has(baseFile(src)), code };
     this.sources[slot] = fresh;
     return fresh;
   }

@@ -1,0 +1,60 @@
+/**
+ * The Interner answers text[a, b) always — through growth, once full, for values it does not
+ * store. (That it answers one string per value is not observable from JS, where strings compare
+ * by value; it shows in memory and time, not here.)
+ */
+import { describe, expect, it } from "vitest";
+import { Interner } from "./interner.ts";
+
+function textOf(values: string[]): { text: string; bytes: Uint8Array; at: number[] } {
+  const at: number[] = [];
+  let text = "";
+  for (const v of values) {
+    at.push(text.length);
+    text += v + " ";
+  }
+  return { text, bytes: new TextEncoder().encode(text), at };
+}
+
+describe("Interner", () => {
+  it("returns the value, first and again, through growth of table and arena", () => {
+    const values = Array.from(
+      { length: 20_000 },
+      (_, i) => `ns-${i % 97}/foo-${i}-${"x".repeat(i % 40)}`,
+    );
+    const { text, bytes, at } = textOf(values);
+    const strings = new Interner();
+    const first = values.map((v, i) => strings.get(bytes, text, at[i], at[i] + v.length));
+    expect(first).toEqual(values);
+    values.forEach((v, i) => {
+      expect(strings.get(bytes, text, at[i], at[i] + v.length)).toBe(v);
+      expect(strings.key(bytes, text, at[i], at[i] + v.length)).toBe(v);
+    });
+  });
+
+  it("stays right once it is full and starts over", () => {
+    const values = Array.from({ length: 150_000 }, (_, i) => `k${i}`);
+    const { text, bytes, at } = textOf(values);
+    const strings = new Interner();
+    for (let round = 0; round < 2; round++) {
+      values.forEach((v, i) => {
+        expect(strings.key(bytes, text, at[i], at[i] + v.length)).toBe(v);
+      });
+    }
+  });
+
+  it("cuts values it does not store: long ones and ones with bytes that are not ASCII", () => {
+    const values = ["é/à", "ns/" + "n".repeat(300), "a/b"];
+    const text = values.join(" ");
+    // Non-ASCII bytes, replaced one for one by the decoder (as U+FFFD).
+    const bytes = new TextEncoder().encode(text.replace(/[éà]/g, "?"));
+    bytes[0] = 0xff;
+    bytes[2] = 0xfe;
+    const strings = new Interner();
+    let a = 0;
+    for (const v of values) {
+      expect(strings.get(bytes, text, a, a + v.length)).toBe(v);
+      a += v.length + 1;
+    }
+  });
+});

@@ -151,7 +151,7 @@ export class KlogParser {
       this.noiseLines++;
       return;
     }
-    this.message(text, msgStart, h.level, ts, src, lineNo);
+    this.message(text, msgStart, h.level, ts, src, lineNo, false);
   }
 
   /**
@@ -208,7 +208,7 @@ export class KlogParser {
       });
       return;
     }
-    this.message(text.slice(start, end), msgStart - start, h.level, ts, src, lineNo);
+    this.message(text.slice(start, end), msgStart - start, h.level, ts, src, lineNo, true);
   }
 
   /** syncedMarkerKey on the bytes of text[from, end) (see lineAt): the same key, or undefined. */
@@ -258,7 +258,10 @@ export class KlogParser {
     return this.tagAt >= 0 && this.tagAt < end ? this.tagAt : -1;
   }
 
-  /** A header line's message that is not a STAGE line: a pass end, or a note. */
+  /**
+   * A header line's message that is not a STAGE line: a pass end, or a note. `notSynced`: the
+   * v0.31 success line's shortcut already said no (syncedKeyAt answers as syncedMarkerKey does).
+   */
   private message(
     text: string,
     msgStart: number,
@@ -266,8 +269,9 @@ export class KlogParser {
     ts: number,
     src: string,
     lineNo: number,
+    notSynced: boolean,
   ): void {
-    const synced = syncedMarkerKey(text, msgStart, this.lastKey);
+    const synced = notSynced ? undefined : syncedMarkerKey(text, msgStart, this.lastKey);
     if (synced !== undefined) {
       this.emit({
         stage: "done",

@@ -12,7 +12,7 @@ import type { ViewStore } from "../store/viewState.ts";
 import { useSessionVersion } from "./hooks.ts";
 
 export function EventCount({ session }: { session: TraceSession }) {
-  useSessionVersion(session, 250);
+  useSessionVersion(session, 250, true);
   return (
     <span
       className="muted event-count"
@@ -27,7 +27,7 @@ export function EventCount({ session }: { session: TraceSession }) {
 }
 
 export function LoadBar({ session, error }: { session: TraceSession; error?: string }) {
-  useSessionVersion(session, 250);
+  useSessionVersion(session, 250, true);
   const progress = session.progress;
   if (progress.done && !progress.error && !error) return null;
   const pct = progress.total ? Math.min(100, (progress.bytes / progress.total) * 100) : undefined;

@@ -1,36 +1,21 @@
 /** React bindings to the session and view stores (useSyncExternalStore; views re-render on versions). */
 import { useCallback, useSyncExternalStore } from "react";
 import type { TraceSession } from "../store/session.ts";
+import { followSession } from "./followSession.ts";
 import type { ViewState, ViewStore } from "../store/viewState.ts";
 
 /**
- * The session's version; the component re-renders when it moves. With `throttleMs`, at most once
- * per that interval (plus a trailing update), for views that are costly and need not follow every
- * frame of a loading file or a fast live stream (the objects table, the overview histogram).
+ * The session's version; the component re-renders when it moves, as often as `followSession`
+ * lets it (`throttleMs`, and once a second while a file loads unless `followLoading`).
  */
-export function useSessionVersion(session: TraceSession, throttleMs = 0): number {
+export function useSessionVersion(
+  session: TraceSession,
+  throttleMs = 0,
+  followLoading = false,
+): number {
   const subscribe = useCallback(
-    (onChange: () => void) => {
-      if (throttleMs <= 0) return session.subscribe(onChange);
-      let last = 0;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const fire = () => {
-        timer = undefined;
-        last = performance.now();
-        onChange();
-      };
-      const unsubscribe = session.subscribe(() => {
-        if (timer !== undefined) return;
-        const wait = last + throttleMs - performance.now();
-        if (wait <= 0) fire();
-        else timer = setTimeout(fire, wait);
-      });
-      return () => {
-        unsubscribe();
-        if (timer !== undefined) clearTimeout(timer);
-      };
-    },
-    [session, throttleMs],
+    (onChange: () => void) => followSession(session, onChange, { throttleMs, followLoading }),
+    [session, throttleMs, followLoading],
   );
   return useSyncExternalStore(subscribe, session.getVersion);
 }

@@ -2,11 +2,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { TraceSession } from "../store/session.ts";
 import { followSession, LOADING_VIEW_MS } from "./followSession.ts";
 
+let seq = 0;
+const row = (session: TraceSession) =>
+  session.push([{ seq: ++seq, ts: seq, key: "ns/a", stage: "read" }]);
+
 /** A session loading a file, told of progress every `stepMs` for `ms`, then done. */
 function load(session: TraceSession, stepMs: number, ms: number): void {
   session.setProgress({ bytes: 0, total: ms, done: false });
   for (let t = stepMs; t < ms; t += stepMs) {
     vi.advanceTimersByTime(stepMs);
+    row(session);
     session.setProgress({ bytes: t, total: ms, done: false });
   }
   vi.advanceTimersByTime(stepMs);
@@ -19,7 +24,7 @@ describe("followSession", () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it("passes a loading file on once a second, the first change and the last at once", () => {
+  it("passes a loading file on once a second, its start, first rows and end at once", () => {
     const session = new TraceSession({ kind: "replay" });
     const at: number[] = [];
     followSession(session, () => at.push(performance.now()), { throttleMs: 250 });
@@ -31,17 +36,19 @@ describe("followSession", () => {
     // The change that ended the load, at the view's own rate (250 ms) at the latest.
     expect(at[at.length - 1]).toBeGreaterThanOrEqual(end);
     expect(at[at.length - 1]).toBeLessThanOrEqual(end + 250);
-    for (let i = 1; i < at.length - 1; i++)
+    // The start (no rows yet) and the first rows at once, then once a second.
+    expect(at[1]).toBe(t0 + 50);
+    for (let i = 2; i < at.length - 1; i++)
       expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(LOADING_VIEW_MS);
-    expect(at.length).toBeGreaterThanOrEqual(5);
-    expect(at.length).toBeLessThanOrEqual(7);
+    expect(at.length).toBeGreaterThanOrEqual(6);
+    expect(at.length).toBeLessThanOrEqual(8);
   });
 
   it("does not hold the end of a load back by the loading rate", () => {
     const session = new TraceSession({ kind: "replay" });
     const at: number[] = [];
     followSession(session, () => at.push(performance.now()), { throttleMs: 250 });
-    session.setProgress({ bytes: 0, total: 10, done: false }); // passed on at once
+    row(session); // passed on at once
     vi.advanceTimersByTime(100);
     session.setProgress({ bytes: 5, total: 10, done: false }); // held until 1 s
     vi.advanceTimersByTime(100);
@@ -50,6 +57,20 @@ describe("followSession", () => {
     vi.advanceTimersByTime(2000);
     expect(at.map((t) => t - at[0])).toEqual([0, 250]);
     expect(at[1]).toBeGreaterThan(end);
+  });
+
+  it("passes the first rows on at once (first paint), however soon after the load began", () => {
+    const session = new TraceSession({ kind: "replay" });
+    let n = 0;
+    followSession(session, () => n++);
+    session.setProgress({ bytes: 0, total: 10, done: false });
+    expect(n).toBe(1);
+    vi.advanceTimersByTime(10);
+    row(session);
+    expect(n).toBe(2);
+    vi.advanceTimersByTime(10);
+    row(session);
+    expect(n).toBe(2);
   });
 
   it("keeps its own rate while loading for a view that follows loading", () => {
@@ -74,7 +95,7 @@ describe("followSession", () => {
     const session = new TraceSession({ kind: "replay" });
     let n = 0;
     const stop = followSession(session, () => n++, { throttleMs: 250 });
-    session.setProgress({ bytes: 0, total: 10, done: false });
+    row(session);
     session.setProgress({ bytes: 1, total: 10, done: false });
     expect(n).toBe(1);
     stop();

@@ -4,7 +4,7 @@
  * loads, views follow at most once per LOADING_VIEW_MS (their share of a 1M-event load was a
  * second or more of that thread); the load bar follows at its own rate (`followLoading`).
  *
- * Invariants: the first change is passed on at once; a held-back change is passed on when its
+ * Invariants: the first change, and the first with rows, are passed on at once; a held-back change is passed on when its
  * interval ends (trailing update), never dropped; the change that ends a load is passed on at the
  * view's own rate, whatever wait the loading rate had set.
  */
@@ -31,7 +31,8 @@ export function followSession(
   const fire = () => {
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
-    last = performance.now();
+    // Until the first rows are in, nothing was shown that could wait: they are passed on at once.
+    last = session.store.length > 0 ? performance.now() : -Infinity;
     onChange();
   };
   const unsubscribe = session.subscribe(() => {

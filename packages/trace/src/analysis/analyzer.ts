@@ -52,7 +52,9 @@ export interface AnalyzerOptions {
 
 export class Analyzer {
   private readonly states = new Map<string, KeyState>();
-  private readonly findingMap = new Map<string, Finding & { count: number }>();
+  /** Findings in order of first occurrence, and the same by kind and key. */
+  private readonly findingList: FindingRecord[] = [];
+  private readonly findingIndex = new Map<FindingKind, Map<string, FindingRecord>>();
   private readonly threshold: number;
   private readonly echoWindowUs: number;
   private eventCount = 0;
@@ -64,13 +66,18 @@ export class Analyzer {
   private lastState: KeyState | undefined;
   /** Field names seen in writes, each kept once (see addFields). */
   private readonly fieldNames = new Map<string, string>();
-  /** Passes opened or changed since the last `takeChangedPasses` (with `trackChanges`). */
-  private changed: Set<Pass> | undefined;
+  /**
+   * Passes opened or changed since the last `takeChangedPasses` (with `trackChanges`), each once:
+   * a pass is listed when its key's `changedIn` slot does not hold the current `changeEpoch` —
+   * an array read per change instead of hashing the pass into a Set.
+   */
+  private changed: Pass[] | undefined;
+  private changeEpoch = 1;
 
   constructor(opts: AnalyzerOptions = {}) {
     this.threshold = Math.max(1, opts.hotLoopThreshold ?? 5);
     this.echoWindowUs = (opts.echoWindowMs ?? 5000) * 1000;
-    if (opts.trackChanges) this.changed = new Set();
+    if (opts.trackChanges) this.changed = [];
   }
 
   /**
@@ -107,8 +114,9 @@ export class Analyzer {
   takeChangedPasses(): Pass[] {
     if (this.changed === undefined)
       throw new Error("Analyzer: takeChangedPasses needs trackChanges");
-    const out = [...this.changed];
-    this.changed.clear();
+    const out = this.changed;
+    this.changed = [];
+    this.changeEpoch++;
     return out;
   }
 
@@ -133,7 +141,9 @@ export class Analyzer {
   }
 
   findings(): Finding[] {
-    return [...this.findingMap.values()].map(({ count: _count, ...f }) => f);
+    return this.findingList.map(({ finding: f, count }) =>
+      f.kind === "hot-loop" || count === 1 ? { ...f } : { ...f, detail: `${f.detail} ×${count}` },
+    );
   }
 
   /** Everything at once, as plain data (safe to serialize or post to another thread). */
@@ -224,7 +234,7 @@ export class Analyzer {
     out.inferred = true;
     // Heuristic: a Deployment add/update or a Foo update right after our own write of it.
     if (e.event !== "delete") {
-      const w = this.claimEcho(st, e.ts, (x) => x.echoKind === e.kind);
+      const w = this.claimEcho(st, e.ts, e.kind);
       if (w) {
         out.cause = "self";
         out.writeSeq = w.seq;
@@ -241,9 +251,13 @@ export class Analyzer {
     st.summary.byStage.enqueue++;
     if (e.cause !== undefined) st.causesLogged = true;
     let t: Trigger;
+    // Each trigger is built whole, in one literal per shape (a property added afterwards would
+    // give it a second allocation for out-of-object properties, and the pass a second shape).
     if (e.cause === "resync" || e.cause === "retry") {
-      t = { enqueueSeq: e.seq, cause: e.cause, inferred: false };
-      if (e.causeSeq !== undefined) t.watchSeq = e.causeSeq;
+      t =
+        e.causeSeq !== undefined
+          ? { enqueueSeq: e.seq, cause: e.cause, inferred: false, watchSeq: e.causeSeq }
+          : { enqueueSeq: e.seq, cause: e.cause, inferred: false };
       if (st.lastWatch && (e.causeSeq === undefined || st.lastWatch.seq === e.causeSeq))
         st.lastWatch = undefined;
     } else {
@@ -254,12 +268,20 @@ export class Analyzer {
             ? st.lastWatch
             : undefined;
       if (w) {
-        t = { enqueueSeq: e.seq, watchSeq: w.seq, cause: w.cause, inferred: w.inferred };
-        if (w.writeSeq !== undefined) t.writeSeq = w.writeSeq;
+        t =
+          w.writeSeq !== undefined
+            ? {
+                enqueueSeq: e.seq,
+                watchSeq: w.seq,
+                cause: w.cause,
+                inferred: w.inferred,
+                writeSeq: w.writeSeq,
+              }
+            : { enqueueSeq: e.seq, watchSeq: w.seq, cause: w.cause, inferred: w.inferred };
         if (st.lastWatch === w) st.lastWatch = undefined;
       } else {
         // No watch line to go by: an add right after our own write is taken as its echo.
-        const echo = this.claimEcho(st, e.ts, () => true);
+        const echo = this.claimEcho(st, e.ts, ANY_KIND);
         t = echo
           ? { enqueueSeq: e.seq, writeSeq: echo.seq, cause: "self", inferred: true }
           : { enqueueSeq: e.seq, cause: "unknown", inferred: false };
@@ -276,18 +298,15 @@ export class Analyzer {
     const st = this.state(e.key, e.ts);
     st.summary.byStage.dequeue++;
     if (st.open) this.close(st, st.open, undefined);
-    const p = this.openPass(st, e.ts, false);
-    p.dequeueSeq = e.seq;
-    if (e.worker !== undefined) p.worker = e.worker;
-    return p.index;
+    return this.openPass(st, e.ts, e).index;
   }
 
   private read(e: ReadEvent): number {
     this.totals.read++;
     const st = this.state(e.key, e.ts);
     st.summary.byStage.read++;
-    const p = st.open ?? this.openPass(st, e.ts, true);
-    this.changed?.add(p);
+    const p = st.open ?? this.openPass(st, e.ts, undefined);
+    this.touch(st, p);
     p.readSeq ??= e.seq;
     if (e.rv !== undefined) st.fooRv = e.rv;
     if (e.worker !== undefined) p.worker ??= e.worker;
@@ -301,8 +320,8 @@ export class Analyzer {
     const s = st.summary;
     s.byStage.write++;
     s.writes++;
-    const p = st.open ?? this.openPass(st, e.ts, true);
-    this.changed?.add(p);
+    const p = st.open ?? this.openPass(st, e.ts, undefined);
+    this.touch(st, p);
     p.writeSeqs = append(p.writeSeqs, e.seq);
     const code = e.code ?? codeOfReason(e.reason);
     if (code === 409) {
@@ -357,7 +376,7 @@ export class Analyzer {
 
   private done(e: PassEndEvent): number {
     const st = this.state(e.key, e.ts);
-    const p = st.open ?? this.openPass(st, e.ts, true);
+    const p = st.open ?? this.openPass(st, e.ts, undefined);
     p.endSeq = e.seq;
     p.end = e.ts;
     if (e.worker !== undefined) p.worker ??= e.worker;
@@ -375,17 +394,22 @@ export class Analyzer {
 
   // ── passes ────────────────────────────────────────────────────────────────────────────────
 
-  private openPass(st: KeyState, ts: number, fromMarkers: boolean): Pass {
+  /** Opens the key's next pass, at `dequeue` or (undefined) at a pass-end marker. */
+  private openPass(st: KeyState, ts: number, dequeue: DequeueEvent | undefined): Pass {
     const triggers = st.pending;
     let cause: PassCause;
     let inferred = false;
     // Only for traces that do not say why keys were added (the Go controller's logs): ours log the
     // rate-limited re-add, which may come after this pass began (its delay still running).
-    const retry =
-      !st.causesLogged &&
-      st.lastOutcome === "requeued" &&
-      !triggers.some((t) => t.cause === "retry");
-    const firstOther = triggers.find((t) => t.cause !== "self");
+    let anyRetry = false;
+    let anyInferred = false;
+    let firstOther: Trigger | undefined;
+    for (const t of triggers) {
+      if (t.cause === "retry") anyRetry = true;
+      if (t.inferred) anyInferred = true;
+      if (firstOther === undefined && t.cause !== "self") firstOther = t;
+    }
+    const retry = !st.causesLogged && st.lastOutcome === "requeued" && !anyRetry;
     if (retry) {
       // The rate-limited re-add after an error is not logged by the Go controller: it is the
       // first add of this pass all the same.
@@ -398,24 +422,65 @@ export class Analyzer {
       inferred = firstOther.inferred;
     } else {
       cause = "self";
-      inferred = triggers.some((t) => t.inferred);
+      inferred = anyInferred;
     }
-    const p: Pass = {
-      key: st.summary.key,
-      index: st.passes.length,
-      start: ts,
-      triggers,
-      cause,
-      inferred,
-      writeSeqs: none<number>(),
-      changingWrites: 0,
-      noopWrites: 0,
-      conflicts: 0,
-      changedFields: none<string>(),
-      fromMarkers,
-    };
+    const key = st.summary.key;
+    const index = st.passes.length;
+    const writeSeqs = none<number>();
+    const changedFields = none<string>();
+    // Built whole, with the dequeue's fields where there is one (in the order they were once
+    // added): every property added afterwards goes to a separate array that is reallocated as
+    // it grows (room for 3, 6, 9), and a pass gains up to seven.
+    const p: Pass =
+      dequeue === undefined
+        ? {
+            key,
+            index,
+            start: ts,
+            triggers,
+            cause,
+            inferred,
+            writeSeqs,
+            changingWrites: 0,
+            noopWrites: 0,
+            conflicts: 0,
+            changedFields,
+            fromMarkers: true,
+          }
+        : dequeue.worker === undefined
+          ? {
+              key,
+              index,
+              start: ts,
+              triggers,
+              cause,
+              inferred,
+              writeSeqs,
+              changingWrites: 0,
+              noopWrites: 0,
+              conflicts: 0,
+              changedFields,
+              fromMarkers: false,
+              dequeueSeq: dequeue.seq,
+            }
+          : {
+              key,
+              index,
+              start: ts,
+              triggers,
+              cause,
+              inferred,
+              writeSeqs,
+              changingWrites: 0,
+              noopWrites: 0,
+              conflicts: 0,
+              changedFields,
+              fromMarkers: false,
+              dequeueSeq: dequeue.seq,
+              worker: dequeue.worker,
+            };
     st.passes.push(p);
-    this.changed?.add(p);
+    this.touch(st, p);
     st.run.push(0);
     st.open = p;
     st.pending = none<Trigger>();
@@ -428,21 +493,26 @@ export class Analyzer {
   }
 
   private close(st: KeyState, p: Pass, outcome: PassEndEvent["outcome"] | undefined): void {
-    this.changed?.add(p);
+    this.touch(st, p);
     st.open = undefined;
     if (outcome !== undefined) p.outcome = outcome;
     p.end ??= p.start;
     st.lastOutcome = outcome;
     // Writes two passes old that no echo claimed changed nothing.
-    if (st.echoes.length > 0) {
-      const keep: OpenWrite[] = [];
-      for (const w of st.echoes) {
+    const echoes = st.echoes;
+    if (echoes.length > 0) {
+      let kept = 0;
+      for (let i = 0; i < echoes.length; i++) {
+        const w = echoes[i];
         if (w.pass.index <= p.index - 2) this.settleNoop(st, w);
-        else keep.push(w);
+        else echoes[kept++] = w;
       }
-      st.echoes = keep;
+      echoes.length = kept;
     }
-    for (const w of st.unsettled.values()) if (w.pass.index <= p.index - 2) this.settleNoop(st, w);
+    if (st.unsettled.size > 0) {
+      for (const w of st.unsettled.values())
+        if (w.pass.index <= p.index - 2) this.settleNoop(st, w);
+    }
     if (st.createConfirmed || st.createFrom === undefined || p.index < st.createFrom) return;
     if (this.isQuiet(p) && !st.pendingNonResync) {
       st.candidate = p.index;
@@ -450,6 +520,13 @@ export class Analyzer {
     } else {
       st.candidate = -1;
     }
+  }
+
+  /** Notes that `p` (a pass of `st`) opened or changed, for `takeChangedPasses`. */
+  private touch(st: KeyState, p: Pass): void {
+    if (this.changed === undefined || st.changedIn[p.index] === this.changeEpoch) return;
+    st.changedIn[p.index] = this.changeEpoch;
+    this.changed.push(p);
   }
 
   private isQuiet(p: Pass): boolean {
@@ -466,30 +543,40 @@ export class Analyzer {
   // ── writes and their echoes ───────────────────────────────────────────────────────────────
 
   /**
-   * Takes the newest write that `match`es and is recent enough as the one this event echoes.
-   * Older matching writes had their chance to be echoed first, so they changed nothing.
+   * Takes the newest write echoed by a watch event of `kind` (ANY_KIND: whatever its kind) that
+   * is recent enough as the one this event echoes. Older such writes had their chance to be
+   * echoed first, so they changed nothing; they leave the list with it (in place: the order of
+   * the rest is kept).
    */
   private claimEcho(
     st: KeyState,
     ts: number,
-    match: (w: OpenWrite) => boolean,
+    kind: string | typeof ANY_KIND,
   ): OpenWrite | undefined {
-    let i = st.echoes.length - 1;
-    while (i >= 0 && !match(st.echoes[i])) i--;
+    const echoes = st.echoes;
+    let i = echoes.length - 1;
+    while (i >= 0 && kind !== ANY_KIND && echoes[i].echoKind !== kind) i--;
     if (i < 0) return undefined;
-    const w = st.echoes[i];
+    const w = echoes[i];
     if (ts - w.ts > this.echoWindowUs) return undefined;
-    const older = st.echoes.slice(0, i).filter(match);
-    for (const o of older) this.settleNoop(st, o);
-    st.echoes = st.echoes.filter((x) => x !== w && !older.includes(x));
+    let kept = 0;
+    for (let j = 0; j < echoes.length; j++) {
+      const x = echoes[j];
+      if (j < i && (kind === ANY_KIND || x.echoKind === kind)) this.settleNoop(st, x);
+      else if (j !== i) echoes[kept++] = x;
+    }
+    echoes.length = kept;
     if (w.changed === undefined) this.settleChanging(st, w);
     return w;
   }
 
   private settleEcho(st: KeyState, writeSeq: number): void {
-    const i = st.echoes.findIndex((w) => w.seq === writeSeq);
-    if (i < 0) return;
-    const [w] = st.echoes.splice(i, 1);
+    const echoes = st.echoes;
+    let i = 0;
+    while (i < echoes.length && echoes[i].seq !== writeSeq) i++;
+    if (i === echoes.length) return;
+    const w = echoes[i];
+    echoes.splice(i, 1);
     if (w.changed === undefined) this.settleChanging(st, w);
   }
 
@@ -513,7 +600,7 @@ export class Analyzer {
     writeSeq: number,
     fields: string[] | undefined,
   ): void {
-    this.changed?.add(p);
+    this.touch(st, p);
     p.changingWrites++;
     p.changingWriteSeqs = append(p.changingWriteSeqs ?? none<number>(), writeSeq);
     st.summary.changingWrites++;
@@ -576,7 +663,7 @@ export class Analyzer {
         fields.length > 0
           ? `changing ${fields.join(", ")} every time`
           : "each making a changing write";
-      const f = this.find(
+      const { finding: f } = this.find(
         "hot-loop",
         st.summary.key,
         st.passes[first].dequeueSeq ?? st.passes[first].writeSeqs[0],
@@ -597,26 +684,38 @@ export class Analyzer {
 
   // ── findings and summaries ────────────────────────────────────────────────────────────────
 
+  /**
+   * Counts one more occurrence of the finding of `kind` about `key`, whose detail is now
+   * `detail` (except for hot loops, whose caller writes it).
+   */
   private find(
     kind: FindingKind,
     key: string,
     seq: number | undefined,
     detail: string,
-  ): Finding & { count: number } {
-    const id = `${kind}\u0000${key}`;
-    let f = this.findingMap.get(id);
-    if (!f) {
+  ): FindingRecord {
+    let byKey = this.findingIndex.get(kind);
+    if (byKey === undefined) {
+      byKey = new Map();
+      this.findingIndex.set(kind, byKey);
+    }
+    let r = byKey.get(key);
+    if (r === undefined) {
       // Detached, like every string the Analyzer keeps (see detach): `key` and `detail` are
       // often cut from, or built from slices of, a whole decoded chunk of the log.
       const k = detach(key);
-      f = { kind, key: k, detail: detach(detail), count: 0 };
-      if (seq !== undefined) f.seq = seq;
-      this.findingMap.set(`${kind}\u0000${k}`, f);
+      const d = detach(detail);
+      r = {
+        finding: seq !== undefined ? { kind, key: k, detail: d, seq } : { kind, key: k, detail: d },
+        count: 0,
+      };
+      byKey.set(k, r);
+      this.findingList.push(r);
+    } else if (kind !== "hot-loop" && r.finding.detail !== detail) {
+      r.finding.detail = detach(detail);
     }
-    f.count++;
-    if (kind !== "hot-loop")
-      f.detail = f.count > 1 ? detach(`${detail} ×${f.count}`) : detach(detail);
-    return f;
+    r.count++;
+    return r;
   }
 
   private summarize(st: KeyState): KeySummary {
@@ -643,6 +742,18 @@ export class Analyzer {
 function detach(s: string): string {
   return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }
+
+/**
+ * A finding as the Analyzer keeps it: `finding.detail` is the latest detail given, and
+ * `findings()` adds the count to it (so a repeated finding costs no new string).
+ */
+interface FindingRecord {
+  readonly finding: Finding;
+  count: number;
+}
+
+/** `claimEcho`'s kind for an enqueue with no watch line: a write of any kind may be echoed. */
+const ANY_KIND = Symbol("any kind");
 
 /** How many distinct field names the Analyzer shares before it starts over. */
 const MAX_FIELD_NAMES = 4096;
@@ -680,17 +791,29 @@ function echoKindOf(e: WriteEvent): OpenWrite["echoKind"] {
 }
 
 /**
- * The empty list every pass starts with. Most passes hold one or two items per list, and a pushed
- * empty array reserves room for 17: over 200k retained passes that is most of the heap. Lists are
- * therefore shared while empty and grown by `append` (so: never push onto a Pass's lists).
+ * The empty list every pass starts with. Most passes hold one or two items per list, and a push
+ * onto an array grows its room to 1.5 × length + 16 (17 for an array of one): over 200k retained
+ * passes that is most of the heap. Lists are therefore shared while empty and grown by `append`,
+ * which copies a short list into an array of its exact new length (so: never push onto a Pass's
+ * lists).
  */
 const NONE_LIST: readonly never[] = Object.freeze([]);
 const none = <T>(): T[] => NONE_LIST as unknown as T[];
 
 function append<T>(list: T[], item: T): T[] {
-  if (list.length === 0) return [item];
-  list.push(item);
-  return list;
+  switch (list.length) {
+    case 0:
+      return [item];
+    case 1:
+      return [list[0], item];
+    case 2:
+      return [list[0], list[1], item];
+    case 3:
+      return [list[0], list[1], list[2], item];
+    default:
+      list.push(item);
+      return list;
+  }
 }
 
 /** Fields common to a run; undefined while no pass of the run named its fields. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { KeyState } from "./key-state.ts";
+import { PASS_CAUSES } from "./model.ts";
+import { STAGES } from "../event.ts";
 
 describe("a key's ring of write resourceVersions", () => {
   it("matches an rv exactly as a string, whether it is kept as a number or not", () => {
@@ -27,5 +29,15 @@ describe("a key's ring of write resourceVersions", () => {
     // goes to slot 4), as it did before rvs were kept as numbers.
     st.rememberRv("1019", 21);
     expect(st.ownWriteWithRv("1019")).toBe(20);
+  });
+});
+
+describe("a key's summary counts", () => {
+  it("name every stage and every cause, in the model's order", () => {
+    const s = new KeyState("ns/a", 0).summary;
+    expect(Object.keys(s.byStage)).toEqual([...STAGES]);
+    expect(Object.keys(s.passCauses)).toEqual([...PASS_CAUSES]);
+    expect(Object.values(s.byStage).every((n) => n === 0)).toBe(true);
+    expect(Object.values(s.passCauses).every((n) => n === 0)).toBe(true);
   });
 });

@@ -4,8 +4,6 @@
  */
 import type { PassOutcome } from "../event.ts";
 import type { KeySummary, Pass, PassCause, Trigger } from "./model.ts";
-import { PASS_CAUSES } from "./model.ts";
-import { STAGES } from "../event.ts";
 
 /** How a watch event was classified when it arrived. */
 export interface WatchClass {
@@ -70,11 +68,12 @@ export class KeyState {
    * resourceVersion returned by one of our writes → that write's seq. A decimal rv (as the API
    * server hands out) is kept as its number, so a lookup compares 16 numbers in one typed array
    * instead of 16 strings scattered over the heap (a cache miss each, on every watch event);
-   * any other rv is kept as its string, with NOT_DECIMAL in its number slot.
+   * any other rv is kept as its string, with NOT_DECIMAL in its number slot. One typed array
+   * holds the numbers (slots 0‥RECENT-1) and the writes' seqs (slots RECENT‥2·RECENT-1): a
+   * typed array is an ArrayBuffer too, and a key's first event paid for two.
    */
-  private readonly ownRvNums = new Float64Array(RECENT).fill(EMPTY);
+  private readonly ownRvNums = new Float64Array(2 * RECENT).fill(EMPTY, 0, RECENT);
   private readonly ownRvs: (string | undefined)[] = new Array(RECENT);
-  private readonly ownRvSeqs = new Float64Array(RECENT);
   private rvAt = 0;
   /** Writes that may still be echoed by a watch event (heuristic matching), oldest first. */
   echoes: OpenWrite[] = [];
@@ -99,14 +98,21 @@ export class KeyState {
   readonly run: number[] = [];
   /** Fields changed on every pass of the current hot-loop run (undefined: not known). */
   runFields: string[] | undefined;
+  /**
+   * Per pass index: the Analyzer's change epoch in which the pass was last listed as changed
+   * (trackChanges only; see Analyzer.touch).
+   */
+  readonly changedIn: number[] = [];
 
   constructor(key: string, ts: number) {
     this.summary = {
       key,
       firstTs: ts,
-      byStage: Object.fromEntries(STAGES.map((s) => [s, 0])) as KeySummary["byStage"],
+      // Literals (in the order of STAGES and PASS_CAUSES): a key costs two small objects here,
+      // not the arrays of entries Object.fromEntries would build them from.
+      byStage: { watch: 0, enqueue: 0, dequeue: 0, read: 0, write: 0 },
       passes: 0,
-      passCauses: Object.fromEntries(PASS_CAUSES.map((c) => [c, 0])) as KeySummary["passCauses"],
+      passCauses: { external: 0, self: 0, resync: 0, retry: 0, unknown: 0 },
       selfTriggered: 0,
       writes: 0,
       changingWrites: 0,
@@ -142,7 +148,7 @@ export class KeyState {
     const n = decimal(rv);
     this.ownRvNums[this.rvAt] = n;
     this.ownRvs[this.rvAt] = n === NOT_DECIMAL ? rv : undefined;
-    this.ownRvSeqs[this.rvAt] = seq;
+    this.ownRvNums[RECENT + this.rvAt] = seq;
     this.rvAt = (this.rvAt + 1) % RECENT;
   }
 
@@ -151,9 +157,9 @@ export class KeyState {
     const n = decimal(rv);
     const nums = this.ownRvNums;
     if (n !== NOT_DECIMAL) {
-      for (let i = 0; i < RECENT; i++) if (nums[i] === n) return this.ownRvSeqs[i];
+      for (let i = 0; i < RECENT; i++) if (nums[i] === n) return nums[RECENT + i];
     } else {
-      for (let i = 0; i < RECENT; i++) if (this.ownRvs[i] === rv) return this.ownRvSeqs[i];
+      for (let i = 0; i < RECENT; i++) if (this.ownRvs[i] === rv) return nums[RECENT + i];
     }
     return undefined;
   }

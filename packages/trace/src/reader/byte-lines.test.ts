@@ -266,6 +266,26 @@ describe("the klog byte path", () => {
     expect(got.events).toEqual(want.events);
   });
 
+  it("reads a log pushed through one buffer refilled for every chunk as the text path does", () => {
+    const r = rng(77);
+    const text = klogLog(12, 2000);
+    const bytes = new TextEncoder().encode(text);
+    const want = readTraceText(text, { year: 2026 });
+    const reader = new TraceReader({ year: 2026 });
+    const events = [];
+    const buffer = new Uint8Array(4096);
+    for (let at = 0; at < bytes.length;) {
+      const n = Math.min(1 + Math.floor(r() * buffer.length), bytes.length - at);
+      buffer.set(bytes.subarray(at, at + n));
+      events.push(...reader.push(buffer.subarray(0, n)));
+      buffer.fill(0x41);
+      at += n;
+    }
+    events.push(...reader.end());
+    expect(events).toEqual(want.events);
+    expect(reader.diagnostics).toEqual(want.reader.diagnostics);
+  });
+
   it("takes no year from a foreign line before the first header (the text path decides it)", () => {
     const text = [
       "started 2023-05-06T07:08:09Z by systemd",

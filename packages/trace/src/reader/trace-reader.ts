@@ -102,6 +102,8 @@ export class TraceReader {
    * Feeds a chunk; returns the events completed by it, in order — or, with `sink`, hands each
    * event to it as soon as it is read and returns nothing. The sink is the fast way for big
    * inputs: events die young instead of a whole chunk's worth surviving a garbage collection.
+   * The chunk is not kept: its memory may be refilled once push returns (one read buffer for a
+   * whole file spares a fresh buffer, and its page faults, per chunk).
    */
   push(chunk: Uint8Array | string, sink?: (e: TraceEvent) => void): TraceEvent[] {
     this.sink = sink;

@@ -90,7 +90,8 @@ export class LineSplitter {
       return;
     }
     // One kind of byte array whatever the caller's (Node's Buffer is a subclass): the byte
-    // readers downstream stay monomorphic.
+    // readers downstream stay monomorphic, and slice() below copies — Buffer's slice() is a view,
+    // which would change under the pending bytes when the caller refills its buffer.
     if (chunk.constructor !== Uint8Array) {
       chunk = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     }

@@ -4,6 +4,7 @@
  * their types, property order, raw text, line numbers, seqs — the same diagnostics and counts,
  * whatever the chunking (cuts inside lines and inside multi-byte characters) and the decoder.
  */
+import { Buffer } from "node:buffer";
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { TraceReader, type ReaderOptions } from "./trace-reader.ts";
@@ -266,14 +267,16 @@ describe("the klog byte path", () => {
     expect(got.events).toEqual(want.events);
   });
 
-  it("reads a log pushed through one buffer refilled for every chunk as the text path does", () => {
+  // A Node Buffer: its slice() is a view, not a copy, so a reader that kept a "copy" made by
+  // slice() would see it change when the buffer is refilled.
+  it("reads a log pushed through one Buffer refilled for every chunk as the text path does", () => {
     const r = rng(77);
     const text = klogLog(12, 2000);
     const bytes = new TextEncoder().encode(text);
     const want = readTraceText(text, { year: 2026 });
     const reader = new TraceReader({ year: 2026 });
     const events = [];
-    const buffer = new Uint8Array(4096);
+    const buffer = Buffer.alloc(4096);
     for (let at = 0; at < bytes.length;) {
       const n = Math.min(1 + Math.floor(r() * buffer.length), bytes.length - at);
       buffer.set(bytes.subarray(at, at + n));

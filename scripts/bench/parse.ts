@@ -4,10 +4,10 @@
  * noise (~190 MB); --smoke: 10k.
  */
 import { spawnSync } from "node:child_process";
-import { createReadStream } from "node:fs";
 // Relative: scripts/ is not a workspace package, so it cannot resolve @loopscope/*.
 import { Analyzer, TraceReader, type TraceEvent } from "../../packages/trace/src/index.ts";
 import { decodeUtf8 } from "../../apps/server/src/cli/utf8.ts";
+import { openTraceInput } from "../../apps/server/src/cli/input.ts";
 import type { Bench, Measurement } from "./lib/types.ts";
 import { synthKlog } from "./lib/klog-synth.ts";
 
@@ -25,9 +25,8 @@ async function readAll(path: string, analyze: boolean): Promise<{ events: number
     : () => {
         events++;
       };
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    reader.push(chunk as Buffer, sink);
-  }
+  // The CLI's own input (stats, excerpt): a plain file read into one reused buffer.
+  for await (const chunk of (await openTraceInput(path)).chunks) reader.push(chunk, sink);
   reader.end(sink);
   return { events, keys: analyzer.keys().length };
 }

@@ -4,14 +4,17 @@
  * CLI prints as is (exit 1) — never a stack trace.
  */
 import { createReadStream } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { open, stat, type FileHandle } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
 
 export class InputError extends Error {}
 
 export interface TraceInput {
-  /** Decompressed bytes, in chunks. */
+  /**
+   * Decompressed bytes, in chunks. A chunk is valid only until the next one is asked for: a plain
+   * file is read into one reused buffer (the readers copy what they keep of a chunk).
+   */
   chunks: AsyncIterable<Uint8Array>;
   /** Size of the file on disk (compressed), when known: for progress. */
   size: number | undefined;
@@ -64,8 +67,36 @@ export async function openTraceInput(path: string): Promise<TraceInput> {
   } catch (err) {
     throw new InputError(`${path}: ${describe(err)}`);
   }
+  if (!gzip) return fromFile(path, size);
   const file = createReadStream(path, { highWaterMark: CHUNK });
   return fromStream(file, path, size, gzip);
+}
+
+/**
+ * A plain file, read into one buffer over and over. A stream's chunks are new memory each, and
+ * faulting in a fresh megabyte per chunk cost more CPU than the klog reader's own work on it
+ * (~0.35 s per 190 MB here, against 0.02 s for one reused buffer).
+ */
+function fromFile(path: string, size: number): TraceInput {
+  let read = 0;
+  const chunks = async function* (): AsyncGenerator<Uint8Array> {
+    let fh: FileHandle | undefined;
+    try {
+      fh = await open(path, "r");
+      const buffer = new Uint8Array(CHUNK);
+      for (;;) {
+        const { bytesRead } = await fh.read(buffer, 0, CHUNK, null);
+        if (bytesRead === 0) return;
+        read += bytesRead;
+        yield buffer.subarray(0, bytesRead);
+      }
+    } catch (err) {
+      throw new InputError(`${path}: ${describe(err)}`);
+    } finally {
+      await fh?.close();
+    }
+  };
+  return { chunks: chunks(), size, bytesRead: () => read, gzip: false, name: path };
 }
 
 function fromStream(

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { readTraceText } from "@loopscope/trace";
+import { openTraceInput } from "./input.ts";
+import { loadTraceFile } from "./load-trace-file.ts";
+
+const STAGE = join(import.meta.dirname, "../../../../packages/trace/fixtures/stage");
+
+/** A klog log of several megabytes: the fixture's lines again and again, times moving on. */
+function bigLog(): string {
+  const lines = readFileSync(join(STAGE, "create-canonical.log"), "utf8").trimEnd().split("\n");
+  const out: string[] = [];
+  for (let round = 0; out.length < 40_000; round++) {
+    const mm = String(round % 60).padStart(2, "0");
+    for (const l of lines) out.push(l.replace(/^(I\d{4} \d\d:)\d\d/, `$1${mm}`));
+  }
+  return out.join("\n") + "\n";
+}
+
+describe("trace input", () => {
+  const dir = mkdtempSync(join(tmpdir(), "loopscope-input-"));
+  const text = bigLog();
+  const plain = join(dir, "big.log");
+  writeFileSync(plain, text);
+  const gz = join(dir, "big.log.gz");
+  writeFileSync(gz, gzipSync(text));
+
+  it("yields every byte of a file, plain or gzip, and counts what it read", async () => {
+    expect(text.length).toBeGreaterThan(3 << 20); // several chunks
+    for (const [path, onDisk] of [
+      [plain, text.length],
+      [gz, readFileSync(gz).length],
+    ] as const) {
+      const input = await openTraceInput(path);
+      const parts: Buffer[] = [];
+      // A chunk is valid until the next is asked for: keep copies.
+      for await (const c of input.chunks) parts.push(Buffer.from(c));
+      expect(Buffer.concat(parts).toString("utf8")).toBe(text);
+      expect(input.bytesRead()).toBe(onDisk);
+    }
+  });
+
+  it("reads a multi-chunk file into the same events as the whole text at once", async () => {
+    const whole = readTraceText(text, { year: 2026 }).events;
+    expect(whole.length).toBeGreaterThan(20_000);
+    for (const path of [plain, gz]) {
+      const { events } = await loadTraceFile(path, { year: 2026, keepEvents: true });
+      expect(events).toEqual(whole);
+    }
+  });
+});

@@ -3,7 +3,6 @@
  * protocol.ts): batches are appended with their analysis as they arrive, so the lanes fill while
  * the file is still being read.
  */
-import { transferList } from "../store/rowEncoder.ts";
 import { TraceSession, type SessionSource } from "../store/session.ts";
 import type { FromAnalysis, FromReader, ToAnalysis, ToReader } from "./protocol.ts";
 
@@ -37,11 +36,6 @@ export function loadTrace(blob: Blob, name: string, source: SessionSource): Load
     const m = ev.data;
     if (m.type === "batch") {
       session.pushColumns(m.columns, m.analysis);
-      // Copied into the store: the buffers go back to be filled again (the page keeps no view).
-      reader.postMessage(
-        { type: "recycle", columns: m.columns } satisfies ToReader,
-        transferList(m.columns),
-      );
       session.addDiagnostics(m.diagnostics);
       session.setProgress({ bytes: m.bytes, total: m.total, done: false });
       if (!reserved && m.bytes >= m.total * RESERVE_AT) {

@@ -3,19 +3,15 @@
  * chain: the reader worker turns the file into column batches and hands them (transferred) to the
  * analysis worker, which rebuilds the events, runs the Analyzer on them and hands each batch on
  * to the page with what it changed in the analysis. No event object ever crosses a thread and no
- * column is copied; the store and the analysis are never a batch apart. Once the page has copied
- * a batch into its store, the batch's buffers go back to the reader to be filled again.
+ * column is copied; the store and the analysis are never a batch apart.
  */
 import type { Diagnostic } from "@loopscope/trace";
 import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";
-import type { ColumnBatch, RowColumns } from "../store/rowEncoder.ts";
+import type { ColumnBatch } from "../store/rowEncoder.ts";
 
 /** Page → reader worker. `analysis` is the port to the analysis worker. */
 export type ToReader =
-  | { type: "open"; file: Blob; name: string; analysis: MessagePort }
-  | { type: "cancel" }
-  /** A batch's columns, copied into the page's store: their buffers, back for the next batches. */
-  | { type: "recycle"; columns: RowColumns };
+  { type: "open"; file: Blob; name: string; analysis: MessagePort } | { type: "cancel" };
 
 /** Reader worker → page: only its failure (its batches go through the analysis worker). */
 export type FromReader = { type: "error"; message: string };

@@ -25,13 +25,10 @@ const MAX_BATCH_EVENTS = 50_000;
 const BATCH_MS = 100;
 
 let cancelled = false;
-/** The encoder of the file being read (batches' columns come back to it: see protocol.ts). */
-let current: RowEncoder | undefined;
 
 self.onmessage = (ev: MessageEvent<ToReader>) => {
   const msg = ev.data;
   if (msg.type === "cancel") cancelled = true;
-  else if (msg.type === "recycle") current?.recycle(msg.columns);
   else if (msg.type === "open") {
     cancelled = false;
     read(msg.file, msg.name, msg.analysis).catch((err: unknown) => {
@@ -112,7 +109,7 @@ async function read(file: Blob, name: string, analysis: MessagePort): Promise<vo
   const total = file.size;
   let bytes = 0;
   const gz = await isGzip(file, name);
-  const encoder = (current = new RowEncoder());
+  const encoder = new RowEncoder();
   const reader = createReader(encoder);
   const toAnalysis = (m: ReaderToAnalysis, transfer: Transferable[] = []) =>
     analysis.postMessage(m, transfer);

@@ -255,9 +255,6 @@ type Filling = RowColumns;
  * worker filling it was slower, 1.35–1.57 s against 1.30–1.34 s per 1M rows — an allocation that
  * big is fresh memory from the system every batch, where smaller ones are reused.)
  */
-/** Recycled column sets kept at most: batches in flight between the reader and the page. */
-const MAX_SPARE = 4;
-
 function filling(n: number): Filling {
   return {
     ts: new Float64Array(n),
@@ -315,8 +312,6 @@ export class RowEncoder {
   private readonly details = new Interner();
   private readonly detailBuilder = new DetailBuilder();
   private cols: Filling = filling(0);
-  /** Columns of finished batches given back (`recycle`), to fill again instead of new memory. */
-  private readonly spare: Filling[] = [];
   private n = 0;
   private raw: (string | undefined)[] | undefined;
 
@@ -432,40 +427,8 @@ export class RowEncoder {
     return this.n++;
   }
 
-  /**
-   * Takes back the columns of a batch this encoder finished, once its reader is done with them:
-   * later batches are filled into them (every column of every row is written, so nothing stale
-   * shows). New typed arrays of a batch's size are fresh memory from the system in a browser, and
-   * the reader worker paid for faulting in every batch's.
-   */
-  recycle(c: RowColumns): void {
-    const capacity = c.seq.buffer.byteLength / Uint32Array.BYTES_PER_ELEMENT;
-    if (capacity === 0) return;
-    const f: Filling = {
-      ts: new Float64Array(c.ts.buffer),
-      rv: new Float64Array(c.rv.buffer),
-      oldRv: new Float64Array(c.oldRv.buffer),
-      seq: new Uint32Array(c.seq.buffer),
-      key: new Uint32Array(c.key.buffer),
-      line: new Uint32Array(c.line.buffer),
-      len: new Uint32Array(c.len.buffer),
-      causeSeq: new Uint32Array(c.causeSeq.buffer),
-      worker: new Uint32Array(c.worker.buffer),
-      detail: new Uint32Array(c.detail.buffer),
-      stage: new Uint8Array(c.stage.buffer),
-    };
-    // Only whole sets: each column as long as the others (a batch of this encoder's).
-    for (const a of Object.values(f)) if (a.length !== capacity) return;
-    this.spare.push(f);
-    // Batches grow as a file is read: keep the biggest sets.
-    this.spare.sort((a, b) => b.seq.length - a.seq.length);
-    this.spare.length = Math.min(this.spare.length, MAX_SPARE);
-  }
-
   private grow(capacity: number): void {
-    // The smallest set that fits (the list is biggest first).
-    const i = this.spare.findLastIndex((f) => f.seq.length >= capacity);
-    const next = i >= 0 ? this.spare.splice(i, 1)[0] : filling(capacity);
+    const next = filling(capacity);
     copyRows(next, this.cols, this.n);
     this.cols = next;
   }

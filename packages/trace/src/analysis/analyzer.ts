@@ -14,6 +14,8 @@
  *   changing when its echo arrives, no-op when two more passes go by without one.
  * - Summaries are live values: while a stream is running, `reconcilesForCreate` and `quiescent`
  *   describe the trace so far.
+ * - It keeps values of an event (strings, numbers, its `fields` list), never the event object:
+ *   a caller may refill one object for every event it pushes (the web app's analysis worker does).
  */
 import type {
   DequeueEvent,

@@ -58,8 +58,8 @@ export class TraceStore {
    * The rows of each key, as a chain: `nextOfKey[row]` is the next row of the same key (NONE at a
    * key's last). Appending costs two typed-array writes per row and allocates nothing; a key's
    * list is built from the chain when a view asks for it (`rowsOf`), and only for the keys views
-   * look at. (Plain per-key arrays, grown per row, were a third of the page's work while a file
-   * loaded: ten thousand arrays reallocated and collected.)
+   * look at. (Plain per-key arrays, grown per row, meant ten thousand arrays for the page to
+   * reallocate and collect while a file loaded.)
    */
   private readonly nextOfKey = new Column(Uint32Array);
   /** Per key id: its first and last row (NONE: none yet) and how many rows it has. */

@@ -25,6 +25,18 @@ const SOURCES = [
 const CASES: [string, () => TraceEvent[]][] = [
   ...SOURCES.map((src): [string, () => TraceEvent[]] => [src.split("/").pop()!, () => trace(src)]),
   [
+    // Values no numeric column holds exactly go into the detail: the events rebuilt for the
+    // Analyzer must take them from there (and not keep a previous row's).
+    "create-foo.jsonl, resourceVersions no column holds",
+    () =>
+      trace(SOURCES[2]).map((e, i) => {
+        const odd: Record<string, unknown> = {};
+        if ("rv" in e && e.rv !== undefined && i % 2 === 0) odd.rv = `0${e.rv}`;
+        if ("worker" in e && e.worker !== undefined && i % 3 === 0) odd.worker = e.worker + 0.5;
+        return { ...e, ...odd } as TraceEvent;
+      }),
+  ],
+  [
     "create-foo.jsonl, writes without effects",
     () =>
       trace(SOURCES[2]).map((e) => {

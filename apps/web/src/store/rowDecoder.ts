@@ -8,7 +8,13 @@
  * - events of one detail share its parsed members (arrays included): they are for reading only.
  */
 import type { TraceEvent } from "@loopscope/trace";
-import { ABSENT, KIND_CODES, NUMERIC_FIELDS, type ColumnBatch } from "./rowEncoder.ts";
+import {
+  ABSENT,
+  KIND_CODES,
+  NUMERIC_FIELDS,
+  type ColumnBatch,
+  type NumericField,
+} from "./rowEncoder.ts";
 
 export class RowDecoder {
   private readonly keys: string[] = [""];
@@ -22,7 +28,7 @@ export class RowDecoder {
   /** Per detail id: its reused event for `visit` (see makeWide). */
   private readonly wide: (WideEvent | typeof NOT_WIDE | undefined)[] = [];
   /** Per detail id: the numeric fields its members hold (values no column could hold), if any. */
-  private readonly wideOwn: (Record<string, unknown> | undefined)[] = [];
+  private readonly wideOwn: OwnNumbers[] = [];
 
   /** The batch's events, in order. */
   decode(b: ColumnBatch): TraceEvent[] {
@@ -70,16 +76,12 @@ export class RowDecoder {
       const w = worker[i];
       // A field a column could not hold exactly is in the detail: the row's absent value is that.
       const own = this.wideOwn[d];
-      e.rv = Number.isNaN(r) ? (own === undefined ? undefined : (own.rv as string)) : String(r);
-      e.oldRv = Number.isNaN(o)
-        ? own === undefined
-          ? undefined
-          : (own.oldRv as string)
-        : String(o);
-      e.line = l === ABSENT ? (own === undefined ? undefined : (own.line as number)) : l;
-      e.len = n === ABSENT ? (own === undefined ? undefined : (own.len as number)) : n;
-      e.causeSeq = c === ABSENT ? (own === undefined ? undefined : (own.causeSeq as number)) : c;
-      e.worker = w === ABSENT ? (own === undefined ? undefined : (own.worker as number)) : w;
+      e.rv = Number.isNaN(r) ? own.rv : String(r);
+      e.oldRv = Number.isNaN(o) ? own.oldRv : String(o);
+      e.line = l === ABSENT ? own.line : l;
+      e.len = n === ABSENT ? own.len : n;
+      e.causeSeq = c === ABSENT ? own.causeSeq : c;
+      e.worker = w === ABSENT ? own.worker : w;
       sink(e as unknown as TraceEvent);
     }
   }
@@ -91,10 +93,13 @@ export class RowDecoder {
    */
   private makeWide(id: number): WideEvent | typeof NOT_WIDE {
     const members = id === 0 ? {} : this.detail(id);
-    let own: Record<string, unknown> | undefined;
+    let own = NO_OWN_NUMBERS;
     for (const k in members) {
       if (!WIDE_FIELDS.has(k)) return (this.wide[id] = NOT_WIDE);
-      if ((NUMERIC_FIELDS as readonly string[]).includes(k)) (own ??= {})[k] = members[k];
+      if ((NUMERIC_FIELDS as readonly string[]).includes(k)) {
+        if (own === NO_OWN_NUMBERS) own = { ...NO_OWN_NUMBERS };
+        own[k as NumericField] = members[k];
+      }
     }
     const e = wideEvent();
     Object.assign(e, members);
@@ -208,5 +213,16 @@ function wideEvent() {
 }
 type WideEvent = ReturnType<typeof wideEvent>;
 const WIDE_FIELDS = new Set(Object.keys(wideEvent()));
+/** The numeric fields a detail holds itself (values no column could hold exactly). */
+type OwnNumbers = Record<NumericField, unknown>;
+const NO_OWN_NUMBERS: OwnNumbers = Object.freeze({
+  rv: undefined,
+  oldRv: undefined,
+  line: undefined,
+  len: undefined,
+  causeSeq: undefined,
+  worker: undefined,
+});
+
 /** A detail with a member no wide event has: its rows are built as fresh events instead. */
 const NOT_WIDE = Symbol("not wide");

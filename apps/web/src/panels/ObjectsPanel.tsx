@@ -1,19 +1,31 @@
 /**
  * Every Foo seen, with its pass count, self-triggered passes, conflicts and state. Click selects
  * one; ctrl/⌘/shift-click adds to the selection (the timeline stacks their lane groups).
+ *
+ * The table draws only the rows in view (see rowWindow.ts): spacer rows above and below stand in
+ * for the rest, so 10k Foos scroll like 10 and a refresh while a file loads lays out a screenful.
  */
 import type { KeySummary } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { memo } from "react";
+import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useSessionVersion, useViewPick } from "../app/hooks.ts";
-import { visibleRows } from "./visibleRows.ts";
+import { rowWindow, scrollToShow } from "./rowWindow.ts";
+
+/** Height of one object row, px (the stylesheet keeps its cells to one line). */
+export const OBJECT_ROW_HEIGHT = 28;
 
 export function objectState(s: KeySummary | undefined): { label: string; tone: string } {
   if (!s) return { label: "…", tone: "muted" };
   if (s.hotLoop) return { label: "hot loop", tone: "bad" };
   if (s.quiescent) return { label: "quiescent", tone: "good" };
   return { label: "settling", tone: "warn" };
+}
+
+/** Where the rows' list sits in the scrolled panel: px scrolled past its top, and px in view. */
+interface Viewport {
+  scrolled: number;
+  height: number;
 }
 
 export const ObjectsPanel = memo(function ObjectsPanel({
@@ -28,15 +40,69 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   const search = useViewPick(view, (s) => s.search);
   const q = search.trim().toLowerCase();
   const keys = session.store.keyList().filter((k) => !q || k.toLowerCase().includes(q));
-  const rows = visibleRows(keys, selectedKeys);
+
+  const panel = useRef<HTMLElement>(null);
+  const body = useRef<HTMLTableSectionElement>(null);
+  // Until measured: the list at the top of a window-tall panel (a screenful at most, drawn once).
+  const [port, setPort] = useState<Viewport>(() => ({
+    scrolled: 0,
+    height: globalThis.innerHeight ?? 1000,
+  }));
+  const measure = useCallback(() => {
+    const p = panel.current;
+    const b = body.current;
+    if (!p || !b) return;
+    const next = {
+      scrolled: p.getBoundingClientRect().top + p.clientTop - b.getBoundingClientRect().top,
+      height: p.clientHeight,
+    };
+    setPort((old) => (old.scrolled === next.scrolled && old.height === next.height ? old : next));
+  }, []);
+  useLayoutEffect(() => {
+    const p = panel.current;
+    if (!p) return;
+    measure();
+    let frame = 0;
+    const onScroll = () => {
+      if (frame === 0)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          measure();
+        });
+    };
+    p.addEventListener("scroll", onScroll, { passive: true });
+    const resized = new ResizeObserver(measure);
+    resized.observe(p);
+    return () => {
+      cancelAnimationFrame(frame);
+      p.removeEventListener("scroll", onScroll);
+      resized.disconnect();
+    };
+  }, [measure]);
+
+  // A selection made elsewhere (a deep link, the keyboard, the timeline) is scrolled into view
+  // once, when its row exists: later refreshes leave the user's own scrolling alone.
+  const revealed = useRef<string | undefined>(undefined);
+  const target = selectedKeys[selectedKeys.length - 1];
+  const targetRow = target === undefined ? -1 : keys.indexOf(target);
+  useEffect(() => {
+    if (target === undefined || targetRow < 0 || revealed.current === target) return;
+    revealed.current = target;
+    const p = panel.current;
+    if (!p) return;
+    const by = scrollToShow(targetRow, OBJECT_ROW_HEIGHT, port.scrolled, port.height);
+    if (by !== 0) p.scrollTop += by;
+  }, [target, targetRow, port]);
+
+  const { first, end } = rowWindow(keys.length, OBJECT_ROW_HEIGHT, port.scrolled, port.height);
   return (
-    <section className="panel objects" aria-label="Objects">
+    <section className="panel objects" aria-label="Objects" ref={panel}>
       <h2>
         Objects <span className="count">{keys.length}</span>
       </h2>
-      <table data-testid="objects-table">
+      <table data-testid="objects-table" aria-rowcount={keys.length + 1}>
         <thead>
-          <tr>
+          <tr aria-rowindex={1}>
             <th>Foo</th>
             <th title="passes (reconciles)">passes</th>
             <th title="passes triggered only by the controller's own writes">self</th>
@@ -44,8 +110,9 @@ export const ObjectsPanel = memo(function ObjectsPanel({
             <th>state</th>
           </tr>
         </thead>
-        <tbody>
-          {rows.shown.map((key) => {
+        <tbody ref={body}>
+          <Spacer rows={first} />
+          {keys.slice(first, end).map((key, i) => {
             const s = session.summaryOf(key);
             const st = objectState(s);
             const selected = selectedKeys.includes(key);
@@ -54,8 +121,10 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                 key={key}
                 data-testid="object-row"
                 data-key={key}
+                aria-rowindex={first + i + 2}
                 aria-selected={selected}
                 className={selected ? "selected" : undefined}
+                style={{ height: OBJECT_ROW_HEIGHT }}
                 onClick={(ev) => view.toggleKey(key, ev.ctrlKey || ev.metaKey || ev.shiftKey)}
               >
                 <td className="key" title={key}>
@@ -77,14 +146,20 @@ export const ObjectsPanel = memo(function ObjectsPanel({
               </tr>
             );
           })}
+          <Spacer rows={keys.length - end} />
         </tbody>
       </table>
       {keys.length === 0 && <p className="muted">No objects yet.</p>}
-      {rows.hidden > 0 && (
-        <p className="muted" data-testid="objects-more">
-          {rows.hidden.toLocaleString()} more — type in the filter to find one
-        </p>
-      )}
     </section>
   );
 });
+
+/** Stands in for `rows` rows that are not drawn (one cell: a row without cells has no height). */
+function Spacer({ rows }: { rows: number }) {
+  if (rows <= 0) return null;
+  return (
+    <tr aria-hidden="true" className="spacer">
+      <td colSpan={5} style={{ height: rows * OBJECT_ROW_HEIGHT }} />
+    </tr>
+  );
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { render } from "vitest-browser-react";
+import type { TraceEvent } from "@loopscope/trace";
+import "../ui/styles.css";
+import { TraceSession } from "../store/session.ts";
+import { ViewStore } from "../store/viewState.ts";
+import { OBJECT_ROW_HEIGHT, ObjectsPanel } from "./ObjectsPanel.tsx";
+
+const FOOS = 3000;
+const keyOf = (i: number) => `ns-${i % 7}/foo-${i}`;
+
+function sessionWithFoos(n: number): TraceSession {
+  const session = new TraceSession({ kind: "replay" });
+  const events: TraceEvent[] = [];
+  for (let i = 0; i < n; i++) {
+    events.push({ seq: i + 1, ts: 1_000_000 + i, key: keyOf(i), stage: "enqueue", len: 1 });
+  }
+  session.push(events);
+  return session;
+}
+
+/** The panel in a 420 px tall box, as the app's grid gives it a fixed share of the window. */
+async function renderPanel(session: TraceSession, view = new ViewStore()) {
+  const screen = await render(
+    <div style={{ display: "grid", height: 420, width: 340, gridTemplateRows: "minmax(0, 1fr)" }}>
+      <ObjectsPanel session={session} view={view} />
+    </div>,
+  );
+  const panel = screen.container.querySelector("section.objects") as HTMLElement;
+  const rows = () =>
+    [...panel.querySelectorAll<HTMLElement>('[data-testid="object-row"]')].map((r) => ({
+      key: r.dataset.key!,
+      el: r,
+    }));
+  /** Keys of the rows whose middle is inside the panel's visible box. */
+  const inView = () => {
+    const box = panel.getBoundingClientRect();
+    return rows()
+      .filter(({ el }) => {
+        const r = el.getBoundingClientRect();
+        const mid = (r.top + r.bottom) / 2;
+        return mid > box.top && mid < box.bottom;
+      })
+      .map((r) => r.key);
+  };
+  return { screen, panel, rows, inView };
+}
+
+const frame = () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+
+describe("objects table", () => {
+  it("draws a screenful of 3000 Foos, every row as tall as it counts on", async () => {
+    const { panel, rows, inView } = await renderPanel(sessionWithFoos(FOOS));
+    await frame();
+    const drawn = rows();
+    expect(drawn.length).toBeGreaterThan(10);
+    expect(drawn.length).toBeLessThan(60);
+    for (const { el } of drawn) {
+      expect(el.getBoundingClientRect().height).toBe(OBJECT_ROW_HEIGHT);
+    }
+    // The spacers make the table as tall as all its rows: the scrollbar spans every Foo.
+    expect(panel.scrollHeight).toBeGreaterThan(FOOS * OBJECT_ROW_HEIGHT);
+    expect(panel.scrollHeight).toBeLessThan(FOOS * OBJECT_ROW_HEIGHT + 200);
+    expect(inView()[0]).toBe(keyOf(0));
+    expect(panel.querySelector("table")!.getAttribute("aria-rowcount")).toBe(String(FOOS + 1));
+  });
+
+  it("scrolls to any Foo: the rows in view are the ones at that offset, down to the last", async () => {
+    const { panel, inView } = await renderPanel(sessionWithFoos(FOOS));
+    await frame();
+    const listTop =
+      panel.querySelector("tbody")!.getBoundingClientRect().top -
+      panel.getBoundingClientRect().top -
+      panel.clientTop +
+      panel.scrollTop;
+    panel.scrollTop = listTop + 1500 * OBJECT_ROW_HEIGHT;
+    await expect.poll(() => inView()[0]).toBe(keyOf(1500));
+    expect(inView().length).toBeGreaterThan(8);
+    panel.scrollTop = panel.scrollHeight;
+    await expect.poll(() => inView().at(-1)).toBe(keyOf(FOOS - 1));
+  });
+
+  it("scrolls a Foo selected elsewhere (a deep link) into view, once", async () => {
+    const view = new ViewStore();
+    const { panel, inView, rows } = await renderPanel(sessionWithFoos(FOOS), view);
+    await frame();
+    view.set({ selectedKeys: [keyOf(2400)] });
+    await expect.poll(() => inView()).toContain(keyOf(2400));
+    const row = rows().find((r) => r.key === keyOf(2400))!;
+    expect(row.el.getAttribute("aria-selected")).toBe("true");
+    // The user scrolls away: the selection stays where it is.
+    panel.scrollTop = 0;
+    await frame();
+    await frame();
+    expect(inView()[0]).toBe(keyOf(0));
+  });
+
+  it("filters by the search box", async () => {
+    const view = new ViewStore({ search: "foo-2999" });
+    const { rows } = await renderPanel(sessionWithFoos(FOOS), view);
+    await expect.poll(() => rows().map((r) => r.key)).toEqual([keyOf(2999)]);
+  });
+});

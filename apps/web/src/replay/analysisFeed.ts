@@ -4,10 +4,11 @@
  * store/remoteAnalysis): the passes the Analyzer reports opened or changed since the last take,
  * the summaries of the keys that had events, and the findings.
  */
-import { Analyzer, type Finding, type TraceEvent } from "@loopscope/trace";
+import { Analyzer, type Finding, type KeySummary, type TraceEvent } from "@loopscope/trace";
 import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";
 import { PassEncoder } from "../store/passColumns.ts";
 import { RowDecoder } from "../store/rowDecoder.ts";
+import { encodeSummaries, NO_SUMMARIES } from "../store/summaryColumns.ts";
 import type { ColumnBatch } from "../store/rowEncoder.ts";
 
 /**
@@ -43,15 +44,17 @@ export class AnalysisFeed {
   take(now: number, final = false): AnalysisUpdate {
     const u: AnalysisUpdate = {
       passes: this.passes.encode(this.analyzer.takeChangedPasses()),
-      summaries: [],
+      summaries: NO_SUMMARIES,
     };
     if (final || now - this.summariesAt >= SUMMARIES_MS) {
       this.summariesAt = now;
+      const list: KeySummary[] = [];
       for (const key of this.unsummarized) {
         const s = this.analyzer.summary(key);
-        if (s) u.summaries.push(s);
+        if (s) list.push(s);
       }
       this.unsummarized.clear();
+      u.summaries = encodeSummaries(list);
     }
     if (final || now - this.findingsAt >= FINDINGS_MS) {
       this.findingsAt = now;

@@ -14,7 +14,14 @@ declare const self: DedicatedWorkerGlobalScope;
 function post(m: FromAnalysis): void {
   self.postMessage(
     m,
-    m.type === "batch" ? [...transferList(m.columns), ...passTransferList(m.analysis.passes)] : [],
+    m.type === "batch"
+      ? [
+          ...transferList(m.columns),
+          ...passTransferList(m.analysis.passes),
+          // The shared empty batch's buffer stays: a transferred buffer is detached.
+          ...(m.analysis.summaries.values.length > 0 ? [m.analysis.summaries.values.buffer] : []),
+        ]
+      : [],
   );
 }
 

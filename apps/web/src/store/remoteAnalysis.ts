@@ -13,11 +13,13 @@ import type { AnalysisPort } from "./analysisPort.ts";
 import { renderExcerpt } from "./excerptPort.ts";
 import type { TraceStore } from "./traceStore.ts";
 import { PassDecoder, type PassBatch } from "./passColumns.ts";
+import { SummaryTable, type SummaryBatch } from "./summaryColumns.ts";
 
 export interface AnalysisUpdate {
   /** Passes opened or changed, as columns (see passColumns.ts). */
   passes: PassBatch;
-  summaries: KeySummary[];
+  /** The latest summaries of keys that had events (see summaryColumns.ts). */
+  summaries: SummaryBatch;
   /** The whole list, when it may have changed since the last update that carried it. */
   findings?: Finding[];
 }
@@ -33,7 +35,7 @@ export class RemoteAnalysis implements AnalysisPort {
   private readonly refs = new Map<string, number[]>();
   /** Per key, its passes as built for a view; dropped when an update touches the key. */
   private readonly built = new Map<string, Pass[]>();
-  private readonly summaries = new Map<string, KeySummary>();
+  private readonly summaries = new SummaryTable();
   private findingList: readonly Finding[] = EMPTY;
   private readonly decoder = new PassDecoder();
 
@@ -51,7 +53,7 @@ export class RemoteAnalysis implements AnalysisPort {
       list[index[i]] = batch * ROWS + i;
       this.built.delete(key);
     }
-    for (const s of u.summaries) this.summaries.set(s.key, s);
+    this.summaries.add(u.summaries);
     if (u.findings) this.findingList = u.findings;
   }
 

@@ -13,6 +13,18 @@ import { randomTrace } from "../testing/random-trace.ts";
 import type { TraceEvent } from "../event.ts";
 import type { Pass } from "./model.ts";
 
+/**
+ * JSON with every object's keys sorted: the record holds values, not the order in which the
+ * Analyzer happened to set them (a pass is built with all its fields, set or not, for speed).
+ */
+function json(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x !== null && typeof x === "object" && !Array.isArray(x)
+      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : x,
+  );
+}
+
 /** The analysis as text, one record a line, so a difference shows where it is. */
 function record(events: TraceEvent[], opts: AnalyzerOptions): string {
   const a = new Analyzer(opts);
@@ -32,16 +44,16 @@ function record(events: TraceEvent[], opts: AnalyzerOptions): string {
   const out: string[] = [];
   const snap = a.snapshot();
   expect(mirror.snapshot()).toEqual(snap);
-  out.push(`events ${snap.events} ${JSON.stringify(snap.byStage)}`);
+  out.push(`events ${snap.events} ${json(snap.byStage)}`);
   out.push(`pass index per event: ${indexes.join(",")}`);
-  for (const f of snap.findings) out.push(`finding ${JSON.stringify(f)}`);
+  for (const f of snap.findings) out.push(`finding ${json(f)}`);
   for (const key of a.keys()) {
     expect(Object.keys(snap.keys)).toContain(key);
-    out.push(`key ${JSON.stringify(snap.keys[key])}`);
+    out.push(`key ${json(snap.keys[key])}`);
     expect(a.summary(key)).toEqual(snap.keys[key]);
     const passes: readonly Pass[] = a.passes(key);
     expect(mirror.passes(key)).toEqual(passes);
-    for (const p of passes) out.push(`  pass ${JSON.stringify(p)}`);
+    for (const p of passes) out.push(`  pass ${json(p)}`);
   }
   for (const t of takes) out.push(`take ${t}`);
   return out.join("\n") + "\n";

@@ -430,57 +430,31 @@ export class Analyzer {
     const index = st.passes.length;
     const writeSeqs = none<number>();
     const changedFields = none<string>();
-    // Built whole, with the dequeue's fields where there is one (in the order they were once
-    // added): every property added afterwards goes to a separate array that is reallocated as
-    // it grows (room for 3, 6, 9), and a pass gains up to seven.
-    const p: Pass =
-      dequeue === undefined
-        ? {
-            key,
-            index,
-            start: ts,
-            triggers,
-            cause,
-            inferred,
-            writeSeqs,
-            changingWrites: 0,
-            noopWrites: 0,
-            conflicts: 0,
-            changedFields,
-            fromMarkers: true,
-          }
-        : dequeue.worker === undefined
-          ? {
-              key,
-              index,
-              start: ts,
-              triggers,
-              cause,
-              inferred,
-              writeSeqs,
-              changingWrites: 0,
-              noopWrites: 0,
-              conflicts: 0,
-              changedFields,
-              fromMarkers: false,
-              dequeueSeq: dequeue.seq,
-            }
-          : {
-              key,
-              index,
-              start: ts,
-              triggers,
-              cause,
-              inferred,
-              writeSeqs,
-              changingWrites: 0,
-              noopWrites: 0,
-              conflicts: 0,
-              changedFields,
-              fromMarkers: false,
-              dequeueSeq: dequeue.seq,
-              worker: dequeue.worker,
-            };
+    // Built whole, every field in one order whether set yet or not: a property added afterwards
+    // goes to a separate array that is reallocated as it grows (room for 3, 6, 9), and a pass
+    // gains up to seven — an object or two more per pass for the collector to mark and copy, and
+    // a second shape for every property read.
+    const p: Pass = {
+      key,
+      index,
+      start: ts,
+      triggers,
+      cause,
+      inferred,
+      writeSeqs,
+      changingWrites: 0,
+      noopWrites: 0,
+      conflicts: 0,
+      changedFields,
+      fromMarkers: dequeue === undefined,
+      dequeueSeq: dequeue?.seq,
+      worker: dequeue?.worker,
+      readSeq: undefined,
+      changingWriteSeqs: undefined,
+      endSeq: undefined,
+      end: undefined,
+      outcome: undefined,
+    };
     st.passes.push(p);
     this.touch(st, p);
     st.run.push(0);

@@ -45,7 +45,8 @@ export class TraceSession {
   progress: LoadProgress = { bytes: 0, done: true };
   version = 0;
   private readonly listeners = new Set<() => void>();
-  private notifyScheduled = false;
+  /** A notification on its way: waiting out the loading interval (timer), or for a frame. */
+  private pendingNotify?: { frame: boolean; timer?: ReturnType<typeof setTimeout> };
   private notifiedAt = -Infinity;
   private excerptCache?: { key: string; rows: number; value: ExcerptText | undefined };
   private summaryCache = { version: -1, byKey: new Map<string, KeySummary | undefined>() };
@@ -129,27 +130,28 @@ export class TraceSession {
   getVersion = (): number => this.version;
 
   /**
-   * The version moves at once; listeners hear about it at most once per animation frame, so a
-   * fast live stream or a file loading in 20k-event batches repaints at display rate, not per batch.
-   */
-  /**
-   * Views hear of changes at most once a frame — and while a file loads, at most every
-   * LOADING_NOTIFY_MS: each notification re-renders the views over everything loaded so far, and
-   * the page's main thread, not the workers, was what a big load waited for.
+   * The version moves at once; listeners hear of it at most once an animation frame — and while a
+   * file loads, at most every LOADING_NOTIFY_MS: each notification re-renders the views over
+   * everything loaded so far, and the page's main thread, not the workers, was what a big load
+   * waited for. The change that ends a load is never held back by a wait set while loading.
    */
   private bump(): void {
     this.version++;
-    if (this.notifyScheduled) return;
     const raf = globalThis.requestAnimationFrame;
     if (!raf) return this.notify();
-    this.notifyScheduled = true;
-    const frame = () =>
+    const wait = this.progress.done ? 0 : this.notifiedAt + LOADING_NOTIFY_MS - performance.now();
+    if (this.pendingNotify !== undefined) {
+      if (wait > 0 || this.pendingNotify.frame) return;
+      clearTimeout(this.pendingNotify.timer);
+    }
+    const frame = () => {
+      this.pendingNotify = { frame: true };
       raf(() => {
-        this.notifyScheduled = false;
+        this.pendingNotify = undefined;
         this.notify();
       });
-    const wait = this.progress.done ? 0 : this.notifiedAt + LOADING_NOTIFY_MS - performance.now();
-    if (wait > 0) setTimeout(frame, wait);
+    };
+    if (wait > 0) this.pendingNotify = { frame: false, timer: setTimeout(frame, wait) };
     else frame();
   }
 

@@ -1,0 +1,64 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { TraceSession } from "./session.ts";
+
+const FRAME_MS = 16;
+let seq = 0;
+const row = (session: TraceSession) =>
+  session.push([{ seq: ++seq, ts: seq, key: "ns/a", stage: "read" }]);
+
+describe("TraceSession notifications", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    vi.stubGlobal("requestAnimationFrame", (cb: FrameRequestCallback) =>
+      setTimeout(() => cb(performance.now()), FRAME_MS),
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.useRealTimers();
+  });
+
+  it("tells views of a loading file at most every 250 ms, one frame after the change", () => {
+    const session = new TraceSession({ kind: "replay" });
+    const at: number[] = [];
+    session.subscribe(() => at.push(performance.now()));
+    session.setProgress({ bytes: 0, total: 100, done: false });
+    for (let i = 0; i < 50; i++) {
+      row(session);
+      vi.advanceTimersByTime(20);
+    }
+    vi.advanceTimersByTime(1000);
+    expect(at[0]).toBe(FRAME_MS);
+    for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeGreaterThanOrEqual(250);
+    expect(at.length).toBeGreaterThanOrEqual(4);
+    // Every change was heard: the last notification came after the last row.
+    expect(at[at.length - 1]).toBeGreaterThanOrEqual(49 * 20);
+  });
+
+  it("tells views that a load ended in the next frame, not when a loading wait runs out", () => {
+    const session = new TraceSession({ kind: "replay" });
+    const at: number[] = [];
+    session.subscribe(() => at.push(performance.now()));
+    session.setProgress({ bytes: 0, total: 10, done: false });
+    vi.advanceTimersByTime(FRAME_MS); // heard at once
+    row(session); // held back for the rest of 250 ms
+    vi.advanceTimersByTime(20);
+    const end = performance.now();
+    session.setProgress({ bytes: 10, total: 10, done: true });
+    vi.advanceTimersByTime(1000);
+    expect(at).toEqual([FRAME_MS, end + FRAME_MS]);
+  });
+
+  it("tells views once per frame however many batches arrive in it", () => {
+    const session = new TraceSession({ kind: "live" });
+    let n = 0;
+    session.subscribe(() => n++);
+    for (let i = 0; i < 10; i++) row(session);
+    vi.advanceTimersByTime(FRAME_MS);
+    expect(n).toBe(1);
+    row(session);
+    row(session);
+    vi.advanceTimersByTime(FRAME_MS);
+    expect(n).toBe(2);
+  });
+});

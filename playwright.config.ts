@@ -14,6 +14,8 @@ const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: "e2e",
   timeout: 60_000,
+  // A hung run fails the test command instead of holding CI to its limit.
+  globalTimeout: 20 * 60_000,
   workers: 1,
   reporter: [["list"]],
   outputDir: "test-results",

@@ -19,6 +19,24 @@ import { renderTable } from "./lib/table.ts";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../..");
 
+/**
+ * A bench that hangs (a load that never ends, a page that never answers) fails after this long
+ * instead of holding `pnpm test` — and CI — until it is killed. Smoke benches take seconds.
+ */
+const SMOKE_DEADLINE_MS = 5 * 60_000;
+const DEADLINE_MS = 60 * 60_000;
+
+function withDeadline<T>(work: Promise<T>, ms: number, name: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${name} did not finish within ${ms / 60_000} min`)),
+      ms,
+    );
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
+
 function benchFiles(): Map<string, string> {
   const found = new Map<string, string>();
   for (const f of readdirSync(HERE).sort()) {
@@ -94,7 +112,11 @@ async function main(argv: string[]): Promise<number> {
       if (!mod.default || typeof mod.default.setup !== "function")
         throw new Error("no default export implementing Bench");
       process.stderr.write(`${name}: ${mod.default.description}\n`);
-      const r = await runBench(mod.default.name ?? name, mod.default, ctx, runs);
+      const r = await withDeadline(
+        runBench(mod.default.name ?? name, mod.default, ctx, runs),
+        smoke ? SMOKE_DEADLINE_MS : DEADLINE_MS,
+        name,
+      );
       for (const [k, v] of Object.entries(r.info)) process.stderr.write(`  ${k}: ${v}\n`);
       results.push(r);
     } catch (e) {
@@ -125,12 +147,12 @@ async function main(argv: string[]): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
+// Exit explicitly: a bench that failed or hung may leave a browser, server or timer behind, and
+// waiting for those to end would hang the test command that runs us.
 main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => process.stdout.write("", () => process.exit(code)),
   (e: unknown) => {
     process.stderr.write(`bench: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = 1;
+    process.exit(1);
   },
 );

@@ -45,6 +45,9 @@ export async function runBench(
     for (let round = 0; round < runs; round++) {
       for (let i = 0; i < all.length; i++) {
         const m = await all[i].run();
+        // A bench that yields no number is broken, whatever else it did: smoke runs catch that.
+        if (!Number.isFinite(m.value))
+          throw new Error(`${all[i].name}: round ${round + 1} measured ${m.value}`);
         values[i].push(m.value);
         details[i] = m.details;
       }

@@ -15,6 +15,7 @@ import { cpus, loadavg } from "node:os";
 import type { Bench } from "./lib/types.ts";
 import { rowsOf, runBench, type BenchResult } from "./lib/runner.ts";
 import { renderTable } from "./lib/table.ts";
+import { withDeadline } from "./lib/deadline.ts";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../..");
@@ -25,17 +26,6 @@ const ROOT = resolve(HERE, "../..");
  */
 const SMOKE_DEADLINE_MS = 5 * 60_000;
 const DEADLINE_MS = 60 * 60_000;
-
-function withDeadline<T>(work: Promise<T>, ms: number, name: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${name} did not finish within ${ms / 60_000} min`)),
-      ms,
-    );
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
-}
 
 function benchFiles(): Map<string, string> {
   const found = new Map<string, string>();

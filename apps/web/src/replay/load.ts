@@ -32,6 +32,12 @@ export function loadTrace(blob: Blob, name: string, source: SessionSource): Load
   };
   let reserved = false;
   reader.onmessage = (ev: MessageEvent<FromReader>) => fail(ev.data.message);
+  // A worker that cannot start (its script failed to load) or died says so only here: without
+  // these the load would wait forever.
+  reader.onerror = (ev) => fail(`reader: ${ev.message || "the reader worker stopped"}`);
+  analysis.onerror = (ev) => fail(`analysis: ${ev.message || "the analysis worker stopped"}`);
+  reader.onmessageerror = analysis.onmessageerror = () =>
+    fail("a worker's message could not be read");
   analysis.onmessage = (ev: MessageEvent<FromAnalysis>) => {
     const m = ev.data;
     if (m.type === "batch") {

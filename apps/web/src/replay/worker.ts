@@ -11,6 +11,7 @@ import type { Diagnostic, TraceEvent } from "@loopscope/trace";
 import { RowEncoder, transferList } from "../store/rowEncoder.ts";
 import type { FromReader, ReaderToAnalysis, ToReader } from "./protocol.ts";
 import { createReader } from "./readerPort.ts";
+import { fileChunks } from "./fileChunks.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -45,70 +46,6 @@ async function isGzip(file: Blob, name: string): Promise<boolean> {
   if (/\.gz$/i.test(name)) return true;
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
   return head[0] === 0x1f && head[1] === 0x8b;
-}
-
-/**
- * Size of the one buffer a plain file is read into (see `fileChunks`). The first reads are
- * smaller, and the buffer grows to this: the first rows reach the page (first paint) after a
- * few thousand lines, not after a megabyte of them.
- */
-const READ_BUFFER_BYTES = 1 << 20;
-const FIRST_READ_BYTES = 1 << 15;
-
-/**
- * The file's bytes, chunk by chunk. A plain file is read into one reused buffer (a BYOB read):
- * the stream's own chunks are new memory each, and reading a 167 MB file through them took a
- * worker 0.9–1.6 s where reading it into one buffer took 0.25 s. A chunk is therefore valid
- * only until the next one is asked for: the readers copy what they keep of it. `read` counts the
- * file's bytes as they are read (compressed bytes for gzip).
- */
-async function* fileChunks(
-  file: Blob,
-  gz: boolean,
-  read: (bytes: number) => void,
-): AsyncGenerator<Uint8Array> {
-  if (!gz) {
-    const byob = byobReader(file);
-    if (byob) {
-      let buffer = new ArrayBuffer(FIRST_READ_BYTES);
-      for (;;) {
-        const { value, done } = await byob.read(new Uint8Array(buffer));
-        if (done || !value) return;
-        read(value.byteLength);
-        yield value;
-        buffer = value.buffer as ArrayBuffer;
-        if (buffer.byteLength < READ_BUFFER_BYTES) buffer = new ArrayBuffer(buffer.byteLength * 4);
-      }
-    }
-  }
-  const counted = file.stream().pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, ctl) {
-        read(chunk.byteLength);
-        ctl.enqueue(chunk);
-      },
-    }),
-  );
-  const stream = gz
-    ? counted.pipeThrough(
-        new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
-      )
-    : counted;
-  const it = stream.getReader();
-  for (;;) {
-    const { value, done } = await it.read();
-    if (done) return;
-    yield value;
-  }
-}
-
-/** A BYOB reader of the file's bytes, where the browser's Blob streams are byte streams. */
-function byobReader(file: Blob): ReadableStreamBYOBReader | undefined {
-  try {
-    return file.stream().getReader({ mode: "byob" });
-  } catch {
-    return undefined;
-  }
 }
 
 async function read(file: Blob, name: string, analysis: MessagePort): Promise<void> {

@@ -1,0 +1,69 @@
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { fileChunks } from "./fileChunks.ts";
+
+function bytes(n: number, seed: number): Uint8Array<ArrayBuffer> {
+  const b = new Uint8Array(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    b[i] = x >>> 16;
+  }
+  return b;
+}
+
+async function readAll(file: Blob, gz: boolean) {
+  const chunks: Uint8Array[] = [];
+  let counted = 0;
+  for await (const c of fileChunks(file, gz, (n) => (counted += n))) chunks.push(c.slice());
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return { all, chunks, counted };
+}
+
+/** A Blob that cannot be streamed: the plain path must not need `stream()` (see fileChunks). */
+class SliceOnlyBlob extends Blob {
+  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+    throw new Error("stream() called");
+  }
+}
+
+describe("fileChunks", () => {
+  it.each([0, 1, 32767, 32768, 32769, 170_000, 5_000_123, 12_000_000])(
+    "reads a plain file of %i bytes whole, in order, by slices, the first one small",
+    async (n) => {
+      const data = bytes(n, n + 1);
+      const { all, chunks, counted } = await readAll(new SliceOnlyBlob([data]), false);
+      expect(all.length).toBe(n);
+      expect(Buffer.from(all).equals(Buffer.from(data))).toBe(true);
+      expect(counted).toBe(n);
+      if (n > 0) expect(chunks[0].length).toBeLessThanOrEqual(32768);
+      expect(chunks.every((c) => c.length > 0 && c.length <= 4 << 20)).toBe(true);
+    },
+  );
+
+  it("reads a gzip file through decompression, counting compressed bytes", async () => {
+    const text = new TextEncoder().encode(
+      "I1202 09:00:00.000227 1 c.go:1] STAGE/watch key=a/b\n".repeat(50_000),
+    );
+    const gz = gzipSync(text);
+    const { all, counted } = await readAll(new Blob([gz]), true);
+    expect(Buffer.from(all).equals(Buffer.from(text))).toBe(true);
+    expect(counted).toBe(gz.length);
+  });
+
+  it("a file that cannot be read fails the read instead of ending it early", async () => {
+    class Unreadable extends SliceOnlyBlob {
+      override slice(): Blob {
+        return { arrayBuffer: () => Promise.reject(new Error("NotReadableError")) } as Blob;
+      }
+    }
+    await expect(readAll(new Unreadable([bytes(100_000, 3)]), false)).rejects.toThrow(
+      "NotReadableError",
+    );
+  });
+});

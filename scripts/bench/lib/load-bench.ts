@@ -1,70 +1,71 @@
 /**
- * load: a generated trace dropped on the built web app in headless Chromium — drop → first
- * timeline frame with events, and drop → interactive (everything in the store and the analysis,
- * next frame). Baseline: the floor for touching the same bytes in the page (File.text() and
- * counting lines on the main thread). Goal at 1M events: first paint ≤ 2 s, interactive ≤ 4 s.
- * Full: 1M events (JSONL, ~167 MB); --smoke: 10k.
+ * The load benches (load: loopscope JSONL; load-klog: the same events as klog text, what the Go
+ * controller writes): a generated trace dropped on the built web app in headless Chromium — drop →
+ * first timeline frame with events, and drop → interactive (everything in the store and the
+ * analysis, next frame). Baseline: the floor for touching the same bytes in the page (File.text()
+ * and counting lines on the main thread). Goal at 1M events: first paint ≤ 2 s, interactive ≤ 4 s.
+ * Full: 1M events (JSONL ~167 MB, klog ~120 MB); --smoke: 2000.
  */
-import { acquireBrowser, dropAndLoad, type BrowserHandle } from "./lib/browser.ts";
-import { genFile } from "./lib/gen-input.ts";
-import type { Bench } from "./lib/types.ts";
+import type { GenFormat } from "../../gen/write.ts";
+import { acquireBrowser, dropAndLoad, type BrowserHandle } from "./browser.ts";
+import { genFile } from "./gen-input.ts";
+import type { Bench } from "./types.ts";
 
-const bench: Bench = {
-  description:
-    "1M-event JSONL dropped on the web app: → first paint, → interactive (goal ≤ 2 s, ≤ 4 s)",
-  unit: "ms",
-  better: "lower",
-  async setup(ctx) {
-    const events = ctx.events ?? (ctx.smoke ? 2_000 : 1_000_000);
-    const file = await genFile(ctx.tmpDir, events, "jsonl");
-    const b: BrowserHandle = await acquireBrowser(ctx.tmpDir);
-    let last: { firstPaint: number; interactive: number } | undefined;
-    return {
-      info: { events, MB: (file.bytes / 1e6).toFixed(1) },
-      baseline: {
-        name: "File.text() + count lines in the page",
-        async run() {
-          const p = await b.newPage();
-          try {
-            await p.page.goto(b.url);
-            const input = p.page.getByTestId("file-input");
-            // Read the file ourselves instead of letting the app open it.
-            await input.evaluate((el) =>
-              el.addEventListener("change", (e) => e.stopImmediatePropagation(), true),
-            );
-            await input.setInputFiles(file.path);
-            const ms = await input.evaluate(async (el: HTMLInputElement) => {
-              const t0 = performance.now();
-              const text = await el.files![0].text();
-              let n = 0;
-              for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
-              return n > 0 ? performance.now() - t0 : NaN;
-            });
-            return { value: ms };
-          } finally {
-            await p.close();
-          }
-        },
-      },
-      cases: [
-        {
-          name: "drop → first paint",
+export function loadBench(format: GenFormat): Bench {
+  return {
+    description: `1M-event ${format === "jsonl" ? "JSONL" : "klog"} file dropped on the web app: → first paint, → interactive (goal ≤ 2 s, ≤ 4 s)`,
+    unit: "ms",
+    better: "lower",
+    async setup(ctx) {
+      const events = ctx.events ?? (ctx.smoke ? 2_000 : 1_000_000);
+      const file = await genFile(ctx.tmpDir, events, format);
+      const b: BrowserHandle = await acquireBrowser(ctx.tmpDir);
+      let last: { firstPaint: number; interactive: number } | undefined;
+      return {
+        info: { events, MB: (file.bytes / 1e6).toFixed(1) },
+        baseline: {
+          name: "File.text() + count lines in the page",
           async run() {
             const p = await b.newPage();
             try {
               await p.page.goto(b.url);
-              last = await dropAndLoad(p.page, file.path);
-              return { value: last.firstPaint };
+              const input = p.page.getByTestId("file-input");
+              // Read the file ourselves instead of letting the app open it.
+              await input.evaluate((el) =>
+                el.addEventListener("change", (e) => e.stopImmediatePropagation(), true),
+              );
+              await input.setInputFiles(file.path);
+              const ms = await input.evaluate(async (el: HTMLInputElement) => {
+                const t0 = performance.now();
+                const text = await el.files![0].text();
+                let n = 0;
+                for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+                return n > 0 ? performance.now() - t0 : NaN;
+              });
+              return { value: ms };
             } finally {
               await p.close();
             }
           },
         },
-        { name: "drop → interactive", run: () => ({ value: last!.interactive }) },
-      ],
-      teardown: () => b.release(),
-    };
-  },
-};
-
-export default bench;
+        cases: [
+          {
+            name: "drop → first paint",
+            async run() {
+              const p = await b.newPage();
+              try {
+                await p.page.goto(b.url);
+                last = await dropAndLoad(p.page, file.path);
+                return { value: last.firstPaint };
+              } finally {
+                await p.close();
+              }
+            },
+          },
+          { name: "drop → interactive", run: () => ({ value: last!.interactive }) },
+        ],
+        teardown: () => b.release(),
+      };
+    },
+  };
+}

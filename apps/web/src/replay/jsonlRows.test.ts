@@ -330,6 +330,32 @@ describe("the worker's JSONL rows", () => {
     }
   });
 
+  it("take records that carry their log line (`raw`, as `loopscope replay` of a klog log serves them)", () => {
+    const raws = [
+      "I1202 09:00:00.000227   48211 controller.go:133] STAGE/watch kind=Foo event=add key=a/b rv=1",
+      'I1202 09:00:00.002457   48211 controller.go:222] "Successfully synced" objectName="a/b"',
+      "I1202 09:00:00.1 1 c.go:1] tab\there ünï 😀",
+      "",
+      "x".repeat(3000),
+    ];
+    const lines = [
+      encodeHeader({ source: "t" }),
+      ...raws.map((raw, i) =>
+        encodeEvent({ seq: i + 1, ts: i, key: "a/b", stage: "note", text: "t", raw, line: i + 1 }),
+      ),
+    ];
+    const reader = new TraceReader();
+    const encoder = new RowEncoder();
+    const rows = new JsonlRows(encoder, (seq) => reader.takeRecord(seq));
+    reader.push(utf8.encode(lines[0]), () => undefined);
+    for (const l of lines.slice(1)) {
+      const b = utf8.encode(l.trimEnd());
+      expect(rows.read(b, 0, b.length), l).toBe(true);
+    }
+    expect(encoder.finish().raw).toEqual(raws);
+    expectSame(utf8.encode(lines.join("")), [7, 200, 201]);
+  });
+
   it("take events written by encodeEvent, with their details and numbers", () => {
     const lines = [
       encodeHeader({ source: "t" }),

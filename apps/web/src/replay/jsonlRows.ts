@@ -56,7 +56,7 @@ type Field = (typeof FIELDS)[number];
 const F = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
 const bit = (...fs: Field[]) => fs.reduce((m, f) => m | (1 << F[f]), 0);
 
-/** Fields of the row itself (the rest is the detail). Rows with `raw` are left to the general path. */
+/** Fields of the row itself (the rest is the detail; `raw` goes beside the row, as a string). */
 const ROW = bit("seq", "ts", "key", "stage", "raw", ...NUMERIC_FIELDS);
 const STRINGS = bit("src", "ns", "reason", "error", "kind", "name", "verb", "target", "text");
 const INTEGERS = bit("delayMs", "generation", "code");
@@ -188,6 +188,7 @@ export class JsonlRows {
   private readonly end = new Int32Array(MAX_FIELDS);
   private readonly type = new Uint8Array(MAX_FIELDS);
   private readonly escapedAt = new Uint8Array(MAX_FIELDS);
+  private readonly text = new TextDecoder();
 
   /** `take(seq)`: whether the general reader lets this record be taken as is (and counts it). */
   constructor(
@@ -219,6 +220,7 @@ export class JsonlRows {
     let len = ABSENT;
     let causeSeq = ABSENT;
     let worker = ABSENT;
+    let rawAt = -1;
     let members = 0;
     for (let k = 0; k < n; k++) {
       const f = this.field[k];
@@ -267,8 +269,10 @@ export class JsonlRows {
             else worker = v;
             break;
           }
-          default: // raw
-            return false;
+          default: // raw: the log line a text-log source read the event from
+            if (t !== Value.String) return false;
+            rawAt = k;
+            break;
         }
         continue;
       }
@@ -280,7 +284,28 @@ export class JsonlRows {
     const key = this.keyIds.id(b, this.start[keyAt] + 1, this.end[keyAt] - 1);
     const detail = members === 0 ? 0 : this.detailId(key, stage, b, n);
     this.encoder.addRow(seq, ts, stage, key, rv, oldRv, line, len, causeSeq, worker, detail);
+    if (rawAt >= 0) this.encoder.setRaw(this.stringAt(b, rawAt));
     return true;
+  }
+
+  /** The value of the line's string field `k`, as JSON.parse of the whole line would give it. */
+  private stringAt(b: Uint8Array, k: number): string {
+    const s = this.start[k];
+    const e = this.end[k];
+    if (this.escapedAt[k]) return JSON.parse(this.decode(b, s, e)) as string;
+    return this.decode(b, s + 1, e - 1);
+  }
+
+  /** b[from, to) as text (UTF-8, as the general path's TextDecoder reads it). */
+  private decode(b: Uint8Array, from: number, to: number): string {
+    if (to - from <= 1024) {
+      let high = 0;
+      for (let i = from; i < to; i++) high |= b[i];
+      // ASCII: one short string of the char codes, without the decoder's per-call cost.
+      if (high < 0x80)
+        return String.fromCharCode.apply(null, b.subarray(from, to) as unknown as number[]);
+    }
+    return this.text.decode(b.subarray(from, to));
   }
 
   /** Finds the fields of a flat JSON object spelled as loopscope writes it; their count, or -1. */

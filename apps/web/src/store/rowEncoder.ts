@@ -398,6 +398,11 @@ export class RowEncoder {
     c.detail[i] = detail;
   }
 
+  /** Sets the raw log line of the row added last (see `addRow`). */
+  setRaw(text: string): void {
+    (this.raw ??= [])[this.n - 1] = text;
+  }
+
   /** The rows added since the last call, as a batch (its buffers ready to transfer). */
   finish(): ColumnBatch {
     const n = this.n;

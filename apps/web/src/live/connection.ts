@@ -14,6 +14,7 @@ import {
 } from "@loopscope/protocol";
 import type { TraceEvent } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
+import { feedSession, type Feeding } from "../replay/load.ts";
 import { decodeRange } from "./jsonl.ts";
 
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
@@ -38,6 +39,8 @@ export class LiveConnection {
   private stopped = false;
   private everOpened = false;
   private readonly listeners = new Set<() => void>();
+  /** The replay workers reading a replayed trace into the session (see `catchUp`), once started. */
+  private feeding?: Feeding;
 
   constructor(
     private readonly session: TraceSession,
@@ -53,6 +56,7 @@ export class LiveConnection {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    this.feeding?.cancel();
     this.ws?.close();
     this.set({ status: "closed" });
   }
@@ -106,6 +110,11 @@ export class LiveConnection {
   }
 
   private append(events: readonly TraceEvent[]): void {
+    if (this.feeding) {
+      // The session's analysis runs in the replay workers now; a replay backend adds no events.
+      this.set({ error: "events arrived after the replayed trace was loaded; not shown" });
+      return;
+    }
     const last = this.session.store.lastSeq();
     const fresh = events[0] && events[0].seq > last ? events : events.filter((e) => e.seq > last);
     this.session.push(fresh);
@@ -130,7 +139,15 @@ export class LiveConnection {
           url.searchParams.set("to", String(m.to));
           const res = await fetch(url, { headers: { [TOKEN_HEADER]: this.token } });
           if (!res.ok) throw new Error(`catch-up failed: HTTP ${res.status}`);
-          this.append(decodeRange(await res.text()));
+          const info = this.state.info;
+          if (info?.mode === "replay" && this.session.store.length === 0 && !this.feeding) {
+            // `loopscope replay FILE`: the whole trace, which never grows. Read like a dropped
+            // file, in the replay workers: parsed and analysed on this page's thread, a million
+            // events froze it for ~7 s, held ~850 MB, and past ~512 MB of JSON would not fit the
+            // one string `text()` makes.
+            this.feeding = feedSession(this.session, await res.blob(), info.trace ?? "trace");
+            await this.feeding.done;
+          } else this.append(decodeRange(await res.text()));
         } catch (err) {
           this.set({ error: err instanceof Error ? err.message : String(err) });
         }

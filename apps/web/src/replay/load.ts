@@ -19,9 +19,29 @@ export interface Loading {
 
 export function loadTrace(blob: Blob, name: string, source: SessionSource): Loading {
   const session = new TraceSession(source);
+  const feeding = feedSession(session, blob, name);
+  // The outcome shows in the session's progress (error included).
+  feeding.done.catch(() => undefined);
+  return { session, cancel: feeding.cancel };
+}
+
+export interface Feeding {
+  cancel(): void;
+  /** Settles when every event is in the session (rejects with the load's error). */
+  done: Promise<void>;
+}
+
+/**
+ * Reads `blob` into `session` through the two workers: its store gets the rows and its analysis
+ * runs in the analysis worker. The session must be empty and fed no other way (see
+ * TraceSession.pushColumns); `loopscope replay`'s catch-up uses this for a whole trace.
+ */
+export function feedSession(session: TraceSession, blob: Blob, name: string): Feeding {
   session.setProgress({ bytes: 0, total: blob.size, done: false });
   const reader = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
   const analysis = new Worker(new URL("./analysisWorker.ts", import.meta.url), { type: "module" });
+  let settle!: { resolve: () => void; reject: (e: Error) => void };
+  const done = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
   const stop = () => {
     reader.terminate();
     analysis.terminate();
@@ -29,6 +49,7 @@ export function loadTrace(blob: Blob, name: string, source: SessionSource): Load
   const fail = (message: string) => {
     session.setProgress({ ...session.progress, done: true, error: message });
     stop();
+    settle.reject(new Error(message));
   };
   let reserved = false;
   reader.onmessage = (ev: MessageEvent<FromReader>) => fail(ev.data.message);
@@ -54,6 +75,7 @@ export function loadTrace(blob: Blob, name: string, source: SessionSource): Load
       // Every event is in the store and the analysis: scripts/bench/load.ts times to here.
       performance.mark("loopscope:loaded");
       stop();
+      settle.resolve();
     } else fail(`analysis: ${m.message}`);
   };
   const channel = new MessageChannel();
@@ -63,7 +85,7 @@ export function loadTrace(blob: Blob, name: string, source: SessionSource): Load
     [channel.port1],
   );
   return {
-    session,
+    done,
     cancel: () => {
       reader.postMessage({ type: "cancel" } satisfies ToReader);
       stop();

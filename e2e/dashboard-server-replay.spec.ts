@@ -1,0 +1,91 @@
+/**
+ * `loopscope replay FILE` with a trace bigger than one WebSocket catch-up (20k events): the page
+ * reads the served trace in the replay workers, as it would a dropped file (not parsed and
+ * analysed on its own thread), and shows what `loopscope stats` says about the same file.
+ */
+import { expect, test } from "@playwright/test";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REPO } from "./dashboard-harness.ts";
+
+const EVENTS = 30_000;
+let file: string;
+let server: ChildProcess | undefined;
+let url: string;
+
+test.describe.configure({ timeout: 120_000 });
+
+test.beforeAll(async () => {
+  file = join(mkdtempSync(join(tmpdir(), "loopscope-e2e-replay-")), "controller.log");
+  execFileSync(
+    "pnpm",
+    ["-s", "gen", "--events", String(EVENTS), "--format", "klog", "--foos", "40", "-o", file],
+    { cwd: REPO, stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 },
+  );
+  server = spawn("pnpm", ["-s", "loopscope", "replay", file, "--port", "0", "--no-build"], {
+    cwd: REPO,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no dashboard URL:\n${out}`)), 45_000);
+    server!.once("exit", (code) => reject(new Error(`loopscope replay exited ${code}`)));
+    server!.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /^dashboard\s+(\S+)/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+  });
+});
+
+test.afterAll(() => {
+  try {
+    if (server?.pid) process.kill(-server.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+});
+
+test("a replayed trace past one catch-up loads in the workers and agrees with `loopscope stats`", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url);
+  const count = page.getByTestId("event-count");
+  await expect(count).toHaveAttribute("data-count", String(EVENTS), { timeout: 60_000 });
+  await expect(count).toHaveAttribute("data-last-seq", String(EVENTS));
+  // Set when the replay workers have put every event in the store and the analysis.
+  expect(await page.evaluate(() => performance.getEntriesByName("loopscope:loaded").length)).toBe(
+    1,
+  );
+  await expect(page.getByTestId("source")).toContainText("replaying controller.log");
+
+  const stats = JSON.parse(
+    execFileSync("pnpm", ["-s", "loopscope", "stats", file, "--json"], {
+      cwd: REPO,
+      encoding: "utf8",
+      timeout: 60_000,
+    }),
+  ) as { keys: Record<string, { passes: number; passCauses: { self: number } }> };
+  const keys = Object.keys(stats.keys).length;
+  await expect(page.getByTestId("objects-table")).toHaveAttribute(
+    "aria-rowcount",
+    String(keys + 1),
+  );
+  const rows = page.getByTestId("object-row");
+  for (const i of [0, 3, 9]) {
+    const key = (await rows.nth(i).getAttribute("data-key"))!;
+    const cells = await rows.nth(i).locator("td").allTextContents();
+    expect(stats.keys[key], key).toBeDefined();
+    expect(Number(cells[1]), `${key} passes`).toBe(stats.keys[key].passes);
+    expect(Number(cells[2]), `${key} self-triggered`).toBe(stats.keys[key].passCauses.self);
+  }
+  expect(errors).toEqual([]);
+});

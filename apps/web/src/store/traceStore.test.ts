@@ -24,6 +24,24 @@ describe("TraceStore", () => {
     evs.forEach((e, i) => expect(store.event(i)).toEqual(e));
   });
 
+  it("keeps each row's raw log line, any text, absent or empty, across batches", () => {
+    const raws = ["I1202 a", undefined, "", 'ünï 😀 "q"', undefined, "x".repeat(70_000), "z"];
+    const evs: TraceEvent[] = raws.map((raw, i) => ({
+      seq: i + 1,
+      ts: i,
+      key: "ns/a",
+      stage: "note",
+      text: "t",
+      ...(raw === undefined ? {} : { raw }),
+    }));
+    const store = new TraceStore();
+    store.append(evs.slice(0, 1));
+    store.append(evs.slice(1, 2)); // a batch without any line
+    store.append(evs.slice(2, 5));
+    store.append(evs.slice(5));
+    evs.forEach((e, i) => expect(store.event(i), `row ${i}`).toEqual(e));
+  });
+
   it("keeps odd values that do not fit a numeric column in the detail string", () => {
     const store = new TraceStore();
     const odd: TraceEvent = {

@@ -4,7 +4,7 @@
  * HeapProfiler.collectGarbage, minus the same page before the drop, ÷ events). Baseline: the same lines kept as parsed JS objects (what a naive viewer holds).
  * Goal at 1M events: ≤ 150 B/event. Full: 1M; --smoke: 10k.
  */
-import { acquireBrowser, dropAndLoad, heapAfterGc } from "./lib/browser.ts";
+import { acquireBrowser, dropAndLoad, heapAfterGc, pageHoldingFile } from "./lib/browser.ts";
 import { genFile } from "./lib/gen-input.ts";
 import type { Bench } from "./lib/types.ts";
 
@@ -22,14 +22,9 @@ const bench: Bench = {
       baseline: {
         name: "lines kept as JSON.parse objects",
         async run() {
-          const p = await b.newPage();
+          const p = await pageHoldingFile(b, file.path);
+          const input = p.input;
           try {
-            await p.page.goto(b.url);
-            const input = p.page.getByTestId("file-input");
-            await input.evaluate((el) =>
-              el.addEventListener("change", (e) => e.stopImmediatePropagation(), true),
-            );
-            await input.setInputFiles(file.path);
             const before = await heapAfterGc(p.cdp);
             // Read in slices: past ~512 MB (5M events) a file is longer than a string can be, and
             // File.text() of it gave back next to nothing, which measured as 0.0015 B/event.

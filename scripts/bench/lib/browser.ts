@@ -207,6 +207,21 @@ export async function heapAfterGc(cdp: CDPSession): Promise<number> {
   return h.usedSize + (h.backingStorageSize ?? 0);
 }
 
+/**
+ * A fresh page of the app with `file` set on its file input and the app kept from opening it:
+ * for a baseline that reads the same file its own way. Close it with `close()`.
+ */
+export async function pageHoldingFile(b: BrowserHandle, file: string) {
+  const p = await b.newPage();
+  await p.page.goto(b.url);
+  const input = p.page.getByTestId("file-input");
+  await input.evaluate((el) =>
+    el.addEventListener("change", (e) => e.stopImmediatePropagation(), true),
+  );
+  await input.setInputFiles(file);
+  return { ...p, input };
+}
+
 export async function dropAndLoad(
   page: Page,
   file: string,

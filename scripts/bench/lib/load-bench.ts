@@ -7,7 +7,7 @@
  * Full: 1M events (JSONL ~167 MB, klog ~120 MB); --smoke: 2000.
  */
 import type { GenFormat } from "../../gen/write.ts";
-import { acquireBrowser, dropAndLoad, type BrowserHandle } from "./browser.ts";
+import { acquireBrowser, dropAndLoad, pageHoldingFile, type BrowserHandle } from "./browser.ts";
 import { genFile } from "./gen-input.ts";
 import type { Bench } from "./types.ts";
 
@@ -26,16 +26,9 @@ export function loadBench(format: GenFormat): Bench {
         baseline: {
           name: "File.text() + count lines in the page",
           async run() {
-            const p = await b.newPage();
+            const p = await pageHoldingFile(b, file.path);
             try {
-              await p.page.goto(b.url);
-              const input = p.page.getByTestId("file-input");
-              // Read the file ourselves instead of letting the app open it.
-              await input.evaluate((el) =>
-                el.addEventListener("change", (e) => e.stopImmediatePropagation(), true),
-              );
-              await input.setInputFiles(file.path);
-              const r = await input.evaluate(async (el: HTMLInputElement) => {
+              const r = await p.input.evaluate(async (el: HTMLInputElement) => {
                 const count = (text: string) => {
                   let n = 0;
                   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;

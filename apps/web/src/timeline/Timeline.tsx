@@ -124,9 +124,12 @@ export function Timeline({ session, view }: TimelineProps) {
     [],
   );
 
-  // Live: keep the right edge on the newest event while following.
+  // Live: keep the right edge on the newest event while following. Not while a whole trace is
+  // read in (a replay server's): its first batch would set a window seconds wide for good, where
+  // the loaded trace is shown whole and followed from there.
   useEffect(() => {
     if (!state.follow || session.source.kind !== "live" || state.playhead !== undefined) return;
+    if (!session.progress.done) return;
     const ext = session.store.timeExtent();
     if (!ext) return;
     const cur = view.get().window;

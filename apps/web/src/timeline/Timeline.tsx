@@ -15,6 +15,7 @@ import { layoutLanes, passLabel, totalHeight } from "./layout.ts";
 import { makeTimeAxis } from "./timeScale.ts";
 import { Tooltip } from "./Tooltip.tsx";
 import { defaultWindow } from "./fit.ts";
+import { followWindow } from "./followWindow.ts";
 
 /**
  * `performance.mark("loopscope:first-paint")` at the first frame that draws a session's events,
@@ -124,18 +125,11 @@ export function Timeline({ session, view }: TimelineProps) {
     [],
   );
 
-  // Live: keep the right edge on the newest event while following. Not while a whole trace is
-  // read in (a replay server's): its first batch would set a window seconds wide for good, where
-  // the loaded trace is shown whole and followed from there.
+  // Live: keep the right edge on the newest event while following (see followWindow).
   useEffect(() => {
     if (!state.follow || session.source.kind !== "live" || state.playhead !== undefined) return;
-    if (!session.progress.done) return;
-    const ext = session.store.timeExtent();
-    if (!ext) return;
-    const cur = view.get().window;
-    const span = cur ? cur[1] - cur[0] : Math.max(5_000_000, ext[1] - ext[0]);
-    const right = ext[1] + span * 0.05;
-    if (!cur || cur[1] < right) view.set({ window: [right - span, right] });
+    const w = followWindow(session.store.timeExtent(), view.get().window, !session.progress.done);
+    if (w) view.set({ window: w });
   }, [version, state.follow, session, view, state.playhead]);
 
   // d3-zoom: the view store's window is the truth; each zoom event is applied as a relative

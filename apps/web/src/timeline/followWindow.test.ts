@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { followWindow } from "./followWindow.ts";
+
+const S = 1_000_000; // µs per second
+
+describe("followWindow", () => {
+  it("shows a whole trace read in batches, not its first batch's few seconds", () => {
+    // A replay server's trace arrives in batches: 0.5 s of it, then all 200 s.
+    let w = followWindow([0, 0.5 * S], undefined, true);
+    expect(w).toBeUndefined();
+    w = followWindow([0, 200 * S], w, false);
+    expect(w![1] - w![0]).toBe(200 * S);
+    expect(w![1]).toBeGreaterThan(200 * S);
+  });
+
+  it("keeps the window's width and moves it along as live events arrive", () => {
+    const first = followWindow([0, 1 * S], undefined, false)!;
+    expect(first[1] - first[0]).toBe(5 * S);
+    const next = followWindow([0, 9 * S], first, false)!;
+    expect(next[1] - next[0]).toBe(5 * S);
+    expect(next[1]).toBeGreaterThan(9 * S);
+    expect(followWindow([0, 9 * S], next, false)).toBeUndefined();
+  });
+});

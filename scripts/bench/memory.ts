@@ -4,7 +4,13 @@
  * HeapProfiler.collectGarbage, minus the same page before the drop, ÷ events). Baseline: the same lines kept as parsed JS objects (what a naive viewer holds).
  * Goal at 1M events: ≤ 150 B/event. Full: 1M; --smoke: 10k.
  */
-import { acquireBrowser, dropAndLoad, heapAfterGc, pageHoldingFile } from "./lib/browser.ts";
+import {
+  acquireBrowser,
+  dropAndLoad,
+  heapAfterGc,
+  pageHoldingFile,
+  type PageBench,
+} from "./lib/browser.ts";
 import { genFile } from "./lib/gen-input.ts";
 import type { Bench } from "./lib/types.ts";
 
@@ -26,20 +32,17 @@ const bench: Bench = {
           const input = p.input;
           try {
             const before = await heapAfterGc(p.cdp);
-            // Read in slices: past ~512 MB (5M events) a file is longer than a string can be, and
-            // File.text() of it gave back next to nothing, which measured as 0.0015 B/event.
+            // Read in slices (see textSlices): File.text() of a 5M-event file gave back "", which
+            // measured as 0.0015 B/event.
             const kept = await input.evaluate(async (el: HTMLInputElement) => {
-              const file = el.files![0];
-              const decoder = new TextDecoder();
+              const bench = (window as unknown as { __bench: PageBench }).__bench;
               const lines: unknown[] = [];
               let rest = "";
-              for (let at = 0; at < file.size; at += 1 << 26) {
-                const bytes = new Uint8Array(await file.slice(at, at + (1 << 26)).arrayBuffer());
-                const parts = (rest + decoder.decode(bytes, { stream: true })).split("\n");
+              for await (const text of bench.textSlices(el.files![0])) {
+                const parts = (rest + text).split("\n");
                 rest = parts.pop()!;
                 for (const l of parts) if (l.length > 0) lines.push(JSON.parse(l) as unknown);
               }
-              rest += decoder.decode();
               if (rest.length > 0) lines.push(JSON.parse(rest) as unknown);
               lines.shift(); // the header
               (globalThis as unknown as { kept: unknown[] }).kept = lines;

@@ -43,6 +43,23 @@ describe("trace input", () => {
     }
   });
 
+  it("keeps a chunk intact until the next is asked for, and stops early cleanly", async () => {
+    const bytes = readFileSync(plain);
+    const input = await openTraceInput(plain);
+    let offset = 0;
+    let seen = 0;
+    for await (const c of input.chunks) {
+      const copy = Buffer.from(c);
+      // Long enough for the read ahead to land: it must not land in this chunk.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(Buffer.compare(Buffer.from(c), copy)).toBe(0);
+      expect(Buffer.compare(copy, bytes.subarray(offset, offset + c.length))).toBe(0);
+      offset += c.length;
+      if (++seen === 2) break; // the finally closes the file with a read in flight
+    }
+    expect(seen).toBe(2);
+  });
+
   it("reads a multi-chunk file into the same events as the whole text at once", async () => {
     const whole = readTraceText(text, { year: 2026 }).events;
     expect(whole.length).toBeGreaterThan(20_000);

@@ -73,26 +73,38 @@ export async function openTraceInput(path: string): Promise<TraceInput> {
 }
 
 /**
- * A plain file, read into one buffer over and over. A stream's chunks are new memory each, and
- * faulting in a fresh megabyte per chunk cost more CPU than the klog reader's own work on it
- * (~0.35 s per 190 MB here, against 0.02 s for one reused buffer).
+ * A plain file, read into two buffers in turn: the next chunk is read (on libuv's thread pool)
+ * while the caller works on this one, so the reader never waits for the disk or the page cache.
+ * Reused buffers, not a stream's: a stream's chunks are new memory each, and faulting in a fresh
+ * megabyte per chunk cost more CPU than the klog reader's own work on it (~0.35 s per 190 MB
+ * here, against 0.02 s for reused buffers).
  */
 function fromFile(path: string, size: number): TraceInput {
   let read = 0;
   const chunks = async function* (): AsyncGenerator<Uint8Array> {
     let fh: FileHandle | undefined;
+    let ahead: Promise<number> | undefined;
     try {
       fh = await open(path, "r");
-      const buffer = new Uint8Array(CHUNK);
-      for (;;) {
-        const { bytesRead } = await fh.read(buffer, 0, CHUNK, null);
+      const file = fh;
+      const buffers = [new Uint8Array(CHUNK), new Uint8Array(CHUNK)];
+      const fill = (b: Uint8Array): Promise<number> =>
+        file.read(b, 0, CHUNK, null).then((r) => r.bytesRead);
+      ahead = fill(buffers[0]);
+      for (let turn = 0; ; turn ^= 1) {
+        const bytesRead = await ahead;
+        ahead = undefined;
         if (bytesRead === 0) return;
         read += bytesRead;
-        yield buffer.subarray(0, bytesRead);
+        // The other buffer's chunk was handed out before this one: the caller is done with it.
+        ahead = fill(buffers[turn ^ 1]);
+        yield buffers[turn].subarray(0, bytesRead);
       }
     } catch (err) {
       throw new InputError(`${path}: ${describe(err)}`);
     } finally {
+      // A caller that stops early leaves a read in flight: let it land before closing.
+      await ahead?.catch(() => undefined);
       await fh?.close();
     }
   };

@@ -57,7 +57,18 @@ test("a replayed trace past one catch-up loads in the workers and agrees with `l
 }) => {
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  // Hold the trace back: until it comes, the load bar already says how many events are coming.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/api\/trace\b/, async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto(url);
+  await expect(page.getByTestId("load-progress")).toContainText(
+    `0 of ${EVENTS.toLocaleString("en-US")} events`,
+  );
+  release();
   const count = page.getByTestId("event-count");
   await expect(count).toHaveAttribute("data-count", String(EVENTS), { timeout: 60_000 });
   await expect(count).toHaveAttribute("data-last-seq", String(EVENTS));

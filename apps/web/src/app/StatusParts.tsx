@@ -30,16 +30,26 @@ export function LoadBar({ session, error }: { session: TraceSession; error?: str
   useSessionVersion(session, 250, true);
   const progress = session.progress;
   if (progress.done && !progress.error && !error) return null;
-  const pct = progress.total ? Math.min(100, (progress.bytes / progress.total) * 100) : undefined;
+  const shown = session.store.length;
+  // By bytes when the size is known (a file), else by events when their number is (a replay
+  // server's trace, read as it downloads), else a bar that only says it is busy.
+  const pct = progress.total
+    ? Math.min(100, (progress.bytes / progress.total) * 100)
+    : progress.events
+      ? Math.min(100, (shown / progress.events) * 100)
+      : undefined;
+  const mb = (n: number) => (n / 1e6).toFixed(1);
+  const bytes = `reading ${mb(progress.bytes)} MB${progress.total ? ` of ${mb(progress.total)} MB` : ""}`;
+  const events = `${shown.toLocaleString()}${
+    !progress.total && progress.events ? ` of ${progress.events.toLocaleString()}` : ""
+  } events`;
   return (
     <div className="loadbar" data-testid="load-progress">
       {!progress.done && (
         <>
           <progress max={100} value={pct} />
           <span>
-            reading {(progress.bytes / 1e6).toFixed(1)} MB
-            {progress.total ? ` of ${(progress.total / 1e6).toFixed(1)} MB` : ""} ·{" "}
-            {session.store.length.toLocaleString()} events
+            {bytes} · {events}
           </span>
         </>
       )}

@@ -137,17 +137,26 @@ export class LiveConnection {
           const url = new URL(API.trace, this.base);
           url.searchParams.set("from", String(from));
           url.searchParams.set("to", String(m.to));
-          const res = await fetch(url, { headers: { [TOKEN_HEADER]: this.token } });
-          if (!res.ok) throw new Error(`catch-up failed: HTTP ${res.status}`);
+          const headers = { [TOKEN_HEADER]: this.token };
           const info = this.state.info;
           if (info?.mode === "replay" && this.session.store.length === 0 && !this.feeding) {
-            // `loopscope replay FILE`: the whole trace, which never grows. Read like a dropped
-            // file, in the replay workers: parsed and analysed on this page's thread, a million
-            // events froze it for ~7 s, held ~850 MB, and past ~512 MB of JSON would not fit the
-            // one string `text()` makes.
-            this.feeding = feedSession(this.session, await res.blob(), info.trace ?? "trace");
+            // `loopscope replay FILE`: the whole trace, which never grows. Fetched and read like a
+            // dropped file, in the replay workers, as it downloads: parsed and analysed on this
+            // page's thread, a million events froze it for ~7 s, held ~850 MB, and past ~512 MB
+            // of JSON would not fit the one string `text()` makes; fetched whole first, the page
+            // showed nothing for the seconds the download took.
+            this.feeding = feedSession(
+              this.session,
+              { url: url.href, headers },
+              info.trace ?? "trace",
+              m.to - from + 1,
+            );
             await this.feeding.done;
-          } else this.append(decodeRange(await res.text()));
+          } else {
+            const res = await fetch(url, { headers });
+            if (!res.ok) throw new Error(`catch-up failed: HTTP ${res.status}`);
+            this.append(decodeRange(await res.text()));
+          }
         } catch (err) {
           this.set({ error: err instanceof Error ? err.message : String(err) });
         }

@@ -1,5 +1,6 @@
 /**
- * The bytes of a dropped or fetched trace file, chunk by chunk, for the replay's reader worker.
+ * The bytes of a dropped or fetched trace file, or of a trace still arriving over HTTP, chunk by
+ * chunk, for the replay's reader worker.
  */
 
 /**
@@ -43,7 +44,63 @@ export async function* fileChunks(
     }
     return;
   }
-  const counted = file.stream().pipeThrough(
+  yield* gunzipChunks(file.stream(), read);
+}
+
+/**
+ * The bytes of a stream (a fetch's body, still arriving), chunk by chunk, gunzipped when its
+ * first bytes are gzip's magic number. `read` counts the stream's bytes as they arrive.
+ */
+export async function* streamChunks(
+  stream: ReadableStream<Uint8Array>,
+  read: (bytes: number) => void,
+): AsyncGenerator<Uint8Array> {
+  const it = stream.getReader();
+  let first = await it.read();
+  // Two bytes tell gzip apart; a first chunk of one byte (possible, if unlikely) waits for more.
+  while (!first.done && first.value.byteLength < 2) {
+    const more = await it.read();
+    if (more.done) break;
+    first = { done: false, value: concat(first.value, more.value) };
+  }
+  if (first.done) return;
+  const head = first.value;
+  if (head[0] !== 0x1f || head[1] !== 0x8b) {
+    let ended = false;
+    try {
+      read(head.byteLength);
+      yield head;
+      for (;;) {
+        const { value, done } = await it.read();
+        if ((ended = done)) return;
+        read(value.byteLength);
+        yield value;
+      }
+    } finally {
+      // A consumer that stops early (a cancelled load) stops the download too.
+      if (!ended) it.cancel().catch(() => undefined);
+    }
+  }
+  const rest = new ReadableStream<Uint8Array>({
+    start(ctl) {
+      ctl.enqueue(head);
+    },
+    async pull(ctl) {
+      const { value, done } = await it.read();
+      if (done) ctl.close();
+      else ctl.enqueue(value);
+    },
+    cancel: (reason) => it.cancel(reason),
+  });
+  yield* gunzipChunks(rest, read);
+}
+
+/** A gzip stream's decompressed bytes; `read` counts the compressed bytes. */
+async function* gunzipChunks(
+  gzip: ReadableStream<Uint8Array>,
+  read: (bytes: number) => void,
+): AsyncGenerator<Uint8Array> {
+  const counted = gzip.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, ctl) {
         read(chunk.byteLength);
@@ -61,4 +118,11 @@ export async function* fileChunks(
     if (done) return;
     yield value;
   }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a);
+  out.set(b, a.byteLength);
+  return out;
 }

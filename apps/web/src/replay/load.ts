@@ -4,7 +4,7 @@
  * the file is still being read.
  */
 import { TraceSession, type SessionSource } from "../store/session.ts";
-import type { FromAnalysis, FromReader, ToAnalysis, ToReader } from "./protocol.ts";
+import type { FromAnalysis, FromReader, ToAnalysis, ToReader, TraceRequest } from "./protocol.ts";
 
 /**
  * Share of the file read when the store reserves room for the rest: by then the rows per byte have
@@ -32,12 +32,22 @@ export interface Feeding {
 }
 
 /**
- * Reads `blob` into `session` through the two workers: its store gets the rows and its analysis
+ * Reads `input` into `session` through the two workers: its store gets the rows and its analysis
  * runs in the analysis worker. The session must be empty and fed no other way (see
- * TraceSession.pushColumns); `loopscope replay`'s catch-up uses this for a whole trace.
+ * TraceSession.pushColumns). `input` is a whole file, or a trace the reader worker fetches and
+ * reads as it downloads (`loopscope replay`'s catch-up of a whole trace); `events`, when the
+ * caller knows it, is how many events it holds (room is reserved for them at once, and the
+ * progress of a download of unknown length counts them).
  */
-export function feedSession(session: TraceSession, blob: Blob, name: string): Feeding {
-  session.setProgress({ bytes: 0, total: blob.size, done: false });
+export function feedSession(
+  session: TraceSession,
+  input: Blob | TraceRequest,
+  name: string,
+  events?: number,
+): Feeding {
+  const total = input instanceof Blob ? input.size : undefined;
+  session.setProgress({ bytes: 0, total, events, done: false });
+  if (events !== undefined) session.store.reserve(events);
   const reader = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
   const analysis = new Worker(new URL("./analysisWorker.ts", import.meta.url), { type: "module" });
   let settle!: { resolve: () => void; reject: (e: Error) => void };
@@ -51,7 +61,7 @@ export function feedSession(session: TraceSession, blob: Blob, name: string): Fe
     stop();
     settle.reject(new Error(message));
   };
-  let reserved = false;
+  let reserved = events !== undefined;
   reader.onmessage = (ev: MessageEvent<FromReader>) => fail(ev.data.message);
   // A worker that cannot start (its script failed to load) or died says so only here: without
   // these the load would wait forever.
@@ -64,14 +74,14 @@ export function feedSession(session: TraceSession, blob: Blob, name: string): Fe
     if (m.type === "batch") {
       session.pushColumns(m.columns, m.analysis);
       session.addDiagnostics(m.diagnostics);
-      session.setProgress({ bytes: m.bytes, total: m.total, done: false });
-      if (!reserved && m.bytes >= m.total * RESERVE_AT) {
+      session.setProgress({ bytes: m.bytes, total: m.total, events, done: false });
+      if (!reserved && m.total !== undefined && m.bytes >= m.total * RESERVE_AT) {
         reserved = true;
         // Rows per byte so far, times the bytes still to come (an estimate: a little over).
         session.store.reserve(Math.ceil(((session.store.length * m.total) / m.bytes) * 1.1));
       }
     } else if (m.type === "done") {
-      session.setProgress({ bytes: m.bytes, total: m.total, done: true });
+      session.setProgress({ bytes: m.bytes, total: m.total, events, done: true });
       // Every event is in the store and the analysis: scripts/bench/load.ts times to here.
       performance.mark("loopscope:loaded");
       stop();
@@ -81,7 +91,7 @@ export function feedSession(session: TraceSession, blob: Blob, name: string): Fe
   const channel = new MessageChannel();
   analysis.postMessage({ type: "port", port: channel.port2 } satisfies ToAnalysis, [channel.port2]);
   reader.postMessage(
-    { type: "open", file: blob, name, analysis: channel.port1 } satisfies ToReader,
+    { type: "open", file: input, name, analysis: channel.port1 } satisfies ToReader,
     [channel.port1],
   );
   return {

@@ -9,9 +9,19 @@ import type { Diagnostic } from "@loopscope/trace";
 import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";
 import type { ColumnBatch } from "../store/rowEncoder.ts";
 
-/** Page → reader worker. `analysis` is the port to the analysis worker. */
+/**
+ * Page → reader worker. `analysis` is the port to the analysis worker. `file` is a whole file, or
+ * where to fetch one (a replay server's trace, read as it downloads).
+ */
 export type ToReader =
-  { type: "open"; file: Blob; name: string; analysis: MessagePort } | { type: "cancel" };
+  | { type: "open"; file: Blob | TraceRequest; name: string; analysis: MessagePort }
+  | { type: "cancel" };
+
+/** A trace to fetch (same origin as the page; `headers` carry its token). */
+export interface TraceRequest {
+  url: string;
+  headers: Record<string, string>;
+}
 
 /** Reader worker → page: only its failure (its batches go through the analysis worker). */
 export type FromReader = { type: "error"; message: string };
@@ -21,13 +31,14 @@ export interface BatchInfo {
   diagnostics: Diagnostic[];
   /** Input bytes consumed so far (compressed bytes for gzip). */
   bytes: number;
-  total: number;
+  /** The input's size; undefined for a stream of unknown length. */
+  total: number | undefined;
 }
 
 /** Reader worker → analysis worker, over that port. `final`: the last batch of the file. */
 export type ReaderToAnalysis =
   | ({ type: "batch"; columns: ColumnBatch; final: boolean } & BatchInfo)
-  | { type: "end"; bytes: number; total: number; format: string };
+  | { type: "end"; bytes: number; total: number | undefined; format: string };
 
 /** Page → analysis worker: the port the reader worker will post its batches to. */
 export type ToAnalysis = { type: "port"; port: MessagePort };
@@ -41,5 +52,5 @@ export type FromAnalysis =
       /** What these events changed in the analysis. */
       analysis: AnalysisUpdate;
     } & BatchInfo)
-  | { type: "done"; bytes: number; total: number; format: string }
+  | { type: "done"; bytes: number; total: number | undefined; format: string }
   | { type: "error"; message: string };

@@ -1,17 +1,18 @@
 /// <reference lib="webworker" />
 /**
- * The replay's reader worker: reads a trace file (JSONL or klog, optionally gzip) as a stream and
- * hands its rows as batches of typed-array columns (transferred) to the analysis worker, which
- * passes them on to the page (see protocol.ts). loopscope's own JSONL records go from bytes to
- * rows directly; everything else through packages/trace's push-style reader (readerPort.ts). The
- * page never builds or clones an event object while a large file loads. It keeps no rows after
- * posting (the page's TraceStore owns them); it keeps the string tables' ids.
+ * The replay's reader worker: reads a trace file (JSONL or klog, optionally gzip), or one still
+ * arriving over HTTP, and hands its rows as batches of typed-array columns (transferred) to the
+ * analysis worker, which passes them on to the page (see protocol.ts). loopscope's own JSONL
+ * records go from bytes to rows directly; everything else through packages/trace's push-style
+ * reader (readerPort.ts). The page never builds or clones an event object while a large file
+ * loads. It keeps no rows after posting (the page's TraceStore owns them); it keeps the string
+ * tables' ids.
  */
 import type { Diagnostic, TraceEvent } from "@loopscope/trace";
 import { RowEncoder, transferList } from "../store/rowEncoder.ts";
-import type { FromReader, ReaderToAnalysis, ToReader } from "./protocol.ts";
+import type { FromReader, ReaderToAnalysis, ToReader, TraceRequest } from "./protocol.ts";
 import { createReader } from "./readerPort.ts";
-import { fileChunks } from "./fileChunks.ts";
+import { fileChunks, streamChunks } from "./fileChunks.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -48,10 +49,37 @@ async function isGzip(file: Blob, name: string): Promise<boolean> {
   return head[0] === 0x1f && head[1] === 0x8b;
 }
 
-async function read(file: Blob, name: string, analysis: MessagePort): Promise<void> {
-  const total = file.size;
+/**
+ * The body of a fetched trace as it arrives, and its length when the server says it. Fetched here,
+ * not by the page: the page's thread is busy taking the batches in, and a body it read and passed
+ * on would wait for it between chunks.
+ */
+async function download(
+  req: TraceRequest,
+): Promise<{ body: ReadableStream<Uint8Array>; size?: number }> {
+  const res = await fetch(req.url, { headers: req.headers });
+  if (!res.ok || res.body === null) {
+    const why = (await res.text().catch(() => "")).trim().slice(0, 200);
+    throw new Error(`fetching the trace failed: HTTP ${res.status}${why ? ` (${why})` : ""}`);
+  }
+  // Content-Length counts what came over the wire: with a Content-Encoding it is not the size.
+  const length = res.headers.get("content-encoding") ? null : res.headers.get("content-length");
+  return { body: res.body, size: length === null ? undefined : Number(length) };
+}
+
+async function read(file: Blob | TraceRequest, name: string, analysis: MessagePort): Promise<void> {
   let bytes = 0;
-  const gz = await isGzip(file, name);
+  const count = (n: number) => (bytes += n);
+  let total: number | undefined;
+  let chunks: AsyncIterable<Uint8Array>;
+  if (file instanceof Blob) {
+    total = file.size;
+    chunks = fileChunks(file, await isGzip(file, name), count);
+  } else {
+    const { body, size } = await download(file);
+    total = size;
+    chunks = streamChunks(body, count);
+  }
   const encoder = new RowEncoder();
   const reader = createReader(encoder);
   const toAnalysis = (m: ReaderToAnalysis, transfer: Transferable[] = []) =>
@@ -76,7 +104,7 @@ async function read(file: Blob, name: string, analysis: MessagePort): Promise<vo
     },
     diagnostic: (d: Diagnostic) => diagnostics.push(d),
   };
-  for await (const chunk of fileChunks(file, gz, (n) => (bytes += n))) {
+  for await (const chunk of chunks) {
     if (cancelled) break;
     reader.push(chunk, sink);
     if (encoder.rows >= batchEvents || performance.now() - last > BATCH_MS) flush();

@@ -30,6 +30,8 @@ export interface LoadProgress {
   bytes: number;
   /** Total bytes when known (a File; not a stream of unknown length). */
   total?: number;
+  /** Events the input holds, when known beforehand (a replay server's catch-up). */
+  events?: number;
   done: boolean;
   error?: string;
 }

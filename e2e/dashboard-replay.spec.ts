@@ -57,6 +57,22 @@ test("opens a klog file: swimlanes, self-triggered passes, a diagnostic for the 
   await expect(selfPass).toContainText("self-triggered");
   await page.screenshot({ path: "test-results/dashboard-replay.png" });
 
+  // A dropped klog file keeps its lines: the details and the excerpt read them back from it, so
+  // they show the log as written (a pass end as its "Successfully synced" line, not as canonical
+  // text), each line the one its event came from.
+  const fileLines = readFileSync(path, "utf8").split("\n");
+  await page.getByTestId("step-next").click();
+  await expect(page.getByTestId("event-details")).toContainText("watch · seq");
+  await expect(page.getByTestId("event-raw")).toHaveText(
+    fileLines.find((l) => l.includes("STAGE/watch"))!,
+  );
+  const excerpt = page.getByTestId("excerpt");
+  await expect(excerpt).toContainText('"Successfully synced" objectName="default/example-foo"');
+  await expect(excerpt).toContainText(
+    fileLines.find((l) => l.includes("STAGE/write"))!.split("] ")[1],
+  );
+  await expect(page.getByTestId("excerpt-copy")).toBeEnabled();
+
   await page.getByTestId("tab-diagnostics").click();
   const diag = page.getByTestId("diagnostic").filter({ hasText: `line ${brokenLine}` });
   await expect(diag).toHaveCount(1);

@@ -39,7 +39,7 @@ export const DetailsPanel = memo(function DetailsPanel({
   return (
     <section className="panel details" aria-label="Details" data-testid="details">
       <h2>Details</h2>
-      {e && <EventDetails session={session} e={e} view={view} />}
+      {e && <EventDetails session={session} e={e} row={row} view={view} />}
       {pass && (
         <div data-testid="pass-details">
           <h3>
@@ -107,13 +107,17 @@ export const DetailsPanel = memo(function DetailsPanel({
 function EventDetails({
   session,
   e,
+  row,
   view,
 }: {
   session: TraceSession;
   e: TraceEvent;
+  row: number;
   view: ViewStore;
 }) {
   const rec = e as unknown as Record<string, unknown>;
+  // Kept with the event, or read back from the file (a dropped klog log keeps its lines there).
+  const log = session.logLine(row);
   const obj = objectOf(e);
   const history = obj ? rvHistory(session.store, e.key, obj) : [];
   return (
@@ -139,11 +143,11 @@ function EventDetails({
             <FieldRow key={k} name={k} value={show(v)} />
           ))}
       </dl>
-      {e.raw !== undefined && (
+      {(log.line !== undefined || log.reading) && (
         <>
           <h4>Raw log line</h4>
-          <pre className="raw" data-testid="event-raw">
-            {e.raw}
+          <pre className="raw" data-testid="event-raw" aria-busy={log.reading}>
+            {log.line ?? "reading it from the file…"}
           </pre>
         </>
       )}

@@ -20,7 +20,7 @@ export function ExcerptPanel({ session, keyName }: { session: TraceSession; keyN
       <div className="toolbar">
         <button
           data-testid="excerpt-copy"
-          disabled={!x}
+          disabled={!x || x.pending}
           onClick={() =>
             navigator.clipboard.writeText(x?.markdown ?? "").then(
               () => setCopied("copied"),
@@ -32,14 +32,17 @@ export function ExcerptPanel({ session, keyName }: { session: TraceSession; keyN
         </button>
         <button
           data-testid="excerpt-download"
-          disabled={!x}
+          disabled={!x || x.pending}
           onClick={() => x && downloadText(file, x.markdown)}
         >
           Download
         </button>
+        {x?.pending && <span className="muted">reading the log lines from the file…</span>}
         {copied && <span className="muted">{copied}</span>}
       </div>
-      <pre data-testid="excerpt">{x?.text ?? "No excerpt yet."}</pre>
+      <pre data-testid="excerpt" aria-busy={x?.pending}>
+        {x?.text ?? "No excerpt yet."}
+      </pre>
     </div>
   );
 }

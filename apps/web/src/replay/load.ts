@@ -72,6 +72,7 @@ export function feedSession(
   analysis.onmessage = (ev: MessageEvent<FromAnalysis>) => {
     const m = ev.data;
     if (m.type === "batch") {
+      if (m.lineMarks && input instanceof Blob) session.addLineMarks(input, m.lineMarks);
       session.pushColumns(m.columns, m.analysis);
       session.addDiagnostics(m.diagnostics);
       session.setProgress({ bytes: m.bytes, total: m.total, events, done: false });

@@ -33,6 +33,11 @@ export interface BatchInfo {
   bytes: number;
   /** The input's size; undefined for a stream of unknown length. */
   total: number | undefined;
+  /**
+   * New marks of where lines start in the file (see LineMarks), when its rows carry no log lines
+   * and the page is to read them from the file instead.
+   */
+  lineMarks?: Float64Array;
 }
 
 /** Reader worker → analysis worker, over that port. `final`: the last batch of the file. */

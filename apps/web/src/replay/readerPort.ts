@@ -18,6 +18,8 @@ export interface ReaderPort {
   end(sink: ReaderSink): void;
   /** "jsonl" | "klog" once known. */
   format(): string;
+  /** Lines that have ended so far (those a chunk's tail holds the start of excluded). */
+  lines(): number;
 }
 
 const NL = 10;
@@ -77,5 +79,7 @@ export function createReader(encoder: RowEncoder): ReaderPort {
       diagnostics(sink);
     },
     format: () => reader.format ?? "empty",
+    // Rows taken straight from the bytes reach the general reader as blank lines later.
+    lines: () => reader.lines + taken,
   };
 }

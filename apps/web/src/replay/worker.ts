@@ -13,6 +13,7 @@ import { RowEncoder, transferList } from "../store/rowEncoder.ts";
 import type { FromReader, ReaderToAnalysis, ToReader, TraceRequest } from "./protocol.ts";
 import { createReader } from "./readerPort.ts";
 import { fileChunks, streamChunks } from "./fileChunks.ts";
+import { LineMarks } from "./lineMarks.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -25,6 +26,12 @@ declare const self: DedicatedWorkerGlobalScope;
 const FIRST_BATCH_EVENTS = 1_000;
 const MAX_BATCH_EVENTS = 50_000;
 const BATCH_MS = 100;
+
+/**
+ * Bytes between marks of where lines start (see LineMarks): the page reads about this much of the
+ * file to show one line. The reader takes its input in windows of this size anyway.
+ */
+const MARK_EVERY = 64 * 1024;
 
 let cancelled = false;
 
@@ -72,9 +79,17 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   const count = (n: number) => (bytes += n);
   let total: number | undefined;
   let chunks: AsyncIterable<Uint8Array>;
+  /**
+   * For a plain file: a klog log's lines are left in the file, and the page reads back those it
+   * shows (an event's `raw` is its whole line there). A gzip file cannot be read at an offset,
+   * and a JSONL record's `raw` is not its line.
+   */
+  let marks: LineMarks | undefined;
   if (file instanceof Blob) {
     total = file.size;
-    chunks = fileChunks(file, await isGzip(file, name), count);
+    const gz = await isGzip(file, name);
+    if (!gz) marks = new LineMarks();
+    chunks = fileChunks(file, gz, count);
   } else {
     const { body, size } = await download(file);
     total = size;
@@ -90,7 +105,11 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   const flush = (final = false) => {
     if (encoder.rows === 0 && diagnostics.length === 0 && !final) return;
     const columns = encoder.finish();
-    toAnalysis({ type: "batch", columns, final, diagnostics, bytes, total }, transferList(columns));
+    const lineMarks = marks?.take();
+    toAnalysis(
+      { type: "batch", columns, final, diagnostics, bytes, total, lineMarks },
+      transferList(columns),
+    );
     batchEvents = Math.min(MAX_BATCH_EVENTS, batchEvents * 2);
     encoder.reserve(batchEvents);
     diagnostics = [];
@@ -99,14 +118,28 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   encoder.reserve(batchEvents);
   const sink = {
     event: (e: TraceEvent) => {
+      if (marks !== undefined && e.raw !== undefined && reader.format() === "klog") {
+        e.raw = undefined;
+      }
       encoder.add(e);
       if (encoder.rows >= batchEvents) flush();
     },
     diagnostic: (d: Diagnostic) => diagnostics.push(d),
   };
+  let offset = 0;
   for await (const chunk of chunks) {
     if (cancelled) break;
-    reader.push(chunk, sink);
+    if (marks === undefined) reader.push(chunk, sink);
+    else {
+      for (let at = 0; at < chunk.length; at += MARK_EVERY) {
+        const piece = chunk.subarray(at, at + MARK_EVERY);
+        reader.push(piece, sink);
+        marks.note(piece, offset + at, reader.lines());
+      }
+    }
+    offset += chunk.length;
+    // Only a klog log's rows leave their lines in the file.
+    if (marks !== undefined && reader.format() === "jsonl") marks = undefined;
     if (encoder.rows >= batchEvents || performance.now() - last > BATCH_MS) flush();
   }
   if (cancelled) return;

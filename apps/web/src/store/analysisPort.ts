@@ -1,6 +1,6 @@
 /**
  * The one seam between the web app and packages/trace's analysis. Everything the views know
- * about passes, causes, summaries, findings and the excerpt comes through here, so the browser
+ * about passes, causes, summaries and findings comes through here, so the browser
  * shows exactly what the CLI prints (same Analyzer, same rules).
  */
 import {
@@ -10,15 +10,12 @@ import {
   type Pass,
   type TraceEvent,
 } from "@loopscope/trace";
-import type { TraceStore } from "./traceStore.ts";
-import { renderExcerpt, type ExcerptText } from "./excerptPort.ts";
 
 /** The read side every view uses; see also store/remoteAnalysis.ts (analysis in the worker). */
 export interface AnalysisPort {
   passesOf(key: string): readonly Pass[];
   summaryOf(key: string): KeySummary | undefined;
   findings(): readonly Finding[];
-  excerpt(key: string): ExcerptText | undefined;
 }
 
 /** The Analyzer on this thread (live mode: batches are small and arrive over time). */
@@ -26,7 +23,7 @@ export interface LocalAnalysis extends AnalysisPort {
   push(events: readonly TraceEvent[]): void;
 }
 
-export function createAnalysis(store: TraceStore): LocalAnalysis {
+export function createAnalysis(): LocalAnalysis {
   const analyzer = new Analyzer();
   return {
     push(events) {
@@ -35,6 +32,5 @@ export function createAnalysis(store: TraceStore): LocalAnalysis {
     passesOf: (key) => analyzer.passes(key),
     summaryOf: (key) => analyzer.summary(key),
     findings: () => analyzer.findings(),
-    excerpt: (key) => renderExcerpt(store, key),
   };
 }

@@ -6,13 +6,17 @@ import {
   buildExcerpt,
   renderExcerptMarkdown,
   renderExcerptText,
+  type Excerpt,
   type TraceEvent,
 } from "@loopscope/trace";
+import type { LineFile } from "./lineFile.ts";
 import type { TraceStore } from "./traceStore.ts";
 
 export interface ExcerptText {
   text: string;
   markdown: string;
+  /** The log lines are still being read from the file (the text shows canonical STAGE text). */
+  pending?: boolean;
 }
 
 /**
@@ -21,11 +25,29 @@ export interface ExcerptText {
  */
 export const MAX_EXCERPT_EVENTS = 20_000;
 
-export function renderExcerpt(store: TraceStore, key: string): ExcerptText | undefined {
+/** The key's excerpt, from its first events as the store holds them. */
+export function excerptOf(store: TraceStore, key: string): Excerpt | undefined {
   const rows = store.rowsOf(key);
   const events: TraceEvent[] = [];
   const n = Math.min(rows.length, MAX_EXCERPT_EVENTS);
   for (let i = 0; i < n; i++) events.push(store.readEvent(rows[i]));
-  const x = buildExcerpt(events, { key });
-  return x && { text: renderExcerptText(x), markdown: renderExcerptMarkdown(x) };
+  return buildExcerpt(events, { key });
+}
+
+export function renderExcerpt(x: Excerpt): ExcerptText {
+  return { text: renderExcerptText(x), markdown: renderExcerptMarkdown(x) };
+}
+
+/**
+ * Gives the excerpt's events their log lines, read from `lines` (for a log whose rows keep none:
+ * see LineFile); the excerpt then shows each line as the controller wrote it.
+ */
+export async function addLogLines(x: Excerpt, lines: LineFile): Promise<void> {
+  const events: TraceEvent[] = [];
+  for (const r of x.rows) if (r.kind === "event" && r.event.raw === undefined) events.push(r.event);
+  const text = await lines.read(events.flatMap((e) => (e.line === undefined ? [] : [e.line])));
+  for (const e of events) {
+    const raw = e.line === undefined ? undefined : text.get(e.line);
+    if (raw !== undefined) e.raw = raw;
+  }
 }

@@ -10,8 +10,6 @@
  */
 import type { Finding, KeySummary, Pass } from "@loopscope/trace";
 import type { AnalysisPort } from "./analysisPort.ts";
-import { renderExcerpt } from "./excerptPort.ts";
-import type { TraceStore } from "./traceStore.ts";
 import { PassDecoder, type PassBatch } from "./passColumns.ts";
 import { SummaryTable, type SummaryBatch } from "./summaryColumns.ts";
 
@@ -38,8 +36,6 @@ export class RemoteAnalysis implements AnalysisPort {
   private readonly summaries = new SummaryTable();
   private findingList: readonly Finding[] = EMPTY;
   private readonly decoder = new PassDecoder();
-
-  constructor(private readonly store: TraceStore) {}
 
   apply(u: AnalysisUpdate): void {
     if (u.passes.length >= ROWS)
@@ -74,9 +70,5 @@ export class RemoteAnalysis implements AnalysisPort {
 
   findings(): readonly Finding[] {
     return this.findingList;
-  }
-
-  excerpt(key: string) {
-    return renderExcerpt(this.store, key);
   }
 }

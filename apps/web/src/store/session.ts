@@ -8,12 +8,24 @@
  */
 import type { Diagnostic, Finding, KeySummary, Pass, TraceEvent } from "@loopscope/trace";
 import { createAnalysis, type LocalAnalysis } from "./analysisPort.ts";
-import { MAX_EXCERPT_EVENTS, type ExcerptText } from "./excerptPort.ts";
+import {
+  addLogLines,
+  excerptOf,
+  MAX_EXCERPT_EVENTS,
+  renderExcerpt,
+  type ExcerptText,
+} from "./excerptPort.ts";
+import { LineFile } from "./lineFile.ts";
 import { RemoteAnalysis, type AnalysisUpdate } from "./remoteAnalysis.ts";
 import type { ColumnBatch } from "./rowEncoder.ts";
 import { TraceStore } from "./traceStore.ts";
 
 export type SourceKind = "none" | "live" | "replay";
+
+/** Lines read back from a file that the session keeps at most (see `logLine`). */
+const LINE_CACHE = 256;
+/** What a line that can no longer be read from its file shows instead. */
+const LINE_GONE = "(this line can no longer be read from the file: was it changed or moved?)";
 
 /** How often views are told of progress while a file loads (see `bump`). */
 const LOADING_NOTIFY_MS = 250;
@@ -42,7 +54,7 @@ export class TraceSession {
    * Live: the Analyzer runs here on each pushed batch. Replay: it runs in the worker and only its
    * results arrive (`pushColumns`). A session is fed one way or the other, never both.
    */
-  private analysis: LocalAnalysis | RemoteAnalysis = createAnalysis(this.store);
+  private analysis: LocalAnalysis | RemoteAnalysis = createAnalysis();
   readonly diagnostics: Diagnostic[] = [];
   progress: LoadProgress = { bytes: 0, done: true };
   version = 0;
@@ -51,6 +63,13 @@ export class TraceSession {
   private pendingNotify?: { frame: boolean; timer?: ReturnType<typeof setTimeout> };
   private notifiedAt = -Infinity;
   private excerptCache?: { key: string; rows: number; value: ExcerptText | undefined };
+  /**
+   * The file a replayed klog log's lines are read back from: its rows keep none (see LineFile).
+   * Undefined when every row that has a line keeps it.
+   */
+  private lineFile?: LineFile;
+  /** Lines read back lately, by line number (see `logLine`), and those on their way. */
+  private readonly lineCache = new Map<number, string | Promise<void>>();
   private summaryCache = { version: -1, byKey: new Map<string, KeySummary | undefined>() };
 
   constructor(readonly source: SessionSource = { kind: "none" }) {}
@@ -75,9 +94,41 @@ export class TraceSession {
   private remote(): RemoteAnalysis {
     if (!(this.analysis instanceof RemoteAnalysis)) {
       if (this.store.length > 0) throw new Error("session is fed by events");
-      this.analysis = new RemoteAnalysis(this.store);
+      this.analysis = new RemoteAnalysis();
     }
     return this.analysis;
+  }
+
+  /** Marks of where `file`'s lines start: the rows read from it keep no lines (see LineFile). */
+  addLineMarks(file: Blob, marks: Float64Array): void {
+    (this.lineFile ??= new LineFile(file)).addMarks(marks);
+  }
+
+  /**
+   * The log line of the event at `row`: kept in the store, or read back from the file — then
+   * `reading` until it is read (the session's version moves when it is). A line the file no longer
+   * holds reads as a sentence that says so.
+   */
+  logLine(row: number): { line?: string; reading?: boolean } {
+    const e = this.store.readEvent(row);
+    if (e.raw !== undefined || this.lineFile === undefined || e.line === undefined) {
+      return { line: e.raw };
+    }
+    const n = e.line;
+    const hit = this.lineCache.get(n);
+    if (typeof hit === "string") return { line: hit };
+    if (hit === undefined) {
+      if (this.lineCache.size >= LINE_CACHE) this.lineCache.clear();
+      const reading = this.lineFile.read([n]).then(
+        (m) => this.lineCache.set(n, m.get(n) ?? LINE_GONE),
+        (err: unknown) => this.lineCache.set(n, `${LINE_GONE} (${String(err)})`),
+      );
+      this.lineCache.set(
+        n,
+        reading.then(() => this.bump()),
+      );
+    }
+    return { reading: true };
   }
 
   addDiagnostics(d: readonly Diagnostic[]): void {
@@ -119,7 +170,21 @@ export class TraceSession {
     const rows = Math.min(this.store.rowsOf(key).length, MAX_EXCERPT_EVENTS);
     const c = this.excerptCache;
     if (c?.key !== key || c.rows !== rows) {
-      this.excerptCache = { key, rows, value: this.analysis.excerpt(key) };
+      const x = excerptOf(this.store, key);
+      const entry = { key, rows, value: x && renderExcerpt(x) };
+      this.excerptCache = entry;
+      const lines = this.lineFile;
+      if (x && lines) {
+        // Shown once its lines are read: an excerpt is the log as the controller wrote it.
+        entry.value = { ...entry.value!, pending: true };
+        addLogLines(x, lines)
+          // A file that can no longer be read (changed or gone) leaves the canonical text.
+          .catch(() => undefined)
+          .then(() => {
+            entry.value = renderExcerpt(x);
+            if (this.excerptCache === entry) this.bump();
+          });
+      }
     }
     return this.excerptCache!.value;
   }

@@ -1,0 +1,29 @@
+/**
+ * Where the lines of a plain file start, noted every so often as the reader worker reads it:
+ * (line number, byte offset) pairs. With them the page reads any line back from the file itself
+ * (store/lineFile.ts) instead of holding every log line as a string — at a million klog events,
+ * more than half of the page's memory.
+ *
+ * Invariant: a mark (n, at) says line n starts at byte `at`; marks are taken in file order, so
+ * both numbers only grow. Line 1 at byte 0 is implied.
+ */
+export class LineMarks {
+  private pairs: number[] = [];
+
+  /**
+   * `piece` was read at byte `at` of the file and `lines` lines had ended when it was read:
+   * the line after its last "\n" is line `lines + 1`.
+   */
+  note(piece: Uint8Array, at: number, lines: number): void {
+    const nl = piece.lastIndexOf(10);
+    if (nl >= 0) this.pairs.push(lines + 1, at + nl + 1);
+  }
+
+  /** The marks noted since the last call, as [line, offset, line, offset, …]. */
+  take(): Float64Array | undefined {
+    if (this.pairs.length === 0) return undefined;
+    const out = Float64Array.from(this.pairs);
+    this.pairs = [];
+    return out;
+  }
+}

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { LineFile } from "./lineFile.ts";
+
+const utf8 = new TextEncoder();
+
+/** The lines as the reader sees them: split at "\n", a "\r" before it dropped, a BOM dropped. */
+function expectedLines(text: string): string[] {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body === "") return [];
+  const lines = body.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
+  if (body.endsWith("\n")) lines.pop();
+  return lines;
+}
+
+/** Correct marks for `bytes`: the start of every `every`-th line. */
+function marksOf(bytes: Uint8Array, every: number): Float64Array {
+  const out: number[] = [];
+  let line = 1;
+  for (let i = 0; i < bytes.length; i++) {
+    if (bytes[i] !== 10) continue;
+    line++;
+    if (line % every === 0) out.push(line, i + 1);
+  }
+  return Float64Array.from(out);
+}
+
+describe("LineFile", () => {
+  it("reads any lines back as the reader saw them, with marks or without", async () => {
+    const line = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.string({ unit: "grapheme", maxLength: 20 }),
+      // Longer than one read of the file (64 KB).
+      fc.integer({ min: 65_000, max: 140_000 }).map((n) => "é".repeat(n / 2)),
+      fc.constant(""),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          line.map((l) => l.replace(/\n/g, "")),
+          { minLength: 1, maxLength: 30 },
+        ),
+        fc.boolean(),
+        fc.boolean(),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 5 }),
+        async (lines, crlf, bom, lastNl, every) => {
+          const text =
+            (bom ? "\ufeff" : "") + lines.join(crlf ? "\r\n" : "\n") + (lastNl ? "\n" : "");
+          const bytes = utf8.encode(text);
+          const file = new LineFile(new Blob([bytes]));
+          file.addMarks(marksOf(bytes, every));
+          const want = expectedLines(text);
+          const all = await file.read(want.map((_, i) => i + 1).reverse());
+          expect([...all.keys()].sort((a, b) => a - b)).toEqual(want.map((_, i) => i + 1));
+          for (let i = 0; i < want.length; i++) expect(all.get(i + 1)).toBe(want[i]);
+          // One line at a time, and a line past the end left out.
+          const k = Math.floor(want.length / 2) + 1;
+          const one = await file.read([k, want.length + 1]);
+          expect(one.get(k)).toBe(want[k - 1]);
+          expect(one.has(want.length + 1)).toBe(false);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("finds a line past the last mark (marks arrive while the file loads)", async () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${"x".repeat(i % 97)}`);
+    const bytes = utf8.encode(text.join("\n") + "\n");
+    const file = new LineFile(new Blob([bytes]));
+    const marks = marksOf(bytes, 100);
+    file.addMarks(marks.subarray(0, 20)); // lines up to 1000 only
+    const got = await file.read([1, 999, 1001, 4321, 5000]);
+    for (const n of [1, 999, 1001, 4321, 5000]) expect(got.get(n)).toBe(text[n - 1]);
+    // Marks already known, again or out of order, change nothing.
+    file.addMarks(marks);
+    file.addMarks(marks.subarray(0, 10));
+    expect((await file.read([4321])).get(4321)).toBe(text[4320]);
+  });
+
+  it("keeps replacement characters where the bytes are not UTF-8, like the reader", async () => {
+    const bytes = Uint8Array.from([0x61, 0xff, 0x62, 10, 0xe2, 0x82, 10, 0x63]);
+    const got = await new LineFile(new Blob([bytes])).read([1, 2, 3]);
+    expect([...got.values()]).toEqual(["a\ufffdb", "\ufffd", "c"]);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * The lines of a loaded file, read back from the file on demand: the replay's reader leaves a klog
+ * log's lines in the file and notes every so often where a line starts (replay/lineMarks.ts).
+ * Reading line n reads from the last mark at or before it, about 64 KB, not the file.
+ *
+ * Invariants:
+ * - `read` gives each line as the reader saw it: its bytes up to its "\n" (a "\r" before it
+ *   dropped), decoded as UTF-8 with replacement characters, a byte-order mark dropped from line 1.
+ * - Marks arrive in file order while the file loads; a line past the last mark is still found
+ *   (the read goes on until it ends), only further from a mark.
+ */
+
+/** How much of the file one read takes while looking for the end of a line. */
+const STEP = 64 * 1024;
+const NL = 10;
+
+export class LineFile {
+  /** Mark i: line `lineAt[i]` starts at byte `byteAt[i]`. */
+  private readonly lineAt: number[] = [1];
+  private readonly byteAt: number[] = [0];
+  /** The reader's decoding: a byte-order mark is the reader's to drop, only at the file's start. */
+  private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+  constructor(private readonly file: Blob) {}
+
+  /** Takes marks as [line, offset, line, offset, …], later ones than any before. */
+  addMarks(marks: Float64Array): void {
+    for (let i = 0; i + 1 < marks.length; i += 2) {
+      if (marks[i] <= this.lineAt[this.lineAt.length - 1]) continue;
+      this.lineAt.push(marks[i]);
+      this.byteAt.push(marks[i + 1]);
+    }
+  }
+
+  /** The text of each line asked for (numbered from 1), by line number; a line past the end is left out. */
+  async read(lines: Iterable<number>): Promise<Map<number, string>> {
+    const wanted = [...new Set(lines)].filter((n) => n >= 1).sort((a, b) => a - b);
+    const out = new Map<number, string>();
+    // Lines after one mark are read in one pass from it.
+    let i = 0;
+    while (i < wanted.length) {
+      const m = this.markBefore(wanted[i]);
+      const next = m + 1 < this.lineAt.length ? this.lineAt[m + 1] : Infinity;
+      let j = i;
+      while (j < wanted.length && wanted[j] < next) j++;
+      await this.readFrom(m, wanted.slice(i, j), out);
+      i = j;
+    }
+    return out;
+  }
+
+  /** Index of the last mark at or before line n. */
+  private markBefore(n: number): number {
+    let lo = 0;
+    let hi = this.lineAt.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.lineAt[mid] <= n) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** Reads `wanted` (ascending, none before mark m's line) into `out`, from mark m on. */
+  private async readFrom(m: number, wanted: number[], out: Map<number, string>): Promise<void> {
+    let line = this.lineAt[m];
+    let pos = this.byteAt[m];
+    /** Bytes of the current line read so far, when it began in an earlier piece. */
+    let partial: Uint8Array[] = [];
+    let k = 0;
+    while (k < wanted.length && pos < this.file.size) {
+      const piece = new Uint8Array(await this.file.slice(pos, pos + STEP).arrayBuffer());
+      if (piece.length === 0) break;
+      let start = 0;
+      for (;;) {
+        const nl = piece.indexOf(NL, start);
+        if (nl < 0) break;
+        if (line === wanted[k]) {
+          out.set(line, this.text(line, join(partial, piece.subarray(start, nl))));
+          if (++k === wanted.length) return;
+        }
+        partial = [];
+        line++;
+        start = nl + 1;
+      }
+      if (line === wanted[k]) partial.push(piece.slice(start));
+      pos += piece.length;
+    }
+    // The last line of a file need not end in "\n" (nor is an empty one a line: the reader's rule).
+    if (k < wanted.length && line === wanted[k] && partial.length > 0) {
+      const last = this.text(line, join(partial, new Uint8Array(0)));
+      if (last !== "") out.set(line, last);
+    }
+  }
+
+  private text(line: number, bytes: Uint8Array): string {
+    const end =
+      bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.length - 1 : bytes.length;
+    const s = this.decoder.decode(bytes.subarray(0, end));
+    return line === 1 && s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+  }
+}
+
+function join(parts: Uint8Array[], last: Uint8Array): Uint8Array {
+  if (parts.length === 0) return last;
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, last.length));
+  let at = 0;
+  for (const p of [...parts, last]) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

@@ -22,7 +22,7 @@ const FIXTURES = fileURLToPath(
 async function readBack(bytes: Uint8Array, piece: number) {
   const reader = createReader(new RowEncoder());
   const marks = new LineMarks();
-  const lines = new LineFile(new Blob([bytes]));
+  const lines = new LineFile(new Blob([bytes.slice()]));
   const events: TraceEvent[] = [];
   const sink = { event: (e: TraceEvent) => events.push(e), diagnostic: () => undefined };
   for (let at = 0; at < bytes.length; at += piece) {

@@ -6,6 +6,7 @@
 import { basename } from "node:path";
 import { readTrace, type Diagnostic, type TraceEvent } from "@loopscope/trace";
 import { openTraceInput } from "../cli/input.ts";
+import { progressMeter } from "../cli/progress.ts";
 import { decodeUtf8 } from "../cli/utf8.ts";
 import type { LoadIssue } from "@loopscope/protocol";
 import { TraceHub } from "../hub/trace-hub.ts";
@@ -33,7 +34,16 @@ export async function loadTrace(file: string): Promise<LoadedTrace> {
   const stream = readTrace(input.chunks, { decode: decodeUtf8 });
   const hub = new TraceHub({ ringCapacity: Infinity });
   const renumber = renumberer();
-  for await (const e of stream) hub.push(renumber(e));
+  // A million events take seconds before the dashboard's URL can be printed: say how far it got.
+  const progress = progressMeter(input.name, input.size, input.bytesRead);
+  try {
+    for await (const e of stream) {
+      hub.push(renumber(e));
+      if ((hub.lastSeq & 4095) === 0) progress.update();
+    }
+  } finally {
+    progress.done();
+  }
   return {
     hub,
     format: stream.format ?? "unknown",

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "./dashboard-harness.ts";
@@ -98,5 +98,13 @@ test("a replayed trace past one catch-up loads in the workers and agrees with `l
     expect(Number(cells[1]), `${key} passes`).toBe(stats.keys[key].passes);
     expect(Number(cells[2]), `${key} self-triggered`).toBe(stats.keys[key].passCauses.self);
   }
+
+  // The served klog file's lines stay in it: the page asks the server for those it shows.
+  const fileLines = new Set(readFileSync(file, "utf8").split("\n"));
+  await page.getByTestId("step-next").click();
+  const raw = page.getByTestId("event-raw");
+  await expect(raw).toHaveText(/STAGE\//);
+  expect(fileLines.has((await raw.textContent())!)).toBe(true);
+  await expect(page.getByTestId("excerpt")).toContainText('"Successfully synced"');
   expect(errors).toEqual([]);
 });

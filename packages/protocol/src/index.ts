@@ -57,6 +57,11 @@ export interface ServerInfo {
    */
   loadIssues?: LoadIssue[];
   loadIssuesTotal?: number;
+  /**
+   * Replay of a plain klog file only: events carry no `raw` log line; `GET /api/lines` reads
+   * them back from the file by the events' `line` numbers.
+   */
+  linesInFile?: boolean;
   lastSeq: number;
   /** true for a read-only share session: every mutation is refused. */
   readOnly: boolean;
@@ -175,6 +180,12 @@ export const API = {
    * application/x-ndjson. `from` older than the server still holds → 410.
    */
   trace: "/api/trace",
+  /**
+   * ?n=3,17,… (line numbers of the replayed file, at most 1000) → `{ "3": "text", … }`: the
+   * file's lines, for a replay whose events leave them there (ServerInfo.linesInFile); a line
+   * the file does not have is left out. 404 otherwise.
+   */
+  lines: "/api/lines",
   /** GET → RunInfo[] (newest first). */
   runs: "/api/runs",
   /** GET /api/runs/<name> → that recording's bytes (JSONL). `name` must be a RunInfo.name. */

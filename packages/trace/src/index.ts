@@ -2,6 +2,8 @@ export * from "./event.ts";
 export * from "./analysis/model.ts";
 export { Analyzer, type AnalyzerOptions } from "./analysis/analyzer.ts";
 export { LineSplitter, type LineSink, type Utf8Decoder } from "./lines/splitter.ts";
+export { LineMarks } from "./lines/line-marks.ts";
+export { LineFile, type ByteSource } from "./lines/line-file.ts";
 export { TraceReader, type ReaderOptions, type TraceFormat } from "./reader/trace-reader.ts";
 export { readTrace, readTraceText, TraceStream } from "./reader/read-trace.ts";
 export {

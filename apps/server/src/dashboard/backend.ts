@@ -3,6 +3,7 @@
  * `up` and `replay` each build one; the transport code never knows which.
  */
 import type { ActionRequest, ObjectsSnapshot, ServerInfo, ServerMode } from "@loopscope/protocol";
+import type { LineFile } from "@loopscope/trace";
 import type { TraceHub } from "../hub/trace-hub.ts";
 import type { RecordingMeta } from "../hub/codec.ts";
 import type { RunsFolder } from "../recorded-runs/runs-folder.ts";
@@ -24,4 +25,9 @@ export interface DashboardBackend {
   act?(request: ActionRequest): Promise<string>;
   /** Header meta for trace downloads. */
   traceMeta(): RecordingMeta;
+  /**
+   * The replayed file's lines, when its events leave them there (ServerInfo.linesInFile): served
+   * by `GET /api/lines`, and put back into trace downloads.
+   */
+  lines?: LineFile;
 }

@@ -4,7 +4,15 @@
  * Read-only: actions answer 409. Problems in the file are reported, the rest loads.
  */
 import { basename } from "node:path";
-import { readTrace, type Diagnostic, type TraceEvent } from "@loopscope/trace";
+import { open } from "node:fs/promises";
+import {
+  LineFile,
+  LineMarks,
+  TraceReader,
+  type ByteSource,
+  type Diagnostic,
+  type TraceEvent,
+} from "@loopscope/trace";
 import { openTraceInput } from "../cli/input.ts";
 import { progressMeter } from "../cli/progress.ts";
 import { decodeUtf8 } from "../cli/utf8.ts";
@@ -23,7 +31,15 @@ export interface LoadedTrace {
   format: string;
   diagnostics: Diagnostic[];
   diagnosticCount: number;
+  /**
+   * A plain klog file's lines, read back from it: its events are held without them (`raw`),
+   * which was ~40 % of what the hub held per event. Undefined for JSONL and gzip files.
+   */
+  lines?: LineFile;
 }
+
+/** Bytes between marks of where the file's lines start (see LineMarks). */
+const MARK_EVERY = 64 * 1024;
 
 /**
  * Streams `file` (gzip detected, like `stats`) through packages/trace's reader straight into a
@@ -31,24 +47,60 @@ export interface LoadedTrace {
  */
 export async function loadTrace(file: string): Promise<LoadedTrace> {
   const input = await openTraceInput(file);
-  const stream = readTrace(input.chunks, { decode: decodeUtf8 });
+  const reader = new TraceReader({ decode: decodeUtf8 });
   const hub = new TraceHub({ ringCapacity: Infinity });
   const renumber = renumberer();
+  const marks = input.gzip ? undefined : new LineMarks();
+  const take = (e: TraceEvent) => {
+    // A klog event's `raw` is its whole line (numbered `line`): the file keeps it.
+    if (marks !== undefined && reader.format === "klog") e.raw = undefined;
+    hub.push(renumber(e));
+  };
   // A million events take seconds before the dashboard's URL can be printed: say how far it got.
   const progress = progressMeter(input.name, input.size, input.bytesRead);
+  let offset = 0;
   try {
-    for await (const e of stream) {
-      hub.push(renumber(e));
-      if ((hub.lastSeq & 4095) === 0) progress.update();
+    for await (const chunk of input.chunks) {
+      for (let at = 0; at < chunk.length; at += MARK_EVERY) {
+        const piece = chunk.subarray(at, at + MARK_EVERY);
+        reader.push(piece, take);
+        marks?.note(piece, offset + at, reader.lines);
+      }
+      offset += chunk.length;
+      progress.update();
     }
+    reader.end(take);
   } finally {
     progress.done();
   }
+  let lines: LineFile | undefined;
+  if (marks !== undefined && reader.format === "klog") {
+    lines = new LineFile(await fileBytes(file));
+    lines.addMarks(marks.take() ?? new Float64Array(0));
+  }
   return {
     hub,
-    format: stream.format ?? "unknown",
-    diagnostics: stream.diagnostics,
-    diagnosticCount: stream.reader.diagnosticCount,
+    format: reader.format ?? "unknown",
+    diagnostics: reader.diagnostics,
+    diagnosticCount: reader.diagnosticCount,
+    lines,
+  };
+}
+
+/**
+ * The file's bytes at any offset, through a handle opened now and kept for the server's life
+ * (a replay serves one file until Ctrl-C).
+ */
+async function fileBytes(path: string): Promise<ByteSource> {
+  const fh = await open(path, "r");
+  const { size } = await fh.stat();
+  return {
+    size,
+    async read(at, length) {
+      const buf = new Uint8Array(Math.max(0, Math.min(length, size - at)));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, at);
+      return buf.subarray(0, bytesRead);
+    },
   };
 }
 
@@ -98,11 +150,13 @@ export function replayBackend(
       trace: basename(file),
       loadIssues,
       loadIssuesTotal: loaded.diagnosticCount,
+      ...(loaded.lines ? { linesInFile: true } : {}),
       scenarios: [],
       lessons: { hotLoopBug: false, idempotentStatus: false },
     }),
     objects: () => ({ ...NO_OBJECTS, atSeq: hub.lastSeq }),
     onObjectsChanged: () => () => {},
     traceMeta: () => ({ source: `replay:${basename(file)}`, created: new Date().toISOString() }),
+    lines: loaded.lines,
   };
 }

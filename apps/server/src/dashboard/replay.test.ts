@@ -48,8 +48,32 @@ describe("replay", () => {
     const { events: direct } = readTraceText(await readFile(file, "utf8"));
     expect(direct.length).toBeGreaterThan(10);
     await client.waitFor(direct.length);
-    expect(client.events).toEqual(direct);
-    expect(info()).toMatchObject({ mode: "replay", readOnly: true, trace: "create-foo.klog.log" });
+    // The log lines stay in the file: the events leave them out, /api/lines reads them back.
+    expect(client.events).toEqual(direct.map(({ raw: _raw, ...e }) => e));
+    expect(info()).toMatchObject({
+      mode: "replay",
+      readOnly: true,
+      trace: "create-foo.klog.log",
+      linesInFile: true,
+    });
+    const get = (path: string) =>
+      fetch(new URL(path, server!.url), { headers: { [TOKEN_HEADER]: server!.tokens.owner } });
+    const wanted = [...direct.slice(-3), direct[0]].map((e) => e.line!);
+    const lines = (await (await get(`${API.lines}?n=${wanted.join(",")},999999`)).json()) as Record<
+      string,
+      string
+    >;
+    expect(lines).toEqual(
+      Object.fromEntries(wanted.map((n) => [String(n), direct.find((e) => e.line === n)!.raw])),
+    );
+    for (const bad of ["0", "x", "1,,2", Array(1001).fill(1).join(",")]) {
+      expect((await get(`${API.lines}?n=${bad}`)).status, bad).toBe(400);
+    }
+    // A download gets the lines back; the dashboard's catch-up (raw=0) does not.
+    const download = readTraceText(await (await get(API.trace)).text()).events;
+    expect(download).toEqual(direct);
+    const bare = readTraceText(await (await get(`${API.trace}?raw=0`)).text()).events;
+    expect(bare).toEqual(client.events);
     const res = await fetch(new URL(API.action, server!.url), {
       method: "POST",
       headers: { "content-type": "application/json", [TOKEN_HEADER]: server!.tokens.owner },
@@ -82,6 +106,27 @@ describe("replay", () => {
     expect(b.format).toBe("jsonl");
     expect(b.hub.lastSeq).toBe(a.hub.lastSeq);
     expect(b.hub.lastSeq).toBeGreaterThan(10);
+  });
+
+  it("keeps the lines of a gzip klog file or a JSONL trace in its events (no offsets to read at)", async () => {
+    const klog = join(REPO_ROOT, "public", "traces", "create-foo.klog.log");
+    const gz = join(dir, "create-foo.klog.log.gz");
+    await writeFile(gz, gzipSync(await readFile(klog)));
+    const jsonl = join(REPO_ROOT, "public", "traces", "create-foo.jsonl");
+    for (const file of [gz, jsonl]) {
+      const loaded = await loadTrace(file);
+      expect(loaded.lines, file).toBeUndefined();
+      const { info } = await serve(file);
+      expect(info().linesInFile).toBeUndefined();
+      const res = await fetch(new URL(`${API.lines}?n=1`, server!.url), {
+        headers: { [TOKEN_HEADER]: server!.tokens.owner },
+      });
+      expect(res.status).toBe(404);
+      await server!.close();
+      server = undefined;
+    }
+    const events = (await loadTrace(gz)).hub.recentJson(1, 1000).map((t) => JSON.parse(t));
+    expect(events.filter((e: TraceEvent) => e.raw !== undefined).length).toBeGreaterThan(10);
   });
 
   it("refuses a missing file with a one-line reason", async () => {

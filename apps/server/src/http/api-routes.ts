@@ -4,6 +4,7 @@
 import { createReadStream } from "node:fs";
 import type { ServerResponse } from "node:http";
 import { API, type ActionResponse, type ServerInfo } from "@loopscope/protocol";
+import { encodeEvent } from "@loopscope/trace";
 import type { DashboardBackend } from "../dashboard/backend.ts";
 import { jsonlCodec } from "../hub/codec.ts";
 import { parseActionRequest } from "../actions/validate.ts";
@@ -13,6 +14,8 @@ import { HttpError, readBody, sendJson } from "./respond.ts";
 /** Manifests are small; this bounds what one request can make the server hold. */
 export const ACTION_BODY_LIMIT = 1024 * 1024;
 const TRACE_CHUNK = 5000;
+/** Lines one `GET /api/lines` may ask for. */
+const MAX_LINES = 1000;
 
 export function apiRoutes(backend: DashboardBackend): Route[] {
   return [
@@ -40,6 +43,17 @@ export function apiRoutes(backend: DashboardBackend): Route[] {
       },
     },
     { method: "GET", path: API.trace, access: "read", handle: (ctx) => sendTrace(backend, ctx) },
+    {
+      method: "GET",
+      path: API.lines,
+      access: "read",
+      handle: async ({ url, res }) => {
+        if (!backend.lines)
+          throw new HttpError(404, "this trace keeps its log lines in its events");
+        const text = await backend.lines.read(lineNumbers(url.searchParams.get("n")));
+        sendJson(res, 200, Object.fromEntries(text));
+      },
+    },
     {
       method: "GET",
       path: API.runs,
@@ -93,11 +107,32 @@ async function sendTrace(backend: DashboardBackend, { url, res }: RequestContext
   });
   await write(res, jsonlCodec.header(backend.traceMeta()));
   const last = Math.min(to, hub.lastSeq);
+  // A replayed klog file's events leave their lines in the file: a download gets them back,
+  // the dashboard (raw=0) reads only those it shows.
+  const lines = url.searchParams.get("raw") === "0" ? undefined : backend.lines;
   for (let lo = from; lo <= last; lo += TRACE_CHUNK) {
     if (res.destroyed) return;
-    await write(res, (await hub.rangeLines(lo, Math.min(last, lo + TRACE_CHUNK - 1))).join(""));
+    const hi = Math.min(last, lo + TRACE_CHUNK - 1);
+    if (lines === undefined) {
+      await write(res, (await hub.rangeLines(lo, hi)).join(""));
+      continue;
+    }
+    const events = await hub.range(lo, hi);
+    const text = await lines.read(events.flatMap((e) => (e.line === undefined ? [] : [e.line])));
+    for (const e of events) if (e.line !== undefined) e.raw = text.get(e.line);
+    await write(res, events.map(encodeEvent).join(""));
   }
   res.end();
+}
+
+/** `n=3,17,…`: line numbers of the replayed file, at most MAX_LINES of them. */
+function lineNumbers(v: string | null): number[] {
+  const parts = v ? v.split(",") : [];
+  if (parts.length > MAX_LINES) throw new HttpError(400, `at most ${MAX_LINES} lines at a time`);
+  return parts.map((p) => {
+    if (!/^[1-9]\d{0,14}$/.test(p)) throw new HttpError(400, "n must list line numbers (1, 2, …)");
+    return Number(p);
+  });
 }
 
 function seqParam(v: string | null, dflt: number): number {

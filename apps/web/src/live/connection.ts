@@ -15,6 +15,7 @@ import {
 import type { TraceEvent } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import { feedSession, type Feeding } from "../replay/load.ts";
+import { serverLines } from "../store/logLines.ts";
 import { decodeRange } from "./jsonl.ts";
 
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
@@ -124,6 +125,9 @@ export class LiveConnection {
     switch (m.type) {
       case "hello":
         this.set({ info: m.info });
+        // A replayed klog file's events leave their lines in the file: the server reads back
+        // those the page shows.
+        if (m.info.linesInFile) this.session.readLinesFrom(serverLines(this.base, this.token));
         return;
       case "events":
         this.append(m.events);
@@ -137,6 +141,7 @@ export class LiveConnection {
           const url = new URL(API.trace, this.base);
           url.searchParams.set("from", String(from));
           url.searchParams.set("to", String(m.to));
+          if (this.state.info?.linesInFile) url.searchParams.set("raw", "0");
           const headers = { [TOKEN_HEADER]: this.token };
           const info = this.state.info;
           if (info?.mode === "replay" && this.session.store.length === 0 && !this.feeding) {

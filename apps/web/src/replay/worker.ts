@@ -8,12 +8,11 @@
  * loads. It keeps no rows after posting (the page's TraceStore owns them); it keeps the string
  * tables' ids.
  */
-import type { Diagnostic, TraceEvent } from "@loopscope/trace";
+import { LineMarks, type Diagnostic, type TraceEvent } from "@loopscope/trace";
 import { RowEncoder, transferList } from "../store/rowEncoder.ts";
 import type { FromReader, ReaderToAnalysis, ToReader, TraceRequest } from "./protocol.ts";
 import { createReader } from "./readerPort.ts";
 import { fileChunks, streamChunks } from "./fileChunks.ts";
-import { LineMarks } from "./lineMarks.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 

@@ -9,7 +9,7 @@ import {
   type Excerpt,
   type TraceEvent,
 } from "@loopscope/trace";
-import type { LineFile } from "./lineFile.ts";
+import type { LogLines } from "./logLines.ts";
 import type { TraceStore } from "./traceStore.ts";
 
 export interface ExcerptText {
@@ -39,10 +39,10 @@ export function renderExcerpt(x: Excerpt): ExcerptText {
 }
 
 /**
- * Gives the excerpt's events their log lines, read from `lines` (for a log whose rows keep none:
- * see LineFile); the excerpt then shows each line as the controller wrote it.
+ * Gives the excerpt's events their log lines, read from `lines` (for a log whose rows keep none);
+ * the excerpt then shows each line as the controller wrote it.
  */
-export async function addLogLines(x: Excerpt, lines: LineFile): Promise<void> {
+export async function addLogLines(x: Excerpt, lines: LogLines): Promise<void> {
   const events: TraceEvent[] = [];
   for (const r of x.rows) if (r.kind === "event" && r.event.raw === undefined) events.push(r.event);
   const text = await lines.read(events.flatMap((e) => (e.line === undefined ? [] : [e.line])));

@@ -15,7 +15,8 @@ import {
   renderExcerpt,
   type ExcerptText,
 } from "./excerptPort.ts";
-import { LineFile } from "./lineFile.ts";
+import type { LineFile } from "@loopscope/trace";
+import { fileLines, type LogLines } from "./logLines.ts";
 import { RemoteAnalysis, type AnalysisUpdate } from "./remoteAnalysis.ts";
 import type { ColumnBatch } from "./rowEncoder.ts";
 import { TraceStore } from "./traceStore.ts";
@@ -64,9 +65,11 @@ export class TraceSession {
   private notifiedAt = -Infinity;
   private excerptCache?: { key: string; rows: number; value: ExcerptText | undefined };
   /**
-   * The file a replayed klog log's lines are read back from: its rows keep none (see LineFile).
-   * Undefined when every row that has a line keeps it.
+   * Where the log lines of rows that keep none are read (a dropped klog file, or the replay
+   * server); undefined when every row that has a line keeps it.
    */
+  private logLines?: LogLines;
+  /** The dropped file, when it is where the lines are read. */
   private lineFile?: LineFile;
   /** Lines read back lately, by line number (see `logLine`), and those on their way. */
   private readonly lineCache = new Map<number, string | Promise<void>>();
@@ -101,7 +104,13 @@ export class TraceSession {
 
   /** Marks of where `file`'s lines start: the rows read from it keep no lines (see LineFile). */
   addLineMarks(file: Blob, marks: Float64Array): void {
-    (this.lineFile ??= new LineFile(file)).addMarks(marks);
+    if (this.lineFile === undefined) this.logLines = this.lineFile = fileLines(file);
+    this.lineFile.addMarks(marks);
+  }
+
+  /** Reads the log lines of rows that keep none from `source` (the replay server's file). */
+  readLinesFrom(source: LogLines): void {
+    this.logLines = source;
   }
 
   /**
@@ -111,7 +120,7 @@ export class TraceSession {
    */
   logLine(row: number): { line?: string; reading?: boolean } {
     const e = this.store.readEvent(row);
-    if (e.raw !== undefined || this.lineFile === undefined || e.line === undefined) {
+    if (e.raw !== undefined || this.logLines === undefined || e.line === undefined) {
       return { line: e.raw };
     }
     const n = e.line;
@@ -119,7 +128,7 @@ export class TraceSession {
     if (typeof hit === "string") return { line: hit };
     if (hit === undefined) {
       if (this.lineCache.size >= LINE_CACHE) this.lineCache.clear();
-      const reading = this.lineFile.read([n]).then(
+      const reading = this.logLines.read([n]).then(
         (m) => this.lineCache.set(n, m.get(n) ?? LINE_GONE),
         (err: unknown) => this.lineCache.set(n, `${LINE_GONE} (${String(err)})`),
       );
@@ -173,7 +182,7 @@ export class TraceSession {
       const x = excerptOf(this.store, key);
       const entry = { key, rows, value: x && renderExcerpt(x) };
       this.excerptCache = entry;
-      const lines = this.lineFile;
+      const lines = this.logLines;
       if (x && lines) {
         // Shown once its lines are read: an excerpt is the log as the controller wrote it.
         entry.value = { ...entry.value!, pending: true };

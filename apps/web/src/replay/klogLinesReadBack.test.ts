@@ -1,5 +1,5 @@
 /**
- * The replay reads a klog log's lines back from the file (store/lineFile.ts) instead of keeping
+ * The replay reads a klog log's lines back from the file (LineFile) instead of keeping
  * them: that is right only if every klog event's `raw` is its whole line, numbered as `line`, and
  * the marks the worker takes while reading say where lines start. Checked here on the klog
  * fixtures and the bad-input corpus, read in pieces of several sizes.
@@ -7,12 +7,11 @@
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { TraceEvent } from "@loopscope/trace";
+import { LineMarks, type TraceEvent } from "@loopscope/trace";
 import { badInputCorpus } from "../../../../packages/trace/src/robustness/corpus.ts";
-import { LineFile } from "../store/lineFile.ts";
+import { fileLines } from "../store/logLines.ts";
 import { RowEncoder } from "../store/rowEncoder.ts";
 import { createReader } from "./readerPort.ts";
-import { LineMarks } from "./lineMarks.ts";
 
 const FIXTURES = fileURLToPath(
   new URL("../../../../packages/trace/fixtures/stage/", import.meta.url),
@@ -22,7 +21,7 @@ const FIXTURES = fileURLToPath(
 async function readBack(bytes: Uint8Array, piece: number) {
   const reader = createReader(new RowEncoder());
   const marks = new LineMarks();
-  const lines = new LineFile(new Blob([bytes.slice()]));
+  const lines = fileLines(new Blob([bytes.slice()]));
   const events: TraceEvent[] = [];
   const sink = { event: (e: TraceEvent) => events.push(e), diagnostic: () => undefined };
   for (let at = 0; at < bytes.length; at += piece) {

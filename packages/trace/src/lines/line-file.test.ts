@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { LineFile } from "./lineFile.ts";
+import { LineFile, type ByteSource } from "./line-file.ts";
+
+/** The bytes as a ByteSource (what a Blob or a file handle gives). */
+function bytesSource(bytes: Uint8Array): ByteSource {
+  return { size: bytes.length, read: async (at, n) => bytes.slice(at, at + n) };
+}
 
 const utf8 = new TextEncoder();
 
@@ -48,7 +53,7 @@ describe("LineFile", () => {
           const text =
             (bom ? "\ufeff" : "") + lines.join(crlf ? "\r\n" : "\n") + (lastNl ? "\n" : "");
           const bytes = utf8.encode(text);
-          const file = new LineFile(new Blob([bytes]));
+          const file = new LineFile(bytesSource(bytes));
           file.addMarks(marksOf(bytes, every));
           const want = expectedLines(text);
           const all = await file.read(want.map((_, i) => i + 1).reverse());
@@ -68,7 +73,7 @@ describe("LineFile", () => {
   it("finds a line past the last mark (marks arrive while the file loads)", async () => {
     const text = Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${"x".repeat(i % 97)}`);
     const bytes = utf8.encode(text.join("\n") + "\n");
-    const file = new LineFile(new Blob([bytes]));
+    const file = new LineFile(bytesSource(bytes));
     const marks = marksOf(bytes, 100);
     file.addMarks(marks.subarray(0, 20)); // lines up to 1000 only
     const got = await file.read([1, 999, 1001, 4321, 5000]);
@@ -81,7 +86,7 @@ describe("LineFile", () => {
 
   it("keeps replacement characters where the bytes are not UTF-8, like the reader", async () => {
     const bytes = Uint8Array.from([0x61, 0xff, 0x62, 10, 0xe2, 0x82, 10, 0x63]);
-    const got = await new LineFile(new Blob([bytes])).read([1, 2, 3]);
+    const got = await new LineFile(bytesSource(bytes)).read([1, 2, 3]);
     expect([...got.values()]).toEqual(["a\ufffdb", "\ufffd", "c"]);
   });
 });

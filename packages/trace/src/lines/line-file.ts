@@ -1,7 +1,7 @@
 /**
- * The lines of a loaded file, read back from the file on demand: the replay's reader leaves a klog
- * log's lines in the file and notes every so often where a line starts (replay/lineMarks.ts).
- * Reading line n reads from the last mark at or before it, about 64 KB, not the file.
+ * The lines of a loaded file, read back from the file on demand: a reader that leaves a klog log's
+ * lines in the file notes every so often where a line starts (LineMarks). Reading line n reads
+ * from the last mark at or before it, about 64 KB, not the file.
  *
  * Invariants:
  * - `read` gives each line as the reader saw it: its bytes up to its "\n" (a "\r" before it
@@ -14,6 +14,13 @@
 const STEP = 64 * 1024;
 const NL = 10;
 
+/** A file's bytes, read at any offset (a Blob in the browser, a file handle in Node). */
+export interface ByteSource {
+  readonly size: number;
+  /** Up to `length` bytes from byte `at` (fewer only at the end). */
+  read(at: number, length: number): Promise<Uint8Array>;
+}
+
 export class LineFile {
   /** Mark i: line `lineAt[i]` starts at byte `byteAt[i]`. */
   private readonly lineAt: number[] = [1];
@@ -21,7 +28,7 @@ export class LineFile {
   /** The reader's decoding: a byte-order mark is the reader's to drop, only at the file's start. */
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
-  constructor(private readonly file: Blob) {}
+  constructor(private readonly file: ByteSource) {}
 
   /** Takes marks as [line, offset, line, offset, …], later ones than any before. */
   addMarks(marks: Float64Array): void {
@@ -69,7 +76,7 @@ export class LineFile {
     let partial: Uint8Array[] = [];
     let k = 0;
     while (k < wanted.length && pos < this.file.size) {
-      const piece = new Uint8Array(await this.file.slice(pos, pos + STEP).arrayBuffer());
+      const piece = await this.file.read(pos, STEP);
       if (piece.length === 0) break;
       let start = 0;
       for (;;) {

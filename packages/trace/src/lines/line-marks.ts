@@ -1,8 +1,8 @@
 /**
- * Where the lines of a plain file start, noted every so often as the reader worker reads it:
- * (line number, byte offset) pairs. With them the page reads any line back from the file itself
- * (store/lineFile.ts) instead of holding every log line as a string — at a million klog events,
- * more than half of the page's memory.
+ * Where the lines of a plain file start, noted every so often as a reader reads it: (line number,
+ * byte offset) pairs. With them any line can be read back from the file itself (LineFile) instead
+ * of holding every log line as a string — at a million klog events, more than half of the
+ * dashboard page's memory.
  *
  * Invariant: a mark (n, at) says line n starts at byte `at`; marks are taken in file order, so
  * both numbers only grow. Line 1 at byte 0 is implied.

@@ -6,7 +6,7 @@
  * The analysis itself is packages/trace's incremental Analyzer (the same code the CLI runs); this
  * file only forwards batches to it and caches its read side per version.
  */
-import type { Diagnostic, Finding, KeySummary, Pass, TraceEvent } from "@loopscope/trace";
+import type { Diagnostic, Finding, KeySummary, LineFile, Pass, TraceEvent } from "@loopscope/trace";
 import { createAnalysis, type LocalAnalysis } from "./analysisPort.ts";
 import {
   addLogLines,
@@ -15,7 +15,6 @@ import {
   renderExcerpt,
   type ExcerptText,
 } from "./excerptPort.ts";
-import type { LineFile } from "@loopscope/trace";
 import { fileLines, type LogLines } from "./logLines.ts";
 import { RemoteAnalysis, type AnalysisUpdate } from "./remoteAnalysis.ts";
 import type { ColumnBatch } from "./rowEncoder.ts";
@@ -128,14 +127,14 @@ export class TraceSession {
     if (typeof hit === "string") return { line: hit };
     if (hit === undefined) {
       if (this.lineCache.size >= LINE_CACHE) this.lineCache.clear();
-      const reading = this.logLines.read([n]).then(
-        (m) => this.lineCache.set(n, m.get(n) ?? LINE_GONE),
-        (err: unknown) => this.lineCache.set(n, `${LINE_GONE} (${String(err)})`),
-      );
-      this.lineCache.set(
-        n,
-        reading.then(() => this.bump()),
-      );
+      const reading = this.logLines
+        .read([n])
+        .then(
+          (m) => this.lineCache.set(n, m.get(n) ?? LINE_GONE),
+          (err: unknown) => this.lineCache.set(n, `${LINE_GONE} (${String(err)})`),
+        )
+        .then(() => this.bump());
+      this.lineCache.set(n, reading);
     }
     return { reading: true };
   }

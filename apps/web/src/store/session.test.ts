@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { readFileSync } from "node:fs";
+import { readTraceText } from "@loopscope/trace";
+import type { LogLines } from "./logLines.ts";
 import { TraceSession } from "./session.ts";
 
 const FRAME_MS = 16;
@@ -60,5 +63,51 @@ describe("TraceSession notifications", () => {
     row(session);
     vi.advanceTimersByTime(FRAME_MS);
     expect(n).toBe(2);
+  });
+});
+
+describe("TraceSession log lines kept elsewhere", () => {
+  const FIXTURE = new URL(
+    "../../../../packages/trace/fixtures/stage/create-canonical.log",
+    import.meta.url,
+  );
+
+  it("reads the lines its rows do not keep, for the details and the excerpt", async () => {
+    const { events } = readTraceText(readFileSync(FIXTURE, "utf8"));
+    const byLine = new Map(events.map((e) => [e.line!, e.raw!]));
+    const asked: number[][] = [];
+    const source: LogLines = {
+      read: async (lines) => {
+        const n = [...lines];
+        asked.push(n);
+        return new Map(n.flatMap((l) => (byLine.has(l) ? [[l, byLine.get(l)!]] : [])));
+      },
+    };
+    const session = new TraceSession({ kind: "replay" });
+    session.readLinesFrom(source);
+    session.push(events.map(({ raw: _raw, ...e }) => e));
+    let bumps = 0;
+    session.subscribe(() => bumps++);
+
+    const row = session.store.rowsOf("default/example-foo")[0];
+    expect(session.logLine(row)).toEqual({ reading: true });
+    expect(session.logLine(row)).toEqual({ reading: true }); // asked once, not per render
+    const key = "default/example-foo";
+    expect(session.excerpt(key)?.pending).toBe(true);
+    await vi.waitFor(() => expect(session.excerpt(key)?.pending).toBeUndefined());
+    await vi.waitFor(() => expect(session.logLine(row).line).toBeDefined());
+    expect(session.logLine(row)).toEqual({ line: byLine.get(session.store.readEvent(row).line!) });
+    expect(session.excerpt(key)?.text).toContain('"Successfully synced" objectName=');
+    expect(asked.filter((a) => a.length === 1)).toHaveLength(1);
+    expect(bumps).toBeGreaterThan(0);
+  });
+
+  it("rows that keep their lines need no source", () => {
+    const { events } = readTraceText(readFileSync(FIXTURE, "utf8"));
+    const session = new TraceSession({ kind: "replay" });
+    session.push(events);
+    const row = session.store.rowsOf("default/example-foo")[0];
+    expect(session.logLine(row).line).toBe(session.store.readEvent(row).raw);
+    expect(session.excerpt("default/example-foo")?.pending).toBeUndefined();
   });
 });

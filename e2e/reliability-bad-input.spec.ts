@@ -69,5 +69,21 @@ test("malformed files open: no page error, every readable event loaded, bad line
     checked++;
   }
   console.log(`browser file open: ${checked} malformed files, 0 page errors`);
+
+  // A file with no trace in it at all says so, instead of an empty dashboard.
+  for (const [name, bytes] of [
+    ["notes.txt", Buffer.from("hello\nthese are my notes\n")],
+    ["photo.jpg", Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1])],
+  ] as const) {
+    await page.getByTestId("file-input").setInputFiles({
+      name,
+      mimeType: "application/octet-stream",
+      buffer: bytes,
+    });
+    await expect(page.getByTestId("load-progress"), name).toContainText(
+      `${name}: no klog lines or loopscope trace records found`,
+    );
+    await expect(page.getByTestId("event-count")).toHaveAttribute("data-count", "0");
+  }
   expect(errors).toEqual([]);
 });

@@ -39,8 +39,7 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
     for await (const chunk of input.chunks) {
       if (first) {
         first = false;
-        if (looksBinary(chunk))
-          throw new InputError(`${input.name}: not a text file (binary data)`);
+        refuseBinary(chunk, input.name);
       }
       reader.push(chunk, take);
       progress.update();
@@ -49,14 +48,21 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
   } finally {
     progress.done();
   }
-  if (reader.lines > 0 && reader.recognizedLines === 0) {
-    throw new InputError(`${input.name}: no klog lines or loopscope trace records found`);
-  }
+  refuseNonTrace(reader, input.name);
   return { reader, analyzer, events };
 }
 
-function looksBinary(chunk: Uint8Array): boolean {
+/** Throws InputError when a file's first chunk is binary data (a NUL in its first 4 KB). */
+export function refuseBinary(chunk: Uint8Array, name: string): void {
   const n = Math.min(chunk.length, 4096);
-  for (let i = 0; i < n; i++) if (chunk[i] === 0) return true;
-  return false;
+  for (let i = 0; i < n; i++) {
+    if (chunk[i] === 0) throw new InputError(`${name}: not a text file (binary data)`);
+  }
+}
+
+/** Throws InputError when a whole input read had lines but none a trace's. */
+export function refuseNonTrace(reader: TraceReader, name: string): void {
+  if (reader.lines > 0 && reader.recognizedLines === 0) {
+    throw new InputError(`${name}: no klog lines or loopscope trace records found`);
+  }
 }

@@ -24,6 +24,7 @@ Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAG
   --share       also print a read-only URL for others to watch
   --open        open the dashboard in a browser (xdg-open)
   --no-build    serve apps/web/dist as it is (skip the rebuild check)
+  --year N      the year of klog lines (klog prints none; default: the current year)
 `;
 
 export async function run(argv: string[]): Promise<number> {
@@ -45,7 +46,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let loaded;
   try {
-    loaded = await loadTrace(file);
+    loaded = await loadTrace(file, flags.year);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     err(e.message);

@@ -15,6 +15,7 @@ import {
 } from "@loopscope/trace";
 import { openTraceInput } from "../cli/input.ts";
 import { progressMeter } from "../cli/progress.ts";
+import { refuseBinary, refuseNonTrace } from "../cli/load-trace-file.ts";
 import { decodeUtf8 } from "../cli/utf8.ts";
 import type { LoadIssue } from "@loopscope/protocol";
 import { TraceHub } from "../hub/trace-hub.ts";
@@ -45,9 +46,9 @@ const MARK_EVERY = 64 * 1024;
  * Streams `file` (gzip detected, like `stats`) through packages/trace's reader straight into a
  * hub that keeps it all. Throws InputError with a one-line reason when the file cannot be read.
  */
-export async function loadTrace(file: string): Promise<LoadedTrace> {
+export async function loadTrace(file: string, year?: number): Promise<LoadedTrace> {
   const input = await openTraceInput(file);
-  const reader = new TraceReader({ decode: decodeUtf8 });
+  const reader = new TraceReader({ decode: decodeUtf8, ...(year !== undefined ? { year } : {}) });
   const hub = new TraceHub({ ringCapacity: Infinity });
   const renumber = renumberer();
   const marks = input.gzip ? undefined : new LineMarks();
@@ -61,6 +62,7 @@ export async function loadTrace(file: string): Promise<LoadedTrace> {
   let offset = 0;
   try {
     for await (const chunk of input.chunks) {
+      if (offset === 0) refuseBinary(chunk, input.name);
       for (let at = 0; at < chunk.length; at += MARK_EVERY) {
         const piece = chunk.subarray(at, at + MARK_EVERY);
         reader.push(piece, take);
@@ -73,6 +75,7 @@ export async function loadTrace(file: string): Promise<LoadedTrace> {
   } finally {
     progress.done();
   }
+  refuseNonTrace(reader, input.name);
   let lines: LineFile | undefined;
   if (marks !== undefined && reader.format === "klog") {
     lines = new LineFile(await fileBytes(file));

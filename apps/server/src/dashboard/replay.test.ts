@@ -129,8 +129,22 @@ describe("replay", () => {
     expect(events.filter((e: TraceEvent) => e.raw !== undefined).length).toBeGreaterThan(10);
   });
 
-  it("refuses a missing file with a one-line reason", async () => {
+  it("refuses a missing file, binary data or a text with no trace in it, with a one-line reason", async () => {
     await expect(loadTrace(join(dir, "nope.jsonl"))).rejects.toThrow(/no such file/);
+    const text = join(dir, "notes.txt");
+    await writeFile(text, "hello\nthis is not a trace\n");
+    await expect(loadTrace(text)).rejects.toThrow(
+      /notes\.txt: no klog lines or loopscope trace records found/,
+    );
+    const bin = join(dir, "blob.bin");
+    await writeFile(bin, Uint8Array.from([1, 2, 0, 3, 10, 0, 0]));
+    await expect(loadTrace(bin)).rejects.toThrow(/blob\.bin: not a text file \(binary data\)/);
+  });
+
+  it("reads klog times in the year it is given", async () => {
+    const file = join(REPO_ROOT, "public", "traces", "create-foo.klog.log");
+    const first = JSON.parse((await loadTrace(file, 2019)).hub.recentJson(1, 1)[0]) as TraceEvent;
+    expect(new Date(first.ts / 1000).getUTCFullYear()).toBe(2019);
   });
 
   it("renumbers a file whose seqs have gaps, keeping causeSeq links", () => {

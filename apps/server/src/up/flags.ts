@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { parseArgs } from "node:util";
-import { UsageError } from "../cli/args.ts";
+import { intFlag, UsageError } from "../cli/args.ts";
 
 export const DEFAULT_PORT = 7420;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -68,13 +68,21 @@ export function parseUpFlags(argv: string[]): UpFlags | "help" {
   };
 }
 
-export function parseReplayFlags(argv: string[]): (ServeFlags & { file: string }) | "help" {
+export function parseReplayFlags(
+  argv: string[],
+): (ServeFlags & { file: string; year?: number }) | "help" {
   const { values, positionals } = usageErrors(() =>
-    parseArgs({ args: argv, strict: true, allowPositionals: true, options: SERVE_OPTIONS }),
+    parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: { ...SERVE_OPTIONS, year: { type: "string" } },
+    }),
   );
   if (values.help) return "help";
   if (positionals.length !== 1) throw new UsageError("replay takes exactly one FILE");
-  return { ...serveFlags(values), file: positionals[0] };
+  const year = intFlag("year", values.year, 1970, 9999);
+  return { ...serveFlags(values), file: positionals[0], ...(year !== undefined ? { year } : {}) };
 }
 
 export function defaultKubeconfig(): string {

@@ -100,4 +100,14 @@ describe("objects table", () => {
     const { rows } = await renderPanel(sessionWithFoos(FOOS), view);
     await expect.poll(() => rows().map((r) => r.key)).toEqual([keyOf(2999)]);
   });
+
+  it("says when nothing matches the search, not that there are no objects", async () => {
+    const { panel } = await renderPanel(sessionWithFoos(5), new ViewStore({ search: "nomatch" }));
+    const empty = () => panel.querySelector('[data-testid="objects-empty"]')?.textContent;
+    await expect.poll(empty).toBe("No objects match “nomatch”.");
+    const { panel: none } = await renderPanel(new TraceSession({ kind: "replay" }));
+    expect(none.querySelector('[data-testid="objects-empty"]')?.textContent).toBe(
+      "No objects yet.",
+    );
+  });
 });

@@ -149,7 +149,13 @@ export const ObjectsPanel = memo(function ObjectsPanel({
           <Spacer rows={keys.length - end} />
         </tbody>
       </table>
-      {keys.length === 0 && <p className="muted">No objects yet.</p>}
+      {keys.length === 0 && (
+        <p className="muted" data-testid="objects-empty">
+          {q && session.store.keyList().length > 0
+            ? `No objects match “${search.trim()}”.`
+            : "No objects yet."}
+        </p>
+      )}
     </section>
   );
 });

@@ -20,6 +20,11 @@ export interface ReaderPort {
   format(): string;
   /** Lines that have ended so far (those a chunk's tail holds the start of excluded). */
   lines(): number;
+  /**
+   * Lines recognized as trace input (klog lines, JSONL header and records), readable or not:
+   * rows taken from the bytes count at once (TraceReader.takeRecord).
+   */
+  recognized(): number;
 }
 
 const NL = 10;
@@ -81,5 +86,6 @@ export function createReader(encoder: RowEncoder): ReaderPort {
     format: () => reader.format ?? "empty",
     // Rows taken straight from the bytes reach the general reader as blank lines later.
     lines: () => reader.lines + taken,
+    recognized: () => reader.recognizedLines,
   };
 }

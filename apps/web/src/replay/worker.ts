@@ -143,6 +143,10 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   }
   if (cancelled) return;
   reader.end(sink);
+  // Said here, not left to an empty dashboard: the file was read, and none of it was a trace.
+  if (reader.lines() > 0 && reader.recognized() === 0) {
+    throw new Error(`${name}: no klog lines or loopscope trace records found — is it a trace?`);
+  }
   flush(true);
   toAnalysis({ type: "end", bytes, total, format: reader.format() });
 }

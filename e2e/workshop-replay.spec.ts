@@ -105,6 +105,16 @@ test("step through create-foo: narration names the self-triggered pass; expectat
   expect(parseFloat(size)).toBeGreaterThanOrEqual(28);
   await expect(page.getByTestId("share-hint")).toBeVisible();
   await page.screenshot({ path: "test-results/workshop-presenter.png" });
+  // Esc leaves presenter mode and keeps the step-through's place; Space on a focused button
+  // presses it rather than starting playback.
+  const place = await page.getByTestId("step-through").textContent();
+  await page.keyboard.press("Escape");
+  await expect(page.locator("html")).not.toHaveAttribute("data-presenter", "on");
+  await expect(page.getByTestId("step-through")).toHaveText(place!);
+  await page.getByTestId("presenter-toggle").focus();
+  await page.keyboard.press(" ");
+  await expect(page.locator("html")).toHaveAttribute("data-presenter", "on");
+  await expect(page.getByTestId("play")).not.toContainText("pause");
   await page.getByTestId("presenter-toggle").click();
   expect(errors).toEqual([]);
 });

@@ -1,4 +1,8 @@
-/** Keyboard: space play/pause, ←/→ step, f fit, c creation, / search, Esc clears the selection. */
+/**
+ * Keyboard: space play/pause (unless a button has the focus), ←/→ step, f fit, c creation,
+ * / search, Esc clears the selection (in presenter mode it leaves presenter mode first: see
+ * usePresenter).
+ */
 import { useEffect, type RefObject } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
@@ -25,6 +29,9 @@ export function useKeyboard(
       }
       switch (e.key) {
         case " ":
+          // Space on a focused button presses the button (what keyboard users expect of it).
+          if (e.target instanceof Element && e.target.closest("button, a, summary, [role=button]"))
+            break;
           e.preventDefault();
           togglePlay(session, view);
           break;

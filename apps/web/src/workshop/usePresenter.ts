@@ -1,7 +1,7 @@
 /**
  * Presenter mode lives on <html data-presenter>, so its CSS (workshop.css) can enlarge the whole
  * dashboard — lanes included — not just the workshop panel. It applies only while the workshop
- * panel is open (its toggle is there), and the choice is remembered across reloads.
+ * panel is open (its toggle is there), and the choice is remembered across reloads. Esc leaves it.
  */
 import { useEffect, useState } from "react";
 
@@ -15,7 +15,16 @@ export function usePresenter(panelOpen: boolean): [boolean, (on: boolean) => voi
   useEffect(() => {
     if (!(on && panelOpen)) return;
     document.documentElement.dataset.presenter = "on";
+    // Esc leaves presenter mode, as it leaves a slideshow — and only that: caught before the
+    // dashboard's own Esc (which clears the selection, and with it the step-through's place).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.ctrlKey || e.metaKey || e.altKey) return;
+      e.stopImmediatePropagation();
+      setOn(false);
+    };
+    globalThis.addEventListener("keydown", onKey, { capture: true });
     return () => {
+      globalThis.removeEventListener("keydown", onKey, { capture: true });
       delete document.documentElement.dataset.presenter;
     };
   }, [on, panelOpen]);

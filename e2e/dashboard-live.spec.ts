@@ -75,6 +75,25 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   ).toBeAttached();
   await page.getByTestId("fit").click();
   await page.screenshot({ path: "test-results/dashboard-live-two-foos.png" });
+
+  // The exercise again: delete the Foo, apply it anew. The counts are the new life's, not the
+  // sum of both.
+  await viaKubectl.click();
+  await expect(viaKubectl.getByTestId("object-state")).toHaveText("quiescent");
+  const watches = page.locator(
+    '[data-testid="count-row"][data-stage="watch"] [data-testid="count-observed"]',
+  );
+  const firstLife = Number(await watches.textContent());
+  expect(firstLife).toBeGreaterThanOrEqual(1);
+  kubectl("delete", "foo", "kubectl-foo");
+  await page.waitForTimeout(1000);
+  kubectl("apply", "-f", "-");
+  await expect.poll(async () => Number(await watches.textContent())).toBeLessThanOrEqual(3);
+  await expect(viaKubectl.getByTestId("object-state")).toHaveText("quiescent");
+  expect(Number(await watches.textContent())).toBeLessThanOrEqual(firstLife + 1);
+  await expect(page.getByTestId("count-reconciles")).toContainText(/\d/);
+  await page.getByTestId("fit-creation").click();
+  await page.screenshot({ path: "test-results/dashboard-live-recreated.png" });
 });
 
 test("reconnect: the socket dies, events happen meanwhile, the view resumes with no gap", async ({

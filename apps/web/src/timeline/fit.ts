@@ -45,7 +45,10 @@ export function creationWindow(
   const passes = session.passesOf(key);
   const n = s?.reconcilesForCreate;
   if (!s || !n || passes.length === 0) return undefined;
-  const last = passes[Math.min(n, passes.length) - 1];
+  // The create's passes begin with the first after the summary's start (its Foo's latest life).
+  let from = passes.findIndex((p) => p.start >= s.firstTs);
+  if (from < 0) from = 0;
+  const last = passes[Math.min(from + n, passes.length) - 1];
   const end = last.end ?? last.start;
   const span = Math.max(MIN_SPAN_US, end - s.firstTs);
   return [s.firstTs - span * 0.04, end + span * 0.06];

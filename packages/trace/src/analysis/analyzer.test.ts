@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { analyze, fixture } from "../testing/fixtures.ts";
 import { Analyzer } from "./analyzer.ts";
 import type { TraceEvent } from "../event.ts";
+import { readTraceText } from "../reader/read-trace.ts";
+import { buildExcerpt, renderExcerptText } from "../excerpt/excerpt.ts";
 
 const KEY = "default/example-foo";
 
@@ -227,5 +229,58 @@ describe("live use", () => {
     expect(a.keys()).toEqual([]);
     expect(a.snapshot().byStage.watch).toBe(1);
     expect(a.findings()[0].kind).toBe("orphan");
+  });
+});
+
+describe("a Foo deleted and created again (a second add for its key)", () => {
+  /** A fixture's events as the life of KEY, `shift` µs later, its resourceVersions moved on. */
+  const life = (file: string, shift: number, rvShift: number): TraceEvent[] =>
+    readTraceText(fixture(`stage/${file}`), { year: 2026 }).events.map((e) => {
+      const x = { ...e, key: KEY, ts: e.ts + shift } as Record<string, unknown>;
+      for (const f of ["rv", "oldRv"]) {
+        if (typeof x[f] === "string") x[f] = String(Number(x[f]) + rvShift);
+      }
+      return x as unknown as TraceEvent;
+    });
+  const numbered = (events: TraceEvent[]) => events.map((e, i) => ({ ...e, seq: i + 1 }));
+  const first = life("hot-loop.log", 0, 0);
+  const deleted = {
+    ...first[first.length - 1],
+    stage: "watch",
+    kind: "Foo",
+    event: "delete",
+    name: "example-foo",
+    ns: "default",
+    ts: first[first.length - 1].ts + 1000,
+  } as TraceEvent;
+  const second = life("create-canonical.log", 3_600_000_000, 50_000);
+  const run = (events: TraceEvent[]) => {
+    const a = new Analyzer();
+    for (const e of numbered(events)) a.push(e);
+    return a;
+  };
+
+  it("summarises the new life alone: counts, causes, reconciles, no hot loop carried over", () => {
+    const looped = run(first).summary(KEY)!;
+    expect(looped.hotLoop).toBe(true);
+    const both = run([...first, deleted, ...second]);
+    const alone = run(second);
+    expect(both.summary(KEY)).toEqual(alone.summary(KEY));
+    expect(both.summary(KEY)!.reconcilesForCreate).toBe(alone.summary(KEY)!.reconcilesForCreate);
+    // The old life's passes stay listed (the timeline shows them), its hot-loop finding too.
+    expect(both.passes(KEY).length).toBe(run(first).passes(KEY).length + alone.passes(KEY).length);
+    expect(both.findings().some((f) => f.kind === "hot-loop")).toBe(true);
+  });
+
+  it("the excerpt is the new life's", () => {
+    const both = buildExcerpt(numbered([...first, deleted, ...second]), { key: KEY })!;
+    const alone = buildExcerpt(numbered(second), { key: KEY })!;
+    expect(renderExcerptText(both)).toEqual(renderExcerptText(alone));
+  });
+
+  it("events after the first life without a new add change nothing", () => {
+    const a = run([...first, deleted]).summary(KEY)!;
+    expect(a.hotLoop).toBe(true);
+    expect(a.byStage.watch).toBe(run(first).summary(KEY)!.byStage.watch + 1);
   });
 });

@@ -37,6 +37,7 @@ import type {
   StageCounts,
   Trigger,
 } from "./model.ts";
+import { PASS_CAUSES } from "./model.ts";
 import { KeyState, type OpenWrite, type WatchClass } from "./key-state.ts";
 
 export interface AnalyzerOptions {
@@ -192,6 +193,11 @@ export class Analyzer {
       return -1;
     }
     const st = this.state(e.key, e.ts);
+    // An informer says "add" once per object: a second one for the key is a new Foo of that name.
+    if (e.kind === "Foo" && e.event === "add") {
+      if (st.fooAdded) this.newLife(st, e.ts);
+      st.fooAdded = true;
+    }
     st.summary.byStage.watch++;
     // Passes that open after the key's first watch event are the ones its creation caused.
     if (st.createFrom === undefined) st.createFrom = st.passes.length;
@@ -392,6 +398,38 @@ export class Analyzer {
       );
     }
     return p.index;
+  }
+
+  /**
+   * The key's Foo was created again (the exercise's own `kubectl delete …; kubectl apply …`; the
+   * controller does not watch Foo deletions, so the second add is what tells): a new life begins. The summary counts from here — stages, passes, writes,
+   * the reconciles of this create, whether it loops — and the old life's passes stay listed but
+   * no longer count; its writes can no longer be echoed (their object is gone).
+   */
+  private newLife(st: KeyState, ts: number): void {
+    const s = st.summary;
+    s.firstTs = ts;
+    for (const k of STAGES) s.byStage[k] = 0;
+    for (const k of PASS_CAUSES) s.passCauses[k] = 0;
+    s.passes = 0;
+    s.selfTriggered = 0;
+    s.writes = 0;
+    s.changingWrites = 0;
+    s.noopWrites = 0;
+    s.conflicts = 0;
+    s.hotLoop = false;
+    for (const w of st.unsettled.values()) this.settleNoop(st, w);
+    st.echoes.length = 0;
+    st.lifeStart = st.passes.length;
+    st.createFrom = st.lifeStart;
+    st.candidate = -1;
+    st.createConfirmed = false;
+    st.runFields = undefined;
+    // What was known of the old objects says nothing about the new ones.
+    st.lastOutcome = undefined;
+    st.fooRv = st.deployRv = undefined;
+    st.fooWatchRv = st.deployWatchRv = false;
+    st.writesWithRv = 0;
   }
 
   // ── passes ────────────────────────────────────────────────────────────────────────────────
@@ -654,8 +692,9 @@ export class Analyzer {
   /** Index of the nearest pass before `index` that is not a conflict stumble, or -1. */
   private previousCounted(st: KeyState, index: number): number {
     let i = index - 1;
-    while (i >= 0 && isStumble(st.passes[i])) i--;
-    return i;
+    while (i >= st.lifeStart && isStumble(st.passes[i])) i--;
+    // A run does not reach back into the Foo's previous life.
+    return i >= st.lifeStart ? i : -1;
   }
 
   // ── findings and summaries ────────────────────────────────────────────────────────────────

@@ -91,6 +91,10 @@ export class KeyState {
   causesLogged = false;
   /** Index of the first pass that follows the key's first watch event; undefined before it. */
   createFrom: number | undefined;
+  /** Whether a watch event said the key's Foo was added (a second add begins a new life). */
+  fooAdded = false;
+  /** Index of the first pass of the Foo's current life (see Analyzer.newLife). */
+  lifeStart = 0;
   /** Pass index where the key went quiet and nothing but resyncs followed (yet). */
   candidate = -1;
   createConfirmed = false;

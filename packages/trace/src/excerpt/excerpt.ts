@@ -60,8 +60,10 @@ export function buildExcerpt(
 ): Excerpt | undefined {
   const key = opts.key ?? defaultExcerptKey(events);
   if (key === undefined) return undefined;
-  const mine = events.filter((e) => e.key === key);
-  if (mine.length === 0) return undefined;
+  const all = events.filter((e) => e.key === key);
+  if (all.length === 0) return undefined;
+  // The Foo's latest life: a Foo created again under the same name starts over.
+  const mine = all.slice(latestLife(all));
   const analyzer = new Analyzer(opts);
   const passOf = new Map<number, number>();
   for (const e of mine) {
@@ -132,6 +134,20 @@ export function buildExcerpt(
     quiescent: lastPass !== undefined,
     passes: createPasses,
   };
+}
+
+/**
+ * Index of the event where the key's latest life begins: its Foo's last add, if it had more than
+ * one (the Analyzer's rule, see Analyzer.newLife), else 0.
+ */
+function latestLife(mine: readonly TraceEvent[]): number {
+  let adds = 0;
+  let start = 0;
+  for (let i = 0; i < mine.length; i++) {
+    const e = mine[i];
+    if (e.stage === "watch" && e.kind === "Foo" && e.event === "add" && adds++ > 0) start = i;
+  }
+  return start;
 }
 
 /** The first pass that began after `first` (the key's first watch event): where the create starts. */

@@ -76,7 +76,9 @@ test("a replayed trace past one catch-up loads in the workers and agrees with `l
   expect(await page.evaluate(() => performance.getEntriesByName("loopscope:loaded").length)).toBe(
     1,
   );
-  await expect(page.getByTestId("source")).toContainText("replaying controller.log");
+  // A replay, not a live run: no "live · none", nothing to follow.
+  await expect(page.getByTestId("source")).toHaveText("replaying controller.log");
+  await expect(page.getByTestId("follow")).toHaveCount(0);
 
   const stats = JSON.parse(
     execFileSync("pnpm", ["-s", "loopscope", "stats", file, "--json"], {

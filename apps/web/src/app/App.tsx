@@ -67,6 +67,19 @@ export function App() {
     connection?.subscribe ?? (() => () => {}),
     connection?.get ?? (() => undefined),
   );
+  // A replay server's trace never grows: nothing to follow, and the view opens on the creation.
+  const replaying = conn?.info?.mode === "replay";
+  useEffect(() => {
+    if (replaying) view.set({ follow: false });
+  }, [replaying, view]);
+  const sourceLabel =
+    session.source.kind === "live"
+      ? replaying
+        ? `replaying ${conn.info!.trace ?? ""}`
+        : `live · ${conn?.info?.cluster.kind ?? "…"}`
+      : session.source.kind === "replay"
+        ? `replay · ${session.source.name ?? ""}`
+        : "no trace open";
 
   const replace = useCallback(
     (next: Loading) => {
@@ -158,12 +171,8 @@ export function App() {
     >
       <header className="topbar">
         <span className="brand">loopscope</span>
-        <span className="source" data-testid="source">
-          {session.source.kind === "live"
-            ? `live · ${conn?.info?.cluster.kind ?? "…"}${conn?.info?.mode === "replay" ? ` · replaying ${conn.info.trace ?? ""}` : ""}`
-            : session.source.kind === "replay"
-              ? `replay · ${session.source.name ?? ""}`
-              : "no trace open"}
+        <span className="source" data-testid="source" title={sourceLabel}>
+          {sourceLabel}
         </span>
         {conn && (
           <span
@@ -217,7 +226,7 @@ export function App() {
         <Legend />
         <Overview session={session} view={view} />
         <Timeline session={session} view={view} />
-        <PlaybackBar session={session} view={view} />
+        <PlaybackBar session={session} view={view} growing={!replaying} />
       </main>
       <DetailsPanel session={session} view={view} />
       <BottomPanel session={session} view={view} focusKey={selectedKeys[0]} />

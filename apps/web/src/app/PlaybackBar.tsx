@@ -5,11 +5,20 @@ import { formatWall } from "../timeline/timeScale.ts";
 import { useSessionVersion, useView } from "./hooks.ts";
 import { fit, fitCreation, step, togglePlay } from "./navigation.ts";
 
-export function PlaybackBar({ session, view }: { session: TraceSession; view: ViewStore }) {
+export function PlaybackBar({
+  session,
+  view,
+  growing = true,
+}: {
+  session: TraceSession;
+  view: ViewStore;
+  /** Whether a live session's trace can still grow (not a replay server's): "follow live". */
+  growing?: boolean;
+}) {
   useSessionVersion(session);
   const s = useView(view);
   const ext = session.store.timeExtent();
-  const live = session.source.kind === "live";
+  const live = session.source.kind === "live" && growing;
   const head = s.playhead ?? ext?.[1] ?? 0;
   return (
     <div className="playback" role="toolbar" aria-label="Playback">

@@ -101,6 +101,29 @@ describe("objects table", () => {
     await expect.poll(() => rows().map((r) => r.key)).toEqual([keyOf(2999)]);
   });
 
+  it("short of room (the app's narrowest objects column), the namespace gives way and each Foo's name stays whole", async () => {
+    const session = new TraceSession({ kind: "replay" });
+    session.push(
+      Array.from({ length: 8 }, (_, i) => ({
+        seq: i + 1,
+        ts: i,
+        key: `default/burst-0${i + 1}`,
+        stage: "enqueue" as const,
+      })),
+    );
+    const screen = await render(
+      <div style={{ display: "grid", height: 300, width: 300, gridTemplateRows: "minmax(0, 1fr)" }}>
+        <ObjectsPanel session={session} view={new ViewStore()} />
+      </div>,
+    );
+    await frame();
+    const names = [...screen.container.querySelectorAll<HTMLElement>("td.key .name")];
+    expect(names).toHaveLength(8);
+    for (const n of names) expect(n.scrollWidth).toBeLessThanOrEqual(n.clientWidth);
+    const ns = screen.container.querySelector<HTMLElement>("td.key .ns")!;
+    expect(ns.scrollWidth).toBeGreaterThan(ns.clientWidth); // "default/" is the part cut
+  });
+
   it("says when nothing matches the search, not that there are no objects", async () => {
     const { panel } = await renderPanel(sessionWithFoos(5), new ViewStore({ search: "nomatch" }));
     const empty = () => panel.querySelector('[data-testid="objects-empty"]')?.textContent;

@@ -128,10 +128,13 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                 onClick={(ev) => view.toggleKey(key, ev.ctrlKey || ev.metaKey || ev.shiftKey)}
               >
                 <td className="key" title={key}>
-                  {key.includes("/") && (
-                    <span className="ns">{key.slice(0, key.indexOf("/") + 1)}</span>
-                  )}
-                  {key.slice(key.indexOf("/") + 1)}
+                  {/* Short of room, the namespace gives way first: the name tells rows apart. */}
+                  <span className="key-text">
+                    {key.includes("/") && (
+                      <span className="ns">{key.slice(0, key.indexOf("/") + 1)}</span>
+                    )}
+                    <span className="name">{key.slice(key.indexOf("/") + 1)}</span>
+                  </span>
                 </td>
                 <td className="num">{s?.passes ?? "–"}</td>
                 <td className={`num ${s && s.selfTriggered > 0 ? "self" : ""}`}>

@@ -48,6 +48,7 @@ interface Reply {
   status: number;
   body: string;
   type?: string;
+  location?: string;
 }
 
 function http(
@@ -62,7 +63,12 @@ function http(
       res.setEncoding("utf8");
       res.on("data", (c: string) => (text += c));
       res.on("end", () =>
-        resolve({ status: res.statusCode ?? 0, body: text, type: res.headers["content-type"] }),
+        resolve({
+          status: res.statusCode ?? 0,
+          body: text,
+          type: res.headers["content-type"],
+          location: res.headers.location,
+        }),
       );
     });
     req.on("error", reject);
@@ -141,6 +147,11 @@ describe("security", () => {
     expect(shared.body).not.toContain(server.tokens.owner);
     const badShare = await http("GET", "/?share=guess");
     expect(badShare.body).not.toContain(server.tokens.owner);
+    // Any other page path goes to the one page, query kept (its assets are relative).
+    const elsewhere = await http("GET", `/no/such/page?share=${server.tokens.share}`);
+    expect(elsewhere.status).toBe(302);
+    expect(elsewhere.location).toBe(`/?share=${server.tokens.share}`);
+    expect(elsewhere.body).not.toContain(server.tokens.owner);
     const js = await http("GET", "/assets/app.js");
     expect(js.type).toMatch(/^text\/javascript/);
     expect(js.body).not.toContain(server.tokens.owner);

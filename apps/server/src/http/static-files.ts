@@ -1,7 +1,7 @@
 /**
  * Serves the built dashboard (apps/web/dist). Only files inside `root` are ever read: the
  * decoded path is resolved and must stay under root (no `..`, no NUL, no symlink escape checked
- * by realpath). Unknown paths without an extension get index.html (client-side routes).
+ * by realpath). Unknown paths without an extension are sent to "/" (the app's one page).
  *
  * index.html is the one file that carries a token: `tokenFor` picks it per request (owner,
  * share, or none), and the page is never cached so a token never outlives its run.
@@ -48,6 +48,13 @@ export function createStaticHandler(
     let info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) {
       if (extname(rel) && rel !== "/") return sendError(ctx.res, 404, "not found");
+      if (rel !== "/") {
+        // The app has one page (its state is in the query): any other path goes to it. Served
+        // there as is, its relative asset URLs would resolve under that path and miss.
+        ctx.res.writeHead(302, { location: `/${ctx.url.search}` });
+        ctx.res.end();
+        return;
+      }
       file = join(base, "index.html");
       info = await stat(file).catch(() => undefined);
       if (!info?.isFile()) {

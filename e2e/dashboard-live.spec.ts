@@ -138,3 +138,21 @@ test("reconnect: the socket dies, events happen meanwhile, the view resumes with
   );
   await page.screenshot({ path: "test-results/dashboard-reconnect.png" });
 });
+
+test("a sample opened on the live dashboard survives a reload, and the way back is one click", async ({
+  page,
+}) => {
+  await page.goto(server.url);
+  await expect(page.getByTestId("source")).toHaveText("live · embedded");
+  await page.getByTestId("samples").selectOption("hot-loop.jsonl");
+  await expect(page.getByTestId("source")).toHaveText("replay · traces/hot-loop.jsonl");
+  await expect(page).toHaveURL(/trace=traces%2Fhot-loop\.jsonl/);
+  // The cluster's actions are not offered over a trace that is not the cluster's.
+  await expect(page.getByTestId("action-create")).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByTestId("source")).toHaveText("replay · traces/hot-loop.jsonl");
+  await page.getByTestId("back-to-live").click();
+  await expect(page.getByTestId("source")).toHaveText("live · embedded");
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
+  await expect(page.getByTestId("back-to-live")).toHaveCount(0);
+});

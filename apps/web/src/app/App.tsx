@@ -116,10 +116,11 @@ export function App() {
     [replace, loading],
   );
 
-  // A deep link names a trace: open it once, keeping the linked selection and window.
+  // A deep link names a trace: open it once, keeping the linked selection and window — on a
+  // loopscope server too (its "back to live" button returns to the live run).
   const opened = useRef(false);
   useEffect(() => {
-    if (opened.current || !link.trace || token) return;
+    if (opened.current || !link.trace) return;
     opened.current = true;
     openSample(link.trace, true);
   }, [link, token, openSample]);
@@ -185,8 +186,19 @@ export function App() {
           </span>
         )}
         <EventCount session={session} />
-        {token && <LiveActions token={token} info={conn?.info} />}
+        {/* Actions act on the server's cluster: only while its run is what the page shows. */}
+        {token && session.source.kind === "live" && <LiveActions token={token} info={conn?.info} />}
         <span className="spacer" />
+        {token && session.source.kind !== "live" && (
+          <button
+            data-testid="back-to-live"
+            title="Leave this trace for the server's own: the live run, or the file it replays"
+            // The page without its query: the live session, as first opened.
+            onClick={() => globalThis.location.assign(globalThis.location.pathname)}
+          >
+            ← back to the server
+          </button>
+        )}
         <button data-testid="open-file" onClick={() => fileInput.current?.click()}>
           Open trace…
         </button>

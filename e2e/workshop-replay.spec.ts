@@ -116,5 +116,17 @@ test("step through create-foo: narration names the self-triggered pass; expectat
   await expect(page.locator("html")).toHaveAttribute("data-presenter", "on");
   await expect(page.getByTestId("play")).not.toContainText("pause");
   await page.getByTestId("presenter-toggle").click();
+
+  // On a 720 px projector the dock leaves the timeline's axis and five lanes in view (it used to
+  // cover the write lane, and in presenter mode every lane).
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const timeline = page.locator('canvas[aria-label^="Timeline"]');
+  for (const presenter of [false, true]) {
+    if (presenter) await page.getByTestId("presenter-toggle").click();
+    const top = (await timeline.boundingBox())!.y;
+    const dock = (await page.getByTestId("workshop").boundingBox())!;
+    expect(dock.y - top, presenter ? "presenter" : "docked").toBeGreaterThanOrEqual(220);
+  }
+  await page.getByTestId("presenter-toggle").click();
   expect(errors).toEqual([]);
 });

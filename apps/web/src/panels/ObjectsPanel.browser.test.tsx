@@ -101,7 +101,7 @@ describe("objects table", () => {
     await expect.poll(() => rows().map((r) => r.key)).toEqual([keyOf(2999)]);
   });
 
-  it("short of room (the app's narrowest objects column), the namespace gives way and each Foo's name stays whole", async () => {
+  it("short of room (the objects column of a 1280 px window), the namespace gives way and each Foo's name stays whole", async () => {
     const session = new TraceSession({ kind: "replay" });
     session.push(
       Array.from({ length: 8 }, (_, i) => ({
@@ -112,7 +112,7 @@ describe("objects table", () => {
       })),
     );
     const screen = await render(
-      <div style={{ display: "grid", height: 300, width: 300, gridTemplateRows: "minmax(0, 1fr)" }}>
+      <div style={{ display: "grid", height: 300, width: 320, gridTemplateRows: "minmax(0, 1fr)" }}>
         <ObjectsPanel session={session} view={new ViewStore()} />
       </div>,
     );

@@ -39,9 +39,6 @@ export interface LoadedTrace {
   lines?: LineFile;
 }
 
-/** Bytes between marks of where the file's lines start (see LineMarks). */
-const MARK_EVERY = 64 * 1024;
-
 /**
  * Streams `file` (gzip detected, like `stats`) through packages/trace's reader straight into a
  * hub that keeps it all. Throws InputError with a one-line reason when the file cannot be read.
@@ -63,11 +60,14 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   try {
     for await (const chunk of input.chunks) {
       if (offset === 0) refuseBinary(chunk, input.name);
-      for (let at = 0; at < chunk.length; at += MARK_EVERY) {
-        const piece = chunk.subarray(at, at + MARK_EVERY);
-        reader.push(piece, take);
-        marks?.note(piece, offset + at, reader.lines);
-      }
+      if (marks === undefined) reader.push(chunk, take);
+      else
+        marks.feed(
+          chunk,
+          offset,
+          (piece) => reader.push(piece, take),
+          () => reader.lines,
+        );
       offset += chunk.length;
       progress.update();
     }

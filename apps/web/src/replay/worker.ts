@@ -26,12 +26,6 @@ const FIRST_BATCH_EVENTS = 1_000;
 const MAX_BATCH_EVENTS = 50_000;
 const BATCH_MS = 100;
 
-/**
- * Bytes between marks of where lines start (see LineMarks): the page reads about this much of the
- * file to show one line. The reader takes its input in windows of this size anyway.
- */
-const MARK_EVERY = 64 * 1024;
-
 let cancelled = false;
 
 self.onmessage = (ev: MessageEvent<ToReader>) => {
@@ -129,13 +123,7 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   for await (const chunk of chunks) {
     if (cancelled) break;
     if (marks === undefined) reader.push(chunk, sink);
-    else {
-      for (let at = 0; at < chunk.length; at += MARK_EVERY) {
-        const piece = chunk.subarray(at, at + MARK_EVERY);
-        reader.push(piece, sink);
-        marks.note(piece, offset + at, reader.lines());
-      }
-    }
+    else marks.feed(chunk, offset, (piece) => reader.push(piece, sink), reader.lines);
     offset += chunk.length;
     // Only a klog log's rows leave their lines in the file.
     if (marks !== undefined && reader.format() === "jsonl") marks = undefined;

@@ -74,6 +74,7 @@ export const DetailsPanel = memo(function DetailsPanel({
             Triggers ({pass.triggers.length} enqueue{pass.triggers.length === 1 ? "" : "s"} → 1
             dequeue)
           </h4>
+          {/* Events are named by seq ("seq 7"), passes by number ("#2"): never both by "#". */}
           <ol className="triggers">
             {pass.triggers.map((t) => (
               <li key={t.enqueueSeq}>
@@ -81,20 +82,20 @@ export const DetailsPanel = memo(function DetailsPanel({
                 {t.inferred ? " (inferred)" : ""}:{" "}
                 {t.writeSeq !== undefined && (
                   <button className="link" onClick={() => view.set({ selectedSeq: t.writeSeq })}>
-                    write #{t.writeSeq}
+                    write seq {t.writeSeq}
                   </button>
                 )}
                 {t.writeSeq !== undefined && " → "}
                 {t.watchSeq !== undefined && (
                   <button className="link" onClick={() => view.set({ selectedSeq: t.watchSeq })}>
-                    watch #{t.watchSeq}
+                    watch seq {t.watchSeq}
                   </button>
                 )}
                 {t.watchSeq !== undefined && " → "}
                 <button className="link" onClick={() => view.set({ selectedSeq: t.enqueueSeq })}>
-                  enqueue #{t.enqueueSeq}
+                  enqueue seq {t.enqueueSeq}
                 </button>
-                {pass.dequeueSeq !== undefined && ` → dequeue #${pass.dequeueSeq}`}
+                {pass.dequeueSeq !== undefined && ` → dequeue seq ${pass.dequeueSeq}`}
               </li>
             ))}
           </ol>
@@ -160,7 +161,7 @@ function EventDetails({
                 <tr key={h.seq} className={h.seq === e.seq ? "selected" : undefined}>
                   <td>
                     <button className="link" onClick={() => view.set({ selectedSeq: h.seq })}>
-                      #{h.seq}
+                      seq {h.seq}
                     </button>
                   </td>
                   <td>{h.stage}</td>

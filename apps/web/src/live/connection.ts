@@ -141,9 +141,9 @@ export class LiveConnection {
           const url = new URL(API.trace, this.base);
           url.searchParams.set("from", String(from));
           url.searchParams.set("to", String(m.to));
-          if (this.state.info?.linesInFile) url.searchParams.set("raw", "0");
-          const headers = { [TOKEN_HEADER]: this.token };
           const info = this.state.info;
+          if (info?.linesInFile) url.searchParams.set("raw", "0");
+          const headers = { [TOKEN_HEADER]: this.token };
           if (info?.mode === "replay" && this.session.store.length === 0 && !this.feeding) {
             // `loopscope replay FILE`: the whole trace, which never grows. Fetched and read like a
             // dropped file, in the replay workers, as it downloads: parsed and analysed on this

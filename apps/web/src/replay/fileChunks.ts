@@ -48,51 +48,26 @@ export async function* fileChunks(
 }
 
 /**
- * The bytes of a stream (a fetch's body, still arriving), chunk by chunk, gunzipped when its
- * first bytes are gzip's magic number. `read` counts the stream's bytes as they arrive.
+ * The bytes of a stream (a replay server's trace, still arriving: JSONL text, which fetch has
+ * already decoded of any Content-Encoding), chunk by chunk. `read` counts them as they arrive.
  */
 export async function* streamChunks(
   stream: ReadableStream<Uint8Array>,
   read: (bytes: number) => void,
 ): AsyncGenerator<Uint8Array> {
   const it = stream.getReader();
-  let first = await it.read();
-  // Two bytes tell gzip apart; a first chunk of one byte (possible, if unlikely) waits for more.
-  while (!first.done && first.value.byteLength < 2) {
-    const more = await it.read();
-    if (more.done) break;
-    first = { done: false, value: concat(first.value, more.value) };
-  }
-  if (first.done) return;
-  const head = first.value;
-  if (head[0] !== 0x1f || head[1] !== 0x8b) {
-    let ended = false;
-    try {
-      read(head.byteLength);
-      yield head;
-      for (;;) {
-        const { value, done } = await it.read();
-        if ((ended = done)) return;
-        read(value.byteLength);
-        yield value;
-      }
-    } finally {
-      // A consumer that stops early (a cancelled load) stops the download too.
-      if (!ended) it.cancel().catch(() => undefined);
-    }
-  }
-  const rest = new ReadableStream<Uint8Array>({
-    start(ctl) {
-      ctl.enqueue(head);
-    },
-    async pull(ctl) {
+  let ended = false;
+  try {
+    for (;;) {
       const { value, done } = await it.read();
-      if (done) ctl.close();
-      else ctl.enqueue(value);
-    },
-    cancel: (reason) => it.cancel(reason),
-  });
-  yield* gunzipChunks(rest, read);
+      if ((ended = done)) return;
+      read(value.byteLength);
+      yield value;
+    }
+  } finally {
+    // A consumer that stops early (a cancelled load) stops the download too.
+    if (!ended) it.cancel().catch(() => undefined);
+  }
 }
 
 /** A gzip stream's decompressed bytes; `read` counts the compressed bytes. */
@@ -118,11 +93,4 @@ async function* gunzipChunks(
     if (done) return;
     yield value;
   }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a);
-  out.set(b, a.byteLength);
-  return out;
 }

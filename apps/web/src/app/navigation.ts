@@ -4,7 +4,7 @@
  */
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { creationWindow, fitWindow } from "../timeline/fit.ts";
+import { creationWindow, fitWindow, windowShowing } from "../timeline/fit.ts";
 
 export function fit(session: TraceSession, view: ViewStore): void {
   view.set((s) => ({ window: fitWindow(session, s.selectedKeys), follow: false }));
@@ -65,12 +65,7 @@ export function step(session: TraceSession, view: ViewStore, dir: 1 | -1): void 
   const row = stepTarget(session, keys, fromTs, fromSeq, dir);
   if (row < 0) return;
   const ts = store.ts.get(row);
-  const w = s.window;
-  let window = w;
-  if (w && (ts < w[0] || ts > w[1])) {
-    const span = w[1] - w[0];
-    window = [ts - span / 2, ts + span / 2];
-  }
+  const window = windowShowing(session, keys, s.window, ts);
   view.set({
     selectedKeys: keys,
     selectedSeq: store.seq.get(row),

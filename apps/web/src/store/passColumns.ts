@@ -15,6 +15,7 @@ export interface PassBatch {
   length: number;
   key: Uint32Array;
   index: Uint32Array;
+  number: Uint32Array;
   start: Float64Array;
   /** Optional numbers: NaN when absent. */
   end: Float64Array;
@@ -117,6 +118,7 @@ export class PassEncoder {
       length: n,
       key: new Uint32Array(n),
       index: new Uint32Array(n),
+      number: new Uint32Array(n),
       start: new Float64Array(n),
       end: new Float64Array(n),
       dequeueSeq: new Float64Array(n),
@@ -154,6 +156,7 @@ export class PassEncoder {
       const p = passes[i];
       b.key[i] = this.keys.id(p.key);
       b.index[i] = p.index;
+      b.number[i] = p.number;
       b.start[i] = p.start;
       b.end[i] = opt(p.end);
       b.dequeueSeq[i] = opt(p.dequeueSeq);
@@ -256,6 +259,7 @@ export class PassDecoder {
     const p: Pass = {
       key: this.keys[b.key[i]],
       index: b.index[i],
+      number: b.number[i],
       start: b.start[i],
       triggers: EMPTY as never[],
       cause: PASS_CAUSES[b.cause[i]],

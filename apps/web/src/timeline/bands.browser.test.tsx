@@ -13,6 +13,7 @@ function pass(p: Partial<Pass>): Pass {
   return {
     key: KEY,
     index: 0,
+    number: 1,
     start: 0,
     triggers: [],
     cause: "external",
@@ -57,6 +58,7 @@ describe("pass banding", () => {
     expect(bands).toHaveLength(0);
     const merged = pass({
       index: 3,
+      number: 4,
       cause: "self",
       triggers: [
         { enqueueSeq: 1, cause: "self", inferred: false },
@@ -64,6 +66,9 @@ describe("pass banding", () => {
       ],
     });
     expect(passLabel(merged)).toBe("#4 self-triggered · 2 adds → 1 dequeue");
+    // A Foo created again counts its passes from 1 again (as the excerpt does), and says so.
+    expect(passLabel(pass({ index: 8, number: 1 }))).toBe("new Foo · #1 external");
+    expect(passLabel(pass({ index: 9, number: 2 }))).toBe("#2 external");
   });
 });
 

@@ -10,7 +10,7 @@
 import type { Pass } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ThemeColors } from "../ui/palette.ts";
-import { GROUP_HEADER, passBands, type GroupBox } from "./layout.ts";
+import { GROUP_HEADER, passBands, startsNewLife, type GroupBox } from "./layout.ts";
 import { markStyle, type Glyph } from "./marks.ts";
 import { formatRelative, formatWall, GUTTER, type TimeAxis } from "./timeScale.ts";
 
@@ -194,7 +194,7 @@ function drawBands(
   ctx: CanvasRenderingContext2D,
   g: GroupBox,
   passes: readonly Pass[],
-  { axis, width, selectedPass, theme }: DrawInput,
+  { session, axis, width, selectedPass, theme }: DrawInput,
   lastTs: number,
 ): void {
   const bands = passBands(passes, g, axis.x, width, lastTs);
@@ -216,6 +216,20 @@ function drawBands(
         ctx.fillStyle = p;
         ctx.fillRect(x0, b.y, x1 - x0, b.height);
         ctx.globalAlpha = 1;
+      }
+    }
+    if (startsNewLife(b.pass)) {
+      // A Foo created again under the same name: its passes count from 1 again from here.
+      const lx = Math.round(axis.x(lifeStart(session, b.pass))) - 3.5;
+      if (lx >= GUTTER) {
+        ctx.strokeStyle = theme.text;
+        ctx.lineWidth = 1;
+        ctx.setLineDash([4, 3]);
+        ctx.beginPath();
+        ctx.moveTo(lx, b.y);
+        ctx.lineTo(lx, b.y + b.height);
+        ctx.stroke();
+        ctx.setLineDash([]);
       }
     }
     ctx.fillStyle = b.style.color;
@@ -242,6 +256,16 @@ function drawBands(
       labelEnd = lx + tw;
     }
   }
+}
+
+/** When a Foo's new life began: the watch event of the re-created Foo's add, else its first pass. */
+function lifeStart(session: TraceSession, first: Pass): number {
+  let ts = first.start;
+  for (const t of first.triggers) {
+    const row = t.watchSeq !== undefined ? session.store.rowOfSeq(t.watchSeq) : -1;
+    if (row >= 0) ts = Math.min(ts, session.store.ts.get(row));
+  }
+  return ts;
 }
 
 /**

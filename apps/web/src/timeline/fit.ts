@@ -58,3 +58,20 @@ export function creationWindow(
 export function defaultWindow(session: TraceSession, keys: readonly string[]): [number, number] {
   return creationWindow(session, keys) ?? fitWindow(session, keys);
 }
+
+/**
+ * The window to show after moving to an event at `ts`: the current one — the user's, or the
+ * default the timeline shows while there is none — when `ts` is in it, else one of the same span
+ * centred on `ts`. Undefined keeps a default window the default (it moves as the trace grows).
+ */
+export function windowShowing(
+  session: TraceSession,
+  keys: readonly string[],
+  current: [number, number] | undefined,
+  ts: number,
+): [number, number] | undefined {
+  const w = current ?? defaultWindow(session, keys);
+  if (ts >= w[0] && ts <= w[1]) return current;
+  const span = w[1] - w[0];
+  return [ts - span / 2, ts + span / 2];
+}

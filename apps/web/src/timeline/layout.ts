@@ -102,10 +102,20 @@ export function passBands(
   return out;
 }
 
-/** "#2 self-triggered · 3 adds → 1 dequeue" — the merge is spelled out when enqueues merged. */
+/**
+ * "#2 self-triggered · 3 adds → 1 dequeue" — the merge is spelled out when enqueues merged. Passes
+ * are numbered within their Foo's life, as the excerpt numbers them; the first pass of a Foo
+ * created again under the same name says so.
+ */
 export function passLabel(pass: Pass): string {
   const s = causeStyle(pass.cause, pass.inferred);
   const adds = pass.triggers.length;
   const merged = adds > 1 ? ` · ${adds} adds → 1 dequeue` : "";
-  return `#${pass.index + 1} ${s.label}${merged}`;
+  const life = startsNewLife(pass) ? "new Foo · " : "";
+  return `${life}#${pass.number} ${s.label}${merged}`;
+}
+
+/** Whether `pass` is the first of a Foo created again under its key (see Pass.number). */
+export function startsNewLife(pass: Pass): boolean {
+  return pass.number === 1 && pass.index > 0;
 }

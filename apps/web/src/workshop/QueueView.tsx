@@ -111,7 +111,7 @@ export function QueueView({
                     data-testid="pass-timing"
                     className={p.key === focusKey ? "focus-pass" : undefined}
                   >
-                    <title>{`${p.key} pass ${p.index + 1} (${style.label}): waited ${fmt(p.start - p.queuedAt)}, worked ${fmt(p.end - p.start)}`}</title>
+                    <title>{`${p.key} pass ${p.number} (${style.label}): waited ${fmt(p.start - p.queuedAt)}, worked ${fmt(p.end - p.start)}`}</title>
                     <rect
                       x={x(p.queuedAt)}
                       y={yy}

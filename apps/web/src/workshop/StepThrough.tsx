@@ -113,7 +113,7 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
                 </span>
               ))}
               {narration.pass !== undefined && (
-                <span className="part-badge pass">pass {narration.pass + 1}</span>
+                <span className="part-badge pass">pass {narration.pass}</span>
               )}
               {narration.self && (
                 <span className="part-badge self" data-testid="self-badge">

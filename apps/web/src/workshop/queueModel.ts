@@ -18,6 +18,8 @@ export interface BackoffStep {
 export interface PassTiming {
   key: string;
   index: number;
+  /** Its number within its Foo's life (see Pass.number). */
+  number: number;
   cause: Pass["cause"];
   /** ms: when the first trigger was added, dequeue, Done. */
   queuedAt: number;
@@ -75,6 +77,7 @@ export function queueModel(
       const timing: PassTiming = {
         key,
         index: p.index,
+        number: p.number,
         cause: p.cause,
         queuedAt: ms(firstAdd),
         start: ms(p.start),

@@ -4,6 +4,7 @@
  */
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
+import { windowShowing } from "../timeline/fit.ts";
 
 export function goToSeq(session: TraceSession, view: ViewStore, seq: number): void {
   const store = session.store;
@@ -11,11 +12,7 @@ export function goToSeq(session: TraceSession, view: ViewStore, seq: number): vo
   if (row < 0) return;
   const ts = store.ts.get(row);
   const s = view.get();
-  let window = s.window;
-  if (window && (ts < window[0] || ts > window[1])) {
-    const span = window[1] - window[0];
-    window = [ts - span / 2, ts + span / 2];
-  }
+  const window = windowShowing(session, s.selectedKeys, s.window, ts);
   view.set({ selectedSeq: seq, playhead: ts, playing: false, follow: false, window });
 }
 

@@ -272,6 +272,24 @@ describe("a Foo deleted and created again (a second add for its key)", () => {
     expect(both.findings().some((f) => f.kind === "hot-loop")).toBe(true);
   });
 
+  it("numbers the new life's passes from 1, as the excerpt does; indexes stay unique", () => {
+    const firstPasses = run(first).passes(KEY).length;
+    const passes = run([...first, deleted, ...second]).passes(KEY);
+    expect(passes.map((p) => p.index)).toEqual(passes.map((_, i) => i));
+    expect(passes.map((p) => p.number)).toEqual([
+      ...Array.from({ length: firstPasses }, (_, i) => i + 1),
+      ...run(second)
+        .passes(KEY)
+        .map((p) => p.number),
+    ]);
+    expect(passes[firstPasses]!.number).toBe(1);
+    const excerpt = buildExcerpt(numbered([...first, deleted, ...second]), { key: KEY })!;
+    const shown = excerpt.rows.flatMap((r) => (r.kind === "pass" ? [r.number] : []));
+    expect(shown).toEqual(
+      passes.slice(firstPasses, firstPasses + shown.length).map((p) => p.number),
+    );
+  });
+
   it("the excerpt is the new life's", () => {
     const both = buildExcerpt(numbered([...first, deleted, ...second]), { key: KEY })!;
     const alone = buildExcerpt(numbered(second), { key: KEY })!;

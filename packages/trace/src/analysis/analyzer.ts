@@ -475,6 +475,7 @@ export class Analyzer {
     const p: Pass = {
       key,
       index,
+      number: index - st.lifeStart + 1,
       start: ts,
       triggers,
       cause,

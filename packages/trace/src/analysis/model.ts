@@ -31,8 +31,13 @@ export interface Trigger {
  */
 export interface Pass {
   key: string;
-  /** 0-based index among the key's passes. */
+  /** 0-based index among the key's passes, over all of its Foo's lives (a stable id). */
   index: number;
+  /**
+   * 1-based number among the passes of its Foo's life — what labels, narration and the excerpt
+   * show: a Foo created again under the same name counts its passes from 1 again.
+   */
+  number: number;
   dequeueSeq?: number;
   endSeq?: number;
   /** µs; dequeue time, or the first event of the pass when there is no dequeue. */

@@ -78,7 +78,7 @@ export function buildExcerpt(
   const triggerNote = new Map<number, string>();
   for (const p of passes) {
     for (const t of p.triggers) {
-      const label = `→ pass ${p.index + 1}: ${t.cause}${t.inferred ? " (inferred)" : ""}`;
+      const label = `→ pass ${p.number}: ${t.cause}${t.inferred ? " (inferred)" : ""}`;
       triggerNote.set(t.enqueueSeq, label);
       const echo =
         t.writeSeq !== undefined ? `, echo of the write on line ${lineOf.get(t.writeSeq)}` : "";
@@ -110,8 +110,8 @@ export function buildExcerpt(
       rows.push({
         kind: "pass",
         pass,
-        number: p + 1,
-        text: `pass ${p + 1} · ${CAUSE_TEXT[pass.cause]}${pass.inferred ? " (inferred, no resourceVersions)" : ""}`,
+        number: pass.number,
+        text: `pass ${pass.number} · ${CAUSE_TEXT[pass.cause]}${pass.inferred ? " (inferred, no resourceVersions)" : ""}`,
       });
     }
     const note =

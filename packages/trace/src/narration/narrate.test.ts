@@ -264,6 +264,23 @@ describe("narrate", () => {
     expect(out[0]!.text).toContain("found no Foo that owns it");
   });
 
+  it("counts a Foo created again from pass 1 (as the excerpt and the timeline's labels do)", () => {
+    const again = CREATE.map((e) => {
+      const x = { ...e, seq: e.seq + CREATE.length, ts: e.ts + 60_000_000 } as Record<
+        string,
+        unknown
+      >;
+      for (const f of ["rv", "oldRv"])
+        if (typeof x[f] === "string") x[f] = String(Number(x[f]) + 100);
+      return x as unknown as TraceEvent;
+    });
+    const both = narrate([...CREATE, ...again]);
+    const dequeue = both.find((x) => x.seq === 4 + CREATE.length)!;
+    expect(dequeue.text).toContain("starts pass 1");
+    expect(dequeue.pass).toBe(1);
+    expect(both.find((x) => x.seq === 4)!.pass).toBe(1);
+  });
+
   it("uses a given analysis instead of its own", () => {
     const a = new Analyzer();
     a.pushAll(CREATE);

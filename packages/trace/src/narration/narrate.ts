@@ -26,7 +26,10 @@ export interface Narration {
   /** Parts of the machinery to highlight, the one that acted first. */
   parts: NarrationPart[];
   text: string;
-  /** The pass (index among its key's passes) the event belongs to or, for a trigger, feeds. */
+  /**
+   * The number of the pass (within its Foo's life, see Pass.number) the event belongs to or, for
+   * a trigger, feeds.
+   */
   pass?: number;
   /** The event belongs to or feeds a self-triggered pass (or is the echo of our own write). */
   self?: boolean;
@@ -119,7 +122,7 @@ class Narrator {
     const parts: NarrationPart[] = ["informer", "handler"];
     const fed = this.feeds.get(e.seq);
     const base: Narration = { seq: e.seq, parts, text: "" };
-    if (fed) base.pass = fed.index;
+    if (fed) base.pass = fed.number;
     if (e.key === "") {
       base.text = `The ${e.kind} informer delivered a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and the event handler found no Foo that owns it (any more), so it queues nothing.`;
       return base;
@@ -156,7 +159,7 @@ class Narrator {
   private enqueue(e: EnqueueEvent): Narration {
     const fed = this.feeds.get(e.seq);
     const n: Narration = { seq: e.seq, parts: ["workqueue"], text: "" };
-    if (fed) n.pass = fed.index;
+    if (fed) n.pass = fed.number;
     const watch = e.causeSeq !== undefined ? this.watchOf.get(e.causeSeq) : undefined;
     const echo =
       watch?.rv !== undefined && this.ownRvs.get(watch.rv)?.key === e.key
@@ -192,10 +195,10 @@ class Narrator {
     const n: Narration = {
       seq: e.seq,
       parts: ["worker", "workqueue"],
-      text: `${worker} takes ${e.key} off the workqueue (Get) and starts ${p ? `pass ${p.index + 1}` : "a pass"} for it${left}.`,
+      text: `${worker} takes ${e.key} off the workqueue (Get) and starts ${p ? `pass ${p.number}` : "a pass"} for it${left}.`,
     };
     if (!p) return n;
-    n.pass = p.index;
+    n.pass = p.number;
     const merged =
       p.triggers.length > 1 ? ` ${p.triggers.length} triggers merged into this one pass.` : "";
     switch (p.cause) {
@@ -204,7 +207,7 @@ class Narrator {
         const writes = [
           ...new Set(p.triggers.map((t) => t.writeSeq).filter((s) => s !== undefined)),
         ];
-        const prev = previousWriter(this.ctx.passes(e.key), p.index);
+        const prev = previousWriter(this.ctx.passes(e.key), p);
         const again = prev ? p.changedFields.filter((f) => prev.changedFields.includes(f)) : [];
         const loop =
           prev && again.length > 0
@@ -234,7 +237,7 @@ class Narrator {
     const p = this.bySeq.get(e.seq);
     const n: Narration = { seq: e.seq, parts: ["lister"], text: "" };
     if (p) {
-      n.pass = p.index;
+      n.pass = p.number;
       if (p.cause === "self") n.self = true;
     }
     if (e.found === false) {
@@ -254,7 +257,7 @@ class Narrator {
     const p = this.bySeq.get(e.seq);
     const n: Narration = { seq: e.seq, parts: ["api"], text: "" };
     if (p) {
-      n.pass = p.index;
+      n.pass = p.number;
       if (p.cause === "self") n.self = true;
     }
     const what = targetText(e.target);
@@ -290,7 +293,7 @@ class Narrator {
     const worker = e.worker !== undefined ? `Worker ${e.worker}` : "The worker";
     const n: Narration = { seq: e.seq, parts: ["worker", "workqueue"], text: "" };
     if (p) {
-      n.pass = p.index;
+      n.pass = p.number;
       if (p.cause === "self") n.self = true;
     }
     const back = this.parked.delete(e.key)
@@ -326,11 +329,13 @@ class Narrator {
 }
 
 /**
- * The pass before `index` that changed named fields, looking back past passes that only
- * stumbled on a conflict (nothing changed, requeued); undefined if the one before changed nothing.
+ * The pass before `pass` that changed named fields, looking back past passes that only
+ * stumbled on a conflict (nothing changed, requeued); undefined if the one before changed nothing
+ * or belonged to an earlier Foo of the same name.
  */
-function previousWriter(passes: readonly Pass[], index: number): Pass | undefined {
-  for (let i = index - 1; i >= 0; i--) {
+function previousWriter(passes: readonly Pass[], pass: Pass): Pass | undefined {
+  const first = pass.index - (pass.number - 1);
+  for (let i = pass.index - 1; i >= first; i--) {
     const q = passes[i]!;
     if (q.changingWrites > 0) return q.changedFields.length > 0 ? q : undefined;
     if (!(q.conflicts > 0 && q.outcome === "requeued")) return undefined;

@@ -45,6 +45,21 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   await page.emulateMedia({ colorScheme: "dark" });
   await page.goto(server.url);
   await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
+  await expect(page.getByTestId("objects-empty")).toContainText("kubectl apply -f");
+
+  // At 1280 px the top bar is two tidy rows: the trace controls on one, the cluster's on the next.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  const top = async (id: string) => (await page.getByTestId(id).boundingBox())!.y;
+  const row1 = await top("open-file");
+  for (const id of ["samples", "workshop-toggle", "search", "theme", "connection-status"]) {
+    expect(Math.abs((await top(id)) - row1), id).toBeLessThan(8);
+  }
+  const row2 = await top("action-create");
+  expect(row2).toBeGreaterThan(row1 + 20);
+  for (const id of ["action-scale", "action-delete", "scenario", "action-scenario"]) {
+    expect(Math.abs((await top(id)) - row2), id).toBeLessThan(8);
+  }
+  await page.setViewportSize({ width: 1600, height: 1000 });
 
   await page.getByTestId("action-create").click();
   const foo = page.getByTestId("object-row").filter({ hasText: "example-foo" });

@@ -10,6 +10,7 @@ export function LiveActions({ token, info }: { token: string; info?: ServerInfo 
   const disabled = action.isPending || info?.readOnly === true || info?.mode === "replay";
   return (
     <div className="actions" role="toolbar" aria-label="Cluster actions">
+      <span className="actions-label">cluster:</span>
       <button
         data-testid="action-create"
         disabled={disabled}

@@ -132,5 +132,10 @@ describe("objects table", () => {
     expect(none.querySelector('[data-testid="objects-empty"]')?.textContent).toBe(
       "No objects yet.",
     );
+    // A live cluster with no Foo yet says how to make one.
+    const { panel: live } = await renderPanel(new TraceSession({ kind: "live" }));
+    expect(live.querySelector('[data-testid="objects-empty"]')?.textContent).toContain(
+      "kubectl apply -f public/manifests/example-foo.yaml",
+    );
   });
 });

@@ -154,9 +154,17 @@ export const ObjectsPanel = memo(function ObjectsPanel({
       </table>
       {keys.length === 0 && (
         <p className="muted" data-testid="objects-empty">
-          {q && session.store.keyList().length > 0
-            ? `No objects match “${search.trim()}”.`
-            : "No objects yet."}
+          {q && session.store.keyList().length > 0 ? (
+            `No objects match “${search.trim()}”.`
+          ) : session.source.kind === "live" ? (
+            <>
+              No Foos yet. Create one with <b>create example-foo</b> above, or in a shell with the{" "}
+              <code>KUBECONFIG</code> that <code>loopscope up</code> printed:{" "}
+              <code>kubectl apply -f public/manifests/example-foo.yaml</code>
+            </>
+          ) : (
+            "No objects yet."
+          )}
         </p>
       )}
     </section>

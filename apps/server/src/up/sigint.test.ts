@@ -75,3 +75,47 @@ it(
     }
   },
 );
+
+// The README's way in: `pnpm loopscope up` in a terminal, stopped with Ctrl-C. The terminal sends
+// SIGINT to its foreground process group — pnpm's — while pnpm runs the script in a process
+// group of its own: the signal must still reach the server, and nothing may be left running.
+it(
+  "Ctrl-C in the terminal that ran `pnpm loopscope up` stops everything it started",
+  { timeout: 120_000 },
+  async () => {
+    const record = join(dir, "pnpm-up.jsonl");
+    const child = spawn(
+      "pnpm",
+      ["loopscope", "up", "--port", "0", "--no-build", "--resync", "0", "--record", record],
+      // detached: a process group of its own, led by pnpm, as a terminal's foreground job is.
+      { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    );
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString()));
+    child.stderr.on("data", (b: Buffer) => (out += b.toString()));
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const running = () =>
+      promisify(execFile)("pgrep", ["-f", record]).then(
+        (r) => r.stdout.trim().split("\n").filter(Boolean),
+        () => [] as string[],
+      );
+    try {
+      await vi.waitFor(
+        () => {
+          if (!out.includes("Ctrl-C to stop")) throw new Error(`not up yet: ${out}`);
+        },
+        { timeout: 90_000, interval: 50 },
+      );
+      expect((await running()).length).toBeGreaterThan(0);
+      process.kill(-child.pid!, "SIGINT");
+      await exited;
+      await vi.waitFor(async () => expect(await running()).toEqual([]), {
+        timeout: 10_000,
+        interval: 100,
+      });
+      expect(out).toMatch(/stopped; \d+ events recorded/);
+    } finally {
+      for (const pid of await running()) process.kill(Number(pid), "SIGKILL");
+    }
+  },
+);

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { render } from "vitest-browser-react";
+import { readTraceText, type TraceEvent } from "@loopscope/trace";
+import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import "../ui/styles.css";
+import { TraceSession } from "../store/session.ts";
+import { ViewStore } from "../store/viewState.ts";
+import { DetailsPanel } from "./DetailsPanel.tsx";
+
+const KEY = "default/example-foo";
+
+/** The exercise's delete + apply: the fixture's creation twice, a minute apart. */
+function recreated(): TraceSession {
+  const life = readTraceText(canonical, { year: 2026 }).events;
+  const again = life.map((e) => {
+    const x = { ...e, ts: e.ts + 60_000_000 } as Record<string, unknown>;
+    for (const f of ["rv", "oldRv"])
+      if (typeof x[f] === "string") x[f] = String(Number(x[f]) + 500);
+    return x as unknown as TraceEvent;
+  });
+  const session = new TraceSession({ kind: "replay", name: "recreated.jsonl" });
+  session.push([...life, ...again].map((e, i) => ({ ...e, seq: i + 1 })));
+  return session;
+}
+
+async function details(session: TraceSession, index: number) {
+  const view = new ViewStore({ selectedKeys: [KEY], selectedPass: { key: KEY, index } });
+  const screen = await render(<DetailsPanel session={session} view={view} />);
+  return screen.container.querySelector<HTMLElement>('[data-testid="pass-details"]')!;
+}
+
+describe("pass details", () => {
+  it("names events by seq and passes by number, the chain of a self-triggered pass in order", async () => {
+    const session = recreated();
+    const passes = session.passesOf(KEY);
+    const self = passes.find((p) =>
+      p.triggers.some((t) => t.writeSeq !== undefined && t.watchSeq !== undefined),
+    )!;
+    expect(self).toBeDefined();
+    const panel = await details(session, self.index);
+    expect(panel.querySelector("h3")!.textContent).toMatch(
+      new RegExp(`^Pass ${KEY} #${self.number} self-triggered( · \\d adds → 1 dequeue)?$`),
+    );
+    const t = self.triggers.find((x) => x.writeSeq !== undefined && x.watchSeq !== undefined)!;
+    const chain = [...panel.querySelectorAll("li")].map((li) => li.textContent);
+    expect(chain).toContain(
+      `self: write seq ${t.writeSeq} → watch seq ${t.watchSeq} → enqueue seq ${t.enqueueSeq} → dequeue seq ${self.dequeueSeq}`,
+    );
+    expect(panel.textContent).not.toMatch(/#\d+ →|→ #\d+/);
+  });
+
+  it("calls a re-created Foo's first pass 'new Foo · #1'", async () => {
+    const session = recreated();
+    const first = session.passesOf(KEY).find((p) => p.index > 0 && p.number === 1)!;
+    expect(first).toBeDefined();
+    const panel = await details(session, first.index);
+    expect(panel.querySelector("h3")!.textContent).toBe(`Pass ${KEY} new Foo · #1 external`);
+  });
+});

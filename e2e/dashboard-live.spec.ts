@@ -47,17 +47,20 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
   await expect(page.getByTestId("objects-empty")).toContainText("kubectl apply -f");
 
-  // At 1280 px the top bar is two tidy rows: the trace controls on one, the cluster's on the next.
-  await page.setViewportSize({ width: 1280, height: 720 });
+  // At 1280 and at 1024 px the top bar is two tidy rows: the trace controls on one, the cluster's
+  // on the next.
   const top = async (id: string) => (await page.getByTestId(id).boundingBox())!.y;
-  const row1 = await top("open-file");
-  for (const id of ["samples", "workshop-toggle", "search", "theme", "connection-status"]) {
-    expect(Math.abs((await top(id)) - row1), id).toBeLessThan(8);
-  }
-  const row2 = await top("action-create");
-  expect(row2).toBeGreaterThan(row1 + 20);
-  for (const id of ["action-scale", "action-delete", "scenario", "action-scenario"]) {
-    expect(Math.abs((await top(id)) - row2), id).toBeLessThan(8);
+  for (const width of [1280, 1024]) {
+    await page.setViewportSize({ width, height: 720 });
+    const row1 = await top("open-file");
+    for (const id of ["samples", "workshop-toggle", "search", "theme", "connection-status"]) {
+      expect(Math.abs((await top(id)) - row1), `${width}: ${id}`).toBeLessThan(8);
+    }
+    const row2 = await top("action-create");
+    expect(row2).toBeGreaterThan(row1 + 20);
+    for (const id of ["action-scale", "action-delete", "scenario", "action-scenario"]) {
+      expect(Math.abs((await top(id)) - row2), `${width}: ${id}`).toBeLessThan(8);
+    }
   }
   await page.setViewportSize({ width: 1600, height: 1000 });
 
@@ -78,6 +81,17 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   for (const stage of STAGES) await expect(excerpt).toContainText(`STAGE/${stage}`);
   await expect(foo.getByTestId("object-state")).toHaveText("quiescent");
   await page.screenshot({ path: "test-results/dashboard-live.png" });
+
+  // On a 1024×700 screen the details stack under the objects, leaving the lanes the width, and
+  // the bottom panel gives way, leaving them the height: all five fit without scrolling.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const objects = (await page.locator(".panel.objects").boundingBox())!;
+  const details = (await page.locator(".panel.details").boundingBox())!;
+  expect(Math.abs(details.x - objects.x)).toBeLessThan(2);
+  expect(details.y).toBeGreaterThanOrEqual(objects.y + objects.height - 1);
+  await expect(page.locator(".timeline-hint")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/dashboard-live-1024.png" });
+  await page.setViewportSize({ width: 1600, height: 1000 });
 
   kubectl("apply", "-f", "-");
   const viaKubectl = page.getByTestId("object-row").filter({ hasText: "kubectl-foo" });

@@ -2,7 +2,8 @@
  * Workshop mode: a toggle in the top bar that opens the workshop panel — step-through with
  * narration and the machinery diagram, "What did you expect?", the queue view and compare — and
  * presenter mode (large type, high contrast, narration first, the read-only share link shown).
- * The panel is docked over the bottom of the dashboard so the lanes stay visible above it.
+ * The panel is docked at the bottom; while it is open <html data-workshop="open"> makes the
+ * dashboard give up that height (workshop.css), so the lanes fit above the dock.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { createPortal } from "react-dom";
@@ -72,6 +73,12 @@ function WorkshopPanel({
   onClose,
 }: Props & { presenter: boolean; setPresenter: (on: boolean) => void; onClose: () => void }) {
   const [tab, setTab] = useState<Tab>("step");
+  useEffect(() => {
+    document.documentElement.dataset.workshop = "open";
+    return () => {
+      delete document.documentElement.dataset.workshop;
+    };
+  }, []);
   // Live traces grow many times a second; the workshop views need not follow faster than this.
   const version = useThrottled(useSessionVersion(session), 300);
   const state = useView(view);

@@ -80,6 +80,16 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   const excerpt = page.getByTestId("excerpt");
   for (const stage of STAGES) await expect(excerpt).toContainText(`STAGE/${stage}`);
   await expect(foo.getByTestId("object-state")).toHaveText("quiescent");
+  // Following live, the new Foo's creation fills the width (its passes took tens of ms), rather
+  // than sitting at the right edge of a window seconds wide.
+  const span = async () => {
+    const [a, b] = (await page.getByTestId("timeline").getAttribute("data-window"))!
+      .split(" ")
+      .map(Number);
+    return b - a;
+  };
+  await expect(page.getByTestId("follow")).toHaveAttribute("aria-pressed", "true");
+  await expect.poll(span).toBeLessThan(1_000_000);
   await page.screenshot({ path: "test-results/dashboard-live.png" });
 
   // On a 1024×700 screen the details stack under the objects, leaving the lanes the width, and
@@ -92,6 +102,21 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   await expect(page.locator(".timeline-hint")).toHaveCount(0);
   await page.screenshot({ path: "test-results/dashboard-live-1024.png" });
   await page.setViewportSize({ width: 1600, height: 1000 });
+
+  // A zoom that keeps the right edge keeps following, and new passes move that zoom along rather
+  // than snapping back to the default window.
+  const canvas = (await page.locator('canvas[aria-label^="Timeline"]').boundingBox())!;
+  await page.mouse.move(canvas.x + canvas.width - 10, canvas.y + 100);
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, 200);
+  await expect.poll(span).toBeGreaterThan(1_000_000);
+  const zoomedSpan = await span();
+  const passes = page.locator('[data-testid="timeline-pass"][data-key="default/example-foo"]');
+  const before = await passes.count();
+  await page.getByTestId("action-scale").click();
+  await expect.poll(() => passes.count()).toBeGreaterThan(before);
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId("follow")).toHaveAttribute("aria-pressed", "true");
+  expect(Math.abs((await span()) - zoomedSpan)).toBeLessThan(zoomedSpan * 0.01);
 
   kubectl("apply", "-f", "-");
   const viaKubectl = page.getByTestId("object-row").filter({ hasText: "kubectl-foo" });

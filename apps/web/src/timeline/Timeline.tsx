@@ -14,7 +14,7 @@ import { hitTest, type Hit } from "./hitTest.ts";
 import { layoutLanes, passLabel, totalHeight } from "./layout.ts";
 import { makeTimeAxis } from "./timeScale.ts";
 import { Tooltip } from "./Tooltip.tsx";
-import { defaultWindow } from "./fit.ts";
+import { defaultWindow, keysExtent } from "./fit.ts";
 import { followWindow } from "./followWindow.ts";
 
 /**
@@ -125,12 +125,31 @@ export function Timeline({ session, view }: TimelineProps) {
     [],
   );
 
-  // Live: keep the right edge on the newest event while following (see followWindow).
+  // Live: keep the right edge on the selected Foos' newest event while following (see
+  // followWindow). Until the user zooms, the window is the selection's default one (a new Foo's
+  // creation, growing with it) moved along: a Foo just created shows its passes across the width,
+  // not squeezed into the edge of a window seconds wide. After a zoom, that zoom moves along.
+  const followedKeys = useRef(keys);
+  const followed = useRef<[number, number] | undefined>(undefined);
+  const zoomed = useRef(false);
   useEffect(() => {
     if (!state.follow || session.source.kind !== "live" || state.playhead !== undefined) return;
-    const w = followWindow(session.store.timeExtent(), view.get().window, !session.progress.done);
-    if (w) view.set({ window: w });
-  }, [version, state.follow, session, view, state.playhead]);
+    const fresh = followedKeys.current !== keys;
+    followedKeys.current = keys;
+    const current = view.get().window;
+    // A window this effect did not set is the user's (a zoom or pan that kept following).
+    if (fresh || current === undefined) zoomed.current = false;
+    else if (current !== followed.current) zoomed.current = true;
+    const w = followWindow(
+      keysExtent(session, keys) ?? session.store.timeExtent(),
+      zoomed.current ? current : undefined,
+      !session.progress.done,
+      keys.length > 0 ? defaultWindow(session, keys) : undefined,
+    );
+    if (!w || (current && w[0] === current[0] && w[1] === current[1])) return;
+    followed.current = w;
+    view.set({ window: w });
+  }, [version, state.follow, session, view, state.playhead, keys]);
 
   // d3-zoom: the view store's window is the truth; each zoom event is applied as a relative
   // change to it, so fit/follow/deep links never fight the behaviour's own transform.
@@ -204,7 +223,13 @@ export function Timeline({ session, view }: TimelineProps) {
   const passes = keys.flatMap((k) => session.passesOf(k));
 
   return (
-    <div className="timeline" ref={wrapRef} data-testid="timeline" data-version={version}>
+    <div
+      className="timeline"
+      ref={wrapRef}
+      data-testid="timeline"
+      data-version={version}
+      data-window={`${window[0]} ${window[1]}`}
+    >
       <canvas
         ref={canvasRef}
         style={{ width: size.width, height: size.height }}

@@ -54,6 +54,26 @@ export function creationWindow(
   return [s.firstTs - span * 0.04, end + span * 0.06];
 }
 
+/**
+ * First and last event times of the given keys (rows are in arrival order, so the ends are the
+ * first and last rows); undefined when none of them has an event.
+ */
+export function keysExtent(
+  session: TraceSession,
+  keys: readonly string[],
+): [number, number] | undefined {
+  const { store } = session;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const k of keys) {
+    const rows = store.rowsOf(k);
+    if (rows.length === 0) continue;
+    lo = Math.min(lo, store.ts.data[rows[0]]);
+    hi = Math.max(hi, store.ts.data[rows[rows.length - 1]]);
+  }
+  return hi >= lo ? [lo, hi] : undefined;
+}
+
 /** What the timeline shows before the user picks a window: the creation, else everything. */
 export function defaultWindow(session: TraceSession, keys: readonly string[]): [number, number] {
   return creationWindow(session, keys) ?? fitWindow(session, keys);

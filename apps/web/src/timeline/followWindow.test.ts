@@ -21,4 +21,15 @@ describe("followWindow", () => {
     expect(next[1]).toBeGreaterThan(9 * S);
     expect(followWindow([0, 9 * S], next, false)).toBeUndefined();
   });
+
+  it("starts from the given window (a selected Foo's creation) and keeps its zoom", () => {
+    const creation: [number, number] = [10 * S - 2_000, 10 * S + 60_000];
+    // The creation's passes are the newest events: the window is the creation as it is.
+    expect(followWindow([10 * S, 10 * S + 55_000], undefined, false, creation)).toEqual(creation);
+    // A resync 30 s later: the same 62 ms, moved to end just past it.
+    const later = followWindow([10 * S, 40 * S], creation, false, creation)!;
+    expect(later[1] - later[0]).toBe(62_000);
+    expect(later[0]).toBeLessThan(40 * S);
+    expect(later[1]).toBeGreaterThan(40 * S);
+  });
 });

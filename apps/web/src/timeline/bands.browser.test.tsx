@@ -4,7 +4,7 @@ import canonical from "../../../../packages/trace/fixtures/stage/create-canonica
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { causeStyle, OKABE_ITO, THEMES } from "../ui/palette.ts";
 import { AXIS_HEIGHT, drawTimeline, type DrawInput } from "./draw.ts";
-import { layoutLanes, MIN_BAND_PX, passBands, passLabel } from "./layout.ts";
+import { layoutLanes, MIN_BAND_PX, passBands, passLabel, placePassLabels } from "./layout.ts";
 import { makeTimeAxis } from "./timeScale.ts";
 
 const KEY = "default/example-foo";
@@ -69,6 +69,42 @@ describe("pass banding", () => {
     // A Foo created again counts its passes from 1 again (as the excerpt does), and says so.
     expect(passLabel(pass({ index: 8, number: 1 }))).toBe("new Foo · #1 external");
     expect(passLabel(pass({ index: 9, number: 2 }))).toBe("#2 external");
+  });
+});
+
+describe("pass labels in the header row", () => {
+  const group = layoutLanes([KEY], 30)[0];
+  const x = (us: number) => us;
+  const measure = (label: string) => label.length * 6;
+  const placed = (passes: Pass[]) =>
+    placePassLabels(passBands(passes, group, x, 1000, 0), measure, 100, 150, 1000).map(
+      (l) => `${l.band.label}@${l.x}`,
+    );
+
+  it("places labels left to right after the key's name, skipping those with no room", () => {
+    const passes = [
+      pass({ index: 0, number: 1, start: 120, end: 130 }), // under the key's name
+      pass({ index: 1, number: 2, start: 300, end: 310 }),
+      pass({ index: 2, number: 3, start: 320, end: 330 }), // runs into #2's label
+      pass({ index: 3, number: 4, start: 500, end: 510 }),
+      pass({ index: 4, number: 5, start: 960, end: 970 }), // past the right edge
+    ];
+    expect(placed(passes)).toEqual(["#2 external@304", "#4 external@504"]);
+  });
+
+  it("gives a new Foo's label the room its neighbours would have taken", () => {
+    const passes = [
+      pass({ index: 0, number: 1, start: 200, end: 210 }),
+      pass({ index: 1, number: 2, start: 280, end: 290 }), // its label would cover the new Foo's
+      pass({ index: 2, number: 1, start: 300, end: 310 }), // a new life
+      pass({ index: 3, number: 2, start: 330, end: 340 }), // inside the new Foo's label
+      pass({ index: 4, number: 3, start: 500, end: 510 }),
+    ];
+    expect(placed(passes)).toEqual([
+      "#1 external@204",
+      "new Foo · #1 external@304",
+      "#3 external@504",
+    ]);
   });
 });
 

@@ -10,7 +10,13 @@
 import type { Pass } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ThemeColors } from "../ui/palette.ts";
-import { GROUP_HEADER, passBands, startsNewLife, type GroupBox } from "./layout.ts";
+import {
+  GROUP_HEADER,
+  passBands,
+  placePassLabels,
+  startsNewLife,
+  type GroupBox,
+} from "./layout.ts";
 import { markStyle, type Glyph } from "./marks.ts";
 import { formatRelative, formatWall, GUTTER, type TimeAxis } from "./timeScale.ts";
 
@@ -200,7 +206,7 @@ function drawBands(
   const bands = passBands(passes, g, axis.x, width, lastTs);
   ctx.font = FONT_BOLD;
   // Pass labels share the header row with the key's name: start after it.
-  let labelEnd = 8 + ctx.measureText(g.key).width + 6;
+  const nameEnd = 8 + ctx.measureText(g.key).width;
   for (const b of bands) {
     const x0 = Math.max(b.x0, GUTTER);
     const x1 = Math.min(b.x1, width);
@@ -243,18 +249,15 @@ function drawBands(
       ctx.lineWidth = 2;
       ctx.strokeRect(x0 + 1, b.y + 1, x1 - x0 - 2, b.height - 2);
     }
-    ctx.font = FONT_SMALL;
-    const tw = ctx.measureText(b.label).width;
-    const lx = Math.max(x0 + 4, GUTTER + 4);
-    if (lx > labelEnd + 6 && lx + tw < width) {
-      const textColor = b.pass.cause === "self" ? b.style.color : theme.text;
-      ctx.fillStyle = theme.panel;
-      ctx.fillRect(lx - 2, g.y + 2, tw + 4, GROUP_HEADER - 8);
-      ctx.fillStyle = textColor;
-      ctx.textBaseline = "middle";
-      ctx.fillText(b.label, lx, g.y + GROUP_HEADER / 2 - 1);
-      labelEnd = lx + tw;
-    }
+  }
+  ctx.font = FONT_SMALL;
+  ctx.textBaseline = "middle";
+  const measure = (label: string) => ctx.measureText(label).width;
+  for (const { band: b, x } of placePassLabels(bands, measure, GUTTER, nameEnd, width)) {
+    ctx.fillStyle = theme.panel;
+    ctx.fillRect(x - 2, g.y + 2, measure(b.label) + 4, GROUP_HEADER - 8);
+    ctx.fillStyle = b.pass.cause === "self" ? b.style.color : theme.text;
+    ctx.fillText(b.label, x, g.y + GROUP_HEADER / 2 - 1);
   }
 }
 

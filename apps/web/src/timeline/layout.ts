@@ -119,3 +119,53 @@ export function passLabel(pass: Pass): string {
 export function startsNewLife(pass: Pass): boolean {
   return pass.number === 1 && pass.index > 0;
 }
+
+/** A pass label placed in its group's header row: its band and the label's left edge. */
+export interface PlacedLabel {
+  band: PassBand;
+  x: number;
+}
+
+const LABEL_GAP = 6;
+
+/**
+ * Which pass labels the header row has room for, and where: each at its band's left edge (never
+ * left of `from`, the lanes' start), left to right, none running into the previous one, the
+ * key's name (which ends at `nameEnd`) or the right edge. A new Foo's first pass is placed
+ * before the others, so its neighbours give way to the label that says a life began there.
+ */
+export function placePassLabels(
+  bands: readonly PassBand[],
+  measure: (label: string) => number,
+  from: number,
+  nameEnd: number,
+  width: number,
+): PlacedLabel[] {
+  const at = (b: PassBand) => Math.max(b.x0, from) + 4;
+  const fits = (x: number, w: number) => x > nameEnd + LABEL_GAP && x + w < width;
+  const placed: PlacedLabel[] = [];
+  const taken: [number, number][] = [];
+  let end = nameEnd;
+  for (const band of bands) {
+    if (!startsNewLife(band.pass)) continue;
+    const x = at(band);
+    const w = measure(band.label);
+    if (x > end + LABEL_GAP && fits(x, w)) {
+      placed.push({ band, x });
+      taken.push([x - LABEL_GAP, x + w + LABEL_GAP]);
+      end = x + w;
+    }
+  }
+  end = nameEnd;
+  for (const band of bands) {
+    if (startsNewLife(band.pass)) continue;
+    const x = at(band);
+    const w = measure(band.label);
+    const clear = taken.every(([a, b]) => x + w < a || x > b);
+    if (x > end + LABEL_GAP && fits(x, w) && clear) {
+      placed.push({ band, x });
+      end = x + w;
+    }
+  }
+  return placed.sort((a, b) => a.x - b.x);
+}

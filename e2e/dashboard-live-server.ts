@@ -21,7 +21,18 @@ export async function startUp(): Promise<LiveServer> {
   // --no-build: `pnpm e2e` has just built the dashboard; --resync 0 keeps the lanes deterministic.
   const child: ChildProcess = spawn(
     "pnpm",
-    ["-s", "loopscope", "up", "--port", "0", "--record", recording, "--no-build", "--resync", "0"],
+    [
+      "--silent",
+      "loopscope",
+      "up",
+      "--port",
+      "0",
+      "--record",
+      recording,
+      "--no-build",
+      "--resync",
+      "0",
+    ],
     { cwd: REPO, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );
   let out = "";

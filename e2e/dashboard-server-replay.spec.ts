@@ -21,10 +21,10 @@ test.beforeAll(async () => {
   file = join(mkdtempSync(join(tmpdir(), "loopscope-e2e-replay-")), "controller.log");
   execFileSync(
     "pnpm",
-    ["-s", "gen", "--events", String(EVENTS), "--format", "klog", "--foos", "40", "-o", file],
+    ["--silent", "gen", "--events", String(EVENTS), "--format", "klog", "--foos", "40", "-o", file],
     { cwd: REPO, stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 },
   );
-  server = spawn("pnpm", ["-s", "loopscope", "replay", file, "--port", "0", "--no-build"], {
+  server = spawn("pnpm", ["--silent", "loopscope", "replay", file, "--port", "0", "--no-build"], {
     cwd: REPO,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -79,9 +79,12 @@ test("a replayed trace past one catch-up loads in the workers and agrees with `l
   // A replay, not a live run: no "live · none", nothing to follow.
   await expect(page.getByTestId("source")).toHaveText("replaying controller.log");
   await expect(page.getByTestId("follow")).toHaveCount(0);
+  // … and no cluster to act on: no row of disabled cluster buttons.
+  await expect(page.getByTestId("action-create")).toHaveCount(0);
+  await expect(page.getByRole("toolbar", { name: "Cluster actions" })).toHaveCount(0);
 
   const stats = JSON.parse(
-    execFileSync("pnpm", ["-s", "loopscope", "stats", file, "--json"], {
+    execFileSync("pnpm", ["--silent", "loopscope", "stats", file, "--json"], {
       cwd: REPO,
       encoding: "utf8",
       timeout: 60_000,

@@ -29,7 +29,7 @@ test.beforeAll(async () => {
   const child = spawn(
     "pnpm",
     [
-      "-s",
+      "--silent",
       "loopscope",
       "up",
       "--port",
@@ -136,6 +136,9 @@ test("the share URL watches live and cannot act", async ({ page }) => {
     return (await r.json()) as { readOnly: boolean };
   }, share);
   expect(info.readOnly).toBe(true);
+  // The page says so, and offers no cluster actions.
+  await expect(page.getByTestId("read-only")).toBeVisible();
+  await expect(page.getByTestId("action-create")).toHaveCount(0);
   const action = await page.evaluate(async (t) => {
     const r = await fetch("api/action", {
       method: "POST",

@@ -18,11 +18,15 @@ test.describe.configure({ timeout: 120_000 });
 test.beforeAll(async () => {
   site = await serveDist();
   trace = join(mkdtempSync(join(tmpdir(), "loopscope-e2e-ws-")), "create-foo.jsonl");
-  execFileSync("pnpm", ["-s", "loopscope", "run", "--scenario", "create-foo", "--out", trace], {
-    cwd: REPO,
-    stdio: ["ignore", "ignore", "pipe"],
-    timeout: 60_000,
-  });
+  execFileSync(
+    "pnpm",
+    ["--silent", "loopscope", "run", "--scenario", "create-foo", "--out", trace],
+    {
+      cwd: REPO,
+      stdio: ["ignore", "ignore", "pipe"],
+      timeout: 60_000,
+    },
+  );
 });
 test.afterAll(async () => {
   await site?.close();

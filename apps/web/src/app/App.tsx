@@ -186,8 +186,18 @@ export function App() {
           </span>
         )}
         <EventCount session={session} />
-        {/* Actions act on the server's cluster: only while its run is what the page shows. */}
-        {token && session.source.kind === "live" && <LiveActions token={token} info={conn?.info} />}
+        {/* Actions act on the server's cluster: only while its run is what the page shows, and
+            only for its owner (a replay server has no cluster; a share link only watches). */}
+        {token &&
+          session.source.kind === "live" &&
+          conn?.info?.mode === "live" &&
+          (conn.info.readOnly ? (
+            <span className="status" data-testid="read-only" title="A share link: it watches">
+              read-only
+            </span>
+          ) : (
+            <LiveActions token={token} info={conn.info} />
+          ))}
         <span className="spacer" />
         {token && session.source.kind !== "live" && (
           <button

@@ -3,11 +3,11 @@ import { useState } from "react";
 import type { ServerInfo } from "@loopscope/protocol";
 import { useAction } from "./api.ts";
 
-export function LiveActions({ token, info }: { token: string; info?: ServerInfo }) {
+export function LiveActions({ token, info }: { token: string; info: ServerInfo }) {
   const action = useAction(token);
   const [scenario, setScenario] = useState("");
   const name = "example-foo";
-  const disabled = action.isPending || info?.readOnly === true || info?.mode === "replay";
+  const disabled = action.isPending;
   return (
     <div className="actions" role="toolbar" aria-label="Cluster actions">
       <span className="actions-label">cluster:</span>
@@ -32,7 +32,7 @@ export function LiveActions({ token, info }: { token: string; info?: ServerInfo 
       >
         delete
       </button>
-      {info && info.scenarios.length > 0 && (
+      {info.scenarios.length > 0 && (
         <>
           <select
             data-testid="scenario"

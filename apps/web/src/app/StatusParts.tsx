@@ -71,7 +71,7 @@ export const BottomPanel = memo(function BottomPanel({
 }) {
   useSessionVersion(session, 250);
   const [tab, setTab] = useState<Tab>("counts");
-  const summary = focusKey ? session.summaryOf(focusKey) : undefined;
+  const excerpt = focusKey ? session.excerpt(focusKey) : undefined;
   const findings = session.findings();
   const tabButton = (id: Tab, label: string) => (
     <button
@@ -91,9 +91,9 @@ export const BottomPanel = memo(function BottomPanel({
         {tabButton("findings", `Findings (${findings.length})`)}
       </div>
       {tab === "counts" &&
-        (focusKey && summary ? (
+        (focusKey && excerpt ? (
           <div className="counts-excerpt">
-            <CountsTable summary={summary} />
+            <CountsTable excerpt={excerpt.excerpt} />
             <ExcerptPanel session={session} keyName={focusKey} />
           </div>
         ) : (

@@ -5,10 +5,10 @@ import { sessionFromText } from "../testing/fixtureSession.ts";
 import { CountsTable } from "./CountsTable.tsx";
 
 describe("counts table", () => {
-  it("contrasts 'expected one of each' with the observed counts and reconciles for one create", async () => {
+  it("contrasts 'expected one of each' with the counts observed from creation to quiescent, as the excerpt beside it tallies them", async () => {
     const session = sessionFromText(canonical);
-    const summary = session.summaryOf("default/example-foo")!;
-    const screen = await render(<CountsTable summary={summary} />);
+    const { excerpt, text } = session.excerpt("default/example-foo")!;
+    const screen = await render(<CountsTable excerpt={excerpt} />);
     const rows = screen.getByTestId("count-row").elements();
     expect(rows.map((r) => r.getAttribute("data-stage"))).toEqual([
       "watch",
@@ -20,7 +20,10 @@ describe("counts table", () => {
     const observed = rows.map((r) =>
       Number(r.querySelector('[data-testid="count-observed"]')!.textContent),
     );
-    expect(observed).toEqual([9, 9, 7, 7, 8]);
+    // The excerpt's span, not the Foo's whole trace (9 watch, 9 enqueue, 7, 7, 8 with the resync
+    // after it): the table and the excerpt's closing tally agree.
+    expect(observed).toEqual([8, 8, 6, 6, 7]);
+    expect(text).toContain("Tags: watch 8 · enqueue 8 · dequeue 6 · read 6 · write 7");
     // Every stage differs from the expected 1, so every row is flagged.
     expect(rows.every((r) => r.classList.contains("differs"))).toBe(true);
     await expect
@@ -29,7 +32,7 @@ describe("counts table", () => {
     await expect
       .element(
         screen.getByText(
-          /Expected one of each; observed 9 watch, 9 enqueue, 7 dequeue, 7 read, 8 write, in 6 reconciles\./,
+          /Expected one of each; from creation to quiescent observed 8 watch, 8 enqueue, 6 dequeue, 6 read, 7 write, in 6 reconciles\./,
         ),
       )
       .toBeInTheDocument();

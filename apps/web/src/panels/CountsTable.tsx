@@ -1,24 +1,27 @@
 /**
  * The exercise's contrast, per Foo: one create is *expected* to produce one line of each stage,
- * and the table shows what was *observed* — writes twice, watch/enqueue again from the
- * controller's own writes, and the reconcile count for that one create.
+ * and the table shows what was *observed* from the creation until the Foo was quiescent — the
+ * excerpt's span, so the two agree — writes twice, watch/enqueue again from the controller's own
+ * writes, and the reconcile count for that one create.
  */
-import { STAGES, type KeySummary } from "@loopscope/trace";
+import { STAGES, type Excerpt } from "@loopscope/trace";
 
-export function CountsTable({ summary }: { summary: KeySummary }) {
-  const rc = summary.reconcilesForCreate;
+export function CountsTable({ excerpt }: { excerpt: Excerpt }) {
+  const rc = excerpt.reconciles;
+  const self = excerpt.rows.filter((r) => r.kind === "pass" && r.pass.cause === "self").length;
+  const span = excerpt.quiescent ? "from creation to quiescent" : "from creation (not quiescent)";
   return (
-    <table className="counts" data-testid="counts-table" data-key={summary.key}>
+    <table className="counts" data-testid="counts-table" data-key={excerpt.key}>
       <thead>
         <tr>
           <th>tag</th>
           <th>expected</th>
-          <th>observed</th>
+          <th title={`Lines of each tag ${span}: the excerpt's span`}>observed</th>
         </tr>
       </thead>
       <tbody>
         {STAGES.map((stage) => {
-          const n = summary.byStage[stage] ?? 0;
+          const n = excerpt.counts[stage];
           return (
             <tr
               key={stage}
@@ -41,11 +44,11 @@ export function CountsTable({ summary }: { summary: KeySummary }) {
         </tr>
       </tbody>
       <caption>
-        Expected one of each; observed{" "}
-        {STAGES.map((s) => `${summary.byStage[s] ?? 0} ${s}`).join(", ")}
+        Expected one of each; {span} observed{" "}
+        {STAGES.map((s) => `${excerpt.counts[s]} ${s}`).join(", ")}
         {rc !== null ? `, in ${rc} reconcile${rc === 1 ? "" : "s"}` : ""}.
-        {summary.selfTriggered > 0 &&
-          ` ${summary.selfTriggered} pass${summary.selfTriggered === 1 ? " was" : "es were"} triggered by the controller's own writes.`}
+        {self > 0 &&
+          ` ${self} pass${self === 1 ? " was" : "es were"} triggered by the controller's own writes.`}
       </caption>
     </table>
   );

@@ -13,6 +13,8 @@ import type { LogLines } from "./logLines.ts";
 import type { TraceStore } from "./traceStore.ts";
 
 export interface ExcerptText {
+  /** What the text renders: its rows, tag counts and reconcile count (the counts table's). */
+  excerpt: Excerpt;
   text: string;
   markdown: string;
   /** The log lines are still being read from the file (the text shows canonical STAGE text). */
@@ -35,7 +37,7 @@ export function excerptOf(store: TraceStore, key: string): Excerpt | undefined {
 }
 
 export function renderExcerpt(x: Excerpt): ExcerptText {
-  return { text: renderExcerptText(x), markdown: renderExcerptMarkdown(x) };
+  return { excerpt: x, text: renderExcerptText(x), markdown: renderExcerptMarkdown(x) };
 }
 
 /**

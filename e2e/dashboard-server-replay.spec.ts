@@ -5,12 +5,14 @@
  */
 import { expect, test } from "@playwright/test";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO } from "./dashboard-harness.ts";
 
 const EVENTS = 30_000;
+const BROKEN = "I1202 09:14:06.031380   48211 controller.go:338] STAGE/enqueue";
+const BROKEN_LINE = 1234;
 let file: string;
 let server: ChildProcess | undefined;
 let url: string;
@@ -24,6 +26,10 @@ test.beforeAll(async () => {
     ["--silent", "gen", "--events", String(EVENTS), "--format", "klog", "--foos", "40", "-o", file],
     { cwd: REPO, stdio: ["ignore", "ignore", "pipe"], timeout: 60_000 },
   );
+  // One line the server's reader cannot use: the page lists it as a dropped file's would be.
+  const lines = readFileSync(file, "utf8").split("\n");
+  lines.splice(BROKEN_LINE - 1, 0, BROKEN);
+  writeFileSync(file, lines.join("\n"));
   server = spawn("pnpm", ["--silent", "loopscope", "replay", file, "--port", "0", "--no-build"], {
     cwd: REPO,
     detached: true,
@@ -111,5 +117,17 @@ test("a replayed trace past one catch-up loads in the workers and agrees with `l
   await expect(raw).toHaveText(/STAGE\//);
   expect(fileLines.has((await raw.textContent())!)).toBe(true);
   await expect(page.getByTestId("excerpt")).toContainText('"Successfully synced"');
+
+  // What the server could not read is in the Diagnostics tab, by line, with its note on the
+  // klog year.
+  await expect(page.getByTestId("tab-diagnostics")).toHaveText("Diagnostics (2)");
+  await page.getByTestId("tab-diagnostics").click();
+  await expect(page.getByTestId("diagnostic").nth(1)).toContainText(
+    `line ${BROKEN_LINE} STAGE/enqueue without a key`,
+  );
+  await expect(page.getByTestId("diagnostic").nth(0)).toHaveAttribute("data-level", "info");
+  await expect(page.getByTestId("diagnostics-summary")).toHaveText(
+    "1 line could not be read; everything else loaded.",
+  );
   expect(errors).toEqual([]);
 });

@@ -81,6 +81,8 @@ export interface LoadIssue {
   /** 1-based line number in the replayed file, when known. */
   line?: number;
   message: string;
+  /** As packages/trace's Diagnostic.level: absent = "error" (the line was not read). */
+  level?: "info" | "warn" | "error";
 }
 
 export interface ScenarioInfo {

@@ -141,7 +141,7 @@ export function replayBackend(
   const hub = loaded.hub;
   const loadIssues: LoadIssue[] = loaded.diagnostics
     .slice(0, SHOWN_ISSUES)
-    .map((d) => ({ line: d.line, message: d.message }));
+    .map((d) => ({ line: d.line, message: d.message, ...(d.level ? { level: d.level } : {}) }));
   return {
     mode: "replay",
     hub,

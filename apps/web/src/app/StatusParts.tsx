@@ -87,7 +87,10 @@ export const BottomPanel = memo(function BottomPanel({
     <section className="panel bottom" aria-label="Counts, excerpt, diagnostics">
       <div className="tabs" role="tablist">
         {tabButton("counts", "Counts & excerpt")}
-        {tabButton("diagnostics", `Diagnostics (${session.diagnostics.length})`)}
+        {tabButton(
+          "diagnostics",
+          `Diagnostics (${session.diagnosticsTotal.toLocaleString("en-US")})`,
+        )}
         {tabButton("findings", `Findings (${findings.length})`)}
       </div>
       {tab === "counts" &&
@@ -103,7 +106,9 @@ export const BottomPanel = memo(function BottomPanel({
               : "Select an object to see its counts and annotated excerpt."}
           </p>
         ))}
-      {tab === "diagnostics" && <DiagnosticsList diagnostics={session.diagnostics} />}
+      {tab === "diagnostics" && (
+        <DiagnosticsList diagnostics={session.diagnostics} total={session.diagnosticsTotal} />
+      )}
       {tab === "findings" && <FindingsList findings={findings} view={view} />}
     </section>
   );

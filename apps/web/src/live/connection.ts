@@ -124,6 +124,14 @@ export class LiveConnection {
   private async handle(m: ServerMessage): Promise<void> {
     switch (m.type) {
       case "hello":
+        // A replay server read the file itself: what it could not use is the page's to show.
+        // Sent again on every reconnect; shown once.
+        if (!this.state.info && m.info.loadIssues) {
+          this.session.addDiagnostics(
+            m.info.loadIssues.map((i) => ({ ...i, line: i.line ?? 0 })),
+            m.info.loadIssuesTotal,
+          );
+        }
         this.set({ info: m.info });
         // A replayed klog file's events leave their lines in the file: the server reads back
         // those the page shows.

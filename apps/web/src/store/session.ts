@@ -56,6 +56,11 @@ export class TraceSession {
    */
   private analysis: LocalAnalysis | RemoteAnalysis = createAnalysis();
   readonly diagnostics: Diagnostic[] = [];
+  /**
+   * How many problems the source reported in all, when it sent only the first of them (a replay
+   * server caps what it sends); else the length of `diagnostics`.
+   */
+  diagnosticsTotal = 0;
   progress: LoadProgress = { bytes: 0, done: true };
   version = 0;
   private readonly listeners = new Set<() => void>();
@@ -139,9 +144,11 @@ export class TraceSession {
     return { reading: true };
   }
 
-  addDiagnostics(d: readonly Diagnostic[]): void {
-    if (d.length === 0) return;
+  /** Adds problems found reading the trace; `total`: how many there were, counting unsent ones. */
+  addDiagnostics(d: readonly Diagnostic[], total = d.length): void {
+    if (d.length === 0 && total === 0) return;
     this.diagnostics.push(...d);
+    this.diagnosticsTotal += Math.max(total, d.length);
     this.bump();
   }
 

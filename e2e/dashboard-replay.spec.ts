@@ -127,3 +127,26 @@ test("opens a gzip-compressed trace (DecompressionStream in the worker)", async 
   await page.getByTestId("tab-diagnostics").click();
   await expect(page.getByText("No problems reading this trace.")).toBeVisible();
 });
+
+test("a gzip file cut short loads what came before the cut, and says where it stopped", async ({
+  page,
+}) => {
+  await page.goto(site.url);
+  const jsonl = readFileSync(join(REPO, "public/traces/burst.jsonl"));
+  const gz = gzipSync(jsonl);
+  await page.getByTestId("file-input").setInputFiles({
+    name: "burst.jsonl.gz",
+    mimeType: "application/gzip",
+    buffer: gz.subarray(0, Math.floor(gz.length * 0.7)),
+  });
+  await expect(page.getByTestId("source")).toHaveText("replay · burst.jsonl.gz");
+  await page.getByTestId("tab-diagnostics").click();
+  await expect(
+    page.getByTestId("diagnostic").filter({ hasText: "gzip data is damaged" }),
+  ).toHaveCount(1);
+  await expect(page.getByTestId("diagnostics-summary")).toContainText("1 line could not be read");
+  const all = jsonl.toString().trim().split("\n").length - 1;
+  const count = Number(await page.getByTestId("event-count").getAttribute("data-count"));
+  expect(count).toBeGreaterThan(0);
+  expect(count).toBeLessThan(all);
+});

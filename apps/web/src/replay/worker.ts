@@ -78,9 +78,10 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
    * and a JSONL record's `raw` is not its line.
    */
   let marks: LineMarks | undefined;
+  let gz = false;
   if (file instanceof Blob) {
     total = file.size;
-    const gz = await isGzip(file, name);
+    gz = await isGzip(file, name);
     if (!gz) marks = new LineMarks();
     chunks = fileChunks(file, gz, count);
   } else {
@@ -120,16 +121,31 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
     diagnostic: (d: Diagnostic) => diagnostics.push(d),
   };
   let offset = 0;
-  for await (const chunk of chunks) {
-    if (cancelled) break;
-    if (marks === undefined) reader.push(chunk, sink);
-    else marks.feed(chunk, offset, (piece) => reader.push(piece, sink), reader.lines);
-    offset += chunk.length;
-    // Only a klog log's rows leave their lines in the file.
-    if (marks !== undefined && reader.format() === "jsonl") marks = undefined;
-    if (encoder.rows >= batchEvents || performance.now() - last > BATCH_MS) flush();
+  let corrupt: string | undefined;
+  try {
+    for await (const chunk of chunks) {
+      if (cancelled) break;
+      if (marks === undefined) reader.push(chunk, sink);
+      else marks.feed(chunk, offset, (piece) => reader.push(piece, sink), reader.lines);
+      offset += chunk.length;
+      // Only a klog log's rows leave their lines in the file.
+      if (marks !== undefined && reader.format() === "jsonl") marks = undefined;
+      if (encoder.rows >= batchEvents || performance.now() - last > BATCH_MS) flush();
+    }
+  } catch (err) {
+    // A damaged gzip file (cut short, or junk after its end): keep what decompressed before the
+    // damage, and say where it stopped.
+    if (!gz) throw err;
+    corrupt = err instanceof Error ? err.message : String(err);
   }
   if (cancelled) return;
+  if (corrupt !== undefined) {
+    if (reader.lines() === 0) throw new Error(`${name}: damaged gzip data (${corrupt})`);
+    diagnostics.push({
+      line: reader.lines() + 1,
+      message: `the gzip data is damaged here (${corrupt}); the lines before it loaded`,
+    });
+  }
   reader.end(sink);
   // Said here, not left to an empty dashboard: the file was read, and none of it was a trace.
   if (reader.lines() > 0 && reader.recognized() === 0) {

@@ -140,7 +140,8 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   const firstLife = Number(await watches.textContent());
   expect(firstLife).toBeGreaterThanOrEqual(1);
   kubectl("delete", "foo", "kubectl-foo");
-  await page.waitForTimeout(1000);
+  // The trace cannot tell (sample-controller does not watch Foo deletions); the cluster can.
+  await expect(viaKubectl.getByTestId("object-state")).toHaveText("deleted");
   kubectl("apply", "-f", "-");
   await expect.poll(async () => Number(await watches.textContent())).toBeLessThanOrEqual(3);
   await expect(viaKubectl.getByTestId("object-state")).toHaveText("quiescent");

@@ -9,6 +9,7 @@ import { LiveActions } from "../live/LiveActions.tsx";
 import { readToken } from "../live/token.ts";
 import { DetailsPanel } from "../panels/DetailsPanel.tsx";
 import { ObjectsPanel } from "../panels/ObjectsPanel.tsx";
+import { clusterFoos } from "../live/clusterFoos.ts";
 import { fetchTrace, loadTrace, type Loading } from "../replay/load.ts";
 import { Samples } from "../replay/Samples.tsx";
 import { decodeDeepLink } from "../store/deepLink.ts";
@@ -69,6 +70,12 @@ export function App() {
   );
   // A replay server's trace never grows: nothing to follow, and the view opens on the creation.
   const replaying = conn?.info?.mode === "replay";
+  // The live cluster's Foos, for the objects' "deleted" state: only while the page shows its run.
+  const snapshot = conn?.info?.mode === "live" ? conn.objects : undefined;
+  const cluster = useMemo(
+    () => (snapshot && session.source.kind === "live" ? clusterFoos(snapshot) : undefined),
+    [snapshot, session],
+  );
   useEffect(() => {
     if (replaying) view.set({ follow: false });
   }, [replaying, view]);
@@ -243,7 +250,7 @@ export function App() {
         </button>
       </header>
       <LoadBar session={session} error={error} />
-      <ObjectsPanel session={session} view={view} />
+      <ObjectsPanel session={session} view={view} cluster={cluster} />
       <main className="center">
         <Legend />
         <Overview session={session} view={view} />

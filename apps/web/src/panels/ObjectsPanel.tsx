@@ -15,7 +15,30 @@ import { rowWindow, scrollToShow } from "./rowWindow.ts";
 /** Height of one object row, px (the stylesheet keeps its cells to one line). */
 export const OBJECT_ROW_HEIGHT = 28;
 
-export function objectState(s: KeySummary | undefined): { label: string; tone: string } {
+/**
+ * A live cluster's Foos as its latest objects snapshot has them: which exist (and which are being
+ * deleted), as of the event `atSeq`. The trace alone cannot say a Foo is gone — sample-controller
+ * does not watch Foo deletions — so only a live session has this.
+ */
+export interface ClusterFoos {
+  atSeq: number;
+  present: ReadonlySet<string>;
+  deleting: ReadonlySet<string>;
+}
+
+/**
+ * The state badge: deleted (gone from the cluster, with no event since the snapshot said so),
+ * hot loop, quiescent or settling.
+ */
+export function objectState(
+  s: KeySummary | undefined,
+  cluster?: ClusterFoos,
+  lastSeq = 0,
+): { label: string; tone: string } {
+  if (cluster && lastSeq <= cluster.atSeq && s) {
+    if (!cluster.present.has(s.key)) return { label: "deleted", tone: "muted" };
+    if (cluster.deleting.has(s.key)) return { label: "deleting", tone: "warn" };
+  }
   if (!s) return { label: "…", tone: "muted" };
   if (s.hotLoop) return { label: "hot loop", tone: "bad" };
   if (s.quiescent) return { label: "quiescent", tone: "good" };
@@ -31,9 +54,11 @@ interface Viewport {
 export const ObjectsPanel = memo(function ObjectsPanel({
   session,
   view,
+  cluster,
 }: {
   session: TraceSession;
   view: ViewStore;
+  cluster?: ClusterFoos;
 }) {
   useSessionVersion(session, 250);
   const selectedKeys = useViewPick(view, (s) => s.selectedKeys);
@@ -114,7 +139,9 @@ export const ObjectsPanel = memo(function ObjectsPanel({
           <Spacer rows={first} />
           {keys.slice(first, end).map((key, i) => {
             const s = session.summaryOf(key);
-            const st = objectState(s);
+            const rows = session.store.rowsOf(key);
+            const lastSeq = rows.length ? session.store.seq.data[rows[rows.length - 1]] : 0;
+            const st = objectState(s, cluster, lastSeq);
             const selected = selectedKeys.includes(key);
             return (
               <tr

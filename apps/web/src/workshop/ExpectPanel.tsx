@@ -5,23 +5,21 @@
  */
 import type { TraceSession } from "../store/session.ts";
 import { expectations } from "./expectations.ts";
-import type { WorkshopData } from "./workshopData.ts";
 
 export function ExpectPanel({
   session,
-  data,
   focusKey,
   onGo,
 }: {
   session: TraceSession;
-  data: WorkshopData;
   focusKey: string | undefined;
   onGo: (seq: number) => void;
 }) {
   const summary = focusKey ? session.summaryOf(focusKey) : undefined;
-  if (!focusKey || !summary)
+  const excerpt = focusKey ? session.excerpt(focusKey)?.excerpt : undefined;
+  if (!focusKey || !summary || !excerpt)
     return <p className="muted">Select a Foo to compare what you expected with what happened.</p>;
-  const x = expectations(focusKey, data.events, summary, session.passesOf(focusKey));
+  const x = expectations(excerpt, summary);
   const mark = (ok: boolean | undefined) =>
     ok === undefined ? (
       <span className="mark pending">…</span>

@@ -146,7 +146,6 @@ function WorkshopPanel({
         {tab === "expect" && (
           <ExpectPanel
             session={session}
-            data={data}
             focusKey={focusKey}
             onGo={(seq) => (goToSeq(session, view, seq), setTab("step"))}
           />

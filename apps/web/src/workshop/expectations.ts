@@ -2,10 +2,12 @@
  * The exercise's Observe / Expect / Write down, computed from the trace for one Foo: the count of
  * each STAGE tag for its creation (the naive expectation is one of each), which of the
  * controller's writes came back as watch events, whether the second pass was a no-op, and the
- * reconcile count for one create.
+ * reconcile count for one create. "Its creation" is the excerpt's span — the Foo's latest life,
+ * from its add until it was quiescent — so this panel, the counts table and the excerpt agree.
  */
 import {
   STAGES,
+  type Excerpt,
   type KeySummary,
   type Pass,
   type Stage,
@@ -37,13 +39,14 @@ export interface Expectations {
   writeDown: string;
 }
 
-export function expectations(
-  key: string,
-  events: readonly TraceEvent[],
-  summary: KeySummary,
-  passes: readonly Pass[],
-): Expectations {
-  const mine = events.filter((e) => e.key === key);
+export function expectations(excerpt: Excerpt, summary: KeySummary): Expectations {
+  const key = excerpt.key;
+  const mine: TraceEvent[] = [];
+  const passes: Pass[] = [];
+  for (const r of excerpt.rows) {
+    if (r.kind === "event") mine.push(r.event);
+    else passes.push(r.pass);
+  }
   const watchByRv = new Map<string, TraceEvent & { stage: "watch" }>();
   for (const e of mine)
     if (e.stage === "watch" && e.rv !== undefined && !watchByRv.has(e.rv)) watchByRv.set(e.rv, e);
@@ -60,22 +63,22 @@ export function expectations(
     });
   const second = passes[1];
   const firstSelf = passes.find((p) => p.cause === "self" && p.end !== undefined);
-  const counts = STAGES.map((s) => ({ stage: s, observed: summary.byStage[s] }));
+  const counts = STAGES.map((s) => ({ stage: s, observed: excerpt.counts[s] }));
   const yesNo = (b: boolean | undefined) => (b === undefined ? "not yet" : b ? "yes" : "no");
   const writeDown = [
     `One create of ${key}:`,
     counts.map((c) => `STAGE/${c.stage} ×${c.observed}`).join(", "),
     `writes that came back as watch events: ${writes.filter((w) => w.echoSeq !== undefined).length} of ${writes.length}`,
     `second pass a no-op: ${yesNo(second && second.end !== undefined ? second.changingWrites === 0 : undefined)}`,
-    `reconcile count for one create: ${summary.reconcilesForCreate ?? "not quiescent yet"}`,
+    `reconcile count for one create: ${excerpt.reconciles ?? "not quiescent yet"}`,
   ].join("\n");
   const out: Expectations = {
     counts,
     writes,
-    reconciles: summary.reconcilesForCreate,
+    reconciles: excerpt.reconciles,
     quiescent: summary.quiescent,
     hotLoop: summary.hotLoop,
-    selfTriggered: summary.selfTriggered,
+    selfTriggered: passes.filter((p) => p.cause === "self").length,
     writeDown,
   };
   if (second && second.end !== undefined) {

@@ -1,6 +1,6 @@
 /** The workshop's pure models: expectations, queue numbers, compare sides, step navigation. */
 import { describe, expect, it } from "vitest";
-import { Analyzer, type TraceEvent } from "@loopscope/trace";
+import { Analyzer, buildExcerpt, type TraceEvent } from "@loopscope/trace";
 import { expectations } from "./expectations.ts";
 import { queueModel } from "./queueModel.ts";
 import { runSide, type SideSource } from "./compareModel.ts";
@@ -95,7 +95,7 @@ function analyzed() {
 describe("expectations", () => {
   it("counts tags, finds which writes echoed, judges the second pass", () => {
     const a = analyzed();
-    const x = expectations(KEY, CREATE, a.summary(KEY)!, a.passes(KEY));
+    const x = expectations(buildExcerpt(CREATE, { key: KEY })!, a.summary(KEY)!);
     expect(x.counts.find((c) => c.stage === "write")!.observed).toBe(4);
     expect(x.counts.find((c) => c.stage === "watch")!.observed).toBe(3);
     const bySeq = new Map(x.writes.map((w) => [w.write.seq, w]));
@@ -105,6 +105,29 @@ describe("expectations", () => {
     expect(bySeq.has(14)).toBe(false); // refused writes are not writes that could echo
     expect(x.secondPassNoop).toBe(true);
     expect(x.writeDown).toContain("STAGE/write ×4");
+  });
+
+  it("is about a re-created Foo's latest life, not the sum of its lives", () => {
+    // The same create again later, under the same name, with new resourceVersions.
+    const again = CREATE.map((e) => {
+      const rv = (v: string | undefined) => (v === undefined ? v : String(Number(v) + 100));
+      const copy = { ...e, seq: e.seq + 100, ts: e.ts + 60_000_000 } as TraceEvent & {
+        rv?: string;
+        oldRv?: string;
+        causeSeq?: number;
+      };
+      if (copy.rv !== undefined) copy.rv = rv(copy.rv);
+      if (copy.oldRv !== undefined) copy.oldRv = rv(copy.oldRv);
+      if (copy.causeSeq !== undefined) copy.causeSeq += 100;
+      return copy;
+    });
+    const both = [...CREATE, ...again];
+    const a = new Analyzer();
+    a.pushAll(both);
+    const x = expectations(buildExcerpt(both, { key: KEY })!, a.summary(KEY)!);
+    expect(x.counts.find((c) => c.stage === "write")!.observed).toBe(4);
+    expect(x.writes.every((w) => w.write.seq > 100)).toBe(true);
+    expect(x.writeDown).toContain("writes that came back as watch events: 2 of 3");
   });
 });
 

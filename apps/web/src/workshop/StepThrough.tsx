@@ -22,7 +22,8 @@ interface Props {
 }
 
 export function StepThrough({ session, view, data, focusKey, selectedSeq }: Props) {
-  const steps = useMemo(() => stepSeqs(data, focusKey), [data, focusKey]);
+  const lifeStart = focusKey ? session.summaryOf(focusKey)?.firstTs : undefined;
+  const steps = useMemo(() => stepSeqs(data, focusKey, lifeStart), [data, focusKey, lifeStart]);
   const i = selectedSeq !== undefined ? data.indexOf.get(selectedSeq) : undefined;
   const event = i !== undefined ? data.events[i] : undefined;
   const narration = i !== undefined ? data.narrations[i] : undefined;

@@ -7,6 +7,7 @@ import { ViewStore } from "../store/viewState.ts";
 import { defaultWindow } from "../timeline/fit.ts";
 import { step } from "../app/navigation.ts";
 import { goToSeq } from "./stepping.ts";
+import { stepSeqs, workshopData } from "./workshopData.ts";
 
 const KEY = "default/example-foo";
 const FIXTURE = fileURLToPath(
@@ -14,7 +15,7 @@ const FIXTURE = fileURLToPath(
 );
 
 /** The exercise's delete + apply: the fixture's creation twice, a minute apart, seqs renumbered. */
-function recreated(): TraceSession {
+function recreated(note?: string): TraceSession {
   const life = readTraceText(readFileSync(FIXTURE, "utf8"), { year: 2026 }).events;
   const again = life.map((e) => {
     const x = { ...e, ts: e.ts + 60_000_000 } as Record<string, unknown>;
@@ -23,7 +24,10 @@ function recreated(): TraceSession {
     return x as unknown as TraceEvent;
   });
   const session = new TraceSession({ kind: "replay", name: "recreated.jsonl" });
-  session.push([...life, ...again].map((e, i) => ({ ...e, seq: i + 1 })));
+  const opening: TraceEvent[] = note
+    ? [{ seq: 0, ts: life[0]!.ts - 1000, stage: "note", key: "", text: note, src: "scenario" }]
+    : [];
+  session.push([...opening, ...life, ...again].map((e, i) => ({ ...e, seq: i + 1 })));
   return session;
 }
 
@@ -63,5 +67,26 @@ describe("moving to an event keeps it in view", () => {
     goToSeq(session, view, session.store.seq.get(row));
     expect(view.get().selectedSeq).toBe(session.store.seq.get(row));
     expect(view.get().window).toBeUndefined();
+  });
+});
+
+describe("where the step-through starts", () => {
+  const firstStep = (session: TraceSession) => {
+    const data = workshopData(session, KEY);
+    const seq = stepSeqs(data, KEY, session.summaryOf(KEY)!.firstTs)[0]!;
+    return data.events[data.indexOf.get(seq)!]!;
+  };
+
+  it("at a re-created Foo's latest creation, not its first life an hour ago", () => {
+    const session = recreated();
+    const first = firstStep(session);
+    expect(first).toMatchObject({ stage: "watch", kind: "Foo", event: "add" });
+    expect(first.ts).toBe(session.summaryOf(KEY)!.firstTs);
+    expect(first.seq).toBeGreaterThan(1);
+  });
+
+  it("at the scenario's opening note when a scenario deleted and re-created it", () => {
+    const session = recreated("scenario: delete and re-create example-foo");
+    expect(firstStep(session)).toMatchObject({ seq: 1, stage: "note" });
   });
 });

@@ -51,9 +51,34 @@ export function workshopData(session: TraceSession, focusKey: string | undefined
   return { events, narrations, states, indexOf, workers };
 }
 
-/** The events a step-through visits: the focused Foo's, plus scenario notes and orphans. */
-export function stepSeqs(data: WorkshopData, focusKey: string | undefined): number[] {
-  return data.events
-    .filter((e) => !focusKey || e.key === focusKey || e.key === "")
-    .map((e) => e.seq);
+/**
+ * The events a step-through visits: the focused Foo's, plus scenario notes and orphans, from the
+ * start of its latest run — the Foo's latest life (`lifeStart`, its summary's firstTs), or the
+ * scenario note before it, so a scenario that deletes and re-creates the Foo tells its whole
+ * story while a Foo re-created by hand an hour later starts at its new creation.
+ */
+export function stepSeqs(
+  data: WorkshopData,
+  focusKey: string | undefined,
+  lifeStart?: number,
+): number[] {
+  const visited = data.events.filter((e) => !focusKey || e.key === focusKey || e.key === "");
+  let from = 0;
+  if (focusKey && lifeStart !== undefined) {
+    from = Math.max(
+      0,
+      visited.findIndex((e) => e.key === focusKey && e.ts >= lifeStart),
+    );
+    for (let i = from - 1; i >= 0; i--) {
+      if (isScenarioNote(visited[i]!)) {
+        from = i;
+        break;
+      }
+    }
+  }
+  return visited.slice(from).map((e) => e.seq);
+}
+
+function isScenarioNote(e: TraceEvent): boolean {
+  return e.stage === "note" && (e.src === "scenario" || e.text.startsWith("scenario: "));
 }

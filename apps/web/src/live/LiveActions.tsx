@@ -57,9 +57,19 @@ export function LiveActions({ token, info }: { token: string; info: ServerInfo }
         </>
       )}
       {action.isError && (
-        <span className="error" data-testid="action-error">
-          {action.error.message}
-        </span>
+        // Floats under the bar, whatever its length: the bar must not grow and push the lanes down.
+        <div className="action-error" role="alert">
+          <span className="error" data-testid="action-error" title={action.error.message}>
+            {action.error.message}
+          </span>
+          <button
+            className="link dismiss"
+            aria-label="Dismiss the error"
+            onClick={() => action.reset()}
+          >
+            ✕
+          </button>
+        </div>
       )}
     </div>
   );

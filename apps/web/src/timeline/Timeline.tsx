@@ -229,6 +229,7 @@ export function Timeline({ session, view }: TimelineProps) {
       data-testid="timeline"
       data-version={version}
       data-window={`${window[0]} ${window[1]}`}
+      data-origin={origin}
     >
       <canvas
         ref={canvasRef}
@@ -245,7 +246,17 @@ export function Timeline({ session, view }: TimelineProps) {
         onMouseLeave={() => setHover(undefined)}
       />
       {keys.length === 0 && (
-        <div className="timeline-empty">Select an object on the left to see its five lanes.</div>
+        <div className="timeline-empty" data-testid="timeline-empty">
+          {session.store.keyList().length > 0
+            ? "Select an object on the left to see its five lanes."
+            : session.source.kind === "live"
+              ? "No Foos yet: the lanes appear when the controller sees one."
+              : session.source.kind === "none"
+                ? "Open a trace to see its Foos' five lanes."
+                : session.progress.done
+                  ? "No Foo events in this trace."
+                  : "Reading the trace…"}
+        </div>
       )}
       {overflow && <div className="timeline-hint">shift + wheel scrolls the lanes</div>}
       {hover && <Tooltip session={session} hit={hover.hit} x={hover.x} y={hover.y} />}

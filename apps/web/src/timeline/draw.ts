@@ -163,7 +163,8 @@ function drawGrid(ctx: CanvasRenderingContext2D, { axis, width, height, theme }:
     ctx.fillStyle = theme.text;
     ctx.fillText(formatRelative(t, step), px + 3, 4);
     ctx.fillStyle = theme.muted;
-    ctx.fillText(formatWall(axis.origin + t * 1000), px + 3, 19);
+    // Ticks under a millisecond apart need the microseconds to tell them apart.
+    ctx.fillText(formatWall(axis.origin + t * 1000, step < 1), px + 3, 19);
   }
   ctx.fillStyle = theme.muted;
   ctx.fillText("since creation", 6, 4);

@@ -89,6 +89,8 @@ const REQUIRED = STAGE_NAMES.map((s) => bit("ts", "key", "seq", ...REQUIRED_BY_S
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const NAME_BYTES = FIELDS.map(ascii);
 const STAGE_BYTES = STAGE_NAMES.map(ascii);
+/** Stages whose records may have an empty key, by stage code. */
+const UNKEYED = STAGE_NAMES.map((s) => s === "watch" || s === "note");
 const ONE_OF_BYTES = FIELDS.map((f) => ONE_OF[f]?.map(ascii));
 
 /**
@@ -279,6 +281,9 @@ export class JsonlRows {
       if (!this.valid(f, t, b, s, e)) return false;
       members++;
     }
+    // An empty key names no Foo: fine on a watch (an object no Foo owns) or a note; anywhere else
+    // the general path reports the record.
+    if (this.end[keyAt] - this.start[keyAt] === 2 && !UNKEYED[stage]) return false;
     if (!this.take(seq)) return false;
     // Interned only now: a declined line must leave no trace, not even a string id.
     const key = this.keyIds.id(b, this.start[keyAt] + 1, this.end[keyAt] - 1);

@@ -49,6 +49,12 @@ const REQUIRED: Record<TraceEvent["stage"], Record<string, Check>> = {
   note: { text: str },
 };
 
+/**
+ * Records that are always about a Foo: an empty key would make a Foo named "". (A watch record's
+ * "" means an object no Foo owns; a note's, a line about no Foo.)
+ */
+const KEYED: ReadonlySet<string> = new Set(["enqueue", "dequeue", "read", "write"]);
+
 /** 2^52: far above any real trace, far enough below 2^53 to keep counting exactly. */
 const MAX_SEQ = 2 ** 52;
 
@@ -81,6 +87,9 @@ export function decodeEvent(o: unknown): DecodeResult {
   }
   if (!num(rec.ts)) return { ok: false, message: `${stage} record without a numeric "ts"` };
   if (!str(rec.key)) return { ok: false, message: `${stage} record without a string "key"` };
+  if (rec.key === "" && KEYED.has(stage)) {
+    return { ok: false, message: `${stage} record with an empty "key" (ns/name)` };
+  }
   const required = REQUIRED[stage as TraceEvent["stage"]];
   for (const [k, check] of Object.entries(required)) {
     if (!check(rec[k]))

@@ -352,7 +352,8 @@ export function fastStageBytes(
     while (s3 < tEnd && bytes[s3] !== 47) s3++;
     key = strings.key(bytes, text, s1 + 1, s3);
   }
-  if (key === undefined) return undefined;
+  // An empty key is a watch's "no Foo"; on any other stage the general path reports it.
+  if (key === undefined || (key === "" && stage !== "watch")) return undefined;
   const { ts, src, line } = at;
   switch (stage) {
     case "watch": {
@@ -404,7 +405,7 @@ export function fastStageBytes(
       return finish(e, raw, at);
     }
     case "write": {
-      if (verb === undefined || target === undefined || key === "") return undefined;
+      if (verb === undefined || target === undefined) return undefined;
       if (verb === "update" && target.endsWith("/status")) return undefined; // the general path renames it
       if (
         code !== undefined &&

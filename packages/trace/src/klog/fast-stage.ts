@@ -205,7 +205,8 @@ export function fastStage(
   }
   if ((seen & ~ALLOWED[stage]) !== 0) return undefined;
   if (key === undefined && stage === "write" && target !== undefined) key = keyOfTarget(target);
-  if (key === undefined) return undefined;
+  // An empty key is a watch's "no Foo"; on any other stage the general path reports it.
+  if (key === undefined || (key === "" && stage !== "watch")) return undefined;
   switch (stage) {
     case "watch": {
       if (
@@ -278,7 +279,7 @@ export function fastStage(
       ) {
         return undefined;
       }
-      if (target === undefined || key === "") return undefined;
+      if (target === undefined) return undefined;
       if (verb === "update" && target.endsWith("/status")) return undefined; // the general path renames it
       if (
         at &&

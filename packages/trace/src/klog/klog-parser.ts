@@ -377,6 +377,9 @@ export class KlogParser {
       this.diag({ line: lineNo, level: "error", message: r.message });
       return;
     }
+    if (r.warnings) {
+      for (const message of r.warnings) this.diag({ line: lineNo, level: "warn", message });
+    }
     const e = r.event;
     e.ts = ts;
     if (src !== undefined) e.src = src;

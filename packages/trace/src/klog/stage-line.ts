@@ -60,7 +60,9 @@ const NAMES = {
 
 type Role = keyof typeof NAMES;
 
-export type StageParse = { ok: true; event: UnsequencedEvent } | { ok: false; message: string };
+/** `warnings`: fields that were there but unreadable (`len=abc`), left out of the event. */
+export type StageParse =
+  { ok: true; event: UnsequencedEvent; warnings?: string[] } | { ok: false; message: string };
 
 const OWN = (value: unknown): PropertyDescriptor => ({
   value,
@@ -73,8 +75,12 @@ const OWN = (value: unknown): PropertyDescriptor => ({
 class Roles {
   readonly byRole = new Map<Role, string>();
   extra: Record<string, unknown> | undefined;
+  warnings: string[] | undefined;
 
-  constructor(f: Fields, roles: readonly Role[]) {
+  constructor(
+    private readonly f: Fields,
+    roles: readonly Role[],
+  ) {
     for (let i = 0; i < f.keys.length; i++) {
       const lower = f.keys[i].toLowerCase();
       // `reason=` and `rv=` print empty when a Go value is nil/"": absent, not "". Only an
@@ -98,6 +104,36 @@ class Roles {
 
   get(role: Role): string | undefined {
     return this.byRole.get(role);
+  }
+
+  /** A numeric field; one that is there but no number is left out, with a warning. */
+  num(role: Role): number | undefined {
+    return this.#checked(role, num, "a number");
+  }
+
+  /** A duration field ("5ms", "1.5s", "250"), in milliseconds; unreadable as in num(). */
+  durationMs(role: Role): number | undefined {
+    return this.#checked(role, durationMs, "a duration");
+  }
+
+  #checked(
+    role: Role,
+    read: (v: string | undefined) => number | undefined,
+    what: string,
+  ): number | undefined {
+    const v = this.byRole.get(role);
+    const x = read(v);
+    // Left out, not guessed (no NaN on a timeline), and said: else a typo in the controller's
+    // STAGE line would go unnoticed.
+    if (x === undefined && v !== undefined && v !== "") {
+      // Named as the line spelled it (queue_len=, workerID=).
+      const { keys, values } = this.f;
+      const names = NAMES[role] as readonly string[];
+      const spelled =
+        keys.find((k, i) => values[i] === v && names.includes(k.toLowerCase())) ?? role;
+      (this.warnings ??= []).push(`${spelled}=${v} is not ${what}; left out`);
+    }
+    return x;
   }
 }
 
@@ -252,7 +288,9 @@ export function parseStageMessage(msg: string, at: number): StageParse {
   if (f.error) return { ok: false, message: `STAGE/${stageName}: ${f.error}` };
   const r = new Roles(f, ROLES_BY_STAGE[stageName]);
   const words = f.words.map(cleanWord).filter((w) => w.length > 0);
-  return build(stageName, r, words);
+  const parsed = build(stageName, r, words);
+  if (parsed.ok && r.warnings) parsed.warnings = r.warnings.map((w) => `STAGE/${stageName}: ${w}`);
+  return parsed;
 }
 
 function positionalKey(words: string[]): string | undefined {
@@ -262,6 +300,9 @@ function positionalKey(words: string[]): string | undefined {
 function build(stage: Stage, r: Roles, words: string[]): StageParse {
   const rawKey = r.get("key");
   let key = rawKey !== undefined ? keyFromValue(rawKey) : positionalKey(words);
+  // An empty key means "no Foo" only on a watch line (a Deployment no Foo owns). The other
+  // stages are all about a Foo's key: there an empty one is no key at all.
+  if (key === "" && stage !== "watch") key = positionalKey(words);
   const extra = r.extra;
   const base = { ts: 0, key: key ?? "", ...(extra ? { extra } : {}) };
   switch (stage) {
@@ -312,7 +353,7 @@ function build(stage: Stage, r: Roles, words: string[]): StageParse {
       if (key === undefined)
         return { ok: false, message: "STAGE/enqueue without a key (key=ns/name)" };
       const e: Omit<EnqueueEvent, "seq"> = { ...base, key, stage: "enqueue" };
-      setDefined(e, "len", num(r.get("len")));
+      setDefined(e, "len", r.num("len"));
       const merged = r.get("merged");
       if (merged !== undefined) {
         const l = merged.toLowerCase();
@@ -326,16 +367,16 @@ function build(stage: Stage, r: Roles, words: string[]): StageParse {
         const w = words.find((x) => CAUSES[x.toLowerCase()] !== undefined && x !== key);
         if (w) e.cause = CAUSES[w.toLowerCase()];
       }
-      setDefined(e, "causeSeq", num(r.get("causeSeq")));
-      setDefined(e, "delayMs", durationMs(r.get("delay")));
+      setDefined(e, "causeSeq", r.num("causeSeq"));
+      setDefined(e, "delayMs", r.durationMs("delay"));
       return { ok: true, event: e };
     }
     case "dequeue": {
       if (key === undefined)
         return { ok: false, message: "STAGE/dequeue without a key (key=ns/name)" };
       const e = { ...base, key, stage: "dequeue" as const };
-      setDefined(e, "len", num(r.get("len")));
-      setDefined(e, "worker", num(r.get("worker")));
+      setDefined(e, "len", r.num("len"));
+      setDefined(e, "worker", r.num("worker"));
       return { ok: true, event: e };
     }
     case "read": {
@@ -343,11 +384,11 @@ function build(stage: Stage, r: Roles, words: string[]): StageParse {
         return { ok: false, message: "STAGE/read without a key (key=ns/name)" };
       const e = { ...base, key, stage: "read" as const };
       setDefined(e, "rv", r.get("rv"));
-      setDefined(e, "generation", num(r.get("generation")));
+      setDefined(e, "generation", r.num("generation"));
       let found = bool(r.get("found"));
       if (found === undefined && words.some((w) => /^not[-_ ]?found$/i.test(w))) found = false;
       setDefined(e, "found", found);
-      setDefined(e, "worker", num(r.get("worker")));
+      setDefined(e, "worker", r.num("worker"));
       return { ok: true, event: e };
     }
     case "write":
@@ -421,7 +462,7 @@ function buildWrite(
     list = list.map((s) => s.trim()).filter(Boolean);
     setDefined(e, "fields", list);
   }
-  setDefined(e, "worker", num(r.get("worker")));
+  setDefined(e, "worker", r.num("worker"));
   return { ok: true, event: e };
 }
 

@@ -7,7 +7,9 @@
 import { expect, test } from "@playwright/test";
 import { badInputCorpus } from "../packages/trace/src/robustness/corpus.ts";
 import { readTraceText } from "../packages/trace/src/reader/read-trace.ts";
-import { serveDist, type StaticSite } from "./dashboard-harness.ts";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO, serveDist, type StaticSite } from "./dashboard-harness.ts";
 
 let site: StaticSite;
 test.beforeAll(async () => {
@@ -70,19 +72,29 @@ test("malformed files open: no page error, every readable event loaded, bad line
   }
   console.log(`browser file open: ${checked} malformed files, 0 page errors`);
 
-  // A file with no trace in it at all says so, instead of an empty dashboard.
-  for (const [name, bytes] of [
-    ["notes.txt", Buffer.from("hello\nthese are my notes\n")],
-    ["photo.jpg", Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1])],
+  // A file with no trace in it at all says so, instead of an empty dashboard, as the CLI does.
+  const NO_STAGE =
+    "has no STAGE events (not a loopscope JSONL trace or a klog log of the controller)";
+  for (const [name, bytes, why] of [
+    ["notes.txt", Buffer.from("hello\nthese are my notes\n"), NO_STAGE],
+    [
+      "photo.jpg",
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]),
+      NO_STAGE,
+    ],
+    ["empty.jsonl", Buffer.alloc(0), "is empty"],
+    [
+      "create-foo.chrome.json",
+      readFileSync(join(REPO, "public/traces/create-foo.chrome.json")),
+      "is a Chrome trace export (loopscope convert's output); open the JSONL it was made from",
+    ],
   ] as const) {
     await page.getByTestId("file-input").setInputFiles({
       name,
       mimeType: "application/octet-stream",
       buffer: bytes,
     });
-    await expect(page.getByTestId("load-progress"), name).toContainText(
-      `${name}: no klog lines or loopscope trace records found`,
-    );
+    await expect(page.getByTestId("load-progress"), name).toContainText(`${name} ${why}`);
     await expect(page.getByTestId("event-count")).toHaveAttribute("data-count", "0");
   }
   expect(errors).toEqual([]);

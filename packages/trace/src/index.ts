@@ -7,6 +7,12 @@ export { LineFile, type ByteSource } from "./lines/line-file.ts";
 export { TraceReader, type ReaderOptions, type TraceFormat } from "./reader/trace-reader.ts";
 export { readTrace, readTraceText, TraceStream } from "./reader/read-trace.ts";
 export {
+  exportHead,
+  whyNotATrace,
+  type ExportHead,
+  type ReadOutcome,
+} from "./reader/not-a-trace.ts";
+export {
   TRACE_FORMAT_VERSION,
   encodeHeader,
   encodeEvent,

@@ -2,7 +2,15 @@
  * Reads a trace file through packages/trace's reader and Analyzer, with progress on a terminal.
  * Shared by `stats` and `excerpt`; throws InputError (exit 1) when the input is not a trace.
  */
-import { Analyzer, TraceReader, type AnalyzerOptions, type TraceEvent } from "@loopscope/trace";
+import {
+  Analyzer,
+  exportHead,
+  TraceReader,
+  whyNotATrace,
+  type AnalyzerOptions,
+  type ExportHead,
+  type TraceEvent,
+} from "@loopscope/trace";
 import { InputError, openTraceInput } from "./input.ts";
 import { progressMeter } from "./progress.ts";
 import { decodeUtf8 } from "./utf8.ts";
@@ -29,6 +37,7 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
   const events: TraceEvent[] = [];
   const progress = progressMeter(input.name, input.size, input.bytesRead);
   let first = true;
+  let head: ExportHead | undefined;
   const take = opts.keepEvents
     ? (e: TraceEvent) => {
         analyzer.push(e);
@@ -40,6 +49,7 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
       if (first) {
         first = false;
         refuseBinary(chunk, input.name);
+        head = exportHead(chunk);
       }
       reader.push(chunk, take);
       progress.update();
@@ -48,7 +58,7 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
   } finally {
     progress.done();
   }
-  refuseNonTrace(reader, input.name);
+  refuseNonTrace(reader, input.name, head);
   return { reader, analyzer, events };
 }
 
@@ -60,9 +70,18 @@ export function refuseBinary(chunk: Uint8Array, name: string): void {
   }
 }
 
-/** Throws InputError when a whole input read had lines but none a trace's. */
-export function refuseNonTrace(reader: TraceReader, name: string): void {
-  if (reader.lines > 0 && reader.recognizedLines === 0) {
-    throw new InputError(`${name}: no klog lines or loopscope trace records found`);
-  }
+/**
+ * Throws InputError when a whole input read gave no trace: empty, no events in it, or an export
+ * (`head`: what its first chunk looked like; see packages/trace's not-a-trace.ts).
+ */
+export function refuseNonTrace(
+  reader: TraceReader,
+  name: string,
+  head: ExportHead | undefined,
+): void {
+  const why = whyNotATrace(
+    { events: reader.events, header: reader.header !== undefined, format: reader.format },
+    head,
+  );
+  if (why !== undefined) throw new InputError(`${name} ${why}`);
 }

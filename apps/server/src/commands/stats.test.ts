@@ -1,6 +1,6 @@
 /**
- * The file commands as a user runs them: `tsx apps/server/src/main.ts stats|excerpt …` in a
- * child process, checking stdout, stderr and the exit code.
+ * The file commands as a user runs them: `tsx apps/server/src/main.ts stats|excerpt|replay …` in
+ * a child process, checking stdout, stderr and the exit code.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,6 +20,8 @@ function loopscope(args: string[], input?: Buffer | string) {
     input,
     encoding: "utf8",
     env: { ...process.env, NO_COLOR: "1" },
+    // A replay that took its file for a trace serves it until Ctrl-C: that is a failure too.
+    timeout: 60_000,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
@@ -118,5 +120,42 @@ describe("loopscope excerpt", { timeout: 90_000 }, () => {
       1,
     );
     expect(loopscope(["excerpt", join(STAGE, "hot-loop.log"), "--format", "html"]).code).toBe(2);
+  });
+});
+
+describe("stats and replay on a file with no trace in it", { timeout: 90_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), "loopscope-notrace-"));
+  const empty = join(dir, "empty.log");
+  writeFileSync(empty, "");
+  const TRACES = join(ROOT, "public/traces");
+  const NO_STAGE =
+    "has no STAGE events (not a loopscope JSONL trace or a klog log of the controller)";
+  const exported = (what: string) =>
+    `is ${what} (loopscope convert's output); open the JSONL it was made from`;
+
+  it("stats exits 1 with one line saying what the file is", () => {
+    for (const [file, why] of [
+      [empty, "is empty"],
+      ["README.md", NO_STAGE],
+      ["public/traces/create-foo.chrome.json", exported("a Chrome trace export")],
+      ["public/traces/create-foo.otlp.json", exported("an OTLP/JSON export")],
+    ]) {
+      const r = loopscope(["stats", file]);
+      expect(r.code, file).toBe(1);
+      expect(r.out, file).toBe("");
+      expect(r.err, file).toBe(`loopscope stats: ${file} ${why}\n`);
+    }
+  });
+
+  it("replay exits 1 with one line and starts no dashboard", () => {
+    for (const [file, why] of [
+      [join(ROOT, "README.md"), NO_STAGE],
+      [join(TRACES, "hot-loop.chrome.json"), exported("a Chrome trace export")],
+    ]) {
+      const r = loopscope(["replay", file, "--no-build", "--port", "0"]);
+      expect(r.code, file).toBe(1);
+      expect(r.out, file).toBe("");
+      expect(r.err, file).toBe(`loopscope: ${file} ${why}\n`);
+    }
   });
 });

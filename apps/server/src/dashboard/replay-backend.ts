@@ -6,9 +6,11 @@
 import { basename } from "node:path";
 import { open } from "node:fs/promises";
 import {
+  exportHead,
   LineFile,
   LineMarks,
   TraceReader,
+  type ExportHead,
   type ByteSource,
   type Diagnostic,
   type TraceEvent,
@@ -57,9 +59,13 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   // A million events take seconds before the dashboard's URL can be printed: say how far it got.
   const progress = progressMeter(input.name, input.size, input.bytesRead);
   let offset = 0;
+  let head: ExportHead | undefined;
   try {
     for await (const chunk of input.chunks) {
-      if (offset === 0) refuseBinary(chunk, input.name);
+      if (offset === 0) {
+        refuseBinary(chunk, input.name);
+        head = exportHead(chunk);
+      }
       if (marks === undefined) reader.push(chunk, take);
       else
         marks.feed(
@@ -75,7 +81,7 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   } finally {
     progress.done();
   }
-  refuseNonTrace(reader, input.name);
+  refuseNonTrace(reader, input.name, head);
   let lines: LineFile | undefined;
   if (marks !== undefined && reader.format === "klog") {
     lines = new LineFile(await fileBytes(file));

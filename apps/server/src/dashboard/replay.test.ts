@@ -134,11 +134,40 @@ describe("replay", () => {
     const text = join(dir, "notes.txt");
     await writeFile(text, "hello\nthis is not a trace\n");
     await expect(loadTrace(text)).rejects.toThrow(
-      /notes\.txt: no klog lines or loopscope trace records found/,
+      /notes\.txt has no STAGE events \(not a loopscope JSONL trace or a klog log of the controller\)$/,
     );
     const bin = join(dir, "blob.bin");
     await writeFile(bin, Uint8Array.from([1, 2, 0, 3, 10, 0, 0]));
     await expect(loadTrace(bin)).rejects.toThrow(/blob\.bin: not a text file \(binary data\)/);
+  });
+
+  it("refuses an empty file and loopscope's own exports, saying what they are", async () => {
+    const empty = join(dir, "empty.log");
+    await writeFile(empty, "");
+    await expect(loadTrace(empty)).rejects.toThrow(/empty\.log is empty$/);
+    const blank = join(dir, "blank.jsonl");
+    await writeFile(blank, "\n  \n\n");
+    await expect(loadTrace(blank)).rejects.toThrow(/blank\.jsonl is empty$/);
+    for (const [file, what] of [
+      ["create-foo.chrome.json", "a Chrome trace export"],
+      ["create-foo.otlp.json", "an OTLP/JSON export"],
+    ]) {
+      await expect(loadTrace(join(REPO_ROOT, "public", "traces", file))).rejects.toThrow(
+        `${file} is ${what} (loopscope convert's output); open the JSONL it was made from`,
+      );
+    }
+    // Someone else's Chrome trace, pretty-printed: named, without claiming loopscope wrote it.
+    const other = join(dir, "other.json");
+    await writeFile(other, JSON.stringify({ traceEvents: [{ ph: "X", ts: 1 }] }, null, 2));
+    await expect(loadTrace(other)).rejects.toThrow(
+      /other\.json is a Chrome trace export, not a loopscope JSONL trace or a klog log of the controller$/,
+    );
+  });
+
+  it("loads a recording that has its header and no events yet", async () => {
+    const file = join(dir, "fresh.jsonl");
+    await writeFile(file, '{"loopscope":"trace","version":1,"source":"live"}\n');
+    expect((await loadTrace(file)).hub.lastSeq).toBe(0);
   });
 
   it("reads klog times in the year it is given", async () => {

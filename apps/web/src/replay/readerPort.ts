@@ -4,7 +4,7 @@
  * (jsonlRows.ts). The worker feeds it byte chunks; rows go into the RowEncoder, either directly or
  * as events through the sink, in file order; new diagnostics come out through the sink.
  */
-import { TraceReader, type Diagnostic, type TraceEvent } from "@loopscope/trace";
+import { TraceReader, type Diagnostic, type ReadOutcome, type TraceEvent } from "@loopscope/trace";
 import type { RowEncoder } from "../store/rowEncoder.ts";
 import { JsonlRows } from "./jsonlRows.ts";
 
@@ -25,6 +25,8 @@ export interface ReaderPort {
    * rows taken from the bytes count at once (TraceReader.takeRecord).
    */
   recognized(): number;
+  /** What the input gave, to tell a trace from the rest (packages/trace's whyNotATrace). */
+  outcome(): ReadOutcome;
 }
 
 const NL = 10;
@@ -87,5 +89,10 @@ export function createReader(encoder: RowEncoder): ReaderPort {
     // Rows taken straight from the bytes reach the general reader as blank lines later.
     lines: () => reader.lines + taken,
     recognized: () => reader.recognizedLines,
+    outcome: () => ({
+      events: reader.events,
+      header: reader.header !== undefined,
+      format: reader.format,
+    }),
   };
 }

@@ -8,7 +8,14 @@
  * loads. It keeps no rows after posting (the page's TraceStore owns them); it keeps the string
  * tables' ids.
  */
-import { LineMarks, type Diagnostic, type TraceEvent } from "@loopscope/trace";
+import {
+  exportHead,
+  LineMarks,
+  whyNotATrace,
+  type Diagnostic,
+  type ExportHead,
+  type TraceEvent,
+} from "@loopscope/trace";
 import { RowEncoder, transferList } from "../store/rowEncoder.ts";
 import type { FromReader, ReaderToAnalysis, ToReader, TraceRequest } from "./protocol.ts";
 import { createReader } from "./readerPort.ts";
@@ -122,9 +129,11 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   };
   let offset = 0;
   let corrupt: string | undefined;
+  let head: ExportHead | undefined;
   try {
     for await (const chunk of chunks) {
       if (cancelled) break;
+      if (offset === 0) head = exportHead(chunk);
       if (marks === undefined) reader.push(chunk, sink);
       else marks.feed(chunk, offset, (piece) => reader.push(piece, sink), reader.lines);
       offset += chunk.length;
@@ -147,10 +156,10 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
     });
   }
   reader.end(sink);
-  // Said here, not left to an empty dashboard: the file was read, and none of it was a trace.
-  if (reader.lines() > 0 && reader.recognized() === 0) {
-    throw new Error(`${name}: no klog lines or loopscope trace records found — is it a trace?`);
-  }
+  // Said here, not left to an empty dashboard: the file was read, and none of it was a trace —
+  // in the words the CLI uses for the same file. (A replay server judged its file itself.)
+  const why = file instanceof Blob ? whyNotATrace(reader.outcome(), head) : undefined;
+  if (why !== undefined) throw new Error(`${name} ${why}`);
   flush(true);
   toAnalysis({ type: "end", bytes, total, format: reader.format() });
 }

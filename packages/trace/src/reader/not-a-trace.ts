@@ -1,0 +1,67 @@
+/**
+ * Why an input read whole is no trace, in words a user can act on: it is empty, it is text with
+ * no STAGE events (a README, another program's log or JSON), or it is one of the exports
+ * `loopscope convert` writes — which look like JSON records to the reader, so it read them as a
+ * JSONL trace whose every line is bad.
+ *
+ * Only an input that gave no event at all is judged: a trace with a few bad lines still loads
+ * (its bad lines reported), and so does a recording with a header and no events yet.
+ */
+
+/** What a whole input gave the reader, as far as telling a trace from the rest goes. */
+export interface ReadOutcome {
+  events: number;
+  /** Whether a JSONL trace header was read (a recording with no events yet is a trace). */
+  header: boolean;
+  /** "jsonl" | "klog" once the reader settled it on a line that was not blank; else undefined. */
+  format: string | undefined;
+}
+
+/** What the first bytes of an input say it is, when that is an export of another format. */
+export interface ExportHead {
+  what: "a Chrome trace export" | "an OTLP/JSON export";
+  /** Written by `loopscope convert` (so a JSONL it was made from exists somewhere). */
+  ours: boolean;
+}
+
+/** How many bytes of the first chunk are looked at. */
+const HEAD_BYTES = 4096;
+
+/** Sniffs the first chunk; undefined for anything that is not an export. */
+export function exportHead(chunk: Uint8Array): ExportHead | undefined {
+  const head = new TextDecoder()
+    .decode(chunk.subarray(0, HEAD_BYTES))
+    .replace(/^\uFEFF/, "")
+    .trimStart();
+  // Before the Chrome test: a pretty-printed OTLP file's first line, "{", looks like Chrome's.
+  if (/^\{\s*"resourceSpans"\s*:/.test(head)) {
+    return {
+      what: "an OTLP/JSON export",
+      ours: /"telemetry\.sdk\.name"\s*,\s*"value"\s*:\s*\{\s*"stringValue"\s*:\s*"loopscope"/.test(
+        head,
+      ),
+    };
+  }
+  // Stricter than convert's looksLikeChromeTrace, which routes any JSON to the Chrome reader:
+  // here a wrong guess would name the wrong format to the user.
+  const chrome =
+    /"traceEvents"\s*:\s*\[/.test(head) ||
+    (head.startsWith("[") && /"ph"\s*:\s*"[A-Za-z]"/.test(head));
+  if (chrome) {
+    return { what: "a Chrome trace export", ours: /"producer"\s*:\s*"loopscope"/.test(head) };
+  }
+  return undefined;
+}
+
+/**
+ * The rest of the one-line reason after the file's name ("README.md has no STAGE events …"), or
+ * undefined when the input is a trace.
+ */
+export function whyNotATrace(read: ReadOutcome, head: ExportHead | undefined): string | undefined {
+  if (read.events > 0 || read.header) return undefined;
+  if (read.format === undefined) return "is empty";
+  if (head?.ours)
+    return `is ${head.what} (loopscope convert's output); open the JSONL it was made from`;
+  if (head) return `is ${head.what}, not a loopscope JSONL trace or a klog log of the controller`;
+  return "has no STAGE events (not a loopscope JSONL trace or a klog log of the controller)";
+}

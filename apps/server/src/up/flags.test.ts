@@ -63,3 +63,19 @@ it("refuses what it cannot mean, with a usage error", () => {
   }
   expect(() => parseReplayFlags([])).toThrow(UsageError);
 });
+
+it("takes --no-open, the default, and lets the later of --open and --no-open win", () => {
+  expect(parseUpFlags(["--no-open"])).toMatchObject({ open: false });
+  expect(parseUpFlags([])).toMatchObject({ open: false });
+  // `npm run up -- --no-open`: the script's own --open comes first.
+  expect(parseUpFlags(["--open", "--no-open"])).toMatchObject({ open: false });
+  expect(parseUpFlags(["--no-open", "--open"])).toMatchObject({ open: true });
+  expect(parseReplayFlags(["t.jsonl", "--no-open"])).toMatchObject({
+    file: "t.jsonl",
+    open: false,
+  });
+  expect(parseReplayFlags(["--no-open", "t.jsonl", "--open"])).toMatchObject({ open: true });
+  // Only --open has a negation: --no-build is a flag of its own, and --no-share is unknown.
+  expect(parseUpFlags(["--no-build"])).toMatchObject({ noBuild: true, open: false });
+  expect(() => parseUpFlags(["--no-share"])).toThrow(UsageError);
+});

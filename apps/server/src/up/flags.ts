@@ -34,16 +34,22 @@ const SERVE_OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
   open: { type: "boolean" },
+  // The default, said out loud; after --open it undoes it (`npm run up -- --no-open`).
+  "no-open": { type: "boolean" },
   share: { type: "boolean" },
   "no-build": { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
+/** What parseArgs' `tokens` holds that the flags read: options, in command-line order. */
+type Tokens = readonly { kind: string; name?: string }[] | undefined;
+
 export function parseUpFlags(argv: string[]): UpFlags | "help" {
-  const { values } = usageErrors(() =>
+  const { values, tokens } = usageErrors(() =>
     parseArgs({
       args: argv,
       strict: true,
+      tokens: true,
       options: {
         ...SERVE_OPTIONS,
         kubeconfig: { type: "string" },
@@ -57,7 +63,7 @@ export function parseUpFlags(argv: string[]): UpFlags | "help" {
   );
   if (values.help) return "help";
   return {
-    ...serveFlags(values),
+    ...serveFlags(values, tokens),
     // --context alone means the usual kubeconfig ($KUBECONFIG's first file, else ~/.kube/config).
     kubeconfig: values.kubeconfig ?? (values.context ? defaultKubeconfig() : undefined),
     context: values.context,
@@ -71,10 +77,11 @@ export function parseUpFlags(argv: string[]): UpFlags | "help" {
 export function parseReplayFlags(
   argv: string[],
 ): (ServeFlags & { file: string; year?: number }) | "help" {
-  const { values, positionals } = usageErrors(() =>
+  const { values, positionals, tokens } = usageErrors(() =>
     parseArgs({
       args: argv,
       strict: true,
+      tokens: true,
       allowPositionals: true,
       options: { ...SERVE_OPTIONS, year: { type: "string" } },
     }),
@@ -82,7 +89,11 @@ export function parseReplayFlags(
   if (values.help) return "help";
   if (positionals.length !== 1) throw new UsageError("replay takes exactly one FILE");
   const year = intFlag("year", values.year, 1970, 9999);
-  return { ...serveFlags(values), file: positionals[0], ...(year !== undefined ? { year } : {}) };
+  return {
+    ...serveFlags(values, tokens),
+    file: positionals[0],
+    ...(year !== undefined ? { year } : {}),
+  };
 }
 
 export function defaultKubeconfig(): string {
@@ -98,23 +109,36 @@ function usageErrors<T>(parse: () => T): T {
   }
 }
 
-function serveFlags(values: {
-  port?: string;
-  host?: string;
-  open?: boolean;
-  share?: boolean;
-  "no-build"?: boolean;
-}): ServeFlags {
+function serveFlags(
+  values: {
+    port?: string;
+    host?: string;
+    share?: boolean;
+    "no-build"?: boolean;
+  },
+  tokens: Tokens,
+): ServeFlags {
   const host = values.host ?? DEFAULT_HOST;
   if (!/^[A-Za-z0-9.:-]+$/.test(host))
     throw new UsageError(`--host ${host}: not a host name or address`);
   return {
     port: int("--port", values.port ?? String(DEFAULT_PORT), 0, 65535),
     host,
-    open: values.open ?? false,
+    open: openFlag(tokens),
     share: values.share ?? false,
     noBuild: values["no-build"] ?? false,
   };
+}
+
+/** --open or --no-open, whichever comes last; neither: off. */
+function openFlag(tokens: Tokens): boolean {
+  let open = false;
+  for (const t of tokens ?? []) {
+    if (t.kind === "option" && (t.name === "open" || t.name === "no-open")) {
+      open = t.name === "open";
+    }
+  }
+  return open;
 }
 
 function int(flag: string, v: string, min: number, max: number): number {

@@ -131,6 +131,29 @@ describe.skipIf(!defaultKubectl)(
       expect(foo.metadata.generation).toBe(2);
     });
 
+    it("lists the applied CRD (get crd: a Table of PartialObjectMetadata rows) and gets it as YAML", async () => {
+      const name = "foos.samplecontroller.k8s.io";
+      for (const resource of ["crd", "crds", "customresourcedefinitions"]) {
+        const table = rows(await k.run("get", resource));
+        expect(table[0], resource).toEqual(["NAME", "CREATED", "AT"]);
+        expect(
+          table.map((r) => r[0]),
+          resource,
+        ).toEqual(["NAME", name]);
+        expect(table[1][1], resource).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      }
+      expect(await k.run("get", "crd", "-o", "name")).toBe(
+        `customresourcedefinition.apiextensions.k8s.io/${name}\n`,
+      );
+      const yaml = await k.run("get", "crd", name, "-o", "yaml");
+      expect(yaml).toContain("kind: CustomResourceDefinition");
+      expect(yaml).toContain(`name: ${name}`);
+      expect(yaml).toContain("group: samplecontroller.k8s.io");
+      expect(yaml).toMatch(
+        /type: Established\n\s+status: "True"|status: "True"\n\s+type: Established/,
+      );
+    });
+
     it("gets foos as a table and as YAML", async () => {
       const table = rows(await k.run("get", "foo"));
       expect(table[0]).toEqual(["NAME", "AGE"]);

@@ -161,6 +161,11 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   kubectl("delete", "foo", "kubectl-foo");
   // The trace cannot tell (sample-controller does not watch Foo deletions); the cluster can.
   await expect(viaKubectl.getByTestId("object-state")).toHaveText("deleted");
+  // As the exercise's `sleep 3` does: the Deployment goes with its Foo (garbage collection); one
+  // still there would not be the new Foo's, and the new Foo's passes would fail on it until then.
+  await expect
+    .poll(() => kubectl("get", "deployments", "-o", "name"), { timeout: 15_000 })
+    .not.toContain("kubectl-foo");
   kubectl("apply", "-f", "-");
   await expect.poll(async () => Number(await watches.textContent())).toBeLessThanOrEqual(3);
   await expect(viaKubectl.getByTestId("object-state")).toHaveText("quiescent");

@@ -32,4 +32,14 @@ describe("followWindow", () => {
     expect(later[0]).toBeLessThan(40 * S);
     expect(later[1]).toBeGreaterThan(40 * S);
   });
+
+  it("starts from the last 10 s of a start window that is longer (a hot loop's whole life)", () => {
+    const life: [number, number] = [0, 600 * S];
+    const w = followWindow([0, 600 * S], undefined, false, life)!;
+    expect(w[1] - w[0]).toBe(10 * S);
+    // The newest event in view, near the right edge.
+    expect(w[0]).toBeLessThan(600 * S);
+    expect(w[1]).toBeGreaterThan(600 * S);
+    expect(w[1] - 600 * S).toBeLessThan(S);
+  });
 });

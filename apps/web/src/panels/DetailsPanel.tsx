@@ -10,6 +10,7 @@ import { useSessionVersion, useViewPick } from "../app/hooks.ts";
 import { passLabel } from "../timeline/layout.ts";
 import { formatWall } from "../timeline/timeScale.ts";
 import { objectOf, rvHistory } from "./objectHistory.ts";
+import { passErrors } from "../store/passErrors.ts";
 
 function show(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
@@ -28,6 +29,7 @@ export const DetailsPanel = memo(function DetailsPanel({
   const row = selectedSeq === undefined ? -1 : session.store.rowOfSeq(selectedSeq);
   const e = row >= 0 ? session.store.event(row) : undefined;
   const pass = selectedPass ? session.passesOf(selectedPass.key)[selectedPass.index] : undefined;
+  const errors = pass ? passErrors(session.store, pass) : [];
   if (!e && !pass) {
     return (
       <section className="panel details" aria-label="Details">
@@ -58,6 +60,18 @@ export const DetailsPanel = memo(function DetailsPanel({
             </dd>
             <dt>outcome</dt>
             <dd>{pass.outcome ?? "—"}</dd>
+            {errors.length > 0 && (
+              <>
+                <dt>errors</dt>
+                <dd className="error" data-testid="pass-errors">
+                  {errors.map((x) => (
+                    <div key={x.seq}>
+                      seq {x.seq}: {x.text}
+                    </div>
+                  ))}
+                </dd>
+              </>
+            )}
             <dt>writes</dt>
             <dd>
               {pass.writeSeqs.length} ({pass.changingWrites} changing, {pass.noopWrites} no-op,{" "}

@@ -14,6 +14,8 @@ import {
 /** The read side every view uses; see also store/remoteAnalysis.ts (analysis in the worker). */
 export interface AnalysisPort {
   passesOf(key: string): readonly Pass[];
+  /** The key's latest pass, without building the rest (the objects table asks for every row). */
+  lastPassOf(key: string): Pass | undefined;
   summaryOf(key: string): KeySummary | undefined;
   findings(): readonly Finding[];
 }
@@ -30,6 +32,7 @@ export function createAnalysis(): LocalAnalysis {
       for (const e of events) analyzer.push(e);
     },
     passesOf: (key) => analyzer.passes(key),
+    lastPassOf: (key) => analyzer.passes(key).at(-1),
     summaryOf: (key) => analyzer.summary(key),
     findings: () => analyzer.findings(),
   };

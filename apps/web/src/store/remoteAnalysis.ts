@@ -64,6 +64,13 @@ export class RemoteAnalysis implements AnalysisPort {
     return passes;
   }
 
+  lastPassOf(key: string): Pass | undefined {
+    const built = this.built.get(key);
+    if (built) return built.at(-1);
+    const r = this.refs.get(key)?.at(-1);
+    return r === undefined ? undefined : this.decoder.pass(Math.floor(r / ROWS), r % ROWS);
+  }
+
   summaryOf(key: string): KeySummary | undefined {
     return this.summaries.get(key);
   }

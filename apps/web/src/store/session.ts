@@ -161,6 +161,10 @@ export class TraceSession {
     return this.analysis.passesOf(key);
   }
 
+  lastPassOf(key: string): Pass | undefined {
+    return this.analysis.lastPassOf(key);
+  }
+
   /** The key's summary; computed once per version (summaries are live values in the Analyzer). */
   summaryOf(key: string): KeySummary | undefined {
     const c = this.summaryCache;

@@ -173,6 +173,15 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   await expect(page.getByTestId("count-reconciles")).toContainText(/\d/);
   await page.getByTestId("fit-creation").click();
   await page.screenshot({ path: "test-results/dashboard-live-recreated.png" });
+
+  // A Foo sample-controller cannot reconcile (no deploymentName): it logs the error and the pass
+  // ends "synced"; the table says "error" rather than "quiescent".
+  execFileSync("kubectl", ["apply", "-f", "-"], {
+    env: { ...process.env, KUBECONFIG: server.kubeconfig },
+    input: FOO_YAML.replace("kubectl-foo", "no-name").replace(/\n\s*deploymentName: .*/, ""),
+  });
+  const noName = page.getByTestId("object-row").filter({ hasText: "no-name" });
+  await expect(noName.getByTestId("object-state")).toHaveText("error");
 });
 
 test("reconnect: the socket dies, events happen meanwhile, the view resumes with no gap", async ({

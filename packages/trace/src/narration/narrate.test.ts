@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../event.ts";
 import { Analyzer } from "../analysis/analyzer.ts";
 import { narrate } from "./narrate.ts";
+import { readFileSync } from "node:fs";
+import { readTraceText } from "../reader/read-trace.ts";
 import { machineryStates } from "./machinery.ts";
 
 type Draft = TraceEvent extends infer E
@@ -245,6 +247,31 @@ describe("narrate", () => {
       "The previous pass changed status.lastSyncedAt and this one changes it again: the key is looping on its own writes — a hot loop.",
     );
     expect(out[2]!.text).not.toContain("hot loop");
+  });
+
+  it("names the pass that changed the field when failed passes lie between (hot-loop sample)", () => {
+    const text = readFileSync(
+      new URL("../../../../public/traces/hot-loop.jsonl", import.meta.url),
+      "utf8",
+    );
+    const events = readTraceText(text).events;
+    const a = new Analyzer();
+    a.pushAll(events);
+    const out = narrate(events, { passes: (k) => a.passes(k) });
+    const passes = a.passes(KEY);
+    let checked = 0;
+    for (const p of passes) {
+      const before = passes[p.index - 1];
+      if (p.cause !== "self" || !before || before.changingWrites > 0) continue;
+      if (before.outcome !== "requeued" && before.outcome !== "dropped") continue;
+      const said = out.find((n) => n.seq === p.dequeueSeq)!.text;
+      // Not "the previous pass" (it failed), nor "nothing left to do" (the loop goes on).
+      expect(said).not.toContain("The previous pass changed");
+      expect(said).not.toContain("nothing left to do");
+      expect(said).toMatch(/Pass \d+ \(the passes since failed and changed nothing\) changed/);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(3);
   });
 
   it("says an orphaned Deployment event queues nothing", () => {

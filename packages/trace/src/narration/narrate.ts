@@ -209,11 +209,16 @@ class Narrator {
         ];
         const prev = previousWriter(this.ctx.passes(e.key), p);
         const again = prev ? p.changedFields.filter((f) => prev.changedFields.includes(f)) : [];
+        // Named when failed passes lie between: "the previous pass" would be one that failed.
+        const who =
+          prev && prev.number < p.number - 1
+            ? `Pass ${prev.number} (the passes since failed and changed nothing)`
+            : "The previous pass";
         const loop =
           prev && again.length > 0
-            ? ` The previous pass changed ${again.join(", ")} and this one changes it again: the key is looping on its own writes — a hot loop.`
+            ? ` ${who} changed ${again.join(", ")} and this one changes it again: the key is looping on its own writes — a hot loop.`
             : prev
-              ? ` The previous pass changed ${prev.changedFields.join(", ")}; if this pass changes it again, the key will loop.`
+              ? ` ${who} changed ${prev.changedFields.join(", ")}; if this pass changes it again, the key will loop.`
               : " It should find nothing left to do.";
         n.text += ` Every trigger was our own write coming back${writes.length ? ` (seq ${writes.join(", ")})` : ""}: a self-triggered pass.${loop}${merged}`;
         break;
@@ -329,16 +334,16 @@ class Narrator {
 }
 
 /**
- * The pass before `pass` that changed named fields, looking back past passes that only
- * stumbled on a conflict (nothing changed, requeued); undefined if the one before changed nothing
- * or belonged to an earlier Foo of the same name.
+ * The pass before `pass` that changed named fields, looking back past passes that failed and
+ * changed nothing (a 409 requeued, an error at shutdown dropped); undefined if the one before
+ * synced without a change, or belonged to an earlier Foo of the same name.
  */
 function previousWriter(passes: readonly Pass[], pass: Pass): Pass | undefined {
   const first = pass.index - (pass.number - 1);
   for (let i = pass.index - 1; i >= first; i--) {
     const q = passes[i]!;
     if (q.changingWrites > 0) return q.changedFields.length > 0 ? q : undefined;
-    if (!(q.conflicts > 0 && q.outcome === "requeued")) return undefined;
+    if (q.outcome !== "requeued" && q.outcome !== "dropped") return undefined;
   }
   return undefined;
 }

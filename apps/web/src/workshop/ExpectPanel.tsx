@@ -90,7 +90,9 @@ export function ExpectPanel({
             <>
               {" "}
               ({x.secondPass.changingWrites} changing write
-              {x.secondPass.changingWrites === 1 ? "" : "s"}, cause {x.secondPass.cause})
+              {x.secondPass.changingWrites === 1 ? "" : "s"}
+              {x.secondPass.conflicts > 0 ? `, ${x.secondPass.conflicts} failed with 409` : ""},
+              cause {x.secondPass.cause}, {x.secondPass.outcome ?? "open"})
             </>
           )}
         </p>

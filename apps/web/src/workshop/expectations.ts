@@ -63,13 +63,16 @@ export function expectations(excerpt: Excerpt, summary: KeySummary): Expectation
     });
   const second = passes[1];
   const firstSelf = passes.find((p) => p.cause === "self" && p.end !== undefined);
+  // A no-op finds nothing to do and ends synced: a pass whose write failed (a 409, requeued)
+  // changed nothing too, but it is the opposite of the lesson.
+  const noop = (p: Pass) => p.changingWrites === 0 && p.conflicts === 0 && p.outcome === "synced";
   const counts = STAGES.map((s) => ({ stage: s, observed: excerpt.counts[s] }));
   const yesNo = (b: boolean | undefined) => (b === undefined ? "not yet" : b ? "yes" : "no");
   const writeDown = [
     `One create of ${key}:`,
     counts.map((c) => `STAGE/${c.stage} ×${c.observed}`).join(", "),
     `writes that came back as watch events: ${writes.filter((w) => w.echoSeq !== undefined).length} of ${writes.length}`,
-    `second pass a no-op: ${yesNo(second && second.end !== undefined ? second.changingWrites === 0 : undefined)}`,
+    `second pass a no-op: ${yesNo(second && second.end !== undefined ? noop(second) : undefined)}`,
     `reconcile count for one create: ${excerpt.reconciles ?? "not quiescent yet"}`,
   ].join("\n");
   const out: Expectations = {
@@ -83,8 +86,8 @@ export function expectations(excerpt: Excerpt, summary: KeySummary): Expectation
   };
   if (second && second.end !== undefined) {
     out.secondPass = second;
-    out.secondPassNoop = second.changingWrites === 0;
+    out.secondPassNoop = noop(second);
   }
-  if (firstSelf) out.firstSelfNoop = firstSelf.changingWrites === 0;
+  if (firstSelf) out.firstSelfNoop = noop(firstSelf);
   return out;
 }

@@ -23,7 +23,10 @@ describe("navigation", () => {
     }
     expect(seen).toEqual(["watch", "enqueue", "dequeue", "read", "write"]);
     step(session, view, -1);
-    expect(session.store.event(session.store.rowOfSeq(view.get().selectedSeq!)).stage).toBe("read");
+    const back = session.store.rowOfSeq(view.get().selectedSeq!);
+    expect(session.store.event(back).stage).toBe("read");
+    // Back, the playhead follows: the write after it is not drawn as arrived.
+    expect(view.get().playhead).toBe(session.store.ts.get(back));
   });
 
   it("play starts from the beginning and pauses; fit covers every event of the Foo", () => {

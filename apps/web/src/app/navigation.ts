@@ -70,10 +70,9 @@ export function step(session: TraceSession, view: ViewStore, dir: 1 | -1): void 
     selectedKeys: keys,
     selectedSeq: store.seq.get(row),
     playing: false,
-    playhead:
-      s.playhead !== undefined || session.source.kind === "replay"
-        ? Math.max(ts, s.playhead ?? ts)
-        : undefined,
+    // The playhead goes where the step went, back as well as forward: the lanes show what came
+    // up to the selected event, as in the workshop's step-through.
+    playhead: s.playhead !== undefined || session.source.kind === "replay" ? ts : undefined,
     window,
     follow: false,
   });

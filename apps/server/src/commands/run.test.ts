@@ -48,6 +48,26 @@ describe("loopscope run", () => {
     expect(await run(["--scenario", "create-foo", "--out", out, "--timeout", "0.05"])).toBe(1);
   });
 
+  it("refuses an --out or --klog it cannot write before running the scenario, in one line", async () => {
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof write;
+    try {
+      expect(await run(["--scenario", "create-foo", "--out", join(dir, "no/such/x.jsonl")])).toBe(
+        1,
+      );
+      const ok = join(dir, "ok.jsonl");
+      expect(await run(["--scenario", "create-foo", "--out", ok, "--klog", dir])).toBe(1);
+    } finally {
+      process.stderr.write = write;
+    }
+    // Those two lines and nothing else: the scenario never ran ("applying …" would be here).
+    expect(said).toEqual([
+      `loopscope run: cannot write ${join(dir, "no/such/x.jsonl")}: its folder does not exist\n`,
+      `loopscope run: cannot write ${dir}: it is a folder\n`,
+    ]);
+  });
+
   it("rejects bad usage with exit 2", async () => {
     expect(await run(["--scenario", "nope", "--out", "x"])).toBe(2);
     expect(parseArgs(["--scenario", "create-foo"])).toBe("--out is required");

@@ -9,7 +9,7 @@
  * --workers N, --resync S, --hot-loop, --idempotent-status, and -v=N to copy klog lines to stderr
  * (`loopscope run … -v=2 2>&1 | tee /tmp/trace.log` gives a log the klog replayer reads).
  */
-import { createWriteStream, type WriteStream } from "node:fs";
+import { closeSync, createWriteStream, openSync, type WriteStream } from "node:fs";
 import { once } from "node:events";
 import { encodeEvent, encodeHeader, type TraceEvent } from "@loopscope/trace";
 import { startSession, type ClusterSpec } from "../session/session.ts";
@@ -126,6 +126,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   const scenario = scenarios[args.scenario]!;
   const log = (m: string) => process.stderr.write(`loopscope run: ${m}\n`);
+  // Before the scenario runs, not after: its seconds of work would be lost to a typo in a path.
+  for (const path of [args.out, args.klog]) {
+    const why = path === undefined ? undefined : unwritable(path);
+    if (why !== undefined) {
+      log(`cannot write ${path}: ${why}`);
+      return 1;
+    }
+  }
   const events = new EventLog();
   const klogOut = args.klog ? createWriteStream(args.klog) : undefined;
   const cluster: ClusterSpec = args.kubeconfig
@@ -207,4 +215,18 @@ async function close(s: WriteStream | undefined): Promise<void> {
   await new Promise<void>((resolve, reject) =>
     s.end((err?: Error | null) => (err ? reject(err) : resolve())),
   );
+}
+
+/** Why `path` cannot be written (created or truncated), in a few words; undefined if it can. */
+function unwritable(path: string): string | undefined {
+  try {
+    closeSync(openSync(path, "w"));
+    return undefined;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return "its folder does not exist";
+    if (code === "EACCES" || code === "EPERM") return "permission denied";
+    if (code === "EISDIR") return "it is a folder";
+    return err instanceof Error ? err.message : String(err);
+  }
 }

@@ -94,7 +94,17 @@ describe("loopscope convert", () => {
     writeFileSync(junk, "just some text\nnothing like a trace\n");
     const out = join(dir, "out.json");
     expect(await run([junk, "--to", "chrome", "-o", out])).toBe(1);
-    expect(stderr.join("")).toContain("no klog lines or loopscope trace records found");
+    expect(stderr.join("")).toContain(
+      "notes.txt has no STAGE events (not a loopscope JSONL trace or a klog log of the controller)",
+    );
+    expect(existsSync(out)).toBe(false);
+
+    // An OTLP export is not read back (only Chrome is): said as stats says it, not 0 events.
+    const otlp = join(REPO, "public/traces/create-foo.otlp.json");
+    expect(await run([otlp, "--to", "jsonl", "-o", out])).toBe(1);
+    expect(stderr.join("")).toContain(
+      "create-foo.otlp.json is an OTLP/JSON export (loopscope convert's output); open the JSONL it was made from",
+    );
     expect(existsSync(out)).toBe(false);
 
     const foreign = join(dir, "other-tool.json");

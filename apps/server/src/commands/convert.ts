@@ -20,6 +20,9 @@ import {
   encodeEvent,
   encodeHeader,
   looksLikeChromeTrace,
+  exportHead,
+  whyNotATrace,
+  type ExportHead,
   type Diagnostic,
   type TraceEvent,
 } from "@loopscope/trace";
@@ -107,7 +110,7 @@ interface EventSource {
   readonly diagnostics: Diagnostic[];
   /** "jsonl", "klog" or "chrome", once known. */
   format(): string | undefined;
-  /** Why the input is not a trace, when nothing in it was recognized. */
+  /** Why the input is not a trace ("is empty", "has no …"), to follow its name; else undefined. */
   notATrace(): string | undefined;
 }
 
@@ -120,24 +123,23 @@ function chromeSource(): EventSource {
     format: () => "chrome",
     notATrace: () =>
       r.records === 0
-        ? "no Chrome trace events found"
+        ? "has no Chrome trace events"
         : r.events === 0
-          ? `${r.records} Chrome trace events but no loopscope events among them (only files written by --to chrome can be read back)`
+          ? `has ${r.records} Chrome trace events but no loopscope events among them (only files written by --to chrome can be read back)`
           : undefined,
   };
 }
 
-function traceSource(year: number | undefined): EventSource {
+function traceSource(year: number | undefined, head: ExportHead | undefined): EventSource {
   const r = new TraceReader(year !== undefined ? { year } : {});
   return {
     push: (c) => r.push(c),
     end: () => r.end(),
     diagnostics: r.diagnostics,
     format: () => r.format,
+    // As stats and replay say it (an OTLP export read as JSONL gave 0 events and exit 0).
     notATrace: () =>
-      r.lines > 0 && r.events === 0 && r.recognizedLines === 0
-        ? "no klog lines or loopscope trace records found"
-        : undefined,
+      whyNotATrace({ events: r.events, header: r.header !== undefined, format: r.format }, head),
   };
 }
 
@@ -205,20 +207,20 @@ export async function run(argv: string[]): Promise<number> {
       for await (const chunk of input.chunks) {
         reader ??= looksLikeChromeTrace(new TextDecoder().decode(chunk.subarray(0, 4096)))
           ? chromeSource()
-          : traceSource(flags.year);
+          : traceSource(flags.year, exportHead(chunk));
         for (const e of reader.push(chunk)) {
           sink.push(e);
           events++;
         }
         if (out.pending > 1 << 16) await out.flush();
       }
-      reader ??= traceSource(flags.year);
+      reader ??= traceSource(flags.year, undefined);
       for (const e of reader.end()) {
         sink.push(e);
         events++;
       }
       const why = reader.notATrace();
-      if (why) throw new InputError(`${input.name}: ${why}`);
+      if (why) throw new InputError(`${input.name} ${why}`);
       sink.end();
       await out.flush();
     })();

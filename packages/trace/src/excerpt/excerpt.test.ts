@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { analyze, fixture } from "../testing/fixtures.ts";
+import { readTraceText } from "../reader/read-trace.ts";
 import { buildExcerpt, excerpt, renderExcerptText } from "./excerpt.ts";
 
 describe("annotated excerpt", () => {
@@ -50,5 +52,15 @@ describe("annotated excerpt", () => {
     expect(md).toContain("never quiescent in this trace");
     expect(md).toContain("changed status.lastSyncTime");
     expect(excerpt(hot, { key: "nope/none" })).toBeUndefined();
+  });
+
+  it("names a JSONL trace's echoed writes by seq, not by a line the file does not have there", () => {
+    const text = readFileSync(
+      new URL("../../../../public/traces/create-foo.jsonl", import.meta.url),
+      "utf8",
+    );
+    const rendered = renderExcerptText(buildExcerpt(readTraceText(text).events)!);
+    expect(rendered).toMatch(/‹self, echo of write seq \d+›/);
+    expect(rendered).not.toContain("echo of the write on line");
   });
 });

@@ -72,7 +72,14 @@ export function buildExcerpt(
   }
   const passes = analyzer.passes(key);
   const summary = analyzer.summary(key)!;
-  const lineOf = new Map(mine.map((e) => [e.seq, e.line ?? e.seq]));
+  // A klog event knows its line in the log; a JSONL record its seq (not its line: the header
+  // and any skipped lines come between), so it is named by seq.
+  const whereOf = new Map(
+    mine.map((e) => [
+      e.seq,
+      e.line !== undefined ? `the write on line ${e.line}` : `write seq ${e.seq}`,
+    ]),
+  );
   const changing = new Set(passes.flatMap((p) => p.changingWriteSeqs ?? []));
   // Triggers belong to the pass they caused.
   const triggerNote = new Map<number, string>();
@@ -80,8 +87,7 @@ export function buildExcerpt(
     for (const t of p.triggers) {
       const label = `→ pass ${p.number}: ${t.cause}${t.inferred ? " (inferred)" : ""}`;
       triggerNote.set(t.enqueueSeq, label);
-      const echo =
-        t.writeSeq !== undefined ? `, echo of the write on line ${lineOf.get(t.writeSeq)}` : "";
+      const echo = t.writeSeq !== undefined ? `, echo of ${whereOf.get(t.writeSeq)}` : "";
       if (t.watchSeq !== undefined)
         triggerNote.set(t.watchSeq, `${t.cause}${t.inferred ? " (inferred)" : ""}${echo}`);
     }

@@ -129,5 +129,10 @@ test("a replayed trace past one catch-up loads in the workers and agrees with `l
   await expect(page.getByTestId("diagnostics-summary")).toHaveText(
     "1 line could not be read; everything else loaded.",
   );
+
+  // The workshop's compare calls the open trace by its file, not by the stream it came over.
+  await page.getByTestId("workshop-toggle").click();
+  await page.getByTestId("workshop-tab-compare").click();
+  await expect(page.getByTestId("workshop")).toContainText("Compare controller.log with");
   expect(errors).toEqual([]);
 });

@@ -35,10 +35,13 @@ export function ComparePanel({
   session,
   token,
   focusKey,
+  name,
 }: {
   session: TraceSession;
   token?: string;
   focusKey?: string;
+  /** What the open trace is called (a replay server's file; the session only knows its stream). */
+  name?: string;
 }) {
   const [other, setOther] = useState<Loading | undefined>();
   const [error, setError] = useState<string | undefined>();
@@ -55,7 +58,7 @@ export function ComparePanel({
   const runs = useRuns(token);
   const v1 = useVersion(session);
   const v2 = useVersion(other?.session);
-  const leftName = session.source.name ?? session.source.kind;
+  const leftName = name ?? session.source.name ?? session.source.kind;
   // Recomputed per render: both versions are read above, so a loading trace redraws as it grows.
   void v1;
   void v2;

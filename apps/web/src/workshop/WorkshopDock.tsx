@@ -151,7 +151,16 @@ function WorkshopPanel({
           />
         )}
         {tab === "queue" && <QueueView session={session} data={data} focusKey={focusKey} />}
-        {tab === "compare" && <ComparePanel session={session} token={token} focusKey={focusKey} />}
+        {tab === "compare" && (
+          <ComparePanel
+            session={session}
+            token={token}
+            focusKey={focusKey}
+            name={
+              info?.mode === "replay" && session.source.kind === "live" ? info.trace : undefined
+            }
+          />
+        )}
       </div>
     </section>
   );

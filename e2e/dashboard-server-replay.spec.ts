@@ -130,6 +130,15 @@ test("a replayed trace past one catch-up loads in the workers and agrees with `l
     "1 line could not be read; everything else loaded.",
   );
 
+  // The filter's Enter selects its first match: the lanes follow the list.
+  await page.getByTestId("search").fill("foo-17");
+  await page.getByTestId("search").press("Enter");
+  const only = page.getByTestId("object-row");
+  await expect(only).toHaveCount(1);
+  await expect(only).toHaveAttribute("aria-selected", "true");
+  await expect(page).toHaveURL(/foo=ns-\d+%2Ffoo-17\b/);
+  await page.getByTestId("search").fill("");
+
   // The workshop's compare calls the open trace by its file, not by the stream it came over.
   await page.getByTestId("workshop-toggle").click();
   await page.getByTestId("workshop-tab-compare").click();

@@ -240,6 +240,14 @@ export function App() {
           placeholder="Filter objects  ( / )"
           value={search}
           onChange={(e) => view.set({ search: e.target.value })}
+          title="Filter the objects by key; Enter selects the first match"
+          onKeyDown={(e) => {
+            if (e.key !== "Enter") return;
+            const q = search.trim().toLowerCase();
+            const first = session.store.keyList().find((k) => k.toLowerCase().includes(q));
+            if (first)
+              view.set({ selectedKeys: [first], selectedPass: undefined, window: undefined });
+          }}
         />
         <button
           data-testid="theme"

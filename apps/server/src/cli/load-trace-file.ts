@@ -79,9 +79,6 @@ export function refuseNonTrace(
   name: string,
   head: ExportHead | undefined,
 ): void {
-  const why = whyNotATrace(
-    { events: reader.events, header: reader.header !== undefined, format: reader.format },
-    head,
-  );
+  const why = whyNotATrace(reader, head);
   if (why !== undefined) throw new InputError(`${name} ${why}`);
 }

@@ -138,8 +138,7 @@ function traceSource(year: number | undefined, head: ExportHead | undefined): Ev
     diagnostics: r.diagnostics,
     format: () => r.format,
     // As stats and replay say it (an OTLP export read as JSONL gave 0 events and exit 0).
-    notATrace: () =>
-      whyNotATrace({ events: r.events, header: r.header !== undefined, format: r.format }, head),
+    notATrace: () => whyNotATrace(r, head),
   };
 }
 

@@ -89,10 +89,6 @@ export function createReader(encoder: RowEncoder): ReaderPort {
     // Rows taken straight from the bytes reach the general reader as blank lines later.
     lines: () => reader.lines + taken,
     recognized: () => reader.recognizedLines,
-    outcome: () => ({
-      events: reader.events,
-      header: reader.header !== undefined,
-      format: reader.format,
-    }),
+    outcome: () => reader,
   };
 }

@@ -8,13 +8,16 @@
  * (its bad lines reported), and so does a recording with a header and no events yet.
  */
 
-/** What a whole input gave the reader, as far as telling a trace from the rest goes. */
+/**
+ * What a whole input gave the reader, as far as telling a trace from the rest goes — a
+ * TraceReader is one, as it is after reading.
+ */
 export interface ReadOutcome {
-  events: number;
-  /** Whether a JSONL trace header was read (a recording with no events yet is a trace). */
-  header: boolean;
-  /** "jsonl" | "klog" once the reader settled it on a line that was not blank; else undefined. */
-  format: string | undefined;
+  readonly events: number;
+  /** The JSONL trace header, once read (a recording with no events yet is a trace). */
+  readonly header: unknown;
+  /** The format, once the reader settled it on a line that was not blank. */
+  readonly format: string | undefined;
 }
 
 /** What the first bytes of an input say it is, when that is an export of another format. */
@@ -58,7 +61,7 @@ export function exportHead(chunk: Uint8Array): ExportHead | undefined {
  * undefined when the input is a trace.
  */
 export function whyNotATrace(read: ReadOutcome, head: ExportHead | undefined): string | undefined {
-  if (read.events > 0 || read.header) return undefined;
+  if (read.events > 0 || read.header !== undefined) return undefined;
   if (read.format === undefined) return "is empty";
   if (head?.ours)
     return `is ${head.what} (loopscope convert's output); open the JSONL it was made from`;

@@ -63,4 +63,16 @@ describe("annotated excerpt", () => {
     expect(rendered).toMatch(/‹self, echo of write seq \d+›/);
     expect(rendered).not.toContain("echo of the write on line");
   });
+
+  it("has nothing to say yet about a key with only notes (a scenario's first line, live)", () => {
+    const note = {
+      seq: 1,
+      ts: 1,
+      stage: "note" as const,
+      key: "default/example-foo",
+      src: "scenario",
+      text: "scenario: hot loop",
+    };
+    expect(buildExcerpt([note], { key: "default/example-foo" })).toBeUndefined();
+  });
 });

@@ -71,7 +71,9 @@ export function buildExcerpt(
     if (p >= 0) passOf.set(e.seq, p);
   }
   const passes = analyzer.passes(key);
-  const summary = analyzer.summary(key)!;
+  // No summary: the key has only notes so far (a scenario's opening line, say) — no excerpt yet.
+  const summary = analyzer.summary(key);
+  if (!summary) return undefined;
   // A klog event knows its line in the log; a JSONL record its seq (not its line: the header
   // and any skipped lines come between), so it is named by seq.
   const whereOf = new Map(

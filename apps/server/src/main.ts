@@ -4,6 +4,7 @@
  * Exit codes everywhere: 0 success, 1 unreadable input or runtime failure (one-line reason), 2 usage.
  */
 import { commandTable } from "./commands/table.ts";
+import { typedInDirectory } from "./cli/typed-in.ts";
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
@@ -30,6 +31,9 @@ function printHelp(): void {
   const lines = Object.entries(commandTable).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
   process.stderr.write(`usage: loopscope <command> [options]\n\ncommands:\n${lines.join("\n")}\n`);
 }
+
+const here = typedInDirectory(process.env, process.cwd());
+if (here !== undefined) process.chdir(here);
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -5,6 +5,7 @@
 import { line, curveStepAfter, scaleLinear, scaleLog, type ScaleLinear } from "d3";
 import { causeStyle } from "../ui/palette.ts";
 import type { TraceSession } from "../store/session.ts";
+import { countTicks } from "./countTicks.ts";
 import { queueModel } from "./queueModel.ts";
 import type { WorkshopData } from "./workshopData.ts";
 
@@ -42,7 +43,7 @@ export function QueueView({
             .curve(curveStepAfter)(m.depth);
           return (
             <>
-              <Axes x={x} y={y} h={h} yLabel="keys" />
+              <Axes x={x} y={y} h={h} yLabel="keys" counts />
               {path && <path d={path} className="depth-line" data-testid="depth-line" />}
               <text x={WIDTH - M.r} y={M.t + 10} className="chart-note" textAnchor="end">
                 max {maxLen}
@@ -182,12 +183,15 @@ function Axes({
   h,
   yLabel,
   log,
+  counts,
 }: {
   x: ScaleLinear<number, number>;
   y?: { (v: number): number; ticks(n?: number): number[] };
   h: number;
   yLabel?: string;
   log?: boolean;
+  /** The axis counts things: whole-number ticks only. */
+  counts?: boolean;
 }) {
   const base = h - M.b;
   return (
@@ -204,13 +208,16 @@ function Axes({
       {y && (
         <>
           <line x1={M.l} x2={M.l} y1={M.t} y2={base} />
-          {(log ? y.ticks(3).filter((t) => [1, 10, 100, 1000, 10000].includes(t)) : y.ticks(3)).map(
-            (t) => (
-              <text key={t} x={M.l - 6} y={y(t) + 4} textAnchor="end">
-                {t}
-              </text>
-            ),
-          )}
+          {(log
+            ? y.ticks(3).filter((t) => [1, 10, 100, 1000, 10000].includes(t))
+            : counts
+              ? countTicks(y, 3)
+              : y.ticks(3)
+          ).map((t) => (
+            <text key={t} x={M.l - 6} y={y(t) + 4} textAnchor="end">
+              {t}
+            </text>
+          ))}
           {yLabel && (
             <text x={M.l + 6} y={M.t + 8} className="chart-note">
               {yLabel}

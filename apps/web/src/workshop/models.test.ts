@@ -5,6 +5,8 @@ import { expectations } from "./expectations.ts";
 import { queueModel } from "./queueModel.ts";
 import { runSide, type SideSource } from "./compareModel.ts";
 import { neighbour } from "./stepping.ts";
+import { countTicks } from "./countTicks.ts";
+import { scaleLinear } from "d3";
 
 type Draft = TraceEvent extends infer E
   ? E extends TraceEvent
@@ -174,5 +176,13 @@ describe("neighbour", () => {
     expect(neighbour(steps, 6, 1)).toBe(9);
     expect(neighbour(steps, 6, -1)).toBe(5);
     expect(neighbour([], 1, 1)).toBeUndefined();
+  });
+});
+
+describe("queue depth axis", () => {
+  it("counts keys in whole numbers (a depth of at most 1 has ticks 0 and 1, not 0.5)", () => {
+    expect(countTicks(scaleLinear().domain([0, 1]), 3)).toEqual([0, 1]);
+    expect(countTicks(scaleLinear().domain([0, 2]), 3)).toEqual([0, 1, 2]);
+    expect(countTicks(scaleLinear().domain([0, 40]), 3)).toEqual([0, 10, 20, 30, 40]);
   });
 });

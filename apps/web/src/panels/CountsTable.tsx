@@ -9,7 +9,9 @@ import { STAGES, type Excerpt } from "@loopscope/trace";
 export function CountsTable({ excerpt }: { excerpt: Excerpt }) {
   const rc = excerpt.reconciles;
   const self = excerpt.rows.filter((r) => r.kind === "pass" && r.pass.cause === "self").length;
-  const span = excerpt.quiescent ? "from creation to quiescent" : "from creation (not quiescent)";
+  const span = excerpt.quiescent
+    ? "from creation to quiescent"
+    : "from creation (not quiescent yet)";
   return (
     <table className="counts" data-testid="counts-table" data-key={excerpt.key}>
       <thead>
@@ -40,7 +42,7 @@ export function CountsTable({ excerpt }: { excerpt: Excerpt }) {
         <tr className="reconciles" data-testid="count-reconciles">
           <td>reconciles for one create</td>
           <td className="num">1</td>
-          <td className="num">{rc === null ? "not yet quiescent" : rc}</td>
+          <td className="num">{rc === null ? "not quiescent yet" : rc}</td>
         </tr>
       </tbody>
       <caption>

@@ -49,7 +49,7 @@ describe("annotated excerpt", () => {
     const hot = analyze(fixture("stage/hot-loop.log")).events;
     const md = excerpt(hot, { format: "md" })!;
     expect(md).toContain("| stage | time | file:line | line | note |");
-    expect(md).toContain("never quiescent in this trace");
+    expect(md).toContain("not quiescent in this trace");
     expect(md).toContain("changed status.lastSyncTime");
     expect(excerpt(hot, { key: "nope/none" })).toBeUndefined();
   });

@@ -187,12 +187,12 @@ function tally(x: Excerpt): string {
 function closing(x: Excerpt): string {
   return x.quiescent
     ? `Reconcile count for one create: ${x.reconciles} passes (creation to quiescent).`
-    : `Not quiescent within this trace: ${x.passes} passes shown, no reconcile count.`;
+    : `Not quiescent in this trace: ${x.passes} passes shown, no reconcile count.`;
 }
 
 export function renderExcerptText(x: Excerpt): string {
   const out = [
-    `${x.key}: ${x.quiescent ? "from creation to quiescent" : "from creation (never quiescent in this trace)"}`,
+    `${x.key}: ${x.quiescent ? "from creation to quiescent" : "from creation (not quiescent in this trace)"}`,
     "",
   ];
   const srcWidth = Math.max(
@@ -226,7 +226,7 @@ function code(s: string): string {
 
 export function renderExcerptMarkdown(x: Excerpt): string {
   const out = [
-    `### \`${x.key}\` — ${x.quiescent ? "from creation to quiescent" : "from creation (never quiescent in this trace)"}`,
+    `### \`${x.key}\` — ${x.quiescent ? "from creation to quiescent" : "from creation (not quiescent in this trace)"}`,
     "",
     "| stage | time | file:line | line | note |",
     "| --- | --- | --- | --- | --- |",

@@ -9,6 +9,11 @@ import { join, resolve } from "node:path";
 import type { ApiServerOptions } from "@loopscope/apiserver";
 
 export const usage = `usage: loopscope apiserver [--port N] [--kubeconfig PATH] [--ready-delay MS]
+
+Runs the embedded Kubernetes-compatible API server alone (no controller, no dashboard), writes a
+kubeconfig for it and prints the export KUBECONFIG=… line, for kubectl or the Go sample-controller.
+Ctrl-C stops it.
+
   --port N          listen on 127.0.0.1:N (default: a free port)
   --kubeconfig PATH where to write the kubeconfig (default: <tmp>/loopscope/kubeconfig-<port>.yaml)
   --ready-delay MS  how long simulated Deployment pods take to become ready (default 1500)`;
@@ -54,7 +59,9 @@ export function parseArgs(argv: string[]): Args | string {
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (typeof args === "string") {
-    process.stderr.write(`loopscope apiserver: ${args}\n${usage}\n`);
+    process.stderr.write(
+      `loopscope apiserver: ${args}\n${usage.split("\n")[0]}\n(loopscope apiserver --help says more)\n`,
+    );
     return 2;
   }
   const { startApiServer } = await import("@loopscope/apiserver");

@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer, readTraceText } from "@loopscope/trace";
-import { parseArgs, run } from "./run.ts";
+import { parseArgs, run, usage } from "./run.ts";
+import { scenarios } from "../scenarios/index.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -74,5 +75,26 @@ describe("loopscope run", () => {
     expect(parseArgs(["--scenario", "create-foo", "--out", "f", "--timeout", "soon"])).toMatch(
       /--timeout needs a number/,
     );
+  });
+
+  it("--help names every option it takes and every scenario with what it shows", () => {
+    const flags = [
+      "--scenario",
+      "--out",
+      "--klog",
+      "--timeout",
+      "-v=N",
+      "--kubeconfig",
+      "--context",
+      "--install-crd",
+      "--workers",
+      "--resync",
+      "--hot-loop",
+      "--idempotent-status",
+    ];
+    for (const f of flags) expect(usage).toContain(`  ${f} `);
+    for (const [name, s] of Object.entries(scenarios))
+      expect(usage).toMatch(new RegExp(`  ${name} +${s.title}`));
+    expect(Math.max(...usage.split("\n").map((l) => l.length))).toBeLessThanOrEqual(100);
   });
 });

@@ -17,10 +17,29 @@ import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
 import { runScenario } from "../scenarios/run-scenario.ts";
 
-export const usage = `usage: loopscope run --scenario <name> --out FILE [--klog FILE] [--timeout S] [-v=N]
-                     [--kubeconfig PATH [--context NAME] [--install-crd]]
-                     [--workers N] [--resync S] [--hot-loop] [--idempotent-status]
-scenarios: ${Object.keys(scenarios).join(", ")}`;
+export const usage = `usage: loopscope run --scenario <name> --out FILE [options]
+
+Runs one workshop scenario headless — the embedded API server (or a real cluster) and the Foo
+controller — until it settles, and writes its trace: JSONL for replay, stats and excerpt, and
+optionally the log the Go controller would print.
+
+  --scenario NAME      what to run (below)
+  --out FILE           the JSONL trace (header + one event per line)
+  --klog FILE          also the klog text, as the patched Go controller prints it at -v=2
+  --timeout S          give up after S seconds with exit 1 (default 60)
+  -v=N                 copy klog lines to stderr: STAGE lines from 2, "Processing object" from 4
+  --kubeconfig PATH    run against that cluster instead of the embedded one
+  --context NAME       the kubeconfig context (default: its current one)
+  --install-crd        apply the Foo CRD to that cluster first
+  --workers N          controller workers (default 2, or the scenario's)
+  --resync S           informer resync period in seconds (default 30, or the scenario's; 0: none)
+  --hot-loop           the hot-loop lesson: every pass writes a fresh status.lastSyncedAt
+  --idempotent-status  its fix: skip the status write when nothing would change
+
+scenarios:
+${Object.entries(scenarios)
+  .map(([name, s]) => `  ${name.padEnd(20)} ${s.title}`)
+  .join("\n")}`;
 
 interface RunArgs {
   scenario: string;
@@ -121,7 +140,9 @@ export function parseArgs(argv: string[]): RunArgs | string {
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv);
   if (typeof args === "string") {
-    process.stderr.write(`loopscope run: ${args}\n${usage}\n`);
+    process.stderr.write(
+      `loopscope run: ${args}\n${usage.split("\n")[0]}\n(loopscope run --help says more)\n`,
+    );
     return 2;
   }
   const scenario = scenarios[args.scenario]!;

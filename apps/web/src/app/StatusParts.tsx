@@ -109,7 +109,7 @@ export const BottomPanel = memo(function BottomPanel({
       {tab === "diagnostics" && (
         <DiagnosticsList diagnostics={session.diagnostics} total={session.diagnosticsTotal} />
       )}
-      {tab === "findings" && <FindingsList findings={findings} view={view} />}
+      {tab === "findings" && <FindingsList findings={findings} view={view} focusKey={focusKey} />}
     </section>
   );
 });

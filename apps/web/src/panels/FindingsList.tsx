@@ -1,42 +1,97 @@
-/** Lint-style findings of the analysis (hot loops, conflicts, retries, orphans). */
-import type { Finding } from "@loopscope/trace";
+/**
+ * Lint-style findings of the analysis (hot loops, conflicts, retries, orphans), narrowed by kind
+ * or to the selected Foo (see findingsFilter.ts). A finding's button selects its Foo and event.
+ */
+import { useState } from "react";
+import type { Finding, FindingKind } from "@loopscope/trace";
 import type { ViewStore } from "../store/viewState.ts";
+import { countByKind, filterFindings, SHOWN_FINDINGS } from "./findingsFilter.ts";
 
 export function FindingsList({
   findings,
   view,
+  focusKey,
 }: {
   findings: readonly Finding[];
   view: ViewStore;
+  /** The selected Foo, which the list can be narrowed to. */
+  focusKey?: string;
 }) {
+  const [kind, setKind] = useState<FindingKind | undefined>(undefined);
+  const [onlyFocus, setOnlyFocus] = useState(false);
   if (findings.length === 0) return <p className="muted">No findings.</p>;
+  const counts = countByKind(findings);
+  // A kind that is no longer there (another trace) narrows to nothing: show every kind.
+  const shownKind = counts.some(([k]) => k === kind) ? kind : undefined;
+  const key = onlyFocus ? focusKey : undefined;
+  const matching = filterFindings(findings, { kind: shownKind, key });
+  const shown = matching.slice(0, SHOWN_FINDINGS);
+  const more = matching.length - shown.length;
+  const kindButton = (k: FindingKind | undefined, label: string, n: number) => (
+    <button
+      key={k ?? "all"}
+      className="chip"
+      aria-pressed={shownKind === k}
+      onClick={() => setKind(k)}
+      data-testid={`findings-kind-${k ?? "all"}`}
+    >
+      {label} <span className="muted">{n.toLocaleString("en-US")}</span>
+    </button>
+  );
   return (
-    <ul className="findings" data-testid="findings">
-      {findings.map((f, i) => (
-        <li key={i} data-testid="finding" data-kind={f.kind}>
-          <button
-            className="link"
-            onClick={() =>
-              view.set({
-                selectedKeys: f.key ? [f.key] : [],
-                selectedSeq: f.seq,
-                window: undefined,
-              })
-            }
-          >
-            <span
-              className={`badge ${f.kind === "hot-loop" || f.kind === "conflict" ? "bad" : "warn"}`}
+    <div>
+      <div className="findings-filter" role="group" aria-label="Show findings">
+        {kindButton(undefined, "all", findings.length)}
+        {counts.map(([k, n]) => kindButton(k, k, n))}
+        {focusKey && (
+          <label>
+            <input
+              type="checkbox"
+              checked={onlyFocus}
+              onChange={(e) => setOnlyFocus(e.target.checked)}
+              data-testid="findings-only-focus"
+            />{" "}
+            only {focusKey}
+          </label>
+        )}
+      </div>
+      {shown.length === 0 && (
+        <p className="muted" data-testid="findings-none">
+          No {shownKind ?? ""} findings{key ? ` about ${key}` : ""}.
+        </p>
+      )}
+      <ul className="findings" data-testid="findings">
+        {shown.map((f, i) => (
+          <li key={i} data-testid="finding" data-kind={f.kind}>
+            <button
+              className="link"
+              onClick={() =>
+                view.set({
+                  selectedKeys: f.key ? [f.key] : [],
+                  selectedSeq: f.seq,
+                  window: undefined,
+                })
+              }
             >
-              {f.kind}
-            </span>{" "}
-            {f.key || "(no Foo)"}
-          </button>{" "}
-          {f.detail}
-          {f.fields && f.fields.length > 0 && (
-            <span className="muted"> — differs each pass: {f.fields.join(", ")}</span>
-          )}
-        </li>
-      ))}
-    </ul>
+              <span
+                className={`badge ${f.kind === "hot-loop" || f.kind === "conflict" ? "bad" : "warn"}`}
+              >
+                {f.kind}
+              </span>{" "}
+              {f.key || "(no Foo)"}
+            </button>{" "}
+            {f.detail}
+            {f.fields && f.fields.length > 0 && (
+              <span className="muted"> — differs each pass: {f.fields.join(", ")}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {more > 0 && (
+        <p className="muted" data-testid="findings-more">
+          … and {more.toLocaleString("en-US")} more: choose a kind, or select a Foo and tick “only”.
+        </p>
+      )}
+    </div>
   );
 }

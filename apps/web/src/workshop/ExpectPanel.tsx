@@ -85,19 +85,12 @@ export function ExpectPanel({
           ))}
         </ul>
         <p data-testid="second-pass">
-          {mark(x.secondPassNoop)} the second pass is a no-op
-          {x.secondPass && (
-            <>
-              {" "}
-              ({x.secondPass.changingWrites} changing write
-              {x.secondPass.changingWrites === 1 ? "" : "s"}
-              {x.secondPass.conflicts > 0 ? `, ${x.secondPass.conflicts} failed with 409` : ""},
-              cause {x.secondPass.cause}, {x.secondPass.outcome ?? "open"})
-            </>
-          )}
+          {mark(x.secondPass?.ok)} the second pass is a no-op
+          {x.secondPass && <span className="muted"> — {x.secondPass.why}</span>}
         </p>
         <p data-testid="first-self">
-          {mark(x.firstSelfNoop)} the first self-triggered pass finds nothing to do
+          {mark(x.firstSelf?.ok)} the first self-triggered pass finds nothing to do
+          {x.firstSelf && <span className="muted"> — {x.firstSelf.why}</span>}
         </p>
         {x.hotLoop && (
           <p className="hot" data-testid="expect-hot-loop">

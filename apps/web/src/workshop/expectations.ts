@@ -24,14 +24,30 @@ export interface WriteEcho {
   noop: boolean;
 }
 
+/**
+ * Whether a pass was a no-op: it ended synced with no write that changed anything. A pass that
+ * stumbled on a 409 — it read the Foo before the cache held the controller's own last write, so
+ * its write was refused, and it was requeued — is judged by the retry after it: that retry is the
+ * same reconcile on the state the pass should have seen (with two workers, the echo's pass often
+ * starts on the other worker before the echo reached the lister).
+ */
+export interface NoopVerdict {
+  ok: boolean;
+  /** The pass judged: the one asked about, or the first pass after it that did not stumble. */
+  judged: Pass;
+  /** The passes before `judged` that stumbled on a conflict. */
+  stumbled: Pass[];
+  /** The verdict in words, e.g. "pass 2's write was refused with 409 (…); the retry, pass 3, …". */
+  why: string;
+}
+
 export interface Expectations {
   counts: { stage: Stage; observed: number }[];
   writes: WriteEcho[];
-  /** The key's second pass (pass 2): changed nothing? undefined until there is one. */
-  secondPassNoop?: boolean;
-  secondPass?: Pass;
-  /** The first self-triggered pass changed nothing? */
-  firstSelfNoop?: boolean;
+  /** Was the second pass a no-op? undefined until it (or the retry judged for it) has ended. */
+  secondPass?: NoopVerdict;
+  /** Did the first self-triggered pass find nothing to do? */
+  firstSelf?: NoopVerdict;
   reconciles: number | null;
   quiescent: boolean;
   hotLoop: boolean;
@@ -61,18 +77,16 @@ export function expectations(excerpt: Excerpt, summary: KeySummary): Expectation
       }
       return r;
     });
-  const second = passes[1];
-  const firstSelf = passes.find((p) => p.cause === "self" && p.end !== undefined);
-  // A no-op finds nothing to do and ends synced: a pass whose write failed (a 409, requeued)
-  // changed nothing too, but it is the opposite of the lesson.
-  const noop = (p: Pass) => p.changingWrites === 0 && p.conflicts === 0 && p.outcome === "synced";
+  const firstSelfAt = passes.findIndex((p) => p.cause === "self");
   const counts = STAGES.map((s) => ({ stage: s, observed: excerpt.counts[s] }));
-  const yesNo = (b: boolean | undefined) => (b === undefined ? "not yet" : b ? "yes" : "no");
+  const yesNo = (b: boolean) => (b ? "yes" : "no");
+  const secondPass = passes.length > 1 ? noopVerdict(passes, 1) : undefined;
+  const firstSelf = firstSelfAt >= 0 ? noopVerdict(passes, firstSelfAt) : undefined;
   const writeDown = [
     `One create of ${key}:`,
     counts.map((c) => `STAGE/${c.stage} ×${c.observed}`).join(", "),
     `writes that came back as watch events: ${writes.filter((w) => w.echoSeq !== undefined).length} of ${writes.length}`,
-    `second pass a no-op: ${yesNo(second && second.end !== undefined ? noop(second) : undefined)}`,
+    `second pass a no-op: ${secondPass ? `${yesNo(secondPass.ok)} (${secondPass.why})` : "not yet"}`,
     `reconcile count for one create: ${excerpt.reconciles ?? "not quiescent yet"}`,
   ].join("\n");
   const out: Expectations = {
@@ -84,10 +98,46 @@ export function expectations(excerpt: Excerpt, summary: KeySummary): Expectation
     selfTriggered: passes.filter((p) => p.cause === "self").length,
     writeDown,
   };
-  if (second && second.end !== undefined) {
-    out.secondPass = second;
-    out.secondPassNoop = noop(second);
-  }
-  if (firstSelf) out.firstSelfNoop = noop(firstSelf);
+  if (secondPass) out.secondPass = secondPass;
+  if (firstSelf) out.firstSelf = firstSelf;
   return out;
+}
+
+/** A pass whose write was refused with 409, that changed nothing and was requeued. */
+function stumbled(p: Pass): boolean {
+  return p.changingWrites === 0 && p.conflicts > 0 && p.outcome === "requeued";
+}
+
+/** The verdict on passes[at] (see NoopVerdict); undefined while the pass to judge is open. */
+export function noopVerdict(passes: readonly Pass[], at: number): NoopVerdict | undefined {
+  let i = at;
+  while (i < passes.length && passes[i]!.end !== undefined && stumbled(passes[i]!)) i++;
+  const judged = passes[i];
+  if (judged === undefined || judged.end === undefined) return undefined;
+  const stumbles = passes.slice(at, i);
+  const ok = judged.changingWrites === 0 && judged.conflicts === 0 && judged.outcome === "synced";
+  const did = ok
+    ? "found nothing to do"
+    : judged.changingWrites > 0
+      ? `changed ${judged.changedFields.length > 0 ? judged.changedFields.join(", ") : `something (${judged.changingWrites} changing write${judged.changingWrites === 1 ? "" : "s"})`}`
+      : judged.conflicts > 0
+        ? "had a write refused with 409"
+        : judged.outcome === "requeued"
+          ? "failed and was requeued"
+          : "changed nothing, but did not end synced";
+  if (stumbles.length === 0)
+    return { ok, judged, stumbled: stumbles, why: `pass ${judged.number} ${did}` };
+  const first = stumbles[0]!;
+  const last = stumbles[stumbles.length - 1]!;
+  const refused =
+    stumbles.length === 1
+      ? `pass ${first.number}'s write was refused with 409 (the Foo it had read was already out of date)`
+      : `passes ${first.number}–${last.number} had their writes refused with 409 (the Foo they had read was already out of date)`;
+  const after = judged.cause === "retry" ? "the retry" : "the next pass";
+  return {
+    ok,
+    judged,
+    stumbled: stumbles,
+    why: `${refused}; ${after}, pass ${judged.number}, ${did}`,
+  };
 }

@@ -105,11 +105,40 @@ describe("expectations", () => {
     expect(bySeq.get(6)).toMatchObject({ echoSeq: 10, echoWhat: "Foo update" });
     expect(bySeq.get(19)).toMatchObject({ noop: true });
     expect(bySeq.has(14)).toBe(false); // refused writes are not writes that could echo
-    // Pass 2's write failed with 409 and was requeued: it changed nothing, yet it is no no-op
-    // (it did not find nothing to do); the retry after it is.
-    expect(x.secondPassNoop).toBe(false);
-    expect(x.writeDown).toContain("second pass a no-op: no");
+    // Pass 2's write failed with 409 and was requeued: it read a Foo already out of date. It is
+    // judged by its retry, the same reconcile on the state it should have seen: a no-op.
+    expect(x.secondPass?.ok).toBe(true);
+    expect(x.secondPass?.judged.number).toBe(3);
+    expect(x.secondPass?.stumbled.map((p) => p.number)).toEqual([2]);
+    expect(x.secondPass?.why).toBe(
+      "pass 2's write was refused with 409 (the Foo it had read was already out of date); the retry, pass 3, found nothing to do",
+    );
+    expect(x.writeDown).toContain("second pass a no-op: yes (pass 2's write was refused");
+    expect(x.firstSelf?.judged.number).toBe(3);
     expect(x.writeDown).toContain("STAGE/write ×4");
+  });
+
+  it("judges a stumble by its retry: a retry that writes again is no no-op (the hot loop)", () => {
+    const hot = CREATE.map((e) =>
+      e.seq === 19 && e.stage === "write"
+        ? ({ ...e, rv: "13", changed: true, fields: ["status.lastSyncedAt"] } as TraceEvent)
+        : e,
+    );
+    const a = new Analyzer();
+    a.pushAll(hot);
+    const x = expectations(buildExcerpt(hot, { key: KEY })!, a.summary(KEY)!);
+    expect(x.secondPass?.ok).toBe(false);
+    expect(x.secondPass?.why).toMatch(/; the retry, pass 3, changed status\.lastSyncedAt$/);
+    expect(x.writeDown).toContain("second pass a no-op: no (pass 2's write was refused");
+  });
+
+  it("has no verdict while the pass to judge is still open", () => {
+    const open = CREATE.slice(0, 18); // the retry dequeued and read, not done
+    const a = new Analyzer();
+    a.pushAll(open);
+    const x = expectations(buildExcerpt(open, { key: KEY })!, a.summary(KEY)!);
+    expect(x.secondPass).toBeUndefined();
+    expect(x.writeDown).toContain("second pass a no-op: not yet");
   });
 
   it("is about a re-created Foo's latest life, not the sum of its lives", () => {

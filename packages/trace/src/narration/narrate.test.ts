@@ -130,6 +130,29 @@ describe("narrate", () => {
     expect(at(13).self).toBe(true);
   });
 
+  it("calls a resync's add a resync, not the echo of the write whose rv it carries", () => {
+    const resync = trace([
+      ...CREATE.map(({ seq: _s, ts: _t, ...d }) => d as Draft),
+      {
+        stage: "watch",
+        key: KEY,
+        kind: "Foo",
+        event: "update",
+        ns: "default",
+        name: "example-foo",
+        rv: "12",
+        oldRv: "12",
+      },
+      { stage: "enqueue", key: KEY, cause: "resync", causeSeq: 17, len: 1, merged: false },
+    ]);
+    const r = narrate(resync);
+    const add = r.find((x) => x.seq === 18)!;
+    expect(add.text).toContain("The resync's add puts");
+    expect(add.text).not.toContain("echo");
+    expect(add.self).toBeUndefined();
+    expect(r.find((x) => x.seq === 17)!.self).toBeUndefined();
+  });
+
   it("explains a parked add, a no-op write and the no-op second pass", () => {
     expect(at(8).text).toContain("parks it");
     expect(at(15).text).toContain("a no-op write");

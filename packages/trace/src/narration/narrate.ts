@@ -161,8 +161,11 @@ class Narrator {
     const n: Narration = { seq: e.seq, parts: ["workqueue"], text: "" };
     if (fed) n.pass = fed.number;
     const watch = e.causeSeq !== undefined ? this.watchOf.get(e.causeSeq) : undefined;
+    // A resync re-delivers the object as it is — often with the rv of our own last write — and
+    // is no echo of it.
+    const resync = e.cause === "resync" || (watch?.event === "update" && watch.oldRv === watch.rv);
     const echo =
-      watch?.rv !== undefined && this.ownRvs.get(watch.rv)?.key === e.key
+      !resync && watch?.rv !== undefined && this.ownRvs.get(watch.rv)?.key === e.key
         ? ` (the echo of our own write at seq ${this.ownRvs.get(watch.rv)!.seq})`
         : "";
     if (echo) n.self = true;

@@ -214,6 +214,31 @@ describe("live use", () => {
     ).toEqual(["conflict", "retry"]);
   });
 
+  it("does not call a key whose last pass failed at shutdown (dropped) quiescent", () => {
+    let seq = 0;
+    const ev = (e: Record<string, unknown>) =>
+      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+    const a = new Analyzer();
+    a.push(ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "1" }));
+    a.push(ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }));
+    a.push(ev({ stage: "dequeue" }));
+    a.push(ev({ stage: "read", rv: "1" }));
+    a.push(
+      ev({
+        stage: "write",
+        verb: "updateStatus",
+        target: "foos/ns/a/status",
+        code: 409,
+        reason: "Conflict",
+      }),
+    );
+    // The hot-loop sample's last pass: the queue was shutting down, so the error was not requeued.
+    a.push(ev({ stage: "done", outcome: "dropped", error: "the object has been modified" }));
+    const s = a.summary("ns/a")!;
+    expect(s.quiescent).toBe(false);
+    expect(s.reconcilesForCreate).toBeNull();
+  });
+
   it("keeps orphaned watch events out of per-key stats", () => {
     const a = new Analyzer();
     a.push({

@@ -544,8 +544,14 @@ export class Analyzer {
     this.changed.push(p);
   }
 
+  /** Over, changed nothing, and no error: "dropped" is an error the shutting-down queue let go. */
   private isQuiet(p: Pass): boolean {
-    return p.changingWrites === 0 && p.outcome !== "requeued" && p.end !== undefined;
+    return (
+      p.changingWrites === 0 &&
+      p.outcome !== "requeued" &&
+      p.outcome !== "dropped" &&
+      p.end !== undefined
+    );
   }
 
   /** A trigger arrived: a resync confirms that the key had settled, anything else that it had not. */

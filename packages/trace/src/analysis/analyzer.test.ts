@@ -101,6 +101,29 @@ describe("one Foo creation in positional free text (no resourceVersions)", () =>
   });
 });
 
+describe("an enqueue line printed after the dequeue it caused (the patch logs after Add)", () => {
+  // sample-controller's patch prints STAGE/enqueue right after workqueue.Add; an idle worker can
+  // Get the key and print STAGE/dequeue first. Twice in this log (lines 9 and 31).
+  const { analyzer, events } = analyze(fixture("stage/create-enqueue-race.log"));
+
+  it("takes it as the trigger of the pass it opened, not of the next", () => {
+    const s = analyzer.summary(KEY)!;
+    expect(s.passCauses).toEqual({ external: 3, self: 2, resync: 0, retry: 0, unknown: 0 });
+    expect(s.reconcilesForCreate).toBe(5);
+    const late = events.filter((e) => e.stage === "enqueue" && e.line === 9);
+    expect(analyzer.passes(KEY)[0]!.triggers.map((t) => t.enqueueSeq)).toEqual(
+      late.map((e) => e.seq),
+    );
+    expect(analyzer.passes(KEY)[0]!.cause).toBe("external");
+  });
+
+  it("keeps an add after the pass wrote for the next pass (it may be that write's echo)", () => {
+    const self = analyzer.passes(KEY).filter((p) => p.cause === "self");
+    expect(self).toHaveLength(2);
+    expect(self.every((p) => p.triggers.every((t) => t.writeSeq !== undefined))).toBe(true);
+  });
+});
+
 describe("hot loop", () => {
   it("flags ≥5 consecutive self-triggered changing passes and names the field", () => {
     const { analyzer } = analyze(fixture("stage/hot-loop.log"));

@@ -295,10 +295,42 @@ export class Analyzer {
           : { enqueueSeq: e.seq, cause: "unknown", inferred: false };
       }
     }
-    st.pending = append(st.pending, t);
-    if (t.cause !== "resync") st.pendingNonResync = true;
+    const open = st.open;
+    if (
+      open !== undefined &&
+      open.triggers.length === 0 &&
+      open.cause === "unknown" &&
+      open.writeSeqs.length === 0 &&
+      !open.fromMarkers &&
+      e.merged === undefined
+    ) {
+      this.adoptLateTrigger(st, open, t);
+    } else {
+      st.pending = append(st.pending, t);
+      if (t.cause !== "resync") st.pendingNonResync = true;
+    }
     this.noteTrigger(st, t.cause);
     return -1;
+  }
+
+  /**
+   * The enqueue line of the open pass, printed after its dequeue line. A log line that follows
+   * `workqueue.Add` (as sample-controller's patch prints it) races the worker that `Get`s the key
+   * at once: the worker's dequeue line can come first. A pass that began with no enqueue of its
+   * key since the last one, and has not written yet, is that race: its first enqueue line is its
+   * trigger, not one for the next pass. (After a write, an add may be that write's echo.) Only
+   * for logs that do not say whether an add merged (ours say "processing" for an add parked
+   * while a worker holds the key).
+   */
+  private adoptLateTrigger(st: KeyState, p: Pass, t: Trigger): void {
+    this.touch(st, p);
+    p.triggers = [t];
+    p.cause = t.cause;
+    p.inferred = t.inferred;
+    const s = st.summary;
+    s.passCauses.unknown--;
+    s.passCauses[t.cause]++;
+    if (t.cause === "self") s.selfTriggered++;
   }
 
   private dequeue(e: DequeueEvent): number {

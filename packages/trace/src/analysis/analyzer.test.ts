@@ -4,6 +4,7 @@ import { Analyzer } from "./analyzer.ts";
 import type { TraceEvent } from "../event.ts";
 import { readTraceText } from "../reader/read-trace.ts";
 import { buildExcerpt, renderExcerptText } from "../excerpt/excerpt.ts";
+import { narrate } from "../narration/narrate.ts";
 
 const KEY = "default/example-foo";
 
@@ -121,6 +122,25 @@ describe("an enqueue line printed after the dequeue it caused (the patch logs af
     const self = analyzer.passes(KEY).filter((p) => p.cause === "self");
     expect(self).toHaveLength(2);
     expect(self.every((p) => p.triggers.every((t) => t.writeSeq !== undefined))).toBe(true);
+  });
+});
+
+describe("a controller restart (the informer lists the Foo again, unchanged)", () => {
+  const { analyzer, events } = analyze(fixture("stage/create-restart.log"));
+
+  it("is no new life: the create's reconcile count stands, the re-list counts as a resync", () => {
+    const s = analyzer.summary(KEY)!;
+    expect(s.reconcilesForCreate).toBe(5);
+    expect(s.passCauses).toMatchObject({ external: 3, self: 2, resync: 1, unknown: 0 });
+    expect(analyzer.passes(KEY).map((p) => p.number)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(buildExcerpt(events, { key: KEY })!.reconciles).toBe(5);
+  });
+
+  it("is narrated as a re-list, not a user's create", () => {
+    const relist = events.find((e) => e.stage === "watch" && e.event === "add" && e.line === 44)!;
+    const text = narrate(events).find((n) => n.seq === relist.seq)!.text;
+    expect(text).toContain("listed Foo default/example-foo again (rv 1011), unchanged");
+    expect(text).not.toContain("A user created");
   });
 });
 

@@ -193,15 +193,23 @@ export class Analyzer {
       return -1;
     }
     const st = this.state(e.key, e.ts);
-    // An informer says "add" once per object: a second one for the key is a new Foo of that name.
+    // A Foo "add" with the resourceVersion the key's Foo already had is the informer listing it
+    // again — the controller restarted, or its watch expired — not a new object.
+    const relist =
+      e.kind === "Foo" &&
+      e.event === "add" &&
+      st.fooAdded &&
+      e.rv !== undefined &&
+      e.rv === st.fooRv;
+    // An informer says "add" once per object: another one for the key is a new Foo of that name.
     if (e.kind === "Foo" && e.event === "add") {
-      if (st.fooAdded) this.newLife(st, e.ts);
+      if (st.fooAdded && !relist) this.newLife(st, e.ts);
       st.fooAdded = true;
     }
     st.summary.byStage.watch++;
     // Passes that open after the key's first watch event are the ones its creation caused.
     if (st.createFrom === undefined) st.createFrom = st.passes.length;
-    const cls = this.classifyWatch(st, e, st.nextWatchSlot());
+    const cls = this.classifyWatch(st, e, st.nextWatchSlot(), relist);
     st.lastWatch = cls;
     if (e.rv !== undefined) {
       if (e.kind === "Foo") {
@@ -216,12 +224,20 @@ export class Analyzer {
     return -1;
   }
 
-  /** Classifies `e` into `out` (a reused record: see KeyState.nextWatchSlot) and returns it. */
-  private classifyWatch(st: KeyState, e: WatchEvent, out: WatchClass): WatchClass {
+  /**
+   * Classifies `e` into `out` (a reused record: see KeyState.nextWatchSlot) and returns it.
+   * `relist`: the informer delivered an object it already had, unchanged — as a resync does.
+   */
+  private classifyWatch(
+    st: KeyState,
+    e: WatchEvent,
+    out: WatchClass,
+    relist: boolean,
+  ): WatchClass {
     out.seq = e.seq;
     out.inferred = false;
     out.writeSeq = undefined;
-    if (e.event === "update" && e.rv !== undefined && e.oldRv === e.rv) {
+    if (relist || (e.event === "update" && e.rv !== undefined && e.oldRv === e.rv)) {
       out.cause = "resync";
       return out;
     }

@@ -151,9 +151,16 @@ export function buildExcerpt(
 function latestLife(mine: readonly TraceEvent[]): number {
   let adds = 0;
   let start = 0;
+  // The Foo's latest resourceVersion: an add at that rv is the informer listing it again (a
+  // restart), not a new Foo — the Analyzer's rule.
+  let rv: string | undefined;
   for (let i = 0; i < mine.length; i++) {
     const e = mine[i];
-    if (e.stage === "watch" && e.kind === "Foo" && e.event === "add" && adds++ > 0) start = i;
+    if (e.stage === "watch" && e.kind === "Foo") {
+      if (e.event === "add" && !(e.rv !== undefined && e.rv === rv) && adds++ > 0) start = i;
+      if (e.rv !== undefined) rv = e.rv;
+    } else if (e.stage === "read" && e.rv !== undefined) rv = e.rv;
+    else if (e.stage === "write" && e.rv !== undefined && e.target.startsWith("foos/")) rv = e.rv;
   }
   return start;
 }

@@ -65,6 +65,8 @@ class Narrator {
   private readonly ownRvs = new Map<string, OwnWrite>();
   /** Per key: rv of our latest successful write of the Foo (status). */
   private readonly ownFooRv = new Map<string, { rv: string; seq: number }>();
+  /** Per key: the Foo's latest resourceVersion seen (watch, read, or our own write). */
+  private readonly fooRv = new Map<string, string>();
   private readonly bySeq = new Map<number, Pass>();
   private readonly feeds = new Map<number, Pass>();
   private readonly watchOf = new Map<number, WatchEvent>();
@@ -129,6 +131,13 @@ class Narrator {
     }
     if (e.event === "update" && e.rv !== undefined && e.oldRv === e.rv) {
       base.text = `Periodic resync: the ${e.kind} informer re-delivered ${obj} unchanged (same rv ${e.rv}); the event handler queues ${e.key} anyway.`;
+      return base;
+    }
+    const known = this.fooRv.get(e.key);
+    if (e.kind === "Foo" && e.rv !== undefined) this.fooRv.set(e.key, e.rv);
+    // As the Analyzer decides: an add of the Foo at the rv it already had is a re-list.
+    if (e.kind === "Foo" && e.event === "add" && e.rv !== undefined && e.rv === known) {
+      base.text = `The Foo informer listed ${obj} again${rv}, unchanged — the controller restarted, or its watch was set up anew — and the event handler queues ${e.key}: like a resync, not a new Foo.`;
       return base;
     }
     const own = e.rv !== undefined ? this.ownRvs.get(e.rv) : undefined;
@@ -244,6 +253,7 @@ class Narrator {
   private read(e: ReadEvent): Narration {
     const p = this.bySeq.get(e.seq);
     const n: Narration = { seq: e.seq, parts: ["lister"], text: "" };
+    if (e.rv !== undefined) this.fooRv.set(e.key, e.rv);
     if (p) {
       n.pass = p.number;
       if (p.cause === "self") n.self = true;
@@ -279,7 +289,10 @@ class Narrator {
     }
     if (e.rv !== undefined && e.changed !== false) {
       this.ownRvs.set(e.rv, { seq: e.seq, verb: e.verb, key: e.key });
-      if (e.target.startsWith("foos/")) this.ownFooRv.set(e.key, { rv: e.rv, seq: e.seq });
+      if (e.target.startsWith("foos/")) {
+        this.ownFooRv.set(e.key, { rv: e.rv, seq: e.seq });
+        this.fooRv.set(e.key, e.rv);
+      }
     }
     const code = e.code !== undefined ? `${e.code}, ` : "";
     const rv = e.rv !== undefined ? `rv ${e.rv}` : "";

@@ -30,6 +30,7 @@ export * from "./export/index.ts";
 export {
   buildExcerpt,
   defaultExcerptKey,
+  excerptSpan,
   excerpt,
   renderExcerptMarkdown,
   renderExcerptText,

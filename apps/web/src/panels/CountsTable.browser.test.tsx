@@ -32,7 +32,7 @@ describe("counts table", () => {
     await expect
       .element(
         screen.getByText(
-          /Expected one of each; from creation to quiescent observed 8 watch, 8 enqueue, 6 dequeue, 6 read, 7 write, in 6 reconciles\./,
+          /Expected one of each; from creation to quiescent, observed 8 watch, 8 enqueue, 6 dequeue, 6 read, 7 write, in 6 reconciles\./,
         ),
       )
       .toBeInTheDocument();

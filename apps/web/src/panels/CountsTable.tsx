@@ -4,14 +4,12 @@
  * excerpt's span, so the two agree — writes twice, watch/enqueue again from the controller's own
  * writes, and the reconcile count for that one create.
  */
-import { STAGES, type Excerpt } from "@loopscope/trace";
+import { excerptSpan, STAGES, type Excerpt } from "@loopscope/trace";
 
 export function CountsTable({ excerpt }: { excerpt: Excerpt }) {
   const rc = excerpt.reconciles;
   const self = excerpt.rows.filter((r) => r.kind === "pass" && r.pass.cause === "self").length;
-  const span = excerpt.quiescent
-    ? "from creation to quiescent"
-    : "from creation (not quiescent yet)";
+  const span = excerptSpan(excerpt, true);
   return (
     <table className="counts" data-testid="counts-table" data-key={excerpt.key}>
       <thead>
@@ -42,13 +40,17 @@ export function CountsTable({ excerpt }: { excerpt: Excerpt }) {
         <tr className="reconciles" data-testid="count-reconciles">
           <td>reconciles for one create</td>
           <td className="num">1</td>
-          <td className="num">{rc === null ? "not quiescent yet" : rc}</td>
+          <td className="num">
+            {rc !== null ? rc : excerpt.created ? "not quiescent yet" : "no creation in trace"}
+          </td>
         </tr>
       </tbody>
       <caption>
-        Expected one of each; {span} observed{" "}
+        Expected one of each; {span}, observed{" "}
         {STAGES.map((s) => `${excerpt.counts[s]} ${s}`).join(", ")}
         {rc !== null ? `, in ${rc} reconcile${rc === 1 ? "" : "s"}` : ""}.
+        {excerpt.cut &&
+          ` Counted over the excerpt's first ${excerpt.cut.rows} lines: ${excerpt.passes} of the ${excerpt.cut.passesInSpan} passes in its span.`}
         {self > 0 &&
           ` ${self} pass${self === 1 ? " was" : "es were"} triggered by the controller's own writes.`}
       </caption>

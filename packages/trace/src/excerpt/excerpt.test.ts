@@ -54,6 +54,27 @@ describe("annotated excerpt", () => {
     expect(excerpt(hot, { key: "nope/none" })).toBeUndefined();
   });
 
+  it("claims no creation for a log without watch lines, and says whether it ended quiescent", () => {
+    const markers = analyze(fixture("stage/markers-only.log")).events;
+    const x = buildExcerpt(markers)!;
+    expect(x.created).toBe(false);
+    const text = renderExcerptText(x);
+    expect(text.split("\n")[0]).toContain("every pass in this trace (no watch lines");
+    expect(text).not.toContain("from creation");
+    expect(text).toContain("No creation in this trace:");
+  });
+
+  it("says when it stopped at its row cap, and how many passes of its span it shows", () => {
+    const hot = analyze(fixture("stage/hot-loop.log")).events;
+    const x = buildExcerpt(hot, { maxRows: 12 })!;
+    expect(x.cut?.rows).toBe(12);
+    expect(x.cut!.passesInSpan).toBeGreaterThan(x.passes);
+    expect(renderExcerptText(x)).toContain(
+      `Cut at its first 12 lines: ${x.passes} of the ${x.cut!.passesInSpan} passes in its span shown.`,
+    );
+    expect(buildExcerpt(hot)!.cut).toBeUndefined();
+  });
+
   it("names a JSONL trace's echoed writes by seq, not by a line the file does not have there", () => {
     const text = readFileSync(
       new URL("../../../../public/traces/create-foo.jsonl", import.meta.url),

@@ -27,6 +27,23 @@ export interface Excerpt {
   /** Whether the excerpt stops because the key went quiescent (else: the trace ended). */
   quiescent: boolean;
   passes: number;
+  /**
+   * Whether the key's creation is in the trace (a watch event of it). A log without watch lines
+   * (an unpatched controller's) shows passes, not a creation to count from.
+   */
+  created: boolean;
+  /** Whether the key was quiescent when the trace ended (without a creation, the one verdict). */
+  settled: boolean;
+  /** Set when the excerpt stopped at its row cap before its span ended. */
+  cut?: { rows: number; passesInSpan: number };
+}
+
+/** What the excerpt covers, in words: its title, the counts table's caption. */
+export function excerptSpan(x: Excerpt, live = false): string {
+  if (!x.created)
+    return `every pass in this trace (no watch lines, so no creation to count from)${x.settled ? "; quiescent at the end" : ""}`;
+  if (x.quiescent) return "from creation to quiescent";
+  return live ? "from creation (not quiescent yet)" : "from creation (not quiescent in this trace)";
 }
 
 export interface ExcerptOptions extends AnalyzerOptions {
@@ -134,14 +151,27 @@ export function buildExcerpt(
     if (stopSeq !== undefined && e.seq === stopSeq) break;
   }
   const createPasses = rows.filter((r) => r.kind === "pass").length;
-  return {
+  const created = mine.some((e) => e.stage === "watch");
+  const x: Excerpt = {
     key,
     rows,
     counts,
     reconciles: summary.reconcilesForCreate,
     quiescent: lastPass !== undefined,
     passes: createPasses,
+    created,
+    settled: summary.quiescent,
   };
+  if (eventsShown >= maxRows && rows[rows.length - 1]?.kind === "event") {
+    const last = (rows[rows.length - 1] as { event: TraceEvent }).event;
+    const more = last.seq !== stopSeq && mine[mine.length - 1]!.seq !== last.seq;
+    if (more) {
+      // The span's passes: up to the quiescent one, else to the end of the trace.
+      const end = lastPass !== undefined ? lastPass.index - passes[0]!.index + 1 : passes.length;
+      x.cut = { rows: maxRows, passesInSpan: end - startPassIndex(passes, mine[startIdx]) };
+    }
+  }
+  return x;
 }
 
 /**
@@ -192,16 +222,19 @@ function tally(x: Excerpt): string {
 }
 
 function closing(x: Excerpt): string {
-  return x.quiescent
-    ? `Reconcile count for one create: ${x.reconciles} passes (creation to quiescent).`
-    : `Not quiescent in this trace: ${x.passes} passes shown, no reconcile count.`;
+  const passes = (n: number) => `${n} pass${n === 1 ? "" : "es"}`;
+  const end = !x.created
+    ? `No creation in this trace: ${passes(x.passes)} shown, no reconcile count.`
+    : x.quiescent
+      ? `Reconcile count for one create: ${passes(x.reconciles ?? x.passes)} (creation to quiescent).`
+      : `Not quiescent in this trace: ${passes(x.passes)} shown, no reconcile count.`;
+  return x.cut
+    ? `${end} Cut at its first ${x.cut.rows} lines: ${x.passes} of the ${x.cut.passesInSpan} passes in its span shown.`
+    : end;
 }
 
 export function renderExcerptText(x: Excerpt): string {
-  const out = [
-    `${x.key}: ${x.quiescent ? "from creation to quiescent" : "from creation (not quiescent in this trace)"}`,
-    "",
-  ];
+  const out = [`${x.key}: ${excerptSpan(x)}`, ""];
   const srcWidth = Math.max(
     6,
     ...x.rows.map((r) => (r.kind === "event" ? (r.event.src ?? "").length : 0)),
@@ -233,7 +266,7 @@ function code(s: string): string {
 
 export function renderExcerptMarkdown(x: Excerpt): string {
   const out = [
-    `### \`${x.key}\` — ${x.quiescent ? "from creation to quiescent" : "from creation (not quiescent in this trace)"}`,
+    `### \`${x.key}\` — ${excerptSpan(x)}`,
     "",
     "| stage | time | file:line | line | note |",
     "| --- | --- | --- | --- | --- |",

@@ -222,15 +222,14 @@ class Narrator {
         const prev = previousWriter(this.ctx.passes(e.key), p);
         const again = prev ? p.changedFields.filter((f) => prev.changedFields.includes(f)) : [];
         // Named when failed passes lie between: "the previous pass" would be one that failed.
-        const who =
-          prev && prev.number < p.number - 1
-            ? `Pass ${prev.number} (the passes since failed and changed nothing)`
-            : "The previous pass";
+        const skipped = prev !== undefined && prev.number < p.number - 1;
+        const who = prev && skipped ? `Pass ${prev.number}` : "The previous pass";
+        const since = skipped ? " (the passes after it failed, changing nothing)" : "";
         const loop =
           prev && again.length > 0
-            ? ` ${who} changed ${again.join(", ")} and this one changes it again: the key is looping on its own writes — a hot loop.`
+            ? ` ${who} changed ${again.join(", ")}${since}${since ? "," : ""} and this one changes it again: the key is looping on its own writes — a hot loop.`
             : prev
-              ? ` ${who} changed ${prev.changedFields.join(", ")}; if this pass changes it again, the key will loop.`
+              ? ` ${who} changed ${prev.changedFields.join(", ")}${since}; if this pass changes it again, the key will loop.`
               : " It should find nothing left to do.";
         n.text += ` Every trigger was our own write coming back${writes.length ? ` (seq ${writes.join(", ")})` : ""}: a self-triggered pass.${loop}${merged}`;
         break;

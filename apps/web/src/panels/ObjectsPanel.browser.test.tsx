@@ -107,7 +107,7 @@ describe("objects table", () => {
       Array.from({ length: 8 }, (_, i) => ({
         seq: i + 1,
         ts: i,
-        key: `default/burst-0${i + 1}`,
+        key: `${i % 2 ? "default" : "team-a"}/burst-0${i + 1}`,
         stage: "enqueue" as const,
       })),
     );
@@ -121,7 +121,31 @@ describe("objects table", () => {
     expect(names).toHaveLength(8);
     for (const n of names) expect(n.scrollWidth).toBeLessThanOrEqual(n.clientWidth);
     const ns = screen.container.querySelector<HTMLElement>("td.key .ns")!;
-    expect(ns.scrollWidth).toBeGreaterThan(ns.clientWidth); // "default/" is the part cut
+    expect(ns.scrollWidth).toBeGreaterThan(ns.clientWidth); // "team-a/" is the part cut
+  });
+
+  it("names Foos of one namespace by name alone and says the namespace once, in the header", async () => {
+    const session = new TraceSession({ kind: "replay" });
+    session.push(
+      Array.from({ length: 3 }, (_, i) => ({
+        seq: i + 1,
+        ts: i,
+        key: `default/burst-0${i + 1}`,
+        stage: "enqueue" as const,
+      })),
+    );
+    const screen = await render(
+      <div style={{ display: "grid", height: 300, width: 320, gridTemplateRows: "minmax(0, 1fr)" }}>
+        <ObjectsPanel session={session} view={new ViewStore()} />
+      </div>,
+    );
+    await frame();
+    expect(screen.container.querySelectorAll("td.key .ns")).toHaveLength(0);
+    const names = [...screen.container.querySelectorAll<HTMLElement>("td.key .name")];
+    expect(names.map((n) => n.textContent)).toEqual(["burst-01", "burst-02", "burst-03"]);
+    await expect
+      .element(screen.getByTestId("objects-namespace"))
+      .toHaveTextContent("Foo in default");
   });
 
   it("says when nothing matches the search, not that there are no objects", async () => {

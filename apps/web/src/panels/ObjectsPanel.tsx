@@ -12,6 +12,7 @@ import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from 
 import { useSessionVersion, useViewPick } from "../app/hooks.ts";
 import { rowWindow, scrollToShow } from "./rowWindow.ts";
 import { passErrors } from "../store/passErrors.ts";
+import { sharedNamespace } from "./sharedNamespace.ts";
 
 /** Height of one object row, px (the stylesheet keeps its cells to one line). */
 export const OBJECT_ROW_HEIGHT = 28;
@@ -69,6 +70,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   const search = useViewPick(view, (s) => s.search);
   const q = search.trim().toLowerCase();
   const keys = session.store.keyList().filter((k) => !q || k.toLowerCase().includes(q));
+  const ns = sharedNamespace(keys);
 
   const panel = useRef<HTMLElement>(null);
   const body = useRef<HTMLTableSectionElement>(null);
@@ -132,7 +134,9 @@ export const ObjectsPanel = memo(function ObjectsPanel({
       <table data-testid="objects-table" aria-rowcount={keys.length + 1}>
         <thead>
           <tr aria-rowindex={1}>
-            <th>Foo</th>
+            <th data-testid="objects-namespace">
+              Foo{ns && <span className="muted"> in {ns.slice(0, -1)}</span>}
+            </th>
             <th title="passes (reconciles)">passes</th>
             <th title="passes triggered only by the controller's own writes">self</th>
             <th title="409 conflicts">409</th>
@@ -163,7 +167,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                 <td className="key" title={key}>
                   {/* Short of room, the namespace gives way first: the name tells rows apart. */}
                   <span className="key-text">
-                    {key.includes("/") && (
+                    {ns === undefined && key.includes("/") && (
                       <span className="ns">{key.slice(0, key.indexOf("/") + 1)}</span>
                     )}
                     <span className="name">{key.slice(key.indexOf("/") + 1)}</span>

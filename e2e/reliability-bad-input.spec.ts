@@ -72,7 +72,11 @@ test("malformed files open: no page error, every readable event loaded, bad line
   }
   console.log(`browser file open: ${checked} malformed files, 0 page errors`);
 
-  // A file with no trace in it at all says so, instead of an empty dashboard, as the CLI does.
+  // A file with no trace in it at all says so, instead of an empty dashboard, as the CLI does —
+  // and the trace that was open stays open.
+  const openName = await page.getByTestId("source").textContent();
+  const openCount = await page.getByTestId("event-count").getAttribute("data-count");
+  expect(Number(openCount)).toBeGreaterThan(0);
   const NO_STAGE =
     "has no STAGE events (not a loopscope JSONL trace or a klog log of the controller)";
   for (const [name, bytes, why] of [
@@ -95,7 +99,8 @@ test("malformed files open: no page error, every readable event loaded, bad line
       buffer: bytes,
     });
     await expect(page.getByTestId("load-progress"), name).toContainText(`${name} ${why}`);
-    await expect(page.getByTestId("event-count")).toHaveAttribute("data-count", "0");
+    await expect(page.getByTestId("source")).toHaveText(openName!);
+    await expect(page.getByTestId("event-count")).toHaveAttribute("data-count", openCount!);
   }
   expect(errors).toEqual([]);
 });

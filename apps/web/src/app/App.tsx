@@ -105,8 +105,28 @@ export function App() {
     [loading, view],
   );
 
+  // What is on screen stays until the new file proves to be a trace: its first events (or its
+  // end, read whole) switch to it; a file refused at once (not a trace, binary) leaves the trace
+  // that was open where it was, with the reason.
+  const pending = useRef<Loading | undefined>(undefined);
   const openFile = useCallback(
-    (file: File) => replace(loadTrace(file, file.name, { kind: "replay", name: file.name })),
+    (file: File) => {
+      pending.current?.cancel();
+      const next = loadTrace(file, file.name, { kind: "replay", name: file.name });
+      pending.current = next;
+      const s = next.session;
+      const settle = () => {
+        if (pending.current !== next) return unsubscribe();
+        const refused = s.store.length === 0 && s.progress.done && s.progress.error;
+        if (!refused && s.store.length === 0 && !s.progress.done) return;
+        unsubscribe();
+        pending.current = undefined;
+        if (refused) setError(s.progress.error);
+        else replace(next);
+      };
+      const unsubscribe = s.subscribe(settle);
+      settle();
+    },
     [replace],
   );
   const openSample = useCallback(

@@ -133,7 +133,8 @@ export class FooController {
   private readonly apps: AppsV1Api;
   private readonly recorder: EventRecorder;
   private readonly lessons: Lessons;
-  private readonly workerCount: number;
+  /** How many workers take keys from the queue. */
+  readonly workerCount: number;
   private workers: Array<Promise<void>> = [];
   private running = false;
   private readonly cacheSyncTimeoutMs: number | undefined;

@@ -22,8 +22,17 @@ export function scenarioRunner(
 ): ScenarioRunner {
   let running: string | undefined;
   return {
+    // A scenario meant for another worker count runs with this controller's: its title says so.
     list: () =>
-      Object.values(scenarios).map(({ name, title, teaches }) => ({ name, title, teaches })),
+      Object.values(scenarios).map(({ name, title, teaches, session: wants }) => {
+        const has = session.controller.workerCount;
+        const differs = wants?.workers !== undefined && wants.workers !== has;
+        return {
+          name,
+          title: differs ? `${title} (here: ${has} worker${has === 1 ? "" : "s"})` : title,
+          teaches,
+        };
+      }),
     async run(name) {
       const scenario = scenarios[name];
       if (!scenario) throw new HttpError(400, `no scenario named ${name}`);
@@ -32,14 +41,29 @@ export function scenarioRunner(
       const events = new EventLog();
       const base = hub.lastSeq;
       const stop = hub.subscribe((e) => events.push(rebased(e, base)));
+      // What the scenario found (not its progress: "applying …", "waiting for …") is the page's.
+      const found: string[] = [];
+      const said = (m: string) => {
+        log(m);
+        if (!/^(waiting for|applying|deleted) /.test(m)) found.push(m);
+      };
       try {
         // runScenario switches the scenario's lessons on and back; its notes go to the hub.
-        await runScenario(scenario, { session, events, timeoutMs, log, emit: (e) => hub.push(e) });
+        await runScenario(scenario, {
+          session,
+          events,
+          timeoutMs,
+          log: said,
+          emit: (e) => hub.push(e),
+        });
         const workers = scenario.session?.workers;
+        const has = session.controller.workerCount;
         // The live controller keeps its own worker count; say so when the scenario wants another.
-        return workers !== undefined
-          ? `scenario ${name} done with this dashboard's workers (it is meant for ${workers}: loopscope up --workers ${workers})`
-          : `scenario ${name} done`;
+        const how =
+          workers !== undefined && workers !== has
+            ? ` with this dashboard's ${has} worker${has === 1 ? "" : "s"} (it is meant for ${workers}: loopscope up --workers ${workers})`
+            : "";
+        return `scenario ${name} done${how}${found.length > 0 ? `: ${found.join("; ")}` : ""}`;
       } catch (err) {
         throw err instanceof HttpError
           ? err

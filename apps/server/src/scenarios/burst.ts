@@ -24,7 +24,11 @@ function burstScenario(workers: number): Scenario {
     session: { workers },
     async run(ctx) {
       await startClean(ctx, BURST_NAMES);
-      ctx.mark(`scenario: kubectl apply ${BURST_SIZE} Foos at once (${workers} worker(s))`);
+      // The workers this controller has: a dashboard's session keeps its own count.
+      const running = ctx.session.controller.workerCount;
+      ctx.mark(
+        `scenario: kubectl apply ${BURST_SIZE} Foos at once (${running} worker${running === 1 ? "" : "s"})`,
+      );
       await Promise.all(BURST_NAMES.map((n) => ctx.kube.applyFoo(fooObject(n, 1))));
       await ctx.settled(BURST_NAMES.map(fooKey), {
         until: async () => {

@@ -169,6 +169,12 @@ describe("loopscope up, live", () => {
       })
     ).text();
     expect(JSON.parse(info)).toMatchObject({ mode: "live", cluster: { kind: "embedded" } });
+    // A scenario meant for another worker count says what it gets here.
+    const titles = (JSON.parse(info) as { scenarios: { name: string; title: string }[] }).scenarios;
+    expect(titles.find((t) => t.name === "burst")?.title).toBe(
+      "Burst: 8 Foos at once, 1 worker (here: 2 workers)",
+    );
+    expect(titles.find((t) => t.name === "create-foo")?.title).toBe("Create one Foo");
     const kubeconfig = await readFile(live.kubeconfigPath, "utf8");
     const secrets = kubeconfig
       .split("\n")

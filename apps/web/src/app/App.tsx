@@ -223,7 +223,7 @@ export function App() {
               read-only
             </span>
           ) : (
-            <LiveActions token={token} info={conn.info} />
+            <LiveActions token={token} info={conn.info} view={view} />
           ))}
         <span className="spacer" />
         {token && session.source.kind !== "live" && (

@@ -1,13 +1,28 @@
-/** Buttons that drive the cluster: create/scale/delete example-foo, run a scenario. */
+/**
+ * Buttons that drive the cluster: create/scale/delete example-foo, run a scenario. A scenario
+ * runs for seconds: the bar says so while it runs and what it found when it is done, and the view
+ * lets go of an old selection to follow the new events.
+ */
 import { useState } from "react";
 import type { ServerInfo } from "@loopscope/protocol";
+import type { ViewStore } from "../store/viewState.ts";
 import { useAction } from "./api.ts";
 
-export function LiveActions({ token, info }: { token: string; info: ServerInfo }) {
+export function LiveActions({
+  token,
+  info,
+  view,
+}: {
+  token: string;
+  info: ServerInfo;
+  view: ViewStore;
+}) {
   const action = useAction(token);
   const [scenario, setScenario] = useState("");
   const name = "example-foo";
   const disabled = action.isPending;
+  const ran = action.variables?.action === "runScenario" ? action.variables.scenario : undefined;
+  const titleOf = (n: string) => info.scenarios.find((x) => x.name === n)?.title ?? n;
   return (
     <div className="actions" role="toolbar" aria-label="Cluster actions">
       <span className="actions-label">cluster:</span>
@@ -50,11 +65,38 @@ export function LiveActions({ token, info }: { token: string; info: ServerInfo }
           <button
             data-testid="action-scenario"
             disabled={disabled || !scenario}
-            onClick={() => action.mutate({ action: "runScenario", scenario })}
+            onClick={() => {
+              view.set({
+                selectedSeq: undefined,
+                selectedPass: undefined,
+                window: undefined,
+                playhead: undefined,
+                playing: false,
+                follow: true,
+              });
+              action.mutate({ action: "runScenario", scenario });
+            }}
           >
             run
           </button>
         </>
+      )}
+      {ran !== undefined && action.isPending && (
+        <div className="action-note" role="status" data-testid="action-running">
+          running {titleOf(ran)} …
+        </div>
+      )}
+      {ran !== undefined && action.isSuccess && action.data.message && (
+        <div className="action-note" role="status">
+          <span data-testid="action-result">{action.data.message}</span>
+          <button
+            className="link dismiss"
+            aria-label="Dismiss the result"
+            onClick={() => action.reset()}
+          >
+            ✕
+          </button>
+        </div>
       )}
       {action.isError && (
         // Floats under the bar, whatever its length: the bar must not grow and push the lanes down.

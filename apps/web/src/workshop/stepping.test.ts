@@ -85,6 +85,47 @@ describe("where the step-through starts", () => {
     expect(first.seq).toBeGreaterThan(1);
   });
 
+  it("at the first life's note when the scenario's own delete lies between the lives", () => {
+    // delete-and-recreate's notes: apply, (life 1), delete, apply, (life 2).
+    const life = readTraceText(readFileSync(FIXTURE, "utf8"), { year: 2026 }).events;
+    const again = life.map((e) => {
+      const x = { ...e, ts: e.ts + 60_000_000 } as Record<string, unknown>;
+      for (const f of ["rv", "oldRv"])
+        if (typeof x[f] === "string") x[f] = String(Number(x[f]) + 500);
+      return x as unknown as TraceEvent;
+    });
+    const note = (ts: number, text: string): TraceEvent => ({
+      seq: 0,
+      ts,
+      stage: "note",
+      key: KEY,
+      text,
+      src: "scenario",
+    });
+    const session = new TraceSession({ kind: "replay", name: "dr.jsonl" });
+    session.push(
+      [
+        note(life[0]!.ts - 1000, "scenario: kubectl apply Foo example-foo (replicas 1)"),
+        ...life,
+        note(again[0]!.ts - 2000, "scenario: kubectl delete foo example-foo"),
+        note(again[0]!.ts - 1000, "scenario: kubectl apply Foo example-foo (replicas 1)"),
+        ...again,
+      ].map((e, i) => ({ ...e, seq: i + 1 })),
+    );
+    expect(firstStep(session)).toMatchObject({ seq: 1, stage: "note" });
+    // Without the scenario's delete (a Foo re-created by hand), the latest life's own note.
+    const byHand = new TraceSession({ kind: "replay", name: "hand.jsonl" });
+    byHand.push(
+      [
+        note(life[0]!.ts - 1000, "scenario: kubectl apply Foo example-foo (replicas 1)"),
+        ...life,
+        note(again[0]!.ts - 1000, "scenario: kubectl apply Foo example-foo (replicas 1)"),
+        ...again,
+      ].map((e, i) => ({ ...e, seq: i + 1 })),
+    );
+    expect(firstStep(byHand)).toMatchObject({ seq: life.length + 2, stage: "note" });
+  });
+
   it("at the scenario's opening note when a scenario deleted and re-created it", () => {
     const session = recreated("scenario: delete and re-create example-foo");
     expect(firstStep(session)).toMatchObject({ seq: 1, stage: "note" });

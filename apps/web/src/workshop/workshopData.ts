@@ -69,14 +69,36 @@ export function stepSeqs(
       0,
       visited.findIndex((e) => e.key === focusKey && e.ts >= lifeStart),
     );
-    for (let i = from - 1; i >= 0; i--) {
-      if (isScenarioNote(visited[i]!)) {
-        from = i;
-        break;
-      }
+    from = noteBefore(visited, from);
+    // A scenario that deleted the Foo and created it again (its "kubectl delete foo" note lies
+    // between the two lives, with no other creation between) tells both lives: start before the
+    // first.
+    const add = (e: TraceEvent) =>
+      e.key === focusKey && e.stage === "watch" && e.kind === "Foo" && e.event === "add";
+    let del = -1;
+    for (let i = from - 1; i >= 0 && del < 0 && !add(visited[i]!); i--) {
+      const e = visited[i]!;
+      if (
+        e.stage === "note" &&
+        isScenarioNote(e) &&
+        e.key === focusKey &&
+        e.text.includes("kubectl delete foo")
+      )
+        del = i;
+    }
+    if (del >= 0) {
+      let before = del - 1;
+      while (before >= 0 && !add(visited[before]!)) before--;
+      if (before >= 0) from = noteBefore(visited, before);
     }
   }
   return visited.slice(from).map((e) => e.seq);
+}
+
+/** The scenario note nearest before visited[at] (the step that says what the scenario did), else at. */
+function noteBefore(visited: readonly TraceEvent[], at: number): number {
+  for (let i = at - 1; i >= 0; i--) if (isScenarioNote(visited[i]!)) return i;
+  return at;
 }
 
 function isScenarioNote(e: TraceEvent): boolean {

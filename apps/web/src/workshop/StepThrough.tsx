@@ -30,7 +30,8 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
   const state = i !== undefined ? data.states[i] : undefined;
   const stepNo = selectedSeq !== undefined ? steps.indexOf(selectedSeq) : -1;
 
-  const go = (seq: number | undefined) => seq !== undefined && goToSeq(session, view, seq);
+  const go = (seq: number | undefined) =>
+    seq !== undefined && goToSeq(session, view, seq, { zoomToPass: true });
   const move = (dir: 1 | -1) => go(neighbour(steps, selectedSeq, dir));
   const nextWhere = (pred: (j: number) => boolean) => {
     const from = stepNo;

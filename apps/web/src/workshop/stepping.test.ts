@@ -58,6 +58,25 @@ describe("moving to an event keeps it in view", () => {
     expect(ts).toBeLessThanOrEqual(b);
   });
 
+  it("the step-through zooms to a pass that is a sliver of the window: it fills the middle third", () => {
+    const session = recreated();
+    const view = new ViewStore({ selectedKeys: [KEY], window: [0, 0] });
+    const passes = session.passesOf(KEY);
+    const p = passes[passes.length - 2]!;
+    // A window a thousand times the pass, with the pass inside it.
+    const dur = p.end! - p.start;
+    view.set({ window: [p.start - 500 * dur, p.end! + 500 * dur] });
+    goToSeq(session, view, p.dequeueSeq!, { zoomToPass: true });
+    const [a, b] = view.get().window!;
+    expect(a).toBeLessThanOrEqual(p.start);
+    expect(b).toBeGreaterThanOrEqual(p.end!);
+    expect((p.end! - p.start) / (b - a)).toBeGreaterThan(0.25);
+    // A pass already wide in the window is left as it is.
+    const wide: [number, number] = [a, b];
+    goToSeq(session, view, p.endSeq!, { zoomToPass: true });
+    expect(view.get().window).toEqual(wide);
+  });
+
   it("an event already in view leaves a default window the default", () => {
     const session = recreated();
     const view = new ViewStore({ selectedKeys: [KEY] });

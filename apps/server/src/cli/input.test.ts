@@ -68,4 +68,21 @@ describe("trace input", () => {
       expect(events).toEqual(whole);
     }
   });
+
+  it("reads a gzip file cut short up to the cut, and says where the data stops", async () => {
+    const whole = readFileSync(gz);
+    const cut = join(dir, "cut.log.gz");
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
+    const loaded = await loadTraceFile(cut);
+    const all = readTraceText(text, { year: 2026 }).events.length;
+    expect(loaded.reader.events).toBeGreaterThan(all * 0.3);
+    expect(loaded.reader.events).toBeLessThan(all);
+    const stop = loaded.reader.diagnostics.find((d) => d.message.startsWith("the data stops here"));
+    expect(stop).toMatchObject({ level: "warn" });
+    expect(stop!.message).toContain("damaged gzip data: unexpected end of file");
+    // Cut inside the gzip header: nothing decompressed, nothing to read — an error, as before.
+    const stub = join(dir, "stub.log.gz");
+    writeFileSync(stub, whole.subarray(0, 6));
+    await expect(loadTraceFile(stub)).rejects.toThrow(/corrupt gzip data/);
+  });
 });

@@ -10,6 +10,17 @@ import type { Readable } from "node:stream";
 
 export class InputError extends Error {}
 
+/** Compressed data that stops or breaks partway: what came before it decompressed fine. */
+export class DamagedInputError extends InputError {
+  constructor(
+    message: string,
+    /** Why, without the file's name ("unexpected end of file"). */
+    readonly why: string,
+  ) {
+    super(message);
+  }
+}
+
 export interface TraceInput {
   /**
    * Decompressed bytes, in chunks. A chunk is valid only until the next one is asked for: a plain
@@ -128,6 +139,11 @@ function fromStream(
       else if (size === undefined) stream = sniffGzip(source);
       for await (const b of stream) yield b;
     } catch (err) {
+      const code = (err as NodeJS.ErrnoException)?.code;
+      if (code === "Z_DATA_ERROR" || code === "Z_BUF_ERROR") {
+        const why = `damaged gzip data: ${(err as Error).message}`;
+        throw new DamagedInputError(`${name}: ${describe(err)}`, why);
+      }
       throw new InputError(`${name}: ${describe(err)}`);
     }
   };
@@ -155,5 +171,26 @@ async function* sniffGzip(source: Readable): AsyncGenerator<Buffer> {
     yield* gunzip as AsyncIterable<Buffer>;
   } else {
     yield* rest();
+  }
+}
+
+/**
+ * The chunks up to any damage in the compressed data: a gzip file cut short still gives what
+ * decompressed before the cut, and `stopped` is told why it ends there. Damage before the first
+ * chunk is an error as before: nothing to read.
+ */
+export async function* upToDamage(
+  chunks: AsyncIterable<Uint8Array>,
+  stopped: (why: string) => void,
+): AsyncGenerator<Uint8Array> {
+  let any = false;
+  try {
+    for await (const c of chunks) {
+      any = true;
+      yield c;
+    }
+  } catch (err) {
+    if (!(err instanceof DamagedInputError) || !any) throw err;
+    stopped(err.why);
   }
 }

@@ -11,7 +11,7 @@ import {
   type ExportHead,
   type TraceEvent,
 } from "@loopscope/trace";
-import { InputError, openTraceInput } from "./input.ts";
+import { InputError, openTraceInput, upToDamage } from "./input.ts";
 import { progressMeter } from "./progress.ts";
 import { decodeUtf8 } from "./utf8.ts";
 
@@ -45,7 +45,7 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
       }
     : (e: TraceEvent) => analyzer.push(e);
   try {
-    for await (const chunk of input.chunks) {
+    for await (const chunk of upToDamage(input.chunks, (why) => reader.inputStopped(why))) {
       if (first) {
         first = false;
         refuseBinary(chunk, input.name);

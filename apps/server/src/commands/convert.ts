@@ -27,7 +27,7 @@ import {
   type TraceEvent,
 } from "@loopscope/trace";
 import { flagsOrExit, intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
-import { InputError, openTraceInput } from "../cli/input.ts";
+import { InputError, openTraceInput, upToDamage } from "../cli/input.ts";
 
 export const usage = `usage: loopscope convert FILE --to chrome|otlp|jsonl [-o OUT] [options]
 
@@ -203,7 +203,9 @@ export async function run(argv: string[]): Promise<number> {
   let events = 0;
   try {
     const work = (async () => {
-      for await (const chunk of input.chunks) {
+      const stopped = (why: string) =>
+        err(`warning: ${input.name}: the data stops early (${why}); converting what came before`);
+      for await (const chunk of upToDamage(input.chunks, stopped)) {
         reader ??= looksLikeChromeTrace(new TextDecoder().decode(chunk.subarray(0, 4096)))
           ? chromeSource()
           : traceSource(flags.year, exportHead(chunk));

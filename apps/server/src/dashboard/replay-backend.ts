@@ -15,7 +15,7 @@ import {
   type Diagnostic,
   type TraceEvent,
 } from "@loopscope/trace";
-import { openTraceInput } from "../cli/input.ts";
+import { openTraceInput, upToDamage } from "../cli/input.ts";
 import { progressMeter } from "../cli/progress.ts";
 import { refuseBinary, refuseNonTrace } from "../cli/load-trace-file.ts";
 import { decodeUtf8 } from "../cli/utf8.ts";
@@ -61,7 +61,7 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   let offset = 0;
   let head: ExportHead | undefined;
   try {
-    for await (const chunk of input.chunks) {
+    for await (const chunk of upToDamage(input.chunks, (why) => reader.inputStopped(why))) {
       if (offset === 0) {
         refuseBinary(chunk, input.name);
         head = exportHead(chunk);

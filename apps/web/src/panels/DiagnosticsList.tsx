@@ -36,8 +36,12 @@ export function DiagnosticsList({
 }
 
 function summary(diagnostics: readonly Diagnostic[], total: number): string {
+  // Data that stops early (a gzip file cut short) loaded up to there, not "everything else".
+  const stop = diagnostics.find((d) => d.message.startsWith(STOPS));
   const lines = (level: string) =>
-    new Set(diagnostics.filter((d) => (d.level ?? "error") === level).map((d) => d.line)).size;
+    new Set(
+      diagnostics.filter((d) => d !== stop && (d.level ?? "error") === level).map((d) => d.line),
+    ).size;
   const n = (count: number, what: string) => `${count} line${count === 1 ? "" : "s"} ${what}`;
   const skipped = lines("error");
   const warned = lines("warn");
@@ -49,6 +53,15 @@ function summary(diagnostics: readonly Diagnostic[], total: number): string {
     total > diagnostics.length
       ? ` (the first ${diagnostics.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} problems)`
       : "";
+  if (stop) {
+    const end = `the data stops at line ${stop.line.toLocaleString("en-US")}: what came before it loaded, nothing after.`;
+    return parts.length > 0
+      ? `${parts.join("; ")}${of}; ${end}`
+      : `${end[0]!.toUpperCase()}${end.slice(1)}`;
+  }
   if (parts.length === 0) return `Notes on this trace${of}; everything loaded.`;
   return `${parts.join("; ")}${of}; everything else loaded.`;
 }
+
+/** How the readers begin the warning for input that stops early (TraceReader.inputStopped). */
+const STOPS = "the data stops here";

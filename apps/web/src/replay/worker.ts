@@ -152,7 +152,8 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
     if (reader.lines() === 0) throw new Error(`${name}: damaged gzip data (${corrupt})`);
     diagnostics.push({
       line: reader.lines() + 1,
-      message: `the gzip data is damaged here (${corrupt}); the lines before it loaded`,
+      level: "warn",
+      message: `the data stops here (damaged gzip data: ${corrupt}): the lines before it were read, nothing after`,
     });
   }
   reader.end(sink);

@@ -80,6 +80,18 @@ export class TraceReader {
     );
   }
 
+  /**
+   * The input's bytes stopped before its end (a gzip file cut short): a warning at the next line,
+   * saying that what came before was read and nothing after. Call before `end`.
+   */
+  inputStopped(why: string): void {
+    this.diagnose({
+      line: this.lines + 1,
+      level: "warn",
+      message: `the data stops here (${why}): the lines before it were read, nothing after`,
+    });
+  }
+
   /** Lines seen so far. */
   get lines(): number {
     return this.splitter.lines;

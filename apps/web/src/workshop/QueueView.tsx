@@ -24,7 +24,10 @@ export function QueueView({
   // Every Foo's passes (a burst is about them all); the focused Foo's are outlined.
   const keys = session.store.keyList().slice(0, 50);
   if (focusKey && !keys.includes(focusKey)) keys.push(focusKey);
-  const m = queueModel(data.events, (k) => session.passesOf(k), keys);
+  // From the focused Foo's latest life on: a live session's earlier scenarios are other stories.
+  const from = focusKey ? session.summaryOf(focusKey)?.firstTs : undefined;
+  const events = from !== undefined ? data.events.filter((e) => e.ts >= from) : data.events;
+  const m = queueModel(events, (k) => session.passesOf(k), keys);
   const x = scaleLinear()
     .domain([0, m.tEnd])
     .range([M.l, WIDTH - M.r]);

@@ -37,22 +37,28 @@ export function mainKey(src: SideSource, prefer?: string): string | undefined {
 export function runSide(src: SideSource, prefer?: string): RunSide {
   const key = mainKey(src, prefer);
   if (!key) return { name: src.name, key, summary: undefined, t0: 0, passes: [], writes: [] };
-  const evs = src.events(key);
+  // The Foo's latest life, as its summary counts it: a live session may hold several.
+  const summary = src.summary(key);
+  const life = summary?.firstTs ?? -Infinity;
+  const evs = src.events(key).filter((e) => e.ts >= life);
   const add = evs.find((e) => e.stage === "watch" && e.kind === "Foo" && e.event === "add");
   const t0 = (add ?? evs[0])?.ts ?? 0;
   const ms = (ts: number) => (ts - t0) / 1000;
   return {
     name: src.name,
     key,
-    summary: src.summary(key),
+    summary,
     t0,
-    passes: src.passes(key).map((p) => ({
-      start: ms(p.start),
-      end: ms(p.end ?? p.start),
-      cause: p.cause,
-      writes: p.writeSeqs.length,
-      changing: p.changingWrites,
-    })),
+    passes: src
+      .passes(key)
+      .filter((p) => p.start >= life)
+      .map((p) => ({
+        start: ms(p.start),
+        end: ms(p.end ?? p.start),
+        cause: p.cause,
+        writes: p.writeSeqs.length,
+        changing: p.changingWrites,
+      })),
     writes: evs.filter((e) => e.stage === "write" && (e.code ?? 200) < 400).map((e) => ms(e.ts)),
   };
 }
@@ -64,6 +70,9 @@ export const COMPARE_ROWS: { label: string; value: (s: KeySummary) => number | s
   { label: "no-op writes", value: (s) => s.noopWrites },
   { label: "self-triggered passes", value: (s) => s.selfTriggered },
   { label: "conflicts (409)", value: (s) => s.conflicts },
-  { label: "reconcile count for one create", value: (s) => s.reconcilesForCreate ?? "never quiet" },
+  {
+    label: "reconcile count for one create",
+    value: (s) => s.reconcilesForCreate ?? "not quiescent",
+  },
   { label: "hot loop", value: (s) => (s.hotLoop ? "yes" : "no") },
 ];

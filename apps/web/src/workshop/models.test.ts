@@ -195,6 +195,47 @@ describe("runSide", () => {
   });
 });
 
+describe("a Foo with two lives (a live session that ran two scenarios)", () => {
+  const again = CREATE.map((e) => {
+    const copy = { ...e, seq: e.seq + 100, ts: e.ts + 60_000_000 } as TraceEvent & {
+      rv?: string;
+      oldRv?: string;
+      causeSeq?: number;
+    };
+    if (copy.rv !== undefined) copy.rv = String(Number(copy.rv) + 100);
+    if (copy.oldRv !== undefined) copy.oldRv = String(Number(copy.oldRv) + 100);
+    if (copy.causeSeq !== undefined) copy.causeSeq += 100;
+    return copy;
+  });
+  const both = [...CREATE, ...again];
+  const a = new Analyzer();
+  a.pushAll(both);
+
+  it("compares the latest life: its passes and writes, on an axis from its creation", () => {
+    const side = runSide({
+      name: "live",
+      keys: [KEY],
+      events: () => both,
+      summary: (k) => a.summary(k),
+      passes: (k) => a.passes(k),
+    });
+    expect(side.passes).toHaveLength(a.summary(KEY)!.passes);
+    expect(side.passes[0]!.start).toBe(2);
+    expect(side.writes).toEqual([4, 5, 18]);
+  });
+
+  it("draws the queue from the latest life on", () => {
+    const from = a.summary(KEY)!.firstTs;
+    const m = queueModel(
+      both.filter((e) => e.ts >= from),
+      (k) => a.passes(k),
+      [KEY],
+    );
+    expect(m.passes).toHaveLength(3);
+    expect(m.tEnd).toBeLessThan(60_000);
+  });
+});
+
 describe("neighbour", () => {
   it("steps within the list, clamps at the ends, finds the nearest step from elsewhere", () => {
     const steps = [2, 5, 9];

@@ -69,7 +69,8 @@ export function queueModel(
   let workMs = 0;
   for (const key of keys) {
     for (const p of passesOf(key)) {
-      if (p.end === undefined) continue;
+      // Only passes within the events given (a Foo's latest life, not the session's whole past).
+      if (p.end === undefined || p.start < t0) continue;
       const firstAdd = Math.min(
         ...p.triggers.map((t) => tsBySeq.get(t.enqueueSeq) ?? p.start),
         p.start,

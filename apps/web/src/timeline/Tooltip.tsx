@@ -1,4 +1,9 @@
-/** Hover card for a mark or a pass. Everything from the trace is rendered as React text. */
+/**
+ * Hover card for a mark or a pass. Everything from the trace is rendered as React text. It sits
+ * below and right of the pointer, and flips to the left (or above) where it would leave the
+ * timeline: near the right edge it used to squeeze into a column one letter wide.
+ */
+import { useLayoutEffect, useRef, useState } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { Hit } from "./hitTest.ts";
 import { passLabel } from "./layout.ts";
@@ -15,6 +20,18 @@ export function Tooltip({
   x: number;
   y: number;
 }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [flip, setFlip] = useState({ x: false, y: false });
+  useLayoutEffect(() => {
+    const el = box.current;
+    const parent = el?.offsetParent as HTMLElement | null;
+    if (!el || !parent) return;
+    const next = {
+      x: x + 14 + el.offsetWidth > parent.clientWidth && x - 14 - el.offsetWidth >= 0,
+      y: y + 14 + el.offsetHeight > parent.clientHeight && y - 14 - el.offsetHeight >= 0,
+    };
+    if (next.x !== flip.x || next.y !== flip.y) setFlip(next);
+  });
   const lines: string[] = [];
   if (hit.kind === "event") {
     const row = session.store.rowOfSeq(hit.seq);
@@ -35,7 +52,17 @@ export function Tooltip({
     if (p.changedFields.length) lines.push(`changed ${p.changedFields.join(", ")}`);
   }
   return (
-    <div className="tooltip" data-testid="tooltip" style={{ left: x + 14, top: y + 14 }}>
+    <div
+      ref={box}
+      className="tooltip"
+      data-testid="tooltip"
+      style={{
+        left: flip.x ? undefined : x + 14,
+        right: flip.x ? `calc(100% - ${x - 14}px)` : undefined,
+        top: flip.y ? undefined : y + 14,
+        bottom: flip.y ? `calc(100% - ${y - 14}px)` : undefined,
+      }}
+    >
       {lines.map((l, i) => (
         <div key={i} className={i === 0 ? "tooltip-title" : undefined}>
           {l}

@@ -228,12 +228,7 @@ export class Analyzer {
    * Classifies `e` into `out` (a reused record: see KeyState.nextWatchSlot) and returns it.
    * `relist`: the informer delivered an object it already had, unchanged — as a resync does.
    */
-  private classifyWatch(
-    st: KeyState,
-    e: WatchEvent,
-    out: WatchClass,
-    relist: boolean,
-  ): WatchClass {
+  private classifyWatch(st: KeyState, e: WatchEvent, out: WatchClass, relist: boolean): WatchClass {
     out.seq = e.seq;
     out.inferred = false;
     out.writeSeq = undefined;

@@ -61,3 +61,46 @@ describe("drawn seq", () => {
     expect(frame([ts(0), ts(rows.length - 1)], [])).toBe(0);
   });
 });
+
+describe("time axis", () => {
+  it("labels ticks only where their labels do not run into each other, at any zoom", () => {
+    const session = sessionFromText(canonical);
+    const t0 = session.store.ts.get(0);
+    for (const [width, spanUs] of [
+      [1200, 45_000], // ~2 ms ticks: "09:14:06.043" after "09:14:06.041"
+      [1200, 3_000], // µs ticks: the widest labels
+      [700, 60_000_000],
+      [1900, 900],
+    ] as const) {
+      const canvas = document.createElement("canvas");
+      canvas.width = width;
+      canvas.height = 200;
+      const ctx = canvas.getContext("2d")!;
+      const drawn: { x: number; y: number; w: number }[] = [];
+      const fill = ctx.fillText.bind(ctx);
+      ctx.fillText = (text: string, x: number, y: number) => {
+        if (y === 4 || y === 19) drawn.push({ x, y, w: ctx.measureText(text).width });
+        fill(text, x, y);
+      };
+      const window: [number, number] = [t0, t0 + spanUs];
+      drawTimeline(ctx, {
+        session,
+        groups: layoutLanes([KEY], 40),
+        axis: makeTimeAxis(window, window[0], width),
+        width,
+        height: 200,
+        theme: THEMES.dark,
+        until: Infinity,
+        scrollY: 0,
+      });
+      for (const y of [4, 19]) {
+        const row = drawn.filter((d) => d.y === y && d.x > 10).sort((a, b) => a.x - b.x);
+        expect(row.length, `${width} px, ${spanUs} µs`).toBeGreaterThan(1);
+        for (let i = 1; i < row.length; i++)
+          expect(row[i]!.x, `${width} px, ${spanUs} µs`).toBeGreaterThan(
+            row[i - 1]!.x + row[i - 1]!.w,
+          );
+      }
+    }
+  });
+});

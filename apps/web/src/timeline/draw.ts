@@ -151,6 +151,17 @@ function drawGrid(ctx: CanvasRenderingContext2D, { axis, width, height, theme }:
   ctx.fillRect(0, 0, width, AXIS_HEIGHT);
   ctx.font = FONT_SMALL;
   ctx.textBaseline = "top";
+  // Ticks under a millisecond apart need the microseconds to tell them apart.
+  const wall = (t: number) => formatWall(axis.origin + t * 1000, step < 1);
+  // d3 may give up to twice the ticks asked for: label every k-th where the labels (the wall
+  // clock's "09:14:06.043" is the wider) would run into each other; every tick keeps its line.
+  const widest = ticks.reduce(
+    (w, t) =>
+      Math.max(w, ctx.measureText(wall(t)).width, ctx.measureText(formatRelative(t, step)).width),
+    0,
+  );
+  const spacing = ticks.length > 1 ? Math.abs(axis.scale(ticks[1]) - axis.scale(ticks[0])) : width;
+  const every = Math.max(1, Math.ceil((widest + 10) / Math.max(1, spacing)));
   for (const t of ticks) {
     const px = Math.round(axis.scale(t)) + 0.5;
     if (px < GUTTER) continue;
@@ -160,11 +171,11 @@ function drawGrid(ctx: CanvasRenderingContext2D, { axis, width, height, theme }:
     ctx.moveTo(px, AXIS_HEIGHT - 6);
     ctx.lineTo(px, height);
     ctx.stroke();
+    if (Math.round(t / step) % every !== 0) continue;
     ctx.fillStyle = theme.text;
     ctx.fillText(formatRelative(t, step), px + 3, 4);
     ctx.fillStyle = theme.muted;
-    // Ticks under a millisecond apart need the microseconds to tell them apart.
-    ctx.fillText(formatWall(axis.origin + t * 1000, step < 1), px + 3, 19);
+    ctx.fillText(wall(t), px + 3, 19);
   }
   ctx.fillStyle = theme.muted;
   ctx.fillText("since creation", 6, 4);

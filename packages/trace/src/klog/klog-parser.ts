@@ -69,6 +69,9 @@ interface Source {
  */
 const SOURCE_SLOTS = 128;
 
+/** A klog header inside a line (after one character at least): where a glued line begins. */
+const GLUED_HEADER = /.[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [^\s\]]+:\d+\] /;
+
 export class KlogParser {
   private year: number | undefined;
   private lastMonth = 0;
@@ -374,6 +377,19 @@ export class KlogParser {
   ): void {
     const r = parseStageMessage(msg, at);
     if (!r.ok) {
+      // Two writers interleaved: this line was cut short and the next one began inside it. Only
+      // looked for once the line failed, so a good line costs nothing.
+      const glued = GLUED_HEADER.exec(msg.slice(at));
+      if (glued !== null) {
+        const from = at + glued.index + 1;
+        this.diag({
+          line: lineNo,
+          level: "warn",
+          message: `cut short: another log line begins inside it ("${msg.slice(from, from + 20)}…"); that line was read, the cut one was not`,
+        });
+        this.line(msg.slice(from), lineNo);
+        return;
+      }
       this.diag({ line: lineNo, level: "error", message: r.message });
       return;
     }

@@ -166,8 +166,18 @@ export class TraceReader {
       if (t.length === 0) return;
       this.format = t.startsWith("{") ? "jsonl" : "klog";
     }
-    if (this.format === "klog") this.klog.line(text, no);
-    else this.jsonLine(text, no, terminated);
+    if (this.format === "klog") {
+      // klog ends every line it writes: a last line without an end was cut mid-write, and what it
+      // says (a pass end cut to `"`) may be wrong or missing.
+      if (!terminated && text.trim().length > 0) {
+        this.diagnose({
+          line: no,
+          level: "warn",
+          message: "the log ends inside this line (cut mid-write?): it may be incomplete",
+        });
+      }
+      this.klog.line(text, no);
+    } else this.jsonLine(text, no, terminated);
   }
 
   private jsonLine(text: string, no: number, terminated: boolean): void {

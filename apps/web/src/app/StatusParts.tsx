@@ -109,7 +109,19 @@ export const BottomPanel = memo(function BottomPanel({
       {tab === "diagnostics" && (
         <DiagnosticsList diagnostics={session.diagnostics} total={session.diagnosticsTotal} />
       )}
-      {tab === "findings" && <FindingsList findings={findings} view={view} focusKey={focusKey} />}
+      {tab === "findings" && (
+        <FindingsList
+          findings={findings}
+          view={view}
+          focusKey={focusKey}
+          earlierLife={(f) => {
+            // Before the Foo's latest life began (its summary counts from there).
+            const from = f.key ? session.summaryOf(f.key)?.firstTs : undefined;
+            const row = f.seq !== undefined ? session.store.rowOfSeq(f.seq) : -1;
+            return from !== undefined && row >= 0 && session.store.ts.get(row) < from;
+          }}
+        />
+      )}
     </section>
   );
 });

@@ -55,4 +55,17 @@ describe("findings list", () => {
     expect(view.get().selectedKeys).toEqual(["ns/foo-7"]);
     expect(view.get().selectedSeq).toBe(15);
   });
+
+  it("marks a finding about an earlier life of its Foo", async () => {
+    const screen = await render(
+      <FindingsList
+        findings={busy(2)}
+        view={new ViewStore()}
+        earlierLife={(f) => f.kind === "hot-loop"}
+      />,
+    );
+    const marked = screen.getByTestId("finding-earlier-life").elements();
+    expect(marked).toHaveLength(1);
+    expect(marked[0]!.closest("li")!.getAttribute("data-kind")).toBe("hot-loop");
+  });
 });

@@ -11,11 +11,14 @@ export function FindingsList({
   findings,
   view,
   focusKey,
+  earlierLife,
 }: {
   findings: readonly Finding[];
   view: ViewStore;
   /** The selected Foo, which the list can be narrowed to. */
   focusKey?: string;
+  /** Whether a finding is about an earlier life of its Foo (deleted and created again since). */
+  earlierLife?: (f: Finding) => boolean;
 }) {
   const [kind, setKind] = useState<FindingKind | undefined>(undefined);
   const [onlyFocus, setOnlyFocus] = useState(false);
@@ -81,6 +84,12 @@ export function FindingsList({
               {f.key || "(no Foo)"}
             </button>{" "}
             {f.detail}
+            {earlierLife?.(f) && (
+              <span className="muted" data-testid="finding-earlier-life">
+                {" "}
+                (an earlier life of this Foo: it has been created again since)
+              </span>
+            )}
             {f.fields && f.fields.length > 0 && (
               <span className="muted"> — differs each pass: {f.fields.join(", ")}</span>
             )}

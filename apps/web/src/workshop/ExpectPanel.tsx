@@ -94,8 +94,10 @@ export function ExpectPanel({
         </p>
         {x.hotLoop && (
           <p className="hot" data-testid="expect-hot-loop">
-            ✗ hot loop: passes triggered by our own writes keep writing ({x.selfTriggered}{" "}
-            self-triggered passes)
+            ✗ hot loop:{" "}
+            {/* The finding's words, as the Findings tab and `loopscope stats` give them. */}
+            {session.findings().find((f) => f.kind === "hot-loop" && f.key === focusKey)?.detail ??
+              "passes triggered by its own writes keep writing"}
           </p>
         )}
       </section>

@@ -423,7 +423,7 @@ export class KlogParser {
         how = "from the timestamp before the klog header";
       } else {
         this.year = (this.opts.now?.() ?? new Date()).getUTCFullYear();
-        how = "the current year; pass a year to change it";
+        how = "the current year; the CLI's --year N reads them as another";
       }
       this.diag({
         line: lineNo,

@@ -28,8 +28,8 @@ test("run hot-loop from the dashboard: hot-loop badge, narration of the self-tri
 
   await page.getByTestId("scenario").selectOption("hot-loop");
   await page.getByTestId("action-scenario").click();
-  // While it runs the bar says so; when it is done, what it found.
-  await expect(page.getByTestId("action-running")).toContainText("running Hot loop");
+  // When it is done the bar says what it found. (While it runs it says so, but the scenario
+  // may be over in a tenth of a second: too quick to wait for.)
   await expect(page.getByTestId("action-result")).toContainText(
     "scenario hot-loop done: hot loop:",
     {

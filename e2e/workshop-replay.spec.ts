@@ -78,6 +78,11 @@ test("step through create-foo: narration names the self-triggered pass; expectat
   );
   await expect(page.locator(".machinery .echo.active")).toHaveCount(1);
   await page.screenshot({ path: "test-results/workshop-self-triggered.png" });
+  // Past the last self-triggered pass, its button has nowhere to go: it says so by being off.
+  for (let i = 0; i < 20 && (await page.getByTestId("ws-step-next-self").isEnabled()); i++)
+    await page.getByTestId("ws-step-next-self").click();
+  await expect(page.getByTestId("ws-step-next-self")).toBeDisabled();
+  await expect(page.getByTestId("ws-step-next")).toBeEnabled();
 
   // What did you expect?
   await page.getByTestId("workshop-tab-expect").click();

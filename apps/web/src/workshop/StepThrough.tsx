@@ -33,13 +33,18 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
   const go = (seq: number | undefined) =>
     seq !== undefined && goToSeq(session, view, seq, { zoomToPass: true });
   const move = (dir: 1 | -1) => go(neighbour(steps, selectedSeq, dir));
-  const nextWhere = (pred: (j: number) => boolean) => {
-    const from = stepNo;
-    for (let s = from + 1; s < steps.length; s++) {
+  /** The next step after the current one whose event passes `pred`, if any. */
+  const nextWhere = (pred: (j: number) => boolean): number | undefined => {
+    for (let s = stepNo + 1; s < steps.length; s++) {
       const j = data.indexOf.get(steps[s]!);
-      if (j !== undefined && pred(j)) return go(steps[s]);
+      if (j !== undefined && pred(j)) return steps[s];
     }
+    return undefined;
   };
+  const nextPass = nextWhere((j) => data.events[j]!.stage === "dequeue");
+  const nextSelf = nextWhere(
+    (j) => data.events[j]!.stage === "dequeue" && data.narrations[j]!.self === true,
+  );
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -80,17 +85,16 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
         </button>
         <button
           data-testid="ws-step-next-pass"
-          onClick={() => nextWhere((j) => data.events[j]!.stage === "dequeue")}
+          onClick={() => go(nextPass)}
+          disabled={nextPass === undefined}
         >
           next pass »
         </button>
         <button
           data-testid="ws-step-next-self"
-          onClick={() =>
-            nextWhere(
-              (j) => data.events[j]!.stage === "dequeue" && data.narrations[j]!.self === true,
-            )
-          }
+          onClick={() => go(nextSelf)}
+          disabled={nextSelf === undefined}
+          title={nextSelf === undefined ? "no self-triggered pass after this step" : undefined}
         >
           next self-triggered pass
         </button>

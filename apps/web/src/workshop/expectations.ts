@@ -85,7 +85,8 @@ export function expectations(excerpt: Excerpt, summary: KeySummary): Expectation
   const writeDown = [
     `One create of ${key}:`,
     counts.map((c) => `STAGE/${c.stage} ×${c.observed}`).join(", "),
-    `writes that came back as watch events: ${writes.filter((w) => w.echoSeq !== undefined).length} of ${writes.length}`,
+    // Of the writes that succeeded: a refused one (409) changed nothing to come back.
+    `writes that came back as watch events: ${writes.filter((w) => w.echoSeq !== undefined).length} of the ${writes.length} that succeeded`,
     `second pass a no-op: ${secondPass ? `${yesNo(secondPass.ok)} (${secondPass.why})` : "not yet"}`,
     `reconcile count for one create: ${excerpt.reconciles ?? "not quiescent yet"}`,
   ].join("\n");

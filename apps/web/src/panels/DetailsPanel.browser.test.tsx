@@ -10,8 +10,10 @@ import { DetailsPanel } from "./DetailsPanel.tsx";
 const KEY = "default/example-foo";
 
 /** The exercise's delete + apply: the fixture's creation twice, a minute apart. */
-function recreated(): TraceSession {
-  const life = readTraceText(canonical, { year: 2026 }).events;
+function recreated(lines = true): TraceSession {
+  const life = readTraceText(canonical, { year: 2026 }).events.map((e) =>
+    lines ? e : ({ ...e, line: undefined } as TraceEvent),
+  );
   const again = life.map((e) => {
     const x = { ...e, ts: e.ts + 60_000_000 } as Record<string, unknown>;
     for (const f of ["rv", "oldRv"])
@@ -30,8 +32,24 @@ async function details(session: TraceSession, index: number) {
 }
 
 describe("pass details", () => {
-  it("names events by seq and passes by number, the chain of a self-triggered pass in order", async () => {
+  it("names a log's events by line and passes by number, the chain of a self-triggered pass in order", async () => {
     const session = recreated();
+    const passes = session.passesOf(KEY);
+    const self = passes.find((p) =>
+      p.triggers.some((t) => t.writeSeq !== undefined && t.watchSeq !== undefined),
+    )!;
+    const panel = await details(session, self.index);
+    const t = self.triggers.find((x) => x.writeSeq !== undefined && x.watchSeq !== undefined)!;
+    // As the excerpt beside it names them.
+    const line = (seq: number) => session.store.numOf("line", session.store.rowOfSeq(seq));
+    const chain = [...panel.querySelectorAll("li")].map((li) => li.textContent);
+    expect(chain).toContain(
+      `self: write line ${line(t.writeSeq!)} → watch line ${line(t.watchSeq!)} → enqueue line ${line(t.enqueueSeq)} → dequeue line ${line(self.dequeueSeq!)}`,
+    );
+  });
+
+  it("names a JSONL trace's events by seq and passes by number, the chain in order", async () => {
+    const session = recreated(false);
     const passes = session.passesOf(KEY);
     const self = passes.find((p) =>
       p.triggers.some((t) => t.writeSeq !== undefined && t.watchSeq !== undefined),

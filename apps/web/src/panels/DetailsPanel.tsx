@@ -30,6 +30,11 @@ export const DetailsPanel = memo(function DetailsPanel({
   const e = row >= 0 ? session.store.event(row) : undefined;
   const pass = selectedPass ? session.passesOf(selectedPass.key)[selectedPass.index] : undefined;
   const errors = pass ? passErrors(session.store, pass) : [];
+  const where = (seq: number) => {
+    const r = session.store.rowOfSeq(seq);
+    const line = r >= 0 ? session.store.numOf("line", r) : undefined;
+    return line !== undefined ? `line ${line}` : `seq ${seq}`;
+  };
   if (!e && !pass) {
     return (
       <section className="panel details" aria-label="Details">
@@ -88,7 +93,8 @@ export const DetailsPanel = memo(function DetailsPanel({
             Triggers ({pass.triggers.length} enqueue{pass.triggers.length === 1 ? "" : "s"} → 1
             dequeue)
           </h4>
-          {/* Events are named by seq ("seq 7"), passes by number ("#2"): never both by "#". */}
+          {/* Events are named as the excerpt names them — a log's by line ("line 14"), a JSONL
+              trace's by seq ("seq 7") — and passes by number ("#2"): never both by "#". */}
           <ol className="triggers">
             {pass.triggers.map((t) => (
               <li key={t.enqueueSeq}>
@@ -96,20 +102,20 @@ export const DetailsPanel = memo(function DetailsPanel({
                 {t.inferred ? " (inferred)" : ""}:{" "}
                 {t.writeSeq !== undefined && (
                   <button className="link" onClick={() => view.set({ selectedSeq: t.writeSeq })}>
-                    write seq {t.writeSeq}
+                    write {where(t.writeSeq)}
                   </button>
                 )}
                 {t.writeSeq !== undefined && " → "}
                 {t.watchSeq !== undefined && (
                   <button className="link" onClick={() => view.set({ selectedSeq: t.watchSeq })}>
-                    watch seq {t.watchSeq}
+                    watch {where(t.watchSeq)}
                   </button>
                 )}
                 {t.watchSeq !== undefined && " → "}
                 <button className="link" onClick={() => view.set({ selectedSeq: t.enqueueSeq })}>
-                  enqueue seq {t.enqueueSeq}
+                  enqueue {where(t.enqueueSeq)}
                 </button>
-                {pass.dequeueSeq !== undefined && ` → dequeue seq ${pass.dequeueSeq}`}
+                {pass.dequeueSeq !== undefined && ` → dequeue ${where(pass.dequeueSeq)}`}
               </li>
             ))}
           </ol>

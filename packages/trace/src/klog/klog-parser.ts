@@ -105,6 +105,9 @@ export class KlogParser {
     private readonly diag: (d: Diagnostic) => void,
   ) {}
 
+  /** The pid in the header of the latest STAGE line (see otherProcess). */
+  private stagePid: number | undefined;
+
   line(text: string, lineNo: number): void {
     const h = this.header;
     if (!findHeader(text, h)) {
@@ -134,6 +137,7 @@ export class KlogParser {
     const msgStart = h.msgStart;
     const at = text.indexOf("STAGE/", msgStart);
     if (at >= 0) {
+      this.stagePid = h.pid;
       let fast: UnsequencedEvent | undefined;
       if (at === msgStart) {
         const where = this.where;
@@ -150,7 +154,7 @@ export class KlogParser {
       }
       return;
     }
-    if (!this.opts.keepNoise && source.noise) {
+    if (!this.opts.keepNoise && (source.noise || this.otherProcess(h.pid))) {
       this.noiseLines++;
       return;
     }
@@ -178,6 +182,7 @@ export class KlogParser {
     const msgStart = h.msgStart;
     const at = this.findTag(bytes, text, msgStart, end);
     if (at >= 0) {
+      this.stagePid = h.pid;
       const raw = text.slice(start, end);
       if (at === msgStart) {
         const where = this.where;
@@ -194,7 +199,7 @@ export class KlogParser {
       this.stage(raw.slice(msgStart - start), at - msgStart, lineNo, ts, src, raw);
       return;
     }
-    if (!this.opts.keepNoise && source.noise) {
+    if (!this.opts.keepNoise && (source.noise || this.otherProcess(h.pid))) {
       this.noiseLines++;
       return;
     }
@@ -212,6 +217,15 @@ export class KlogParser {
       return;
     }
     this.message(text.slice(start, end), msgStart - start, h.level, ts, src, lineNo, true);
+  }
+
+  /**
+   * Whether a line comes from another process than the latest STAGE line's: in a log several
+   * processes write to (a node's, a terminal's), another controller's "Successfully synced"
+   * would pass for a pass end of ours. A restarted controller's STAGE lines carry its new pid.
+   */
+  private otherProcess(pid: number): boolean {
+    return this.stagePid !== undefined && pid !== this.stagePid;
   }
 
   /** syncedMarkerKey on the bytes of text[from, end) (see lineAt): the same key, or undefined. */

@@ -1,0 +1,54 @@
+/** A log that several processes write to: another controller's pass ends are not ours. */
+import { describe, expect, it } from "vitest";
+import { readTraceText } from "./read-trace.ts";
+import { TraceReader } from "./trace-reader.ts";
+import type { TraceEvent } from "../event.ts";
+
+const line = (pid: number, t: string, src: string, msg: string) =>
+  `I1202 09:14:06.${t}   ${pid} ${src}] ${msg}`;
+
+describe("lines of another process in the log", () => {
+  const log = [
+    line(
+      48211,
+      "031344",
+      "controller.go:131",
+      "STAGE/watch kind=Foo event=add key=default/example-foo rv=1001",
+    ),
+    line(48211, "031374", "controller.go:353", "STAGE/enqueue key=default/example-foo len=1"),
+    line(
+      777,
+      "031400",
+      "controller.go:227",
+      '"Successfully synced" objectName="kube-system/coredns"',
+    ),
+    line(48211, "031494", "controller.go:217", "STAGE/dequeue key=default/example-foo len=0"),
+    line(
+      48211,
+      "045600",
+      "controller.go:227",
+      '"Successfully synced" objectName="default/example-foo"',
+    ),
+    // A restart: the new process's STAGE lines carry its pid, and its pass ends count again.
+    line(50001, "100000", "controller.go:217", "STAGE/dequeue key=default/example-foo len=0"),
+    line(
+      50001,
+      "100100",
+      "controller.go:227",
+      '"Successfully synced" objectName="default/example-foo"',
+    ),
+    "",
+  ].join("\n");
+
+  it("are not pass ends of this controller, read as text or as bytes", () => {
+    const asText = readTraceText(log, { year: 2026 }).events;
+    const asBytes: TraceEvent[] = [];
+    const reader = new TraceReader({ year: 2026 });
+    reader.push(new TextEncoder().encode(log), (e) => asBytes.push(e));
+    reader.end((e) => asBytes.push(e));
+    for (const events of [asText, asBytes]) {
+      const done = events.filter((e) => e.stage === "done");
+      expect(done.map((e) => e.key)).toEqual(["default/example-foo", "default/example-foo"]);
+    }
+  });
+});

@@ -160,12 +160,38 @@ export class FooController {
     const backoff = opts.informerBackoffMs ?? { initial: 200, max: 30_000 };
     const onInformerError = (e: InformerError) => {
       const err = e.error as { message?: string } | undefined;
+      const why = (err?.message ?? String(e.error)).split("\n")[0] ?? "";
       this.probe.log(AT.logInformerError, 0, "E", `Failed to ${e.kind}`, [
-        ["err", (err?.message ?? String(e.error)).split("\n")[0] ?? ""],
+        ["err", why],
         ["attempt", e.attempt],
         ["retryInMs", e.retryInMs],
       ]);
+      // Into the trace too: a closed watch or a 410 Gone is why a re-list's events come.
+      if (this.probe.on) {
+        const [verb, kind] = e.kind.split(" ");
+        this.probe.emit(AT.logInformerError, {
+          stage: "note",
+          key: "",
+          level: "E",
+          text:
+            verb === "watch"
+              ? `the ${kind} informer's watch failed (${why}): it lists again in ${e.retryInMs} ms, then watches anew`
+              : `the ${kind} informer's list failed (${why}): it tries again in ${e.retryInMs} ms`,
+        });
+      }
       opts.onInformerError?.(e);
+    };
+    // Into the trace: why a burst of watch events (a re-list's) comes, or why none came a while.
+    const onRewatch = ({ kind, relist }: { kind: string; relist: boolean }) => {
+      if (!this.probe.on) return;
+      this.probe.emit(AT.logInformerError, {
+        stage: "note",
+        key: "",
+        level: "I",
+        text: relist
+          ? `the ${kind} informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every ${kind} again, then watches anew`
+          : `the ${kind} informer's watch was closed by the server: it watches again from the last resourceVersion it saw`,
+      });
     };
     this.foos = new ResilientInformer<Foo>({
       kubeConfig: kc,
@@ -181,6 +207,7 @@ export class FooController {
       backoffInitialMs: backoff.initial,
       backoffMaxMs: backoff.max,
       onError: onInformerError,
+      onRewatch,
     });
     this.deployments = new ResilientInformer<Deployment>({
       kubeConfig: kc,
@@ -191,6 +218,7 @@ export class FooController {
       backoffInitialMs: backoff.initial,
       backoffMaxMs: backoff.max,
       onError: onInformerError,
+      onRewatch,
     });
     this.recorder = new EventRecorder(
       kc,

@@ -197,6 +197,14 @@ describe.concurrent("scenarios (headless, embedded API server)", () => {
     );
     expect(update).toBeDefined();
     expect(notes(r.events.events).some((n) => n.includes("410 Gone"))).toBe(true);
+    // The informers say in the trace what they did: re-watch after the close, re-list after 410.
+    const said = notes(r.events.events);
+    expect(said).toContainEqual(expect.stringMatching(/^the Foo informer's watch was closed/));
+    expect(said).toContainEqual(
+      expect.stringMatching(
+        /^the Foo informer's watch ended with 410 Gone .* lists every Foo again/,
+      ),
+    );
     expect(r.events.analyzer.summary(KEY)!.quiescent).toBe(true);
   });
 

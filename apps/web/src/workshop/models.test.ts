@@ -161,7 +161,9 @@ describe("expectations", () => {
     const x = expectations(buildExcerpt(both, { key: KEY })!, a.summary(KEY)!);
     expect(x.counts.find((c) => c.stage === "write")!.observed).toBe(4);
     expect(x.writes.every((w) => w.write.seq > 100)).toBe(true);
-    expect(x.writeDown).toContain("writes that came back as watch events: 2 of the 3 that succeeded");
+    expect(x.writeDown).toContain(
+      "writes that came back as watch events: 2 of the 3 that succeeded",
+    );
   });
 });
 

@@ -55,6 +55,11 @@ export interface ResilientInformerOptions<T extends KubernetesObject> {
   backoffInitialMs?: number;
   backoffMaxMs?: number;
   onError?: (e: InformerError) => void;
+  /**
+   * client-node's ListWatch opened a new watch by itself: the server closed the old one, or it
+   * ended with 410 Gone (`relist`: its resourceVersion was too old, so it lists everything again).
+   */
+  onRewatch?: (e: { kind: string; relist: boolean }) => void;
 }
 
 export function objectKey(obj: KubernetesObject): string {
@@ -75,6 +80,7 @@ export class ResilientInformer<T extends KubernetesObject> {
   private failedThisStart = false;
   private failures = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private connectsThisStart = 0;
   private resyncTimer: ReturnType<typeof setInterval> | undefined;
   private syncWaiters: Array<(ok: boolean) => void> = [];
   readonly resyncMs: number;
@@ -97,6 +103,15 @@ export class ResilientInformer<T extends KubernetesObject> {
     this.lw.on("update", (obj) => this.onUpdate(obj));
     this.lw.on("delete", (obj) => this.onDelete(obj));
     this.lw.on("error", (err) => this.onError(err));
+    // "connect" comes before every (re)opening of the watch; the first of a start is its own.
+    this.lw.on("connect", () => {
+      if (++this.connectsThisStart > 1 && !this.stopping) {
+        this.opts.onRewatch?.({
+          kind: this.opts.kind,
+          relist: this.lw.latestResourceVersion() === "",
+        });
+      }
+    });
   }
 
   addEventHandler(h: InformerHandlers<T>): void {
@@ -163,6 +178,7 @@ export class ResilientInformer<T extends KubernetesObject> {
   }
 
   private async attempt(): Promise<void> {
+    this.connectsThisStart = 0;
     this.listedThisStart = false;
     this.failedThisStart = false;
     try {

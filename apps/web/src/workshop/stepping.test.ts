@@ -14,8 +14,8 @@ const FIXTURE = fileURLToPath(
   new URL("../../../../packages/trace/fixtures/stage/create-canonical.log", import.meta.url),
 );
 
-/** The exercise's delete + apply: the fixture's creation twice, a minute apart, seqs renumbered. */
-function recreated(note?: string): TraceSession {
+/** The fixture's creation, and the same again a minute later with new resourceVersions. */
+function twoLives(): [TraceEvent[], TraceEvent[]] {
   const life = readTraceText(readFileSync(FIXTURE, "utf8"), { year: 2026 }).events;
   const again = life.map((e) => {
     const x = { ...e, ts: e.ts + 60_000_000 } as Record<string, unknown>;
@@ -23,6 +23,12 @@ function recreated(note?: string): TraceSession {
       if (typeof x[f] === "string") x[f] = String(Number(x[f]) + 500);
     return x as unknown as TraceEvent;
   });
+  return [life, again];
+}
+
+/** The exercise's delete + apply: the fixture's creation twice, a minute apart, seqs renumbered. */
+function recreated(note?: string): TraceSession {
+  const [life, again] = twoLives();
   const session = new TraceSession({ kind: "replay", name: "recreated.jsonl" });
   const opening: TraceEvent[] = note
     ? [{ seq: 0, ts: life[0]!.ts - 1000, stage: "note", key: "", text: note, src: "scenario" }]
@@ -106,13 +112,7 @@ describe("where the step-through starts", () => {
 
   it("at the first life's note when the scenario's own delete lies between the lives", () => {
     // delete-and-recreate's notes: apply, (life 1), delete, apply, (life 2).
-    const life = readTraceText(readFileSync(FIXTURE, "utf8"), { year: 2026 }).events;
-    const again = life.map((e) => {
-      const x = { ...e, ts: e.ts + 60_000_000 } as Record<string, unknown>;
-      for (const f of ["rv", "oldRv"])
-        if (typeof x[f] === "string") x[f] = String(Number(x[f]) + 500);
-      return x as unknown as TraceEvent;
-    });
+    const [life, again] = twoLives();
     const note = (ts: number, text: string): TraceEvent => ({
       seq: 0,
       ts,

@@ -44,7 +44,8 @@ test("step through create-foo: narration names the self-triggered pass; expectat
   await expect(page.getByTestId("object-row").filter({ hasText: "example-foo" })).toHaveCount(1);
 
   await page.getByTestId("workshop-toggle").click();
-  await expect(page.getByTestId("workshop-key")).toHaveText("default/example-foo");
+  await expect(page.getByTestId("workshop-key")).toHaveText("example-foo");
+  await expect(page.getByTestId("workshop-key")).toHaveAttribute("title", "default/example-foo");
   await page.getByTestId("ws-step-first").click();
   await expect(page.getByTestId("ws-step-pos")).toContainText("step 1 of");
   // The scenario's own note comes first, then the user's create.
@@ -143,6 +144,15 @@ test("step through create-foo: narration names the self-triggered pass; expectat
       const dock = (await page.getByTestId("workshop").boundingBox())!;
       expect(canvas.y + canvas.height, where).toBeLessThanOrEqual(dock.y + 1);
       expect(canvas.height, where).toBeGreaterThanOrEqual(150);
+      // From 1280 px on the Foo's name stays whole in the dock's bar (at 1024 the bar's one row
+      // leaves it a few letters; the whole key is its tooltip).
+      const name = page.getByTestId("workshop-key").locator(".name");
+      await expect(name, where).toHaveText("example-foo");
+      if (width < 1280) continue;
+      // Not clipped by the key's box either.
+      const key = (await page.getByTestId("workshop-key").boundingBox())!;
+      const nameBox = (await name.boundingBox())!;
+      expect(nameBox.x + nameBox.width, where).toBeLessThanOrEqual(key.x + key.width + 0.5);
     }
     await page.getByTestId("presenter-toggle").click();
   }

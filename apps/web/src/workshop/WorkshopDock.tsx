@@ -93,8 +93,13 @@ function WorkshopPanel({
     >
       <header className="workshop-bar">
         <strong className="workshop-title">Workshop</strong>
-        <span className="workshop-key mono" data-testid="workshop-key">
-          {focusKey ?? "no Foo selected"}
+        {/* The name alone (the whole key on hover): in a 1024 px bar "default/examp…" told nothing. */}
+        <span className="workshop-key mono" data-testid="workshop-key" title={focusKey}>
+          {focusKey === undefined ? (
+            "no Foo selected"
+          ) : (
+            <span className="name">{focusKey.slice(focusKey.indexOf("/") + 1)}</span>
+          )}
         </span>
         {summary?.hotLoop && (
           <span className="badge hot" data-testid="workshop-hot-loop">

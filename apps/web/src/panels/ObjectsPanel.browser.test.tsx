@@ -48,6 +48,19 @@ async function renderPanel(session: TraceSession, view = new ViewStore()) {
 
 const frame = () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
 
+/** The objects panel in a 320 px column (a 1280 px window's), one enqueue per key. */
+async function renderNarrow(keys: string[]) {
+  const session = new TraceSession({ kind: "replay" });
+  session.push(keys.map((key, i) => ({ seq: i + 1, ts: i, key, stage: "enqueue" as const })));
+  const screen = await render(
+    <div style={{ display: "grid", height: 300, width: 320, gridTemplateRows: "minmax(0, 1fr)" }}>
+      <ObjectsPanel session={session} view={new ViewStore()} />
+    </div>,
+  );
+  await frame();
+  return screen;
+}
+
 describe("objects table", () => {
   it("draws a screenful of 3000 Foos, every row as tall as it counts on", async () => {
     const { panel, rows, inView } = await renderPanel(sessionWithFoos(FOOS));
@@ -102,21 +115,9 @@ describe("objects table", () => {
   });
 
   it("short of room (the objects column of a 1280 px window), the namespace gives way and each Foo's name stays whole", async () => {
-    const session = new TraceSession({ kind: "replay" });
-    session.push(
-      Array.from({ length: 8 }, (_, i) => ({
-        seq: i + 1,
-        ts: i,
-        key: `${i % 2 ? "default" : "team-a"}/burst-0${i + 1}`,
-        stage: "enqueue" as const,
-      })),
+    const screen = await renderNarrow(
+      Array.from({ length: 8 }, (_, i) => `${i % 2 ? "default" : "team-a"}/burst-0${i + 1}`),
     );
-    const screen = await render(
-      <div style={{ display: "grid", height: 300, width: 320, gridTemplateRows: "minmax(0, 1fr)" }}>
-        <ObjectsPanel session={session} view={new ViewStore()} />
-      </div>,
-    );
-    await frame();
     const names = [...screen.container.querySelectorAll<HTMLElement>("td.key .name")];
     expect(names).toHaveLength(8);
     for (const n of names) expect(n.scrollWidth).toBeLessThanOrEqual(n.clientWidth);
@@ -125,21 +126,7 @@ describe("objects table", () => {
   });
 
   it("names Foos of one namespace by name alone and says the namespace once, in the header", async () => {
-    const session = new TraceSession({ kind: "replay" });
-    session.push(
-      Array.from({ length: 3 }, (_, i) => ({
-        seq: i + 1,
-        ts: i,
-        key: `default/burst-0${i + 1}`,
-        stage: "enqueue" as const,
-      })),
-    );
-    const screen = await render(
-      <div style={{ display: "grid", height: 300, width: 320, gridTemplateRows: "minmax(0, 1fr)" }}>
-        <ObjectsPanel session={session} view={new ViewStore()} />
-      </div>,
-    );
-    await frame();
+    const screen = await renderNarrow(["default/burst-01", "default/burst-02", "default/burst-03"]);
     expect(screen.container.querySelectorAll("td.key .ns")).toHaveLength(0);
     const names = [...screen.container.querySelectorAll<HTMLElement>("td.key .name")];
     expect(names.map((n) => n.textContent)).toEqual(["burst-01", "burst-02", "burst-03"]);

@@ -196,6 +196,28 @@ describe("logs with pass-end markers only", () => {
   });
 });
 
+/** Foo ns/a created, its first pass's status write refused with 409 — the pass not yet over. */
+function conflictedCreate() {
+  let seq = 0;
+  const ev = (e: Record<string, unknown>) =>
+    ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+  const a = new Analyzer();
+  a.push(ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "1" }));
+  a.push(ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }));
+  a.push(ev({ stage: "dequeue" }));
+  a.push(ev({ stage: "read", rv: "1" }));
+  a.push(
+    ev({
+      stage: "write",
+      verb: "updateStatus",
+      target: "foos/ns/a/status",
+      code: 409,
+      reason: "Conflict",
+    }),
+  );
+  return { a, ev };
+}
+
 describe("live use", () => {
   it("answers mid-stream and counts a pass once when markers follow dequeues", () => {
     const { events } = analyze(fixture("stage/create-canonical.log"));
@@ -210,23 +232,7 @@ describe("live use", () => {
   });
 
   it("counts 409s as conflicts and the next pass as a retry", () => {
-    let seq = 0;
-    const ev = (e: Record<string, unknown>) =>
-      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
-    const a = new Analyzer();
-    a.push(ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "1" }));
-    a.push(ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }));
-    a.push(ev({ stage: "dequeue" }));
-    a.push(ev({ stage: "read", rv: "1" }));
-    a.push(
-      ev({
-        stage: "write",
-        verb: "updateStatus",
-        target: "foos/ns/a/status",
-        code: 409,
-        reason: "Conflict",
-      }),
-    );
+    const { a, ev } = conflictedCreate();
     a.push(ev({ stage: "done", outcome: "requeued", delayMs: 5 }));
     a.push(ev({ stage: "enqueue", cause: "retry", delayMs: 5 }));
     a.push(ev({ stage: "dequeue" }));
@@ -258,23 +264,7 @@ describe("live use", () => {
   });
 
   it("does not call a key whose last pass failed at shutdown (dropped) quiescent", () => {
-    let seq = 0;
-    const ev = (e: Record<string, unknown>) =>
-      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
-    const a = new Analyzer();
-    a.push(ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "1" }));
-    a.push(ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }));
-    a.push(ev({ stage: "dequeue" }));
-    a.push(ev({ stage: "read", rv: "1" }));
-    a.push(
-      ev({
-        stage: "write",
-        verb: "updateStatus",
-        target: "foos/ns/a/status",
-        code: 409,
-        reason: "Conflict",
-      }),
-    );
+    const { a, ev } = conflictedCreate();
     // The hot-loop sample's last pass: the queue was shutting down, so the error was not requeued.
     a.push(ev({ stage: "done", outcome: "dropped", error: "the object has been modified" }));
     const s = a.summary("ns/a")!;

@@ -39,6 +39,8 @@ import type {
 } from "./model.ts";
 import { PASS_CAUSES } from "./model.ts";
 import { KeyState, type OpenWrite, type WatchClass } from "./key-state.ts";
+import { PassTable } from "./pass-table.ts";
+import { append, none } from "./short-list.ts";
 
 export interface AnalyzerOptions {
   /** Consecutive self-triggered changing passes that make a hot loop (default 5). */
@@ -55,6 +57,9 @@ export interface AnalyzerOptions {
 
 export class Analyzer {
   private readonly states = new Map<string, KeyState>();
+  /** The same, by id. */
+  private readonly byId: KeyState[] = [];
+  private readonly table = new PassTable();
   /** Findings in order of first occurrence, and the same by kind and key. */
   private readonly findingList: FindingRecord[] = [];
   private readonly findingIndex = new Map<FindingKind, Map<string, FindingRecord>>();
@@ -70,11 +75,11 @@ export class Analyzer {
   /** Field names seen in writes, each kept once (see addFields). */
   private readonly fieldNames = new Map<string, string>();
   /**
-   * Passes opened or changed since the last `takeChangedPasses` (with `trackChanges`), each once:
-   * a pass is listed when its key's `changedIn` slot does not hold the current `changeEpoch` —
-   * an array read per change instead of hashing the pass into a Set.
+   * Rows of the passes opened or changed since the last `takeChangedPasses` (with
+   * `trackChanges`), each once: a row is listed when its `changedIn` slot does not hold the
+   * current `changeEpoch` — a read of the row instead of hashing the pass into a Set.
    */
-  private changed: Pass[] | undefined;
+  private changed: number[] | undefined;
   private changeEpoch = 1;
 
   constructor(opts: AnalyzerOptions = {}) {
@@ -117,7 +122,7 @@ export class Analyzer {
   takeChangedPasses(): Pass[] {
     if (this.changed === undefined)
       throw new Error("Analyzer: takeChangedPasses needs trackChanges");
-    const out = this.changed;
+    const out = this.changed.map((row) => this.table.pass(row, this.keyOf(row)));
     this.changed = [];
     this.changeEpoch++;
     return out;
@@ -138,9 +143,36 @@ export class Analyzer {
     return st ? this.summarize(st) : undefined;
   }
 
-  /** The key's passes, oldest first. A live view: do not modify. */
+  /**
+   * The key's passes, oldest first, as of this call. The same array and objects each call, brought
+   * up to date: do not modify them.
+   */
   passes(key: string): readonly Pass[] {
-    return this.states.get(key)?.passes ?? [];
+    const st = this.states.get(key);
+    if (st === undefined) return none<Pass>();
+    const { view, rows } = st;
+    const k = st.summary.key;
+    for (let i = st.stale; i < rows.length; i++) {
+      if (i < view.length) this.table.fill(rows[i], k, view[i]);
+      else view.push(this.table.pass(rows[i], k));
+    }
+    st.stale = rows.length;
+    return view;
+  }
+
+  /** How many passes the key has (without building them: see `passes`). */
+  passCount(key: string): number {
+    return this.states.get(key)?.rows.length ?? 0;
+  }
+
+  /** End (µs) of the key's pass `index`; undefined while it is open or if there is none. */
+  passEnd(key: string, index: number): number | undefined {
+    const row = this.states.get(key)?.rows[index];
+    return row === undefined ? undefined : this.table.end(row);
+  }
+
+  private keyOf(row: number): string {
+    return this.byId[this.table.keyId(row)].summary.key;
   }
 
   findings(): Finding[] {
@@ -169,8 +201,9 @@ export class Analyzer {
     if (key === this.lastKey && this.lastState) return this.lastState;
     let st = this.states.get(key);
     if (!st) {
-      st = new KeyState(detach(key), ts);
+      st = new KeyState(this.byId.length, detach(key), ts);
       this.states.set(st.summary.key, st);
+      this.byId.push(st);
     }
     // The key as it came, not the state's copy: the klog reader hands a pass's events one and the
     // same string, which compares without reading its characters. (It may keep one decoded chunk
@@ -208,7 +241,7 @@ export class Analyzer {
     }
     st.summary.byStage.watch++;
     // Passes that open after the key's first watch event are the ones its creation caused.
-    if (st.createFrom === undefined) st.createFrom = st.passes.length;
+    if (st.createFrom === undefined) st.createFrom = st.rows.length;
     const cls = this.classifyWatch(st, e, st.nextWatchSlot(), relist);
     st.lastWatch = cls;
     if (e.rv !== undefined) {
@@ -307,12 +340,13 @@ export class Analyzer {
       }
     }
     const open = st.open;
+    const table = this.table;
     if (
-      open !== undefined &&
-      open.triggers.length === 0 &&
-      open.cause === "unknown" &&
-      open.writeSeqs.length === 0 &&
-      !open.fromMarkers &&
+      open >= 0 &&
+      table.triggerCount(open) === 0 &&
+      table.cause(open) === "unknown" &&
+      table.writeSeqs(open).length === 0 &&
+      !table.fromMarkers(open) &&
       e.merged === undefined
     ) {
       this.adoptLateTrigger(st, open, t);
@@ -333,11 +367,9 @@ export class Analyzer {
    * for logs that do not say whether an add merged (ours say "processing" for an add parked
    * while a worker holds the key).
    */
-  private adoptLateTrigger(st: KeyState, p: Pass, t: Trigger): void {
+  private adoptLateTrigger(st: KeyState, p: number, t: Trigger): void {
     this.touch(st, p);
-    p.triggers = [t];
-    p.cause = t.cause;
-    p.inferred = t.inferred;
+    this.table.setTriggers(p, [t], t.cause, t.inferred);
     const s = st.summary;
     s.passCauses.unknown--;
     s.passCauses[t.cause]++;
@@ -348,21 +380,22 @@ export class Analyzer {
     this.totals.dequeue++;
     const st = this.state(e.key, e.ts);
     st.summary.byStage.dequeue++;
-    if (st.open) this.close(st, st.open, undefined);
-    return this.openPass(st, e.ts, e).index;
+    if (st.open >= 0) this.close(st, st.open, undefined);
+    this.openPass(st, e.ts, e);
+    return st.rows.length - 1;
   }
 
   private read(e: ReadEvent): number {
     this.totals.read++;
     const st = this.state(e.key, e.ts);
     st.summary.byStage.read++;
-    const p = st.open ?? this.openPass(st, e.ts, undefined);
+    const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, undefined);
     this.touch(st, p);
-    p.readSeq ??= e.seq;
+    this.table.noteRead(p, e.seq);
     if (e.rv !== undefined) st.fooRv = e.rv;
-    if (e.worker !== undefined) p.worker ??= e.worker;
+    if (e.worker !== undefined) this.table.noteWorker(p, e.worker);
     if (e.found === false) this.find("not-found", e.key, e.seq, "the lister did not find the Foo");
-    return p.index;
+    return this.table.index(p);
   }
 
   private write(e: WriteEvent): number {
@@ -371,13 +404,14 @@ export class Analyzer {
     const s = st.summary;
     s.byStage.write++;
     s.writes++;
-    const p = st.open ?? this.openPass(st, e.ts, undefined);
+    const table = this.table;
+    const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, undefined);
     this.touch(st, p);
-    p.writeSeqs = append(p.writeSeqs, e.seq);
+    table.setWriteSeqs(p, append(table.writeSeqs(p), e.seq));
     const code = e.code ?? codeOfReason(e.reason);
     if (code === 409) {
       s.conflicts++;
-      p.conflicts++;
+      table.addConflict(p);
       this.find(
         "conflict",
         e.key,
@@ -386,7 +420,7 @@ export class Analyzer {
       );
     }
     const failed = code !== undefined ? code >= 400 : e.reason !== undefined && e.reason !== "";
-    if (failed) return p.index;
+    if (failed) return table.index(p);
     const echoKind = echoKindOf(e);
     let changed: boolean | undefined = e.changed;
     if (changed === undefined && e.fields && e.fields.length > 0) changed = true;
@@ -407,7 +441,7 @@ export class Analyzer {
     else {
       // Unsettled writes count as no-ops until an echo shows they changed something.
       s.noopWrites++;
-      p.noopWrites++;
+      table.addNoopWrites(p, 1);
       if (changed === undefined) {
         w = { seq: e.seq, ts: e.ts, pass: p, echoKind, changed };
         st.unsettled.set(e.seq, w);
@@ -422,15 +456,14 @@ export class Analyzer {
     if (changed !== false && echoKind !== undefined && !exact) {
       st.echoes.push(w ?? { seq: e.seq, ts: e.ts, pass: p, echoKind, changed });
     }
-    return p.index;
+    return table.index(p);
   }
 
   private done(e: PassEndEvent): number {
     const st = this.state(e.key, e.ts);
-    const p = st.open ?? this.openPass(st, e.ts, undefined);
-    p.endSeq = e.seq;
-    p.end = e.ts;
-    if (e.worker !== undefined) p.worker ??= e.worker;
+    const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, undefined);
+    this.table.setEnd(p, e.ts, e.seq);
+    if (e.worker !== undefined) this.table.noteWorker(p, e.worker);
     this.close(st, p, e.outcome);
     if (e.outcome === "requeued") {
       this.find(
@@ -440,7 +473,7 @@ export class Analyzer {
         `passes ended in error and were requeued${e.error ? ` (last: ${e.error})` : ""}`,
       );
     }
-    return p.index;
+    return this.table.index(p);
   }
 
   /**
@@ -463,7 +496,7 @@ export class Analyzer {
     s.hotLoop = false;
     for (const w of st.unsettled.values()) this.settleNoop(st, w);
     st.echoes.length = 0;
-    st.lifeStart = st.passes.length;
+    st.lifeStart = st.rows.length;
     st.createFrom = st.lifeStart;
     st.candidate = -1;
     st.createConfirmed = false;
@@ -477,8 +510,8 @@ export class Analyzer {
 
   // ── passes ────────────────────────────────────────────────────────────────────────────────
 
-  /** Opens the key's next pass, at `dequeue` or (undefined) at a pass-end marker. */
-  private openPass(st: KeyState, ts: number, dequeue: DequeueEvent | undefined): Pass {
+  /** Opens the key's next pass, at `dequeue` or (undefined) at a pass-end marker; its row. */
+  private openPass(st: KeyState, ts: number, dequeue: DequeueEvent | undefined): number {
     const triggers = st.pending;
     let cause: PassCause;
     let inferred = false;
@@ -507,93 +540,82 @@ export class Analyzer {
       cause = "self";
       inferred = anyInferred;
     }
-    const key = st.summary.key;
-    const index = st.passes.length;
-    const writeSeqs = none<number>();
-    const changedFields = none<string>();
-    // Built whole, every field in one order whether set yet or not: a property added afterwards
-    // goes to a separate array that is reallocated as it grows (room for 3, 6, 9), and a pass
-    // gains up to seven — an object or two more per pass for the collector to mark and copy, and
-    // a second shape for every property read.
-    const p: Pass = {
-      key,
+    const index = st.rows.length;
+    const row = this.table.add(
+      st.id,
       index,
-      number: index - st.lifeStart + 1,
-      start: ts,
+      index - st.lifeStart + 1,
+      ts,
       triggers,
       cause,
       inferred,
-      writeSeqs,
-      changingWrites: 0,
-      noopWrites: 0,
-      conflicts: 0,
-      changedFields,
-      fromMarkers: dequeue === undefined,
-      dequeueSeq: dequeue?.seq,
-      worker: dequeue?.worker,
-      readSeq: undefined,
-      changingWriteSeqs: undefined,
-      endSeq: undefined,
-      end: undefined,
-      outcome: undefined,
-    };
-    st.passes.push(p);
-    this.touch(st, p);
-    st.run.push(0);
-    st.open = p;
+      dequeue?.seq,
+      dequeue?.worker,
+    );
+    st.rows.push(row);
+    this.touch(st, row);
+    st.open = row;
     st.pending = none<Trigger>();
     st.pendingNonResync = false;
     const s = st.summary;
     s.passes++;
     s.passCauses[cause]++;
     if (cause === "self") s.selfTriggered++;
-    return p;
+    return row;
   }
 
-  private close(st: KeyState, p: Pass, outcome: PassEndEvent["outcome"] | undefined): void {
+  private close(st: KeyState, p: number, outcome: PassEndEvent["outcome"] | undefined): void {
+    const table = this.table;
     this.touch(st, p);
-    st.open = undefined;
-    if (outcome !== undefined) p.outcome = outcome;
-    p.end ??= p.start;
+    st.open = -1;
+    if (outcome !== undefined) table.setOutcome(p, outcome);
+    table.endAtStartIfOpen(p);
     st.lastOutcome = outcome;
+    const index = table.index(p);
     // Writes two passes old that no echo claimed changed nothing.
     const echoes = st.echoes;
     if (echoes.length > 0) {
       let kept = 0;
       for (let i = 0; i < echoes.length; i++) {
         const w = echoes[i];
-        if (w.pass.index <= p.index - 2) this.settleNoop(st, w);
+        if (table.index(w.pass) <= index - 2) this.settleNoop(st, w);
         else echoes[kept++] = w;
       }
       echoes.length = kept;
     }
     if (st.unsettled.size > 0) {
       for (const w of st.unsettled.values())
-        if (w.pass.index <= p.index - 2) this.settleNoop(st, w);
+        if (table.index(w.pass) <= index - 2) this.settleNoop(st, w);
     }
-    if (st.createConfirmed || st.createFrom === undefined || p.index < st.createFrom) return;
+    if (st.createConfirmed || st.createFrom === undefined || index < st.createFrom) return;
     if (this.isQuiet(p) && !st.pendingNonResync) {
-      st.candidate = p.index;
+      st.candidate = index;
       if (st.pending.length > 0) st.createConfirmed = true; // a resync already followed
     } else {
       st.candidate = -1;
     }
   }
 
-  /** Notes that `p` (a pass of `st`) opened or changed, for `takeChangedPasses`. */
-  private touch(st: KeyState, p: Pass): void {
-    if (this.changed === undefined || st.changedIn[p.index] === this.changeEpoch) return;
-    st.changedIn[p.index] = this.changeEpoch;
+  /**
+   * Notes that the pass in row `p` (of `st`) opened or changed: its object is out of date in the
+   * key's view, and `takeChangedPasses` lists it.
+   */
+  private touch(st: KeyState, p: number): void {
+    const index = this.table.index(p);
+    if (index < st.stale) st.stale = index;
+    if (this.changed === undefined || this.table.changedIn(p) === this.changeEpoch) return;
+    this.table.setChangedIn(p, this.changeEpoch);
     this.changed.push(p);
   }
 
   /** Over, changed nothing, and no error: "dropped" is an error the shutting-down queue let go. */
-  private isQuiet(p: Pass): boolean {
+  private isQuiet(p: number): boolean {
+    const outcome = this.table.outcome(p);
     return (
-      p.changingWrites === 0 &&
-      p.outcome !== "requeued" &&
-      p.outcome !== "dropped" &&
-      p.end !== undefined
+      this.table.changingWrites(p) === 0 &&
+      outcome !== "requeued" &&
+      outcome !== "dropped" &&
+      this.table.end(p) !== undefined
     );
   }
 
@@ -648,7 +670,7 @@ export class Analyzer {
     w.changed = true;
     st.unsettled.delete(w.seq);
     st.summary.noopWrites--;
-    w.pass.noopWrites--;
+    this.table.addNoopWrites(w.pass, -1);
     this.markChanging(st, w.pass, w.seq, undefined);
   }
 
@@ -660,16 +682,17 @@ export class Analyzer {
 
   private markChanging(
     st: KeyState,
-    p: Pass,
+    p: number,
     writeSeq: number,
     fields: string[] | undefined,
   ): void {
+    const table = this.table;
     this.touch(st, p);
-    p.changingWrites++;
-    p.changingWriteSeqs = append(p.changingWriteSeqs ?? none<number>(), writeSeq);
+    table.addChangingWrites(p, 1);
+    table.setChangingWriteSeqs(p, append(table.changingWriteSeqs(p) ?? none<number>(), writeSeq));
     st.summary.changingWrites++;
     if (fields) this.addFields(p, fields);
-    if (st.candidate === p.index && !st.createConfirmed) st.candidate = -1;
+    if (st.candidate === table.index(p) && !st.createConfirmed) st.candidate = -1;
     this.qualifyHotLoop(st, p);
   }
 
@@ -678,9 +701,9 @@ export class Analyzer {
    * a slice of its whole decoded chunk, and passes keep them — without this a trace's analysis
    * held the entire text alive and every young-generation collection copied it again.
    */
-  private addFields(p: Pass, fields: string[]): void {
+  private addFields(p: number, fields: string[]): void {
     for (const f of fields) {
-      if (p.changedFields.includes(f)) continue;
+      if (this.table.changedFields(p).includes(f)) continue;
       let name = this.fieldNames.get(f);
       if (name === undefined) {
         // Bounded: a log that names endless distinct fields only loses the sharing.
@@ -688,7 +711,7 @@ export class Analyzer {
         name = detach(f);
         this.fieldNames.set(name, name);
       }
-      p.changedFields = append(p.changedFields, name);
+      this.table.setChangedFields(p, append(this.table.changedFields(p), name));
     }
   }
 
@@ -700,26 +723,29 @@ export class Analyzer {
    * workers a looping key's next pass often starts before the echo of its own last write reached
    * the lister, and its stale write conflicts with that very write.
    */
-  private qualifyHotLoop(st: KeyState, p: Pass): void {
-    if (p.cause !== "self" || st.run[p.index] > 0) return;
-    const before = this.previousCounted(st, p.index);
-    const prev = before >= 0 ? st.run[before] : 0;
-    st.run[p.index] = prev + 1;
-    st.runFields = intersect(prev > 0 ? st.runFields : undefined, p.changedFields);
+  private qualifyHotLoop(st: KeyState, p: number): void {
+    const table = this.table;
+    const rows = st.rows;
+    if (table.cause(p) !== "self" || table.run(p) > 0) return;
+    const index = table.index(p);
+    const before = this.previousCounted(st, index);
+    const prev = before >= 0 ? table.run(rows[before]) : 0;
+    table.setRun(p, prev + 1);
+    st.runFields = intersect(prev > 0 ? st.runFields : undefined, table.changedFields(p));
     // A later pass may have qualified first (its write settled sooner): carry the run on.
-    let end = p.index;
+    let end = index;
     for (;;) {
       let next = end + 1;
-      while (next < st.run.length && isStumble(st.passes[next])) next++;
-      if (next >= st.run.length || st.run[next] === 0) break;
-      st.run[next] = st.run[end] + 1;
+      while (next < rows.length && table.isStumble(rows[next])) next++;
+      if (next >= rows.length || table.run(rows[next]) === 0) break;
+      table.setRun(rows[next], table.run(rows[end]) + 1);
       end = next;
-      st.runFields = intersect(st.runFields, st.passes[end].changedFields);
+      st.runFields = intersect(st.runFields, table.changedFields(rows[end]));
     }
     // The run's first pass, for the finding's seq.
     let first = end;
-    for (let i = st.run[end]; i > 1; i--) first = this.previousCounted(st, first);
-    const length = st.run[end];
+    for (let i = table.run(rows[end]); i > 1; i--) first = this.previousCounted(st, first);
+    const length = table.run(rows[end]);
     if (length >= this.threshold) {
       st.summary.hotLoop = true;
       const fields = st.runFields ?? [];
@@ -730,7 +756,7 @@ export class Analyzer {
       const { finding: f } = this.find(
         "hot-loop",
         st.summary.key,
-        st.passes[first].dequeueSeq ?? st.passes[first].writeSeqs[0],
+        table.dequeueSeq(rows[first]) ?? table.writeSeqs(rows[first])[0],
         "",
       );
       f.detail = `${length} consecutive passes triggered by its own writes, ${what}`;
@@ -742,7 +768,7 @@ export class Analyzer {
   /** Index of the nearest pass before `index` that is not a conflict stumble, or -1. */
   private previousCounted(st: KeyState, index: number): number {
     let i = index - 1;
-    while (i >= st.lifeStart && isStumble(st.passes[i])) i--;
+    while (i >= st.lifeStart && this.table.isStumble(st.rows[i])) i--;
     // A run does not reach back into the Foo's previous life.
     return i >= st.lifeStart ? i : -1;
   }
@@ -785,9 +811,8 @@ export class Analyzer {
 
   private summarize(st: KeyState): KeySummary {
     const s = st.summary;
-    const last = st.passes[st.passes.length - 1];
-    const quiescent =
-      st.open === undefined && last !== undefined && this.isQuiet(last) && !st.pendingNonResync;
+    const last = st.rows.length > 0 ? st.rows[st.rows.length - 1] : -1;
+    const quiescent = st.open < 0 && last >= 0 && this.isQuiet(last) && !st.pendingNonResync;
     const reconciles =
       st.candidate >= 0 && st.createFrom !== undefined ? st.candidate - st.createFrom + 1 : null;
     return {
@@ -823,11 +848,6 @@ const ANY_KIND = Symbol("any kind");
 /** How many distinct field names the Analyzer shares before it starts over. */
 const MAX_FIELD_NAMES = 4096;
 
-/** A pass that changed nothing because its write conflicted, and was requeued. */
-function isStumble(p: Pass): boolean {
-  return p.changingWrites === 0 && p.conflicts > 0 && p.outcome === "requeued";
-}
-
 /** HTTP status of the Kubernetes Status reasons a log may give instead of a code. */
 const REASON_CODES: Record<string, number> = {
   Conflict: 409,
@@ -853,32 +873,6 @@ function echoKindOf(e: WriteEvent): OpenWrite["echoKind"] {
   if (e.verb === "create") return "Deployment";
   if (e.verb === "updateStatus") return "Foo";
   return undefined;
-}
-
-/**
- * The empty list every pass starts with. Most passes hold one or two items per list, and a push
- * onto an array grows its room to 1.5 × length + 16 (17 for an array of one): over 200k retained
- * passes that is most of the heap. Lists are therefore shared while empty and grown by `append`,
- * which copies a short list into an array of its exact new length (so: never push onto a Pass's
- * lists).
- */
-const NONE_LIST: readonly never[] = Object.freeze([]);
-const none = <T>(): T[] => NONE_LIST as unknown as T[];
-
-function append<T>(list: T[], item: T): T[] {
-  switch (list.length) {
-    case 0:
-      return [item];
-    case 1:
-      return [list[0], item];
-    case 2:
-      return [list[0], list[1], item];
-    case 3:
-      return [list[0], list[1], list[2], item];
-    default:
-      list.push(item);
-      return list;
-  }
 }
 
 /** Fields common to a run; undefined while no pass of the run named its fields. */

@@ -1,9 +1,10 @@
 /**
- * Everything the Analyzer remembers about one key. Bounded per key except `passes` (one record
- * per pass, which the views need) — the maps of recent resourceVersions and watches are capped.
+ * Everything the Analyzer remembers about one key. Bounded per key except `rows` (one per pass,
+ * which the views need) — the maps of recent resourceVersions and watches are capped.
  */
 import type { PassOutcome } from "../event.ts";
 import type { KeySummary, Pass, PassCause, Trigger } from "./model.ts";
+import { none } from "./short-list.ts";
 
 /** How a watch event was classified when it arrived. */
 export interface WatchClass {
@@ -17,7 +18,8 @@ export interface WatchClass {
 export interface OpenWrite {
   seq: number;
   ts: number;
-  pass: Pass;
+  /** The row of the pass that wrote (see PassTable). */
+  pass: number;
   /** Which kind's watch event would be its echo (undefined: none expected). */
   echoKind: "Deployment" | "Foo" | undefined;
   /** Whether it changed the object; undefined until an echo proves it or time says no. */
@@ -54,10 +56,18 @@ function decimal(rv: string): number {
 
 export class KeyState {
   readonly summary: KeySummary;
-  readonly passes: Pass[] = [];
-  open: Pass | undefined;
+  /** The key's passes, oldest first, as rows of the Analyzer's PassTable. */
+  readonly rows: number[] = [];
+  /** The row of the open pass, or -1. */
+  open = -1;
+  /**
+   * The passes as objects, as `Analyzer.passes` last handed them out; from index `stale` on they
+   * may be out of date (or missing).
+   */
+  readonly view: Pass[] = [];
+  stale = 0;
   /** Triggers since the latest pass began (they belong to the next pass). */
-  pending: Trigger[] = [];
+  pending: Trigger[] = none<Trigger>();
   pendingNonResync = false;
   /** The latest watch event not yet claimed by an enqueue. */
   lastWatch: WatchClass | undefined;
@@ -98,17 +108,15 @@ export class KeyState {
   /** Pass index where the key went quiet and nothing but resyncs followed (yet). */
   candidate = -1;
   createConfirmed = false;
-  /** Per pass index: length of the run of qualifying hot-loop passes ending there (0 = not). */
-  readonly run: number[] = [];
   /** Fields changed on every pass of the current hot-loop run (undefined: not known). */
   runFields: string[] | undefined;
-  /**
-   * Per pass index: the Analyzer's change epoch in which the pass was last listed as changed
-   * (trackChanges only; see Analyzer.touch).
-   */
-  readonly changedIn: number[] = [];
 
-  constructor(key: string, ts: number) {
+  constructor(
+    /** The key's number, in order of first appearance. */
+    readonly id: number,
+    key: string,
+    ts: number,
+  ) {
     this.summary = {
       key,
       firstTs: ts,

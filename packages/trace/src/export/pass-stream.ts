@@ -41,9 +41,11 @@ export class PassStream {
   }
 
   private closed(key: string): Pass[] {
-    const passes = this.analyzer.passes(key);
+    const a = this.analyzer;
     let i = this.cursor.get(key) ?? 0;
-    if (i >= passes.length || passes[i].end === undefined) return [];
+    // Asked after every event: count and look before building any pass.
+    if (i >= a.passCount(key) || a.passEnd(key, i) === undefined) return [];
+    const passes = a.passes(key);
     const out: Pass[] = [];
     while (i < passes.length && passes[i].end !== undefined) out.push(passes[i++]);
     this.cursor.set(key, i);

@@ -1,0 +1,291 @@
+/**
+ * The passes of an analysis as one table. A pass is a row, numbered in the order passes opened
+ * over all keys; a key lists its rows (KeyState.rows) and the Analyzer hands out `Pass` objects
+ * built from them only when asked (`pass`, `fill`).
+ *
+ * Why a table: a trace of a million events has some 200k passes, and as objects each was a Pass
+ * with boxed timestamps hanging off it — ~450 bytes and a handful of objects the collector traced
+ * and copied, most of a big analysis's heap and an eighth of its time. Here a row's numbers are
+ * 16 doubles side by side in one Float64Array (the event that touches a pass touches one or two
+ * cache lines), and only its lists (triggers, writes, fields) remain arrays, one slot per row.
+ *
+ * Invariants:
+ * - Rows are never removed or reordered; a row's numbers may change while its pass is open and,
+ *   for its writes' effects, a little after.
+ * - An absent value (no dequeue line, a pass still open) is NaN in the row and `undefined` in
+ *   the Pass it becomes.
+ * - A row's lists are short lists (see short-list.ts): never push onto one.
+ */
+import type { PassOutcome } from "../event.ts";
+import type { Pass, PassCause, Trigger } from "./model.ts";
+import { PASS_CAUSES } from "./model.ts";
+import { none } from "./short-list.ts";
+
+/** Slots of a row. */
+const START = 0;
+const END = 1;
+const DEQUEUE_SEQ = 2;
+const END_SEQ = 3;
+const READ_SEQ = 4;
+const WORKER = 5;
+const KEY_ID = 6;
+const INDEX = 7;
+const NUMBER = 8;
+const CHANGING = 9;
+const NOOP = 10;
+const CONFLICTS = 11;
+const RUN = 12;
+const CHANGED_IN = 13;
+const CAUSE = 14;
+/** inferred (bit 0), fromMarkers (bit 1), outcome (bits 2–3: its index in OUTCOMES + 1, 0 = none). */
+const FLAGS = 15;
+const WIDTH = 16;
+
+const INFERRED = 1;
+const FROM_MARKERS = 2;
+const OUTCOMES: readonly PassOutcome[] = ["synced", "requeued", "dropped"];
+
+const CAUSE_CODE: Record<PassCause, number> = {
+  external: 0,
+  self: 1,
+  resync: 2,
+  retry: 3,
+  unknown: 4,
+};
+
+/** Where the row's slots start in its chunk's numbers. */
+const at = (row: number): number => (row & IN_CHUNK) * WIDTH;
+
+const orUndefined = (x: number): number | undefined => (x === x ? x : undefined);
+
+/**
+ * Rows per chunk. The table grows a chunk at a time and never copies: memory new to the process
+ * costs a page fault per 4 KB on first touch (several µs on a virtual machine), and a table that
+ * doubled and copied touched twice its size.
+ */
+const CHUNK_BITS = 12;
+const CHUNK = 1 << CHUNK_BITS;
+const IN_CHUNK = CHUNK - 1;
+
+/** A chunk of rows: their numbers, and their lists in four arrays. */
+class Chunk {
+  readonly nums = new Float64Array(CHUNK * WIDTH);
+  readonly triggers: Trigger[][] = new Array<Trigger[]>(CHUNK);
+  readonly writes: number[][] = new Array<number[]>(CHUNK);
+  readonly changing: (number[] | undefined)[] = new Array<number[] | undefined>(CHUNK);
+  readonly fields: string[][] = new Array<string[]>(CHUNK);
+}
+
+export class PassTable {
+  /** Rows so far. */
+  size = 0;
+  private readonly chunks: Chunk[] = [];
+
+  /** Adds a row for a pass that opens now; returns the row. */
+  add(
+    keyId: number,
+    index: number,
+    number: number,
+    start: number,
+    triggers: Trigger[],
+    cause: PassCause,
+    inferred: boolean,
+    dequeueSeq: number | undefined,
+    worker: number | undefined,
+  ): number {
+    const row = this.size++;
+    if ((row & IN_CHUNK) === 0) this.chunks.push(new Chunk());
+    const c = this.chunks[row >> CHUNK_BITS];
+    const i = row & IN_CHUNK;
+    const o = i * WIDTH;
+    const n = c.nums;
+    n[o + START] = start;
+    n[o + END] = NaN;
+    n[o + DEQUEUE_SEQ] = dequeueSeq ?? NaN;
+    n[o + END_SEQ] = NaN;
+    n[o + READ_SEQ] = NaN;
+    n[o + WORKER] = worker ?? NaN;
+    n[o + KEY_ID] = keyId;
+    n[o + INDEX] = index;
+    n[o + NUMBER] = number;
+    n[o + CHANGING] = 0;
+    n[o + NOOP] = 0;
+    n[o + CONFLICTS] = 0;
+    n[o + RUN] = 0;
+    n[o + CHANGED_IN] = 0;
+    n[o + CAUSE] = CAUSE_CODE[cause];
+    n[o + FLAGS] = (inferred ? INFERRED : 0) | (dequeueSeq === undefined ? FROM_MARKERS : 0);
+    c.triggers[i] = triggers;
+    c.writes[i] = none();
+    c.changing[i] = undefined;
+    c.fields[i] = none();
+    return row;
+  }
+
+  /** The numbers of the row's chunk; the row's slots start at `at(row)`. */
+  private nums(row: number): Float64Array {
+    return this.chunks[row >> CHUNK_BITS].nums;
+  }
+
+  private chunk(row: number): Chunk {
+    return this.chunks[row >> CHUNK_BITS];
+  }
+
+  keyId(row: number): number {
+    return this.nums(row)[at(row) + KEY_ID];
+  }
+  /** 0-based index among its key's passes. */
+  index(row: number): number {
+    return this.nums(row)[at(row) + INDEX];
+  }
+  start(row: number): number {
+    return this.nums(row)[at(row) + START];
+  }
+  /** µs, or undefined while open. */
+  end(row: number): number | undefined {
+    return orUndefined(this.nums(row)[at(row) + END]);
+  }
+  setEnd(row: number, ts: number, seq: number | undefined): void {
+    this.nums(row)[at(row) + END] = ts;
+    if (seq !== undefined) this.nums(row)[at(row) + END_SEQ] = seq;
+  }
+  /** Sets the end to the start, unless an end is known. */
+  endAtStartIfOpen(row: number): void {
+    const n = this.nums(row);
+    const o = at(row);
+    if (n[o + END] !== n[o + END]) n[o + END] = n[o + START];
+  }
+  dequeueSeq(row: number): number | undefined {
+    return orUndefined(this.nums(row)[at(row) + DEQUEUE_SEQ]);
+  }
+  /** The first read's seq is kept. */
+  noteRead(row: number, seq: number): void {
+    const n = this.nums(row);
+    const o = at(row) + READ_SEQ;
+    if (n[o] !== n[o]) n[o] = seq;
+  }
+  /** The first worker named is kept. */
+  noteWorker(row: number, worker: number): void {
+    const n = this.nums(row);
+    const o = at(row) + WORKER;
+    if (n[o] !== n[o]) n[o] = worker;
+  }
+  changingWrites(row: number): number {
+    return this.nums(row)[at(row) + CHANGING];
+  }
+  addChangingWrites(row: number, d: number): void {
+    this.nums(row)[at(row) + CHANGING] += d;
+  }
+  addNoopWrites(row: number, d: number): void {
+    this.nums(row)[at(row) + NOOP] += d;
+  }
+  conflicts(row: number): number {
+    return this.nums(row)[at(row) + CONFLICTS];
+  }
+  addConflict(row: number): void {
+    this.nums(row)[at(row) + CONFLICTS]++;
+  }
+  /** Length of the run of qualifying hot-loop passes ending at this one (0 = not one). */
+  run(row: number): number {
+    return this.nums(row)[at(row) + RUN];
+  }
+  setRun(row: number, length: number): void {
+    this.nums(row)[at(row) + RUN] = length;
+  }
+  /** The change epoch in which the row was last listed as changed (see Analyzer.touch). */
+  changedIn(row: number): number {
+    return this.nums(row)[at(row) + CHANGED_IN];
+  }
+  setChangedIn(row: number, epoch: number): void {
+    this.nums(row)[at(row) + CHANGED_IN] = epoch;
+  }
+  cause(row: number): PassCause {
+    return PASS_CAUSES[this.nums(row)[at(row) + CAUSE]];
+  }
+  inferred(row: number): boolean {
+    return (this.nums(row)[at(row) + FLAGS] & INFERRED) !== 0;
+  }
+  fromMarkers(row: number): boolean {
+    return (this.nums(row)[at(row) + FLAGS] & FROM_MARKERS) !== 0;
+  }
+  outcome(row: number): PassOutcome | undefined {
+    const code = this.nums(row)[at(row) + FLAGS] >> 2;
+    return code === 0 ? undefined : OUTCOMES[code - 1];
+  }
+  setOutcome(row: number, outcome: PassOutcome): void {
+    const n = this.nums(row);
+    const o = at(row) + FLAGS;
+    n[o] = (n[o] & 3) | ((OUTCOMES.indexOf(outcome) + 1) << 2);
+  }
+  /** A pass that changed nothing because its write conflicted, and was requeued. */
+  isStumble(row: number): boolean {
+    return (
+      this.changingWrites(row) === 0 && this.conflicts(row) > 0 && this.outcome(row) === "requeued"
+    );
+  }
+
+  /** Gives the pass its triggers and the cause they make (an enqueue line that came late). */
+  setTriggers(row: number, triggers: Trigger[], cause: PassCause, inferred: boolean): void {
+    const n = this.nums(row);
+    const o = at(row);
+    this.chunk(row).triggers[row & IN_CHUNK] = triggers;
+    n[o + CAUSE] = CAUSE_CODE[cause];
+    n[o + FLAGS] = (n[o + FLAGS] & ~INFERRED) | (inferred ? INFERRED : 0);
+  }
+  triggerCount(row: number): number {
+    return this.chunk(row).triggers[row & IN_CHUNK].length;
+  }
+  writeSeqs(row: number): number[] {
+    return this.chunk(row).writes[row & IN_CHUNK];
+  }
+  setWriteSeqs(row: number, list: number[]): void {
+    this.chunk(row).writes[row & IN_CHUNK] = list;
+  }
+  changingWriteSeqs(row: number): number[] | undefined {
+    return this.chunk(row).changing[row & IN_CHUNK];
+  }
+  setChangingWriteSeqs(row: number, list: number[]): void {
+    this.chunk(row).changing[row & IN_CHUNK] = list;
+  }
+  changedFields(row: number): string[] {
+    return this.chunk(row).fields[row & IN_CHUNK];
+  }
+  setChangedFields(row: number, list: string[]): void {
+    this.chunk(row).fields[row & IN_CHUNK] = list;
+  }
+
+  /** The row as a Pass (a new object). */
+  pass(row: number, key: string): Pass {
+    const p = {} as Pass;
+    this.fill(row, key, p);
+    return p;
+  }
+
+  /** Writes the row into `p`, every field in one order (so every Pass has one shape). */
+  fill(row: number, key: string, p: Pass): void {
+    const c = this.chunk(row);
+    const i = row & IN_CHUNK;
+    const n = c.nums;
+    const o = i * WIDTH;
+    p.key = key;
+    p.index = n[o + INDEX];
+    p.number = n[o + NUMBER];
+    p.start = n[o + START];
+    p.triggers = c.triggers[i];
+    p.cause = PASS_CAUSES[n[o + CAUSE]];
+    p.inferred = (n[o + FLAGS] & INFERRED) !== 0;
+    p.writeSeqs = c.writes[i];
+    p.changingWrites = n[o + CHANGING];
+    p.noopWrites = n[o + NOOP];
+    p.conflicts = n[o + CONFLICTS];
+    p.changedFields = c.fields[i];
+    p.fromMarkers = (n[o + FLAGS] & FROM_MARKERS) !== 0;
+    p.dequeueSeq = orUndefined(n[o + DEQUEUE_SEQ]);
+    p.worker = orUndefined(n[o + WORKER]);
+    p.readSeq = orUndefined(n[o + READ_SEQ]);
+    p.changingWriteSeqs = c.changing[i];
+    p.endSeq = orUndefined(n[o + END_SEQ]);
+    p.end = orUndefined(n[o + END]);
+    p.outcome = this.outcome(row);
+  }
+}

@@ -1,4 +1,11 @@
-import { mkdtempSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -114,5 +121,37 @@ describe("loopscope convert", () => {
     );
     expect(await run([foreign, "--to", "jsonl", "-o", out])).toBe(1);
     expect(stderr.join("")).toContain("no loopscope events among them");
+  });
+
+  it("never writes over its input, and a failed run leaves an existing OUT as it was", async () => {
+    const input = join(dir, "trace.jsonl");
+    const original = readFileSync(JSONL, "utf8");
+    writeFileSync(input, original);
+    for (const to of ["jsonl", "chrome"]) {
+      expect(await run([input, "--to", to, "-o", input])).toBe(1);
+      expect(readFileSync(input, "utf8")).toBe(original);
+    }
+    expect(stderr.join("")).toContain(
+      `${input} is the input file: write the result to another file`,
+    );
+
+    const out = join(dir, "kept.json");
+    writeFileSync(out, "an earlier result");
+    const junk = join(dir, "notes.txt");
+    writeFileSync(junk, "just some text\n");
+    expect(await run([junk, "--to", "chrome", "-o", out])).toBe(1);
+    expect(readFileSync(out, "utf8")).toBe("an earlier result");
+    expect(readdirSync(dir).filter((f) => f.includes(".partial-"))).toEqual([]);
+
+    const sub = join(dir, "sub");
+    mkdirSync(sub);
+    expect(await run([input, "--to", "chrome", "-o", sub])).toBe(1);
+    expect(stderr.join("")).toContain(`loopscope convert: ${sub}: is a directory`);
+    expect(await run([input, "--to", "chrome", "-o", join(dir, "nope", "x.json")])).toBe(1);
+    expect(stderr.join("")).toContain(`x.json: no such directory ${join(dir, "nope")}`);
+
+    // And a run that succeeds replaces OUT whole.
+    expect(await run([input, "--to", "chrome", "-o", out])).toBe(0);
+    expect(JSON.parse(readFileSync(out, "utf8"))).toHaveProperty("traceEvents");
   });
 });

@@ -7,7 +7,6 @@
  * `--to chrome` (detected from the first bytes; gzip and "-" for stdin as everywhere).
  */
 import { createWriteStream } from "node:fs";
-import { rm } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { createGzip } from "node:zlib";
@@ -28,6 +27,13 @@ import {
 } from "@loopscope/trace";
 import { flagsOrExit, intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
 import { InputError, openTraceInput, upToDamage } from "../cli/input.ts";
+import {
+  abandonOutput,
+  checkOutputFile,
+  commitOutput,
+  OutputFileError,
+  partialPath,
+} from "../cli/output-file.ts";
 
 export const usage = `usage: loopscope convert FILE --to chrome|otlp|jsonl [-o OUT] [options]
 
@@ -151,13 +157,14 @@ export async function run(argv: string[]): Promise<number> {
   let input;
   try {
     input = await openTraceInput(flags.file);
+    if (flags.out) await checkOutputFile(flags.out, flags.file);
   } catch (e) {
-    if (!(e instanceof InputError)) throw e;
+    if (!(e instanceof InputError || e instanceof OutputFileError)) throw e;
     err(e.message);
     return 1;
   }
 
-  const file = flags.out ? createWriteStream(flags.out) : undefined;
+  const file = flags.out ? createWriteStream(partialPath(flags.out)) : undefined;
   const gzip = flags.out?.endsWith(".gz") ? createGzip() : undefined;
   if (gzip && file) gzip.pipe(file);
   const stream: Writable = gzip ?? file ?? process.stdout;
@@ -228,15 +235,16 @@ export async function run(argv: string[]): Promise<number> {
     // If the output fails first, `work` may still reject later: that is already reported.
     work.catch(() => {});
     await Promise.race([work, streamFailed]);
-    if (file) {
+    if (file && flags.out) {
       stream.end();
       await Promise.race([finished(file), streamFailed]);
+      await commitOutput(flags.out);
     }
   } catch (e) {
     if (file && flags.out) {
       stream.destroy();
       file.destroy();
-      await rm(flags.out, { force: true });
+      await abandonOutput(flags.out);
     }
     if (e instanceof InputError) {
       err(e.message);

@@ -17,6 +17,7 @@ export {
   encodeHeader,
   encodeEvent,
   decodeHeader,
+  isHeaderRecord,
   KNOWN_FIELDS,
   type TraceHeader,
 } from "./jsonl/format.ts";

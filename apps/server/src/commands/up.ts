@@ -6,6 +6,7 @@
 import { relative, resolve } from "node:path";
 import { isLoopbackHost } from "../http/security.ts";
 import { PortTakenError } from "../dashboard/dashboard-server.ts";
+import { NotARecordingError } from "../hub/recording.ts";
 import { ClusterError } from "../session/session.ts";
 import { flagsOrExit } from "../cli/args.ts";
 import { DEFAULT_PORT, parseUpFlags } from "../up/flags.ts";
@@ -64,7 +65,11 @@ export async function run(argv: string[]): Promise<number> {
       klog: flags.verbose ? (line) => process.stderr.write(line + "\n") : undefined,
     });
   } catch (e) {
-    if (e instanceof PortTakenError || e instanceof ClusterError) {
+    if (
+      e instanceof PortTakenError ||
+      e instanceof ClusterError ||
+      e instanceof NotARecordingError
+    ) {
       err(e.message);
       return 1;
     }
@@ -75,7 +80,8 @@ export async function run(argv: string[]): Promise<number> {
     `dashboard  ${live.server.url}`,
     ...(live.server.shareUrl ? [`read-only  ${live.server.shareUrl}`] : []),
     `recording  ${shown(live.recordingPath)}`,
-    `kubectl    export KUBECONFIG=${live.kubeconfigPath}`,
+    // A whole line to paste into another shell (the README says "an export KUBECONFIG=… line").
+    `export KUBECONFIG=${live.kubeconfigPath}`,
   ];
   process.stdout.write(out.join("\n") + "\n");
   err(`up (cluster: ${live.session.clusterName}); Ctrl-C to stop`);

@@ -3,7 +3,13 @@
  * then one event per line), so `loopscope replay`, the web's file loader and every other
  * reader take a recording as it is.
  */
-import { decodeEvent, encodeEvent, encodeHeader, type TraceEvent } from "@loopscope/trace";
+import {
+  decodeEvent,
+  encodeEvent,
+  encodeHeader,
+  isHeaderRecord,
+  type TraceEvent,
+} from "@loopscope/trace";
 
 export interface RecordingMeta {
   /** "live" for a run recorded by `loopscope up`. */
@@ -21,6 +27,8 @@ export interface TraceCodec {
   encode(e: TraceEvent): string;
   /** The event on a line, or undefined for the header, a blank or a torn/malformed line. */
   decode(line: string): TraceEvent | undefined;
+  /** Whether the line is a header this codec writes (what a recording begins with). */
+  isHeader(line: string): boolean;
 }
 
 export const jsonlCodec: TraceCodec = {
@@ -37,5 +45,13 @@ export const jsonlCodec: TraceCodec = {
     }
     const r = decodeEvent(record);
     return r.ok && r.hasSeq ? r.event : undefined;
+  },
+  isHeader(line) {
+    if (!line.startsWith("{")) return false;
+    try {
+      return isHeaderRecord(JSON.parse(line));
+    } catch {
+      return false;
+    }
   },
 };

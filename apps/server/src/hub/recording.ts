@@ -21,6 +21,15 @@ export interface RecordingOptions {
   codec?: TraceCodec;
 }
 
+/** `--record FILE` named a file that is not a recording to continue. */
+export class NotARecordingError extends Error {
+  constructor(readonly path: string) {
+    super(
+      `${path} is not a loopscope recording (its first line is not a loopscope JSONL header): left as it is; record to a new file or to one an earlier run recorded`,
+    );
+  }
+}
+
 export class Recording {
   private pending: string[] = [];
   private pendingBytes = 0;
@@ -61,7 +70,9 @@ export class Recording {
    * Opens `path` to continue it (a restart with --record on the same file): a torn last line (a
    * crash mid-write) is cut off so new lines start at a clean boundary, the events already there
    * are indexed so `readRange` serves them, and `lastSeq` says where the next run's seqs start.
-   * A missing or empty file is created with a header, as by `create`.
+   * A missing or empty file is created with a header, as by `create`. A file that does not begin
+   * with the codec's header (a klog log, someone's notes) is refused untouched: appending events
+   * to it would spoil both.
    */
   static async openAppend(
     path: string,
@@ -76,13 +87,22 @@ export class Recording {
     let clean = 0; // end of the last complete line
     const chunk = Buffer.alloc(1 << 20);
     let carry = Buffer.alloc(0);
+    let first = true;
     for (let pos = 0; ;) {
       const { bytesRead } = await fh.read(chunk, 0, chunk.length, pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
       let buf = Buffer.concat([carry, chunk.subarray(0, bytesRead)]);
       for (let nl = buf.indexOf(10); nl >= 0; nl = buf.indexOf(10)) {
-        const e = rec.codec.decode(buf.toString("utf8", 0, nl));
+        const line = buf.toString("utf8", 0, nl);
+        if (first && line.trim() !== "") {
+          first = false;
+          if (!rec.codec.isHeader(line)) {
+            await fh.close();
+            throw new NotARecordingError(path);
+          }
+        }
+        const e = rec.codec.decode(line);
         if (e && e.seq > lastSeq) {
           if (rec.sinceIndex >= rec.indexEvery) {
             rec.index.push({ seq: e.seq, offset });
@@ -96,6 +116,12 @@ export class Recording {
         buf = buf.subarray(nl + 1);
       }
       carry = Buffer.from(buf);
+    }
+    // A torn first line is only cut off if it could be a header cut short by a crash.
+    const torn = carry.toString("utf8").trim();
+    if (first && torn !== "" && !torn.startsWith("{")) {
+      await fh.close();
+      throw new NotARecordingError(path);
     }
     await fh.truncate(clean);
     rec.size = clean;

@@ -4,12 +4,12 @@
  * the earlier run's events from the file too. The file reads back as one trace: seqs 1..n, no
  * problems.
  */
-import { appendFile, mkdtemp, readFile, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { readTraceText, type UnsequencedEvent } from "@loopscope/trace";
-import { Recording } from "../hub/recording.ts";
+import { NotARecordingError, Recording } from "../hub/recording.ts";
 import { TraceHub } from "../hub/trace-hub.ts";
 
 let dir: string | undefined;
@@ -63,4 +63,22 @@ it("continues a crashed recording after a clean boundary, seqs unbroken", async 
   expect(fresh.lastSeq).toBe(0);
   await fresh.recording.close();
   expect(await readFile(join(dir, "new.jsonl"), "utf8")).toMatch(/^\{"loopscope":"trace"/);
+});
+
+it("refuses to continue a file that is not a recording, and leaves it as it was", async () => {
+  dir = await mkdtemp(join(tmpdir(), "loopscope-restart-"));
+  const klog = join(dir, "controller.log");
+  const text =
+    "I1202 09:00:00.000087   48211 controller.go:133] STAGE/watch kind=Foo event=add key=default/x\n";
+  const notes = join(dir, "notes.txt");
+  for (const [file, body] of [
+    [klog, text],
+    [notes, "remember the milk"], // one line, no newline: not a torn header either
+  ] as const) {
+    await writeFile(file, body);
+    await expect(Recording.openAppend(file, { source: "live", created: "1" })).rejects.toThrow(
+      NotARecordingError,
+    );
+    expect(await readFile(file, "utf8")).toBe(body);
+  }
 });

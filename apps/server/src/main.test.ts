@@ -31,6 +31,14 @@ describe("loopscope CLI dispatcher", () => {
     }
   }, 120_000);
 
+  it("prints the command list on stdout when asked for it", async () => {
+    for (const args of [["--help"], ["help"]]) {
+      const r = await cli(args);
+      expect([r.code, r.stderr]).toEqual([0, ""]);
+      expect(r.stdout).toMatch(/^usage: loopscope <command>/);
+    }
+  }, 120_000);
+
   it("exits 2 with the command list for no command or an unknown one", async () => {
     for (const args of [[], ["frobnicate"]]) {
       const r = await cli(args);

@@ -9,13 +9,14 @@ import { typedInDirectory } from "./cli/typed-in.ts";
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help" || name === "-h") {
-    printHelp();
+    // Asked for, it is the output (`loopscope --help | less`); a command missing, it is the error.
+    printHelp(name ? process.stdout : process.stderr);
     return name ? 0 : 2;
   }
   const entry = commandTable[name];
   if (!entry) {
     process.stderr.write(`loopscope: unknown command "${name}"\n\n`);
-    printHelp();
+    printHelp(process.stderr);
     return 2;
   }
   const mod = await entry.load();
@@ -27,9 +28,9 @@ async function main(argv: string[]): Promise<number> {
   return mod.run(rest);
 }
 
-function printHelp(): void {
+function printHelp(to: NodeJS.WriteStream): void {
   const lines = Object.entries(commandTable).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
-  process.stderr.write(`usage: loopscope <command> [options]\n\ncommands:\n${lines.join("\n")}\n`);
+  to.write(`usage: loopscope <command> [options]\n\ncommands:\n${lines.join("\n")}\n`);
 }
 
 const here = typedInDirectory(process.env, process.cwd());

@@ -19,6 +19,9 @@ FILE is a loopscope .jsonl trace or a klog log; "-" = stdin; gzip is detected.
   --year N           the year of klog lines (klog prints none; default: the current year)
 `;
 
+/** Notes and problems printed; the rest are counted. */
+const SHOWN_DIAGNOSTICS = 10;
+
 export async function run(argv: string[]): Promise<number> {
   let flags;
   try {
@@ -61,11 +64,29 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`loopscope excerpt: ${e.message}\n`);
     return 1;
   }
+  const err = (line: string) => process.stderr.write(`loopscope excerpt: ${line}\n`);
+  // On stderr, as replay says them: an excerpt of a damaged file is missing what the damage hid.
+  const { diagnostics, diagnosticCount } = loaded.reader;
+  if (diagnosticCount > 0) {
+    err(
+      `${flags.file}: ${diagnosticCount} notes and problems while reading (lines not read are not in the excerpt):`,
+    );
+    for (const d of diagnostics.slice(0, SHOWN_DIAGNOSTICS)) err(`  line ${d.line}: ${d.message}`);
+    if (diagnosticCount > SHOWN_DIAGNOSTICS)
+      err(`  … ${diagnosticCount - SHOWN_DIAGNOSTICS} more (stats --json lists them)`);
+  }
   const x = buildExcerpt(loaded.events, flags.key !== undefined ? { key: flags.key } : {});
   if (!x) {
-    const what =
-      flags.key !== undefined ? `no events for key "${flags.key}"` : "no Foo in this trace";
-    process.stderr.write(`loopscope excerpt: ${flags.file}: ${what}\n`);
+    if (flags.key === undefined) {
+      err(`${flags.file}: no Foo in this trace`);
+      return 1;
+    }
+    const keys = loaded.analyzer.keys().filter((k) => k !== "");
+    const listed = keys.slice(0, 10).join(", ") + (keys.length > 10 ? `, … (${keys.length})` : "");
+    err(
+      `${flags.file}: no events for key "${flags.key}"` +
+        (keys.length > 0 ? `; the trace has ${listed}` : ""),
+    );
     return 1;
   }
   process.stdout.write(flags.format === "md" ? renderExcerptMarkdown(x) : renderExcerptText(x));

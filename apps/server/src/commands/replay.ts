@@ -35,7 +35,9 @@ export async function run(argv: string[]): Promise<number> {
   const file = resolve(flags.file);
   const info = await stat(file).catch(() => undefined);
   if (!info?.isFile()) {
-    err(`${flags.file}: no such file`);
+    err(
+      `${flags.file}: ${info?.isDirectory() ? "is a directory" : info ? "not a file" : "no such file"}`,
+    );
     return 1;
   }
   if (!isLoopbackHost(flags.host)) {

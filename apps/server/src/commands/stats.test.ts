@@ -115,11 +115,24 @@ describe("loopscope excerpt", { timeout: 90_000 }, () => {
     expect(r.out).toContain("Reconcile count for one create: 6 passes");
   });
 
-  it("exits 1 for a key the trace does not have, 2 for a bad format", () => {
-    expect(loopscope(["excerpt", join(STAGE, "hot-loop.log"), "--key", "default/nope"]).code).toBe(
-      1,
-    );
+  it("exits 1 for a key the trace does not have (naming those it has), 2 for a bad format", () => {
+    const nope = loopscope(["excerpt", join(STAGE, "hot-loop.log"), "--key", "default/nope"]);
+    expect(nope.code).toBe(1);
+    expect(nope.err).toContain('no events for key "default/nope"; the trace has default/');
     expect(loopscope(["excerpt", join(STAGE, "hot-loop.log"), "--format", "html"]).code).toBe(2);
+  });
+
+  it("says on stderr which lines it could not read, as stats does", () => {
+    const dir = mkdtempSync(join(tmpdir(), "loopscope-excerpt-"));
+    const damaged = join(dir, "damaged.jsonl");
+    const lines = readFileSync(join(ROOT, "public/traces/create-foo.jsonl"), "utf8").split("\n");
+    lines.splice(5, 0, "{this is not json");
+    writeFileSync(damaged, lines.join("\n"));
+    const r = loopscope(["excerpt", damaged]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("Reconcile count for one create");
+    expect(r.err).toContain("loopscope excerpt: ");
+    expect(r.err).toContain("  line 6: ");
   });
 });
 
@@ -157,5 +170,7 @@ describe("stats and replay on a file with no trace in it", { timeout: 90_000 }, 
       expect(r.out, file).toBe("");
       expect(r.err, file).toBe(`loopscope: ${file} ${why}\n`);
     }
+    const folder = loopscope(["replay", dir, "--no-build", "--port", "0"]);
+    expect([folder.code, folder.err]).toEqual([1, `loopscope: ${dir}: is a directory\n`]);
   });
 });

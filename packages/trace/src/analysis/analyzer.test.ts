@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { analyze, fixture } from "../testing/fixtures.ts";
 import { Analyzer } from "./analyzer.ts";
@@ -358,5 +360,32 @@ describe("a Foo deleted and created again (a second add for its key)", () => {
     const a = run([...first, deleted]).summary(KEY)!;
     expect(a.hotLoop).toBe(true);
     expect(a.byStage.watch).toBe(run(first).summary(KEY)!.byStage.watch + 1);
+  });
+});
+
+describe("a pass that ended in error owes a retry", () => {
+  // The recorded create: pass 2 conflicts and is requeued, pass 3 (an earlier watch's add) runs
+  // and succeeds, and only then does the rate-limited re-add fire (line 24) for pass 4.
+  const text = readFileSync(
+    fileURLToPath(new URL("../../../../public/traces/create-foo.jsonl", import.meta.url)),
+    "utf8",
+  );
+  const upTo = (lines: number) => readTraceText(text.split("\n").slice(0, lines).join("\n") + "\n");
+  const summaryAfter = (lines: number) => {
+    const a = new Analyzer();
+    a.pushAll(upTo(lines).events);
+    return a.summary(KEY)!;
+  };
+
+  it("is not quiescent while the re-add has not come, though its latest pass succeeded", () => {
+    const cut = summaryAfter(23);
+    expect(cut.passes).toBe(3);
+    expect([cut.quiescent, cut.reconcilesForCreate]).toEqual([false, null]);
+  });
+
+  it("counts on once the retry ran", () => {
+    const whole = summaryAfter(Infinity);
+    expect(whole.quiescent).toBe(true);
+    expect(whole.reconcilesForCreate).toBeGreaterThan(3);
   });
 });

@@ -354,6 +354,7 @@ export class Analyzer {
       st.pending = append(st.pending, t);
       if (t.cause !== "resync") st.pendingNonResync = true;
     }
+    if (t.cause === "retry") st.retryOwed = false;
     this.noteTrigger(st, t.cause);
     return -1;
   }
@@ -526,6 +527,7 @@ export class Analyzer {
       if (firstOther === undefined && t.cause !== "self") firstOther = t;
     }
     const retry = !st.causesLogged && st.lastOutcome === "requeued" && !anyRetry;
+    if (retry || anyRetry || !st.causesLogged) st.retryOwed = false;
     if (retry) {
       // The rate-limited re-add after an error is not logged by the Go controller: it is the
       // first add of this pass all the same.
@@ -571,6 +573,8 @@ export class Analyzer {
     if (outcome !== undefined) table.setOutcome(p, outcome);
     table.endAtStartIfOpen(p);
     st.lastOutcome = outcome;
+    // The re-add is owed unless its enqueue line came already (a log may print it at the call).
+    if (outcome === "requeued") st.retryOwed = !st.pending.some((t) => t.cause === "retry");
     const index = table.index(p);
     // Writes two passes old that no echo claimed changed nothing.
     const echoes = st.echoes;
@@ -588,7 +592,7 @@ export class Analyzer {
         if (table.index(w.pass) <= index - 2) this.settleNoop(st, w);
     }
     if (st.createConfirmed || st.createFrom === undefined || index < st.createFrom) return;
-    if (this.isQuiet(p) && !st.pendingNonResync) {
+    if (this.isQuiet(p) && !st.pendingNonResync && !st.retryOwed) {
       st.candidate = index;
       if (st.pending.length > 0) st.createConfirmed = true; // a resync already followed
     } else {
@@ -812,7 +816,8 @@ export class Analyzer {
   private summarize(st: KeyState): KeySummary {
     const s = st.summary;
     const last = st.rows.length > 0 ? st.rows[st.rows.length - 1] : -1;
-    const quiescent = st.open < 0 && last >= 0 && this.isQuiet(last) && !st.pendingNonResync;
+    const quiescent =
+      st.open < 0 && last >= 0 && this.isQuiet(last) && !st.pendingNonResync && !st.retryOwed;
     const reconciles =
       st.candidate >= 0 && st.createFrom !== undefined ? st.candidate - st.createFrom + 1 : null;
     return {

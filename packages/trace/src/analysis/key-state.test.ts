@@ -5,7 +5,7 @@ import { STAGES } from "../event.ts";
 
 describe("a key's ring of write resourceVersions", () => {
   it("matches an rv exactly as a string, whether it is kept as a number or not", () => {
-    const st = new KeyState("ns/a", 0);
+    const st = new KeyState(0, "ns/a", 0);
     st.rememberRv("0123", 5);
     st.rememberRv("123", 6);
     st.rememberRv("abc", 7);
@@ -20,7 +20,7 @@ describe("a key's ring of write resourceVersions", () => {
   });
 
   it("forgets the oldest of more than 16 writes, and answers the first slot holding an rv", () => {
-    const st = new KeyState("ns/a", 0);
+    const st = new KeyState(0, "ns/a", 0);
     for (let i = 0; i < 20; i++) st.rememberRv(String(1000 + i), i + 1);
     expect(st.ownWriteWithRv("1000")).toBeUndefined();
     expect(st.ownWriteWithRv("1004")).toBe(5);
@@ -34,7 +34,7 @@ describe("a key's ring of write resourceVersions", () => {
 
 describe("a key's summary counts", () => {
   it("name every stage and every cause, in the model's order", () => {
-    const s = new KeyState("ns/a", 0).summary;
+    const s = new KeyState(0, "ns/a", 0).summary;
     expect(Object.keys(s.byStage)).toEqual([...STAGES]);
     expect(Object.keys(s.passCauses)).toEqual([...PASS_CAUSES]);
     expect(Object.values(s.byStage).every((n) => n === 0)).toBe(true);

@@ -69,6 +69,11 @@ export class KeyState {
   /** Triggers since the latest pass began (they belong to the next pass). */
   pending: Trigger[] = none<Trigger>();
   pendingNonResync = false;
+  /**
+   * A pass ended in error and its rate-limited re-add has not come yet: the key is not quiet,
+   * whatever passes run meanwhile (client-go's delayed add fires even if a later pass succeeds).
+   */
+  retryOwed = false;
   /** The latest watch event not yet claimed by an enqueue. */
   lastWatch: WatchClass | undefined;
   /** Ring of the key's latest watch classifications. */

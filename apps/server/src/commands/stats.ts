@@ -183,7 +183,7 @@ export function statsTable(file: string, r: StatsJson): string {
   }
   if (r.findings.length > 0) {
     out.push("", "findings:");
-    for (const f of r.findings) out.push(`  ${f.kind} ${f.key || "(no key)"}: ${f.detail}`);
+    for (const f of r.findings) out.push(`  ${f.kind} ${f.key || "(no Foo)"}: ${f.detail}`);
   }
   if (r.diagnostics.length > 0) {
     out.push("", `notes and problems (${r.diagnostics.length}):`);

@@ -290,6 +290,25 @@ describe("live use", () => {
     expect(a.snapshot().byStage.watch).toBe(1);
     expect(a.findings()[0].kind).toBe("orphan");
   });
+
+  it("takes the delete of a deleted Foo's Deployment for garbage collection, not a finding", () => {
+    const a = new Analyzer();
+    const gc = {
+      seq: 1,
+      ts: 1,
+      key: "",
+      stage: "watch",
+      kind: "Deployment",
+      event: "delete",
+      ns: "default",
+      name: "example-foo",
+    } as const;
+    a.push(gc);
+    expect(a.snapshot().byStage.watch).toBe(1);
+    expect(a.findings()).toEqual([]);
+    a.push({ ...gc, seq: 2, event: "update" });
+    expect(a.findings().map((f) => f.kind)).toEqual(["orphan"]);
+  });
 });
 
 describe("a Foo deleted and created again (a second add for its key)", () => {

@@ -217,12 +217,16 @@ export class Analyzer {
     this.totals.watch++;
     if (e.key === "") {
       this.orphans++;
-      this.find(
-        "orphan",
-        "",
-        e.seq,
-        `watch events for objects owned by no known Foo (${e.kind} ${e.ns ? e.ns + "/" : ""}${e.name})`,
-      );
+      // A Deployment deleted after its Foo is the garbage collector at work (`kubectl delete foo`),
+      // not a finding; one that is added or changed while no Foo owns it is.
+      if (e.event !== "delete") {
+        this.find(
+          "orphan",
+          "",
+          e.seq,
+          `watch events for objects whose owner is no Foo the controller knows (${e.kind} ${e.ns ? e.ns + "/" : ""}${e.name})`,
+        );
+      }
       return -1;
     }
     const st = this.state(e.key, e.ts);

@@ -12,6 +12,7 @@ export const FINDING_KINDS: readonly FindingKind[] = [
   "hot-loop",
   "conflict",
   "retry",
+  "error",
   "not-found",
   "orphan",
 ];

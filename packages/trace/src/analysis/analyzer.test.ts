@@ -291,6 +291,23 @@ describe("live use", () => {
     expect(a.findings()[0].kind).toBe("orphan");
   });
 
+  it("finds an error the controller logged about a Foo, with what to do about it", () => {
+    const a = new Analyzer();
+    const note = { seq: 1, ts: 1, key: "default/broken", stage: "note", level: "E" } as const;
+    a.push({ ...note, text: "Deployment name missing from object reference" });
+    a.push({ ...note, seq: 2, text: "Deployment name missing from object reference" });
+    a.push({ ...note, seq: 3, level: "I", text: "Event occurred" });
+    expect(a.findings()).toEqual([
+      {
+        kind: "error",
+        key: "default/broken",
+        seq: 1,
+        detail:
+          "the controller logged: Deployment name missing from object reference — the Foo has no spec.deploymentName; set it (kubectl edit foo) ×2",
+      },
+    ]);
+  });
+
   it("takes the delete of a deleted Foo's Deployment for garbage collection, not a finding", () => {
     const a = new Analyzer();
     const gc = {

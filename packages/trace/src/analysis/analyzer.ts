@@ -110,6 +110,10 @@ export class Analyzer {
       case "note":
         if (e.key && e.text.includes("no longer exists")) {
           this.find("not-found", e.key, e.seq, "the Foo was gone when its key was processed");
+        } else if (e.key && (e.level === "E" || e.level === "F")) {
+          // An error the reconcile logged and returned from without requeuing (sample-controller
+          // does so for a Foo it cannot act on): no retry finding will tell of it.
+          this.find("error", e.key, e.seq, `the controller logged: ${e.text}${hintFor(e.text)}`);
         }
         return -1;
     }
@@ -853,6 +857,16 @@ interface FindingRecord {
 
 /** `claimEcho`'s kind for an enqueue with no watch line: a write of any kind may be echoed. */
 const ANY_KIND = Symbol("any kind");
+
+/** What to do about an error the controller logs, for the errors it is known to log. */
+function hintFor(text: string): string {
+  if (
+    text.includes("Deployment name missing") ||
+    text.includes("deployment name must be specified")
+  )
+    return " — the Foo has no spec.deploymentName; set it (kubectl edit foo)";
+  return "";
+}
 
 /** How many distinct field names the Analyzer shares before it starts over. */
 const MAX_FIELD_NAMES = 4096;

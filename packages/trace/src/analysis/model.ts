@@ -85,7 +85,7 @@ export interface KeySummary {
   hotLoop: boolean;
 }
 
-export type FindingKind = "hot-loop" | "conflict" | "retry" | "not-found" | "orphan";
+export type FindingKind = "hot-loop" | "conflict" | "retry" | "error" | "not-found" | "orphan";
 
 export interface Finding {
   kind: FindingKind;

@@ -93,6 +93,18 @@ test("a sample trace is one click away and deep links reopen the same moment", a
     .filter((e) => e.key === "default/example-foo" && e.stage !== "note");
   const [first, second] = fooEvents;
   await page.goto(site.url);
+  // By keyboard, arrows browse the list and Enter opens the choice (they used to open each).
+  const source = await page.getByTestId("source").textContent();
+  await page.getByTestId("samples").focus();
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByTestId("samples-open")).toBeVisible();
+  await expect(page.getByTestId("source")).toHaveText(source!);
+  const chosen = await page.getByTestId("samples").inputValue();
+  await page.keyboard.press("Enter");
+  await expect(page.getByTestId("source")).toHaveText(`replay · traces/${chosen}`);
+  await expect(page.getByTestId("samples-open")).toBeHidden();
+
   await page.getByTestId("samples").selectOption("create-foo.jsonl");
   await expect(page.getByTestId("object-row")).toHaveCount(1);
   await page.getByTestId("step-next").click();

@@ -164,3 +164,30 @@ test("a gzip file cut short loads what came before the cut, and says where it st
   expect(count).toBeGreaterThan(0);
   expect(count).toBeLessThan(all);
 });
+
+test("the objects table and the passes answer the keyboard", async ({ page }) => {
+  await page.goto(site.url);
+  await page.getByTestId("samples").selectOption("burst.jsonl");
+  const rows = page.getByTestId("object-row");
+  await expect(rows).toHaveCount(8);
+  const selected = page.locator('[data-testid="object-row"][aria-selected="true"]');
+  await expect(selected).toHaveCount(1);
+  const keys = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-key")!));
+  const at = keys.indexOf((await selected.getAttribute("data-key"))!);
+  await page.getByRole("region", { name: /^Objects/ }).focus();
+  await page.keyboard.press(at === keys.length - 1 ? "ArrowUp" : "ArrowDown");
+  const next = at === keys.length - 1 ? at - 1 : at + 1;
+  await expect(selected).toHaveAttribute("data-key", keys[next]);
+  await page.keyboard.press("Home");
+  await expect(selected).toHaveAttribute("data-key", keys[0]);
+  await page.keyboard.press("ArrowDown");
+  await expect(selected).toHaveAttribute("data-key", keys[1]);
+
+  await page.keyboard.press("]");
+  const details = page.getByTestId("pass-details");
+  await expect(details).toContainText(`Pass ${keys[1]} #1`);
+  await page.keyboard.press("]");
+  await expect(details).toContainText(`Pass ${keys[1]} #2`);
+  await page.keyboard.press("[");
+  await expect(details).toContainText(`Pass ${keys[1]} #1`);
+});

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { ViewStore } from "../store/viewState.ts";
-import { fit, step, togglePlay } from "./navigation.ts";
+import { fit, step, stepPass, togglePlay } from "./navigation.ts";
 
 const FIXTURE = fileURLToPath(
   new URL("../../../../packages/trace/fixtures/stage/create-canonical.log", import.meta.url),
@@ -42,5 +42,29 @@ describe("navigation", () => {
     const [lo, hi] = session.store.timeExtent()!;
     expect(a).toBeLessThan(lo);
     expect(b).toBeGreaterThan(hi);
+  });
+
+  it("selects passes one after another from the keyboard, from the selected event on", () => {
+    const session = sessionFromText(readFileSync(FIXTURE, "utf8"));
+    const view = new ViewStore({ selectedKeys: [KEY] });
+    const passes = session.passesOf(KEY);
+    expect(passes.length).toBeGreaterThan(2);
+    stepPass(session, view, 1);
+    expect(view.get().selectedPass).toEqual({ key: KEY, index: 0 });
+    stepPass(session, view, 1);
+    expect(view.get().selectedPass).toEqual({ key: KEY, index: 1 });
+    stepPass(session, view, -1);
+    expect(view.get().selectedPass).toEqual({ key: KEY, index: 0 });
+    stepPass(session, view, -1); // none before the first: stays
+    expect(view.get().selectedPass).toEqual({ key: KEY, index: 0 });
+    const [a, b] = view.get().window ?? [-Infinity, Infinity];
+    expect(passes[0].start).toBeGreaterThanOrEqual(a);
+    expect(passes[0].start).toBeLessThanOrEqual(b);
+
+    // From a selected event: the first pass that starts after it.
+    const mid = new ViewStore({ selectedKeys: [KEY], selectedSeq: passes[1].dequeueSeq });
+    stepPass(session, mid, 1);
+    expect(mid.get().selectedPass).toEqual({ key: KEY, index: 2 });
+    expect(mid.get().selectedSeq).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Navigation commands shared by buttons and keyboard: fit, step to the next/previous event of the
- * selected Foo(s), play/pause. They read the session and write the view store only.
+ * selected Foo(s) or to its next/previous pass, play/pause. They read the session and write the
+ * view store only.
  */
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
@@ -74,6 +75,39 @@ export function step(session: TraceSession, view: ViewStore, dir: 1 | -1): void 
     // up to the selected event, as in the workshop's step-through.
     playhead: s.playhead !== undefined || session.source.kind === "replay" ? ts : undefined,
     window,
+    follow: false,
+  });
+}
+
+/**
+ * Selects the next (dir 1) or previous (dir −1) pass of the selected Foo — after the selected
+ * pass, else after the selected event or the playhead — and brings it into the window: what a
+ * click on a pass does, from the keyboard.
+ */
+export function stepPass(session: TraceSession, view: ViewStore, dir: 1 | -1): void {
+  const s = view.get();
+  const key = s.selectedPass?.key ?? s.selectedKeys[0] ?? session.store.keyList()[0];
+  if (key === undefined) return;
+  const passes = session.passesOf(key);
+  let at: number;
+  if (s.selectedPass?.key === key) {
+    at = s.selectedPass.index + dir;
+  } else {
+    const store = session.store;
+    const row = s.selectedSeq !== undefined ? store.rowOfSeq(s.selectedSeq) : -1;
+    const from = row >= 0 ? store.ts.get(row) : s.playhead;
+    if (from === undefined) at = dir > 0 ? 0 : passes.length - 1;
+    else if (dir > 0) at = passes.findIndex((p) => p.start > from);
+    else at = passes.findLastIndex((p) => p.start < from);
+  }
+  const p = passes[at];
+  if (p === undefined) return;
+  view.set({
+    selectedKeys: s.selectedKeys.includes(key) ? s.selectedKeys : [key],
+    selectedPass: { key, index: p.index },
+    selectedSeq: undefined,
+    playing: false,
+    window: windowShowing(session, [key], s.window, p.start),
     follow: false,
   });
 }

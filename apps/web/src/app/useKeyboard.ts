@@ -1,12 +1,12 @@
 /**
- * Keyboard: space play/pause (unless a button has the focus), ←/→ step, f fit, c creation,
- * / search, Esc clears the selection (in presenter mode it leaves presenter mode first: see
- * usePresenter).
+ * Keyboard: space play/pause (unless a button has the focus), ←/→ step, [ / ] previous / next
+ * pass, f fit, c creation, / search, Esc clears the selection (in presenter mode it leaves
+ * presenter mode first: see usePresenter). ↑/↓ in the objects table choose a Foo (ObjectsPanel).
  */
 import { useEffect, type RefObject } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { fit, fitCreation, step, togglePlay } from "./navigation.ts";
+import { fit, fitCreation, step, stepPass, togglePlay } from "./navigation.ts";
 
 function typing(t: EventTarget | null): boolean {
   return (
@@ -42,6 +42,12 @@ export function useKeyboard(
         case "ArrowLeft":
           e.preventDefault();
           step(session, view, -1);
+          break;
+        case "]":
+          stepPass(session, view, 1);
+          break;
+        case "[":
+          stepPass(session, view, -1);
           break;
         case "f":
           fit(session, view);

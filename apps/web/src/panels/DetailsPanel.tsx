@@ -39,7 +39,10 @@ export const DetailsPanel = memo(function DetailsPanel({
     return (
       <section className="panel details" aria-label="Details">
         <h2>Details</h2>
-        <p className="muted">Click a mark or a pass on the timeline. Hover for a summary.</p>
+        <p className="muted">
+          Click a mark or a pass on the timeline (or press ] for the next pass, → for the next
+          event). Hover for a summary.
+        </p>
       </section>
     );
   }

@@ -127,7 +127,29 @@ export const ObjectsPanel = memo(function ObjectsPanel({
 
   const { first, end } = rowWindow(keys.length, OBJECT_ROW_HEIGHT, port.scrolled, port.height);
   return (
-    <section className="panel objects" aria-label="Objects" ref={panel}>
+    <section
+      className="panel objects"
+      aria-label="Objects: ↑ and ↓ choose a Foo"
+      ref={panel}
+      tabIndex={0}
+      onKeyDown={(e) => {
+        // One tab stop for the whole table (its rows are virtual): the arrows move the selection.
+        const at = keys.indexOf(selectedKeys[selectedKeys.length - 1] ?? "");
+        const to =
+          e.key === "ArrowDown"
+            ? Math.min(keys.length - 1, at + 1)
+            : e.key === "ArrowUp"
+              ? Math.max(0, at < 0 ? keys.length - 1 : at - 1)
+              : e.key === "Home"
+                ? 0
+                : e.key === "End"
+                  ? keys.length - 1
+                  : undefined;
+        if (to === undefined || keys.length === 0) return;
+        e.preventDefault();
+        if (to !== at) view.toggleKey(keys[to], false);
+      }}
+    >
       <h2>
         Objects <span className="count">{keys.length}</span>
       </h2>

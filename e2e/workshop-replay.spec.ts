@@ -144,6 +144,13 @@ test("step through create-foo: narration names the self-triggered pass; expectat
       const dock = (await page.getByTestId("workshop").boundingBox())!;
       expect(canvas.y + canvas.height, where).toBeLessThanOrEqual(dock.y + 1);
       expect(canvas.height, where).toBeGreaterThanOrEqual(150);
+      // Docked, the machinery diagram is whole in the dock (it was cut below its workers: the
+      // echo arrow, the lesson, went out of sight); under the presenter's big narration it keeps
+      // a readable size instead.
+      const machinery = (await page.getByTestId("machinery").boundingBox())!;
+      if (!presenter)
+        expect(machinery.y + machinery.height, where).toBeLessThanOrEqual(dock.y + dock.height + 1);
+      expect(machinery.height, where).toBeGreaterThanOrEqual(120);
       // From 1280 px on the Foo's name stays whole in the dock's bar (at 1024 the bar's one row
       // leaves it a few letters; the whole key is its tooltip).
       const name = page.getByTestId("workshop-key").locator(".name");

@@ -143,7 +143,9 @@ function EventDetails({
   // Kept with the event, or read back from the file (a dropped klog log keeps its lines there).
   const log = session.logLine(row);
   const obj = objectOf(e);
-  const history = obj ? rvHistory(session.store, e.key, obj) : [];
+  const { steps: history, lifeStartSeq } = obj
+    ? rvHistory(session.store, e.key, obj, e.seq)
+    : { steps: [], lifeStartSeq: undefined };
   return (
     <div data-testid="event-details">
       <h3>
@@ -177,7 +179,15 @@ function EventDetails({
       )}
       {obj && history.length > 0 && (
         <>
-          <h4>resourceVersion history of {obj}</h4>
+          <h4>
+            resourceVersion history of {obj}
+            {lifeStartSeq !== undefined && (
+              <span className="muted" data-testid="rv-history-life">
+                {" "}
+                (the Foo created again at seq {lifeStartSeq})
+              </span>
+            )}
+          </h4>
           <table className="rv-history" data-testid="rv-history">
             <tbody>
               {history.map((h) => (

@@ -33,11 +33,35 @@ export interface RvStep {
   what: string;
 }
 
-export function rvHistory(store: TraceStore, key: string, object: string): RvStep[] {
+/**
+ * The object's resourceVersion steps within the life of the key's Foo that `atSeq` belongs to.
+ * A Foo deleted and created again under the same name is another object with its own history (and
+ * so is the Deployment it makes): mixed in one table, three Foos' rvs read as one. A Foo "add" at
+ * an rv other than the one the Foo had begins a life; at the same rv it is a re-list.
+ */
+export function rvHistory(
+  store: TraceStore,
+  key: string,
+  object: string,
+  atSeq: number,
+): { steps: RvStep[]; lifeStartSeq: number | undefined } {
   const rows = store.rowsOf(key);
-  const out: RvStep[] = [];
+  let steps: RvStep[] = [];
+  let lifeStartSeq: number | undefined;
+  let fooRv: string | undefined;
+  let lives = 0;
   for (let i = 0; i < rows.length; i++) {
     const e = store.event(rows[i]);
+    if (e.stage === "watch" && e.kind === "Foo" && e.event === "add" && e.rv !== fooRv) {
+      // A new life: what came before was another Foo's, unless the selected event was in it.
+      if (e.seq > atSeq && lives > 0) break;
+      if (e.seq <= atSeq) {
+        steps = [];
+        lifeStartSeq = lives > 0 ? e.seq : undefined;
+      }
+      lives++;
+    }
+    if ((e.stage === "watch" && e.kind === "Foo") || e.stage === "read") fooRv = e.rv ?? fooRv;
     if (e.stage === "done" || e.stage === "note" || e.stage === "enqueue" || e.stage === "dequeue")
       continue;
     if (!e.rv || objectOf(e) !== object) continue;
@@ -47,7 +71,7 @@ export function rvHistory(store: TraceStore, key: string, object: string): RvSte
         : e.stage === "write"
           ? `${e.verb}${e.code ? ` ${e.code}` : ""}`
           : "lister";
-    out.push({ seq: e.seq, ts: e.ts, stage: e.stage, rv: e.rv, what });
+    steps.push({ seq: e.seq, ts: e.ts, stage: e.stage, rv: e.rv, what });
   }
-  return out;
+  return { steps, lifeStartSeq };
 }

@@ -57,6 +57,7 @@ class EmbeddedApiServer implements ApiServer {
     const store = new ObjectStore(Math.floor(Date.now() / 1000) * 10);
     const registry = new Registry(store, idSource(opts.seed));
     registry.seedNamespaces();
+    registry.seedFooCrd();
     const hub = new WatchHub(store, opts.historyWindow ?? 1000);
     this.#writer = new CompetingWriter(registry);
     this.faults = new FaultInjector(hub, this.#writer);

@@ -32,6 +32,8 @@ import {
 } from "./object.ts";
 import { applyPatch, type PatchType } from "./patch/apply-patch.ts";
 import { allowedFieldSelectors } from "./resources/catalog.ts";
+import { crdResource } from "./resources/crd.ts";
+import { FOO_CRD } from "./resources/foo-crd.ts";
 import { INITIAL_NAMESPACES, namespaceResource } from "./resources/namespace.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
 import {
@@ -76,6 +78,21 @@ export class Registry {
     this.store = store;
     this.#ids = ids;
     this.#now = now;
+  }
+
+  /**
+   * Lists the Foo CRD (once, at startup): Foos are served built in, and `kubectl get crd` should
+   * say why, as on a cluster with the CRD installed. It carries a last-applied annotation, as if
+   * `kubectl apply`-ed, so applying crd.yaml over it configures it without kubectl's warning
+   * about a missing annotation.
+   */
+  seedFooCrd(): void {
+    const crd = clone(FOO_CRD) as KObject;
+    crd.metadata.annotations = {
+      ...crd.metadata.annotations,
+      "kubectl.kubernetes.io/last-applied-configuration": JSON.stringify(FOO_CRD),
+    };
+    this.create(crdResource, undefined, crd);
   }
 
   /** Creates default and the kube-* namespaces (once, at startup). */

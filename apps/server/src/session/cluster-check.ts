@@ -11,7 +11,7 @@ import {
   type KubeConfig,
 } from "@kubernetes/client-node";
 import { FOO_GROUP, FOO_PLURAL, FOO_VERSION } from "@loopscope/controller";
-import { FOO_CRD } from "./foo-crd.ts";
+import { FOO_CRD } from "@loopscope/apiserver";
 
 /** A failure worth exactly one line to the user. */
 export class ClusterError extends Error {

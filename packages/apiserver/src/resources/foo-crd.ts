@@ -1,5 +1,6 @@
 /**
- * The Foo CRD `--install-crd` creates on a real cluster: kubernetes/sample-controller's
+ * The Foo CRD: the one `loopscope up --install-crd` creates on a real cluster, and the object the
+ * embedded server lists (it serves Foos built in, as if this were installed): kubernetes/sample-controller's
  * artifacts/examples/crd-status-subresource.yaml (status subresource on — without it every
  * UpdateStatus 404s, see sample-controller.md §1.6), plus one status field, `lastSyncedAt`
  * (a microsecond timestamp), which the hot-loop lesson writes. Without it in the schema the API server would prune the field and

@@ -30,7 +30,10 @@ export const hotLoop: Scenario = {
     const finding = ctx.events.analyzer
       .findings()
       .find((f) => f.kind === "hot-loop" && f.key === key);
-    ctx.log(`hot loop: ${finding?.detail ?? "?"}`);
+    // So far: the loop runs on until the scenario turns the bug off, so the trace ends longer.
+    ctx.log(
+      `hot loop detected: ${finding?.detail ?? "?"} so far (it runs on until the scenario stops it)`,
+    );
     ctx.mark(`scenario: hot loop detected — ${finding?.detail ?? ""}`, key);
   },
 };

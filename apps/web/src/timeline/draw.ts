@@ -172,6 +172,8 @@ function drawGrid(ctx: CanvasRenderingContext2D, { axis, width, height, theme }:
     ctx.lineTo(px, height);
     ctx.stroke();
     if (Math.round(t / step) % every !== 0) continue;
+    // A label the edge would cut reads as another time ("+3" for "+3.5 s"): the line stays.
+    if (px + 3 + widest > width) continue;
     ctx.fillStyle = theme.text;
     ctx.fillText(formatRelative(t, step), px + 3, 4);
     ctx.fillStyle = theme.muted;

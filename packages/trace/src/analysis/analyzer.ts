@@ -35,12 +35,12 @@ import type {
   Pass,
   PassCause,
   StageCounts,
-  Trigger,
 } from "./model.ts";
 import { PASS_CAUSES } from "./model.ts";
 import { KeyState, type OpenWrite, type WatchClass } from "./key-state.ts";
 import { PassTable } from "./pass-table.ts";
 import { append, none } from "./short-list.ts";
+import { TriggerTable } from "./trigger-table.ts";
 
 export interface AnalyzerOptions {
   /** Consecutive self-triggered changing passes that make a hot loop (default 5). */
@@ -59,7 +59,9 @@ export class Analyzer {
   private readonly states = new Map<string, KeyState>();
   /** The same, by id. */
   private readonly byId: KeyState[] = [];
-  private readonly table = new PassTable();
+  /** Every key's triggers: those its next pass will take, and those its passes took. */
+  private readonly triggers = new TriggerTable();
+  private readonly table = new PassTable(this.triggers);
   /** Findings in order of first occurrence, and the same by kind and key. */
   private readonly findingList: FindingRecord[] = [];
   private readonly findingIndex = new Map<FindingKind, Map<string, FindingRecord>>();
@@ -310,14 +312,14 @@ export class Analyzer {
     const st = this.state(e.key, e.ts);
     st.summary.byStage.enqueue++;
     if (e.cause !== undefined) st.causesLogged = true;
-    let t: Trigger;
-    // Each trigger is built whole, in one literal per shape (a property added afterwards would
-    // give it a second allocation for out-of-object properties, and the pass a second shape).
+    // The trigger, as values: it becomes a row of the trigger table, not an object.
+    let watchSeq: number | undefined;
+    let writeSeq: number | undefined;
+    let cause: PassCause;
+    let inferred = false;
     if (e.cause === "resync" || e.cause === "retry") {
-      t =
-        e.causeSeq !== undefined
-          ? { enqueueSeq: e.seq, cause: e.cause, inferred: false, watchSeq: e.causeSeq }
-          : { enqueueSeq: e.seq, cause: e.cause, inferred: false };
+      watchSeq = e.causeSeq;
+      cause = e.cause;
       if (st.lastWatch && (e.causeSeq === undefined || st.lastWatch.seq === e.causeSeq))
         st.lastWatch = undefined;
     } else {
@@ -328,42 +330,44 @@ export class Analyzer {
             ? st.lastWatch
             : undefined;
       if (w) {
-        t =
-          w.writeSeq !== undefined
-            ? {
-                enqueueSeq: e.seq,
-                watchSeq: w.seq,
-                cause: w.cause,
-                inferred: w.inferred,
-                writeSeq: w.writeSeq,
-              }
-            : { enqueueSeq: e.seq, watchSeq: w.seq, cause: w.cause, inferred: w.inferred };
+        watchSeq = w.seq;
+        writeSeq = w.writeSeq;
+        cause = w.cause;
+        inferred = w.inferred;
         if (st.lastWatch === w) st.lastWatch = undefined;
       } else {
         // No watch line to go by: an add right after our own write is taken as its echo.
         const echo = this.claimEcho(st, e.ts, ANY_KIND);
-        t = echo
-          ? { enqueueSeq: e.seq, writeSeq: echo.seq, cause: "self", inferred: true }
-          : { enqueueSeq: e.seq, cause: "unknown", inferred: false };
+        if (echo) {
+          writeSeq = echo.seq;
+          cause = "self";
+          inferred = true;
+        } else {
+          cause = "unknown";
+        }
       }
     }
+    const t = this.triggers.add(e.seq, watchSeq, writeSeq, cause, inferred);
     const open = st.open;
     const table = this.table;
     if (
       open >= 0 &&
       table.triggerCount(open) === 0 &&
       table.cause(open) === "unknown" &&
-      table.writeSeqs(open).length === 0 &&
+      table.writeCount(open) === 0 &&
       !table.fromMarkers(open) &&
       e.merged === undefined
     ) {
-      this.adoptLateTrigger(st, open, t);
+      this.adoptLateTrigger(st, open, t, cause, inferred);
     } else {
-      st.pending = append(st.pending, t);
-      if (t.cause !== "resync") st.pendingNonResync = true;
+      // At the end of the key's pending list.
+      if (st.pendingCount++ === 0) st.pendingFirst = t;
+      else this.triggers.link(st.pendingLast, t);
+      st.pendingLast = t;
+      if (cause !== "resync") st.pendingNonResync = true;
     }
-    if (t.cause === "retry") st.retryOwed = false;
-    this.noteTrigger(st, t.cause);
+    if (cause === "retry") st.retryOwed = false;
+    this.noteTrigger(st, cause);
     return -1;
   }
 
@@ -374,15 +378,22 @@ export class Analyzer {
    * key since the last one, and has not written yet, is that race: its first enqueue line is its
    * trigger, not one for the next pass. (After a write, an add may be that write's echo.) Only
    * for logs that do not say whether an add merged (ours say "processing" for an add parked
-   * while a worker holds the key).
+   * while a worker holds the key). `t` is the trigger's row (in no list yet) and `cause`,
+   * `inferred` its values.
    */
-  private adoptLateTrigger(st: KeyState, p: number, t: Trigger): void {
+  private adoptLateTrigger(
+    st: KeyState,
+    p: number,
+    t: number,
+    cause: PassCause,
+    inferred: boolean,
+  ): void {
     this.touch(st, p);
-    this.table.setTriggers(p, [t], t.cause, t.inferred);
+    this.table.setTriggers(p, t, 1, cause, inferred);
     const s = st.summary;
     s.passCauses.unknown--;
-    s.passCauses[t.cause]++;
-    if (t.cause === "self") s.selfTriggered++;
+    s.passCauses[cause]++;
+    if (cause === "self") s.selfTriggered++;
   }
 
   private dequeue(e: DequeueEvent): number {
@@ -416,7 +427,7 @@ export class Analyzer {
     const table = this.table;
     const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, undefined);
     this.touch(st, p);
-    table.setWriteSeqs(p, append(table.writeSeqs(p), e.seq));
+    table.addWrite(p, e.seq);
     const code = e.code ?? codeOfReason(e.reason);
     if (code === 409) {
       s.conflicts++;
@@ -521,18 +532,20 @@ export class Analyzer {
 
   /** Opens the key's next pass, at `dequeue` or (undefined) at a pass-end marker; its row. */
   private openPass(st: KeyState, ts: number, dequeue: DequeueEvent | undefined): number {
-    const triggers = st.pending;
+    const triggers = this.triggers;
     let cause: PassCause;
     let inferred = false;
     // Only for traces that do not say why keys were added (the Go controller's logs): ours log the
     // rate-limited re-add, which may come after this pass began (its delay still running).
     let anyRetry = false;
     let anyInferred = false;
-    let firstOther: Trigger | undefined;
-    for (const t of triggers) {
-      if (t.cause === "retry") anyRetry = true;
-      if (t.inferred) anyInferred = true;
-      if (firstOther === undefined && t.cause !== "self") firstOther = t;
+    // The first trigger whose cause is not "self" (its row), or -1.
+    let firstOther = -1;
+    for (let t = st.pendingFirst; t >= 0; t = triggers.next(t)) {
+      const c = triggers.cause(t);
+      if (c === "retry") anyRetry = true;
+      if (triggers.inferred(t)) anyInferred = true;
+      if (firstOther < 0 && c !== "self") firstOther = t;
     }
     const retry = !st.causesLogged && st.lastOutcome === "requeued" && !anyRetry;
     if (retry || anyRetry || !st.causesLogged) st.retryOwed = false;
@@ -541,11 +554,11 @@ export class Analyzer {
       // first add of this pass all the same.
       cause = "retry";
       inferred = true;
-    } else if (triggers.length === 0) {
+    } else if (st.pendingCount === 0) {
       cause = "unknown";
-    } else if (firstOther) {
-      cause = firstOther.cause;
-      inferred = firstOther.inferred;
+    } else if (firstOther >= 0) {
+      cause = triggers.cause(firstOther);
+      inferred = triggers.inferred(firstOther);
     } else {
       cause = "self";
       inferred = anyInferred;
@@ -556,7 +569,8 @@ export class Analyzer {
       index,
       index - st.lifeStart + 1,
       ts,
-      triggers,
+      st.pendingFirst,
+      st.pendingCount,
       cause,
       inferred,
       dequeue?.seq,
@@ -565,7 +579,8 @@ export class Analyzer {
     st.rows.push(row);
     this.touch(st, row);
     st.open = row;
-    st.pending = none<Trigger>();
+    st.pendingFirst = st.pendingLast = -1;
+    st.pendingCount = 0;
     st.pendingNonResync = false;
     const s = st.summary;
     s.passes++;
@@ -582,7 +597,11 @@ export class Analyzer {
     table.endAtStartIfOpen(p);
     st.lastOutcome = outcome;
     // The re-add is owed unless its enqueue line came already (a log may print it at the call).
-    if (outcome === "requeued") st.retryOwed = !st.pending.some((t) => t.cause === "retry");
+    if (outcome === "requeued") {
+      st.retryOwed = true;
+      for (let t = st.pendingCount > 0 ? st.pendingFirst : -1; t >= 0; t = this.triggers.next(t))
+        if (this.triggers.cause(t) === "retry") st.retryOwed = false;
+    }
     const index = table.index(p);
     // Writes two passes old that no echo claimed changed nothing.
     const echoes = st.echoes;
@@ -602,7 +621,7 @@ export class Analyzer {
     if (st.createConfirmed || st.createFrom === undefined || index < st.createFrom) return;
     if (this.isQuiet(p) && !st.pendingNonResync && !st.retryOwed) {
       st.candidate = index;
-      if (st.pending.length > 0) st.createConfirmed = true; // a resync already followed
+      if (st.pendingCount > 0) st.createConfirmed = true; // a resync already followed
     } else {
       st.candidate = -1;
     }
@@ -700,8 +719,7 @@ export class Analyzer {
   ): void {
     const table = this.table;
     this.touch(st, p);
-    table.addChangingWrites(p, 1);
-    table.setChangingWriteSeqs(p, append(table.changingWriteSeqs(p) ?? none<number>(), writeSeq));
+    table.addChangingWrite(p, writeSeq);
     st.summary.changingWrites++;
     if (fields) this.addFields(p, fields);
     if (st.candidate === table.index(p) && !st.createConfirmed) st.candidate = -1;
@@ -768,7 +786,7 @@ export class Analyzer {
       const { finding: f } = this.find(
         "hot-loop",
         st.summary.key,
-        table.dequeueSeq(rows[first]) ?? table.writeSeqs(rows[first])[0],
+        table.dequeueSeq(rows[first]) ?? table.firstWriteSeq(rows[first]),
         "",
       );
       f.detail = `${length} consecutive passes triggered by its own writes, ${what}`;

@@ -3,8 +3,7 @@
  * which the views need) — the maps of recent resourceVersions and watches are capped.
  */
 import type { PassOutcome } from "../event.ts";
-import type { KeySummary, Pass, PassCause, Trigger } from "./model.ts";
-import { none } from "./short-list.ts";
+import type { KeySummary, Pass, PassCause } from "./model.ts";
 
 /** How a watch event was classified when it arrived. */
 export interface WatchClass {
@@ -66,8 +65,14 @@ export class KeyState {
    */
   readonly view: Pass[] = [];
   stale = 0;
-  /** Triggers since the latest pass began (they belong to the next pass). */
-  pending: Trigger[] = none<Trigger>();
+  /**
+   * Triggers since the latest pass began (they belong to the next pass, which takes the list
+   * over): first and last row of their list in the Analyzer's TriggerTable (-1: none), and how
+   * many.
+   */
+  pendingFirst = -1;
+  pendingLast = -1;
+  pendingCount = 0;
   pendingNonResync = false;
   /**
    * A pass ended in error and its rate-limited re-add has not come yet: the key is not quiet,
@@ -143,7 +148,8 @@ export class KeyState {
 
   /**
    * The record for the next watch event's classification. The ring's records are reused (they
-   * are copied into a Trigger when an enqueue claims them), so a busy key allocates nothing here.
+   * are copied into a trigger's row when an enqueue claims them), so a busy key allocates nothing
+   * here.
    */
   nextWatchSlot(): WatchClass {
     let w = this.recentWatches[this.watchAt];

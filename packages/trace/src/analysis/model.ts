@@ -12,6 +12,14 @@ import type { PassOutcome, Stage } from "../event.ts";
 
 export const PASS_CAUSES = ["external", "self", "resync", "retry", "unknown"] as const;
 export type PassCause = (typeof PASS_CAUSES)[number];
+/** A cause's index in PASS_CAUSES: how the analysis's tables store it. */
+export const CAUSE_CODE: Readonly<Record<PassCause, number>> = {
+  external: 0,
+  self: 1,
+  resync: 2,
+  retry: 3,
+  unknown: 4,
+};
 
 /** One enqueue merged into a pass (all adds of the key since its previous pass began). */
 export interface Trigger {

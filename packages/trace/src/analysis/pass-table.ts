@@ -6,20 +6,30 @@
  * Why a table: a trace of a million events has some 200k passes, and as objects each was a Pass
  * with boxed timestamps hanging off it — ~450 bytes and a handful of objects the collector traced
  * and copied, most of a big analysis's heap and an eighth of its time. Here a row's numbers are
- * 16 doubles side by side in one Float64Array (the event that touches a pass touches one or two
- * cache lines), and only its lists (triggers, writes, fields) remain arrays, one slot per row.
+ * 23 doubles side by side in one Float64Array (the event that touches a pass touches a few cache
+ * lines, not a few objects). Its triggers are a list in the TriggerTable, and its writes and
+ * changing writes lists in a SeqLists arena: the row holds where each list starts (and ends) and
+ * its length, and no object per list or item is kept. Only its changed fields (strings, and
+ * rare) remain an array, one slot per row.
  *
  * Invariants:
  * - Rows are never removed or reordered; a row's numbers may change while its pass is open and,
  *   for its writes' effects, a little after.
  * - An absent value (no dequeue line, a pass still open) is NaN in the row and `undefined` in
- *   the Pass it becomes.
- * - A row's lists are short lists (see short-list.ts): never push onto one.
+ *   the Pass it becomes; an absent list is -1 (its first row) and count 0.
+ * - A pass's triggers are fixed when it opens (or, once, when a late enqueue line is adopted);
+ *   its writes grow while it is open, its changing writes whenever a write of it settles.
+ * - The changing-write count (CHANGING) is the length of the changing writes' list, which keeps
+ *   the order they were found changing in (not always the writes' own); the Pass's list is
+ *   `undefined` until the first.
+ * - The changed fields are a short list (see short-list.ts): never push onto it.
  */
 import type { PassOutcome } from "../event.ts";
-import type { Pass, PassCause, Trigger } from "./model.ts";
-import { PASS_CAUSES } from "./model.ts";
+import type { Pass, PassCause } from "./model.ts";
+import { CAUSE_CODE, PASS_CAUSES } from "./model.ts";
+import { SeqLists } from "./seq-lists.ts";
 import { none } from "./short-list.ts";
+import type { TriggerTable } from "./trigger-table.ts";
 
 /** Slots of a row. */
 const START = 0;
@@ -31,6 +41,7 @@ const WORKER = 5;
 const KEY_ID = 6;
 const INDEX = 7;
 const NUMBER = 8;
+/** Changing writes: their count, and the length of their list. */
 const CHANGING = 9;
 const NOOP = 10;
 const CONFLICTS = 11;
@@ -39,19 +50,21 @@ const CHANGED_IN = 13;
 const CAUSE = 14;
 /** inferred (bit 0), fromMarkers (bit 1), outcome (bits 2–3: its index in OUTCOMES + 1, 0 = none). */
 const FLAGS = 15;
-const WIDTH = 16;
+/** First row of the triggers in the TriggerTable (-1: none), and their count. */
+const TRIGGERS = 16;
+const TRIGGER_COUNT = 17;
+/** First and last row of the writes' seqs in the SeqLists (-1: none), and their count. */
+const WRITES = 18;
+const LAST_WRITE = 19;
+const WRITE_COUNT = 20;
+/** First and last row of the changing writes' seqs in the SeqLists (their count is CHANGING). */
+const CHANGING_WRITES = 21;
+const LAST_CHANGING_WRITE = 22;
+const WIDTH = 23;
 
 const INFERRED = 1;
 const FROM_MARKERS = 2;
 const OUTCOMES: readonly PassOutcome[] = ["synced", "requeued", "dropped"];
-
-const CAUSE_CODE: Record<PassCause, number> = {
-  external: 0,
-  self: 1,
-  resync: 2,
-  retry: 3,
-  unknown: 4,
-};
 
 /** Where the row's slots start in its chunk's numbers. */
 const at = (row: number): number => (row & IN_CHUNK) * WIDTH;
@@ -67,12 +80,9 @@ const CHUNK_BITS = 12;
 const CHUNK = 1 << CHUNK_BITS;
 const IN_CHUNK = CHUNK - 1;
 
-/** A chunk of rows: their numbers, and their lists in four arrays. */
+/** A chunk of rows: their numbers, and their changed fields. */
 class Chunk {
   readonly nums = new Float64Array(CHUNK * WIDTH);
-  readonly triggers: Trigger[][] = new Array<Trigger[]>(CHUNK);
-  readonly writes: number[][] = new Array<number[]>(CHUNK);
-  readonly changing: (number[] | undefined)[] = new Array<number[] | undefined>(CHUNK);
   readonly fields: string[][] = new Array<string[]>(CHUNK);
 }
 
@@ -80,14 +90,25 @@ export class PassTable {
   /** Rows so far. */
   size = 0;
   private readonly chunks: Chunk[] = [];
+  /** The passes' writes and changing writes. */
+  private readonly seqs = new SeqLists();
 
-  /** Adds a row for a pass that opens now; returns the row. */
+  constructor(
+    /** Where the passes' triggers are (the Analyzer adds them there, as enqueues arrive). */
+    private readonly triggers: TriggerTable,
+  ) {}
+
+  /**
+   * Adds a row for a pass that opens now, with the list of `triggerCount` triggers from
+   * `firstTrigger` (-1: none), which it takes over; returns the row.
+   */
   add(
     keyId: number,
     index: number,
     number: number,
     start: number,
-    triggers: Trigger[],
+    firstTrigger: number,
+    triggerCount: number,
     cause: PassCause,
     inferred: boolean,
     dequeueSeq: number | undefined,
@@ -115,9 +136,13 @@ export class PassTable {
     n[o + CHANGED_IN] = 0;
     n[o + CAUSE] = CAUSE_CODE[cause];
     n[o + FLAGS] = (inferred ? INFERRED : 0) | (dequeueSeq === undefined ? FROM_MARKERS : 0);
-    c.triggers[i] = triggers;
-    c.writes[i] = none();
-    c.changing[i] = undefined;
+    n[o + TRIGGERS] = firstTrigger;
+    n[o + TRIGGER_COUNT] = triggerCount;
+    n[o + WRITES] = -1;
+    n[o + LAST_WRITE] = -1;
+    n[o + WRITE_COUNT] = 0;
+    n[o + CHANGING_WRITES] = -1;
+    n[o + LAST_CHANGING_WRITE] = -1;
     c.fields[i] = none();
     return row;
   }
@@ -173,8 +198,13 @@ export class PassTable {
   changingWrites(row: number): number {
     return this.nums(row)[at(row) + CHANGING];
   }
-  addChangingWrites(row: number, d: number): void {
-    this.nums(row)[at(row) + CHANGING] += d;
+  /** Counts the write `seq` of the pass as changing, after those found changing before it. */
+  addChangingWrite(row: number, seq: number): void {
+    const n = this.nums(row);
+    const o = at(row);
+    const item = this.seqs.add(seq, n[o + LAST_CHANGING_WRITE]);
+    if (n[o + CHANGING]++ === 0) n[o + CHANGING_WRITES] = item;
+    n[o + LAST_CHANGING_WRITE] = item;
   }
   addNoopWrites(row: number, d: number): void {
     this.nums(row)[at(row) + NOOP] += d;
@@ -224,28 +254,42 @@ export class PassTable {
     );
   }
 
-  /** Gives the pass its triggers and the cause they make (an enqueue line that came late). */
-  setTriggers(row: number, triggers: Trigger[], cause: PassCause, inferred: boolean): void {
+  /**
+   * Gives the pass the list of `count` triggers from `first` (a list no other pass has) and the
+   * cause they make: an enqueue line that came late.
+   */
+  setTriggers(
+    row: number,
+    first: number,
+    count: number,
+    cause: PassCause,
+    inferred: boolean,
+  ): void {
     const n = this.nums(row);
     const o = at(row);
-    this.chunk(row).triggers[row & IN_CHUNK] = triggers;
+    n[o + TRIGGERS] = first;
+    n[o + TRIGGER_COUNT] = count;
     n[o + CAUSE] = CAUSE_CODE[cause];
     n[o + FLAGS] = (n[o + FLAGS] & ~INFERRED) | (inferred ? INFERRED : 0);
   }
   triggerCount(row: number): number {
-    return this.chunk(row).triggers[row & IN_CHUNK].length;
+    return this.nums(row)[at(row) + TRIGGER_COUNT];
   }
-  writeSeqs(row: number): number[] {
-    return this.chunk(row).writes[row & IN_CHUNK];
+  writeCount(row: number): number {
+    return this.nums(row)[at(row) + WRITE_COUNT];
   }
-  setWriteSeqs(row: number, list: number[]): void {
-    this.chunk(row).writes[row & IN_CHUNK] = list;
+  /** seq of the pass's first write, if it wrote. */
+  firstWriteSeq(row: number): number | undefined {
+    const first = this.nums(row)[at(row) + WRITES];
+    return first >= 0 ? this.seqs.seq(first) : undefined;
   }
-  changingWriteSeqs(row: number): number[] | undefined {
-    return this.chunk(row).changing[row & IN_CHUNK];
-  }
-  setChangingWriteSeqs(row: number, list: number[]): void {
-    this.chunk(row).changing[row & IN_CHUNK] = list;
+  /** Adds the write `seq` after the pass's others. */
+  addWrite(row: number, seq: number): void {
+    const n = this.nums(row);
+    const o = at(row);
+    const item = this.seqs.add(seq, n[o + LAST_WRITE]);
+    if (n[o + WRITE_COUNT]++ === 0) n[o + WRITES] = item;
+    n[o + LAST_WRITE] = item;
   }
   changedFields(row: number): string[] {
     return this.chunk(row).fields[row & IN_CHUNK];
@@ -261,20 +305,26 @@ export class PassTable {
     return p;
   }
 
-  /** Writes the row into `p`, every field in one order (so every Pass has one shape). */
+  /**
+   * Writes the row into `p`, every field in one order (so every Pass has one shape). Its lists
+   * are new arrays (empty ones the shared empty list), so a Pass handed out earlier keeps its own.
+   */
   fill(row: number, key: string, p: Pass): void {
     const c = this.chunk(row);
     const i = row & IN_CHUNK;
     const n = c.nums;
     const o = i * WIDTH;
+    const triggers = n[o + TRIGGER_COUNT];
+    const writes = n[o + WRITE_COUNT];
+    const changing = n[o + CHANGING];
     p.key = key;
     p.index = n[o + INDEX];
     p.number = n[o + NUMBER];
     p.start = n[o + START];
-    p.triggers = c.triggers[i];
+    p.triggers = triggers > 0 ? this.triggers.list(n[o + TRIGGERS], triggers) : none();
     p.cause = PASS_CAUSES[n[o + CAUSE]];
     p.inferred = (n[o + FLAGS] & INFERRED) !== 0;
-    p.writeSeqs = c.writes[i];
+    p.writeSeqs = writes > 0 ? this.seqs.list(n[o + WRITES], writes) : none();
     p.changingWrites = n[o + CHANGING];
     p.noopWrites = n[o + NOOP];
     p.conflicts = n[o + CONFLICTS];
@@ -283,7 +333,8 @@ export class PassTable {
     p.dequeueSeq = orUndefined(n[o + DEQUEUE_SEQ]);
     p.worker = orUndefined(n[o + WORKER]);
     p.readSeq = orUndefined(n[o + READ_SEQ]);
-    p.changingWriteSeqs = c.changing[i];
+    p.changingWriteSeqs =
+      changing > 0 ? this.seqs.list(n[o + CHANGING_WRITES], changing) : undefined;
     p.endSeq = orUndefined(n[o + END_SEQ]);
     p.end = orUndefined(n[o + END]);
     p.outcome = this.outcome(row);

@@ -14,9 +14,13 @@ function twoLives(): string {
   const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
   const n = events.length;
   const later = events.map((e) => {
-    const x = { ...e, seq: (e.seq as number) + n, ts: (e.ts as number) + 60e6 };
+    const x: Record<string, unknown> = {
+      ...e,
+      seq: (e.seq as number) + n,
+      ts: (e.ts as number) + 60e6,
+    };
     for (const f of ["rv", "oldRv"]) if (typeof x[f] === "string") x[f] = `9${x[f] as string}`;
-    if (typeof x.causeSeq === "number") x.causeSeq += n;
+    if (typeof x.causeSeq === "number") x.causeSeq = x.causeSeq + n;
     return x;
   });
   return [header, ...[...events, ...later].map((e) => JSON.stringify(e))].join("\n") + "\n";
@@ -24,10 +28,9 @@ function twoLives(): string {
 
 describe("rvHistory", () => {
   const session = sessionFromText(twoLives(), "two-lives.jsonl");
-  const firstAdd = session.store
-    .rowsOf(KEY)
-    .map((r) => session.store.event(r))
-    .filter((e) => e.stage === "watch" && e.kind === "Foo" && e.event === "add");
+  const firstAdd = Array.from(session.store.rowsOf(KEY), (r) => session.store.event(r)).filter(
+    (e) => e.stage === "watch" && e.kind === "Foo" && e.event === "add",
+  );
 
   it("shows the history of the selected event's Foo only, not every Foo of that name", () => {
     expect(firstAdd).toHaveLength(2);

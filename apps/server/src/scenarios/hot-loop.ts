@@ -31,9 +31,7 @@ export const hotLoop: Scenario = {
       .findings()
       .find((f) => f.kind === "hot-loop" && f.key === key);
     // So far: the loop runs on until the scenario turns the bug off, so the trace ends longer.
-    ctx.log(
-      `hot loop detected: ${finding?.detail ?? "?"} so far (it runs on until the scenario stops it)`,
-    );
+    ctx.log(`hot loop: ${finding?.detail ?? "?"} (so far: it runs on until the scenario stops it)`);
     ctx.mark(`scenario: hot loop detected — ${finding?.detail ?? ""}`, key);
   },
 };

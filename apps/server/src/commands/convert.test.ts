@@ -73,8 +73,8 @@ describe("loopscope convert", () => {
     writeFileSync(gz, gzipSync(readFileSync(JSONL)));
     const chrome = join(dir, "c");
     const back = join(dir, "back.jsonl");
-    expect(await run([gz, "--to", "chrome", "-o", chrome])).toBe(0);
-    expect(await run([chrome, "--to", "jsonl", "-o", back])).toBe(0);
+    expect(await run([gz, "--to", "chrome", "-o", chrome]), stderr.join("")).toBe(0);
+    expect(await run([chrome, "--to", "jsonl", "-o", back]), stderr.join("")).toBe(0);
     const a = readTraceText(readFileSync(JSONL, "utf8")).events;
     const b = readTraceText(readFileSync(back, "utf8")).events;
     expect(portable(b)).toEqual(portable(a));

@@ -106,6 +106,8 @@ test("a sample trace is one click away and deep links reopen the same moment", a
   await expect(page.getByTestId("samples-open")).toBeHidden();
 
   await page.getByTestId("samples").selectOption("create-foo.jsonl");
+  // The sample opened by keyboard has one Foo too: wait for this one to be the trace shown.
+  await expect(page.getByTestId("source")).toHaveText("replay · traces/create-foo.jsonl");
   await expect(page.getByTestId("object-row")).toHaveCount(1);
   await page.getByTestId("step-next").click();
   await expect(page.getByTestId("event-details")).toContainText(

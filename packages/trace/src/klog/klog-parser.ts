@@ -79,6 +79,7 @@ export class KlogParser {
   private dayMs = 0;
   private lastTs = 0;
   private headerlessNoted = false;
+  private jsonNoted = false;
   /** Lines read as klog: with a header, or header-less STAGE lines. */
   klogLines = 0;
   /** Lines with a klog header that were dropped as client-go noise. */
@@ -114,6 +115,17 @@ export class KlogParser {
       const at = text.indexOf("STAGE/");
       if (at < 0) {
         if (text.length > 0) this.foreignLines++;
+        // Continuations and other output are ordinary in a log; a JSON record is not: loopscope's
+        // own trace appended to a klog file (`up --record` on a log did that) would be lost unsaid.
+        if (!this.jsonNoted && text.startsWith('{"')) {
+          this.jsonNoted = true;
+          this.diag({
+            line: lineNo,
+            level: "warn",
+            message:
+              "a JSON record in a klog log: not read (a loopscope JSONL trace mixed into the log? read it as a file of its own; noted once)",
+          });
+        }
         return;
       }
       if (!this.headerlessNoted) {

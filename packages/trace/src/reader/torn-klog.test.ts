@@ -47,3 +47,27 @@ describe("a klog log that ends inside a line", () => {
     expect(r.reader.diagnostics.filter((x) => x.level !== "info")).toEqual([]);
   });
 });
+
+describe("loopscope JSONL records mixed into a klog log", () => {
+  const record = JSON.stringify({
+    stage: "note",
+    key: "default/example-foo",
+    text: "x",
+    ts: 1,
+    seq: 9,
+  });
+  const r = readTraceText(`${ENQ}\n${record}\n${record}\nsome other output\n${SYNCED}\n`, {
+    year: 2026,
+  });
+
+  it("reads the klog lines and says, once, that JSON records were not read", () => {
+    expect(r.events.map((e) => e.stage)).toEqual(["enqueue", "done"]);
+    expect(r.reader.diagnostics.filter((x) => x.level !== "info")).toEqual([
+      {
+        line: 2,
+        level: "warn",
+        message: expect.stringMatching(/^a JSON record in a klog log: not read/),
+      },
+    ]);
+  });
+});

@@ -1,11 +1,13 @@
 /**
  * The Foo CRD: the one `loopscope up --install-crd` creates on a real cluster, and the object the
- * embedded server lists (it serves Foos built in, as if this were installed): kubernetes/sample-controller's
- * artifacts/examples/crd-status-subresource.yaml (status subresource on — without it every
- * UpdateStatus 404s, see sample-controller.md §1.6), plus one status field, `lastSyncedAt`
- * (a microsecond timestamp), which the hot-loop lesson writes. Without it in the schema the API server would prune the field and
- * the lesson's bug could not show.
+ * embedded server lists (it serves Foos built in, as if this were installed). It is
+ * kubernetes/sample-controller's artifacts/examples/crd-status-subresource.yaml (status
+ * subresource on — without it every UpdateStatus 404s, see sample-controller.md §1.6) with the
+ * schema the embedded server validates by (FOO_SCHEMA), which adds one status field,
+ * `lastSyncedAt`: the hot-loop lesson writes it, and pruned, its bug could not show.
  */
+import { FOO_SCHEMA } from "./foo.ts";
+
 export const FOO_CRD = {
   apiVersion: "apiextensions.k8s.io/v1",
   kind: "CustomResourceDefinition",
@@ -23,27 +25,7 @@ export const FOO_CRD = {
         name: "v1alpha1",
         served: true,
         storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: "object",
-            properties: {
-              spec: {
-                type: "object",
-                properties: {
-                  deploymentName: { type: "string" },
-                  replicas: { type: "integer", minimum: 1, maximum: 10 },
-                },
-              },
-              status: {
-                type: "object",
-                properties: {
-                  availableReplicas: { type: "integer" },
-                  lastSyncedAt: { type: "string" },
-                },
-              },
-            },
-          },
-        },
+        schema: { openAPIV3Schema: FOO_SCHEMA },
         subresources: { status: {} },
       },
     ],

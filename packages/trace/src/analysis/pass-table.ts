@@ -27,6 +27,7 @@
 import type { PassOutcome } from "../event.ts";
 import type { Pass, PassCause } from "./model.ts";
 import { CAUSE_CODE, PASS_CAUSES } from "./model.ts";
+import { RowChunks } from "./row-chunks.ts";
 import { SeqLists } from "./seq-lists.ts";
 import { none } from "./short-list.ts";
 import type { TriggerTable } from "./trigger-table.ts";
@@ -66,30 +67,12 @@ const INFERRED = 1;
 const FROM_MARKERS = 2;
 const OUTCOMES: readonly PassOutcome[] = ["synced", "requeued", "dropped"];
 
-/** Where the row's slots start in its chunk's numbers. */
-const at = (row: number): number => (row & IN_CHUNK) * WIDTH;
-
 const orUndefined = (x: number): number | undefined => (x === x ? x : undefined);
 
-/**
- * Rows per chunk. The table grows a chunk at a time and never copies: memory new to the process
- * costs a page fault per 4 KB on first touch (several µs on a virtual machine), and a table that
- * doubled and copied touched twice its size.
- */
-const CHUNK_BITS = 12;
-const CHUNK = 1 << CHUNK_BITS;
-const IN_CHUNK = CHUNK - 1;
-
-/** A chunk of rows: their numbers, and their changed fields. */
-class Chunk {
-  readonly nums = new Float64Array(CHUNK * WIDTH);
-  readonly fields: string[][] = new Array<string[]>(CHUNK);
-}
-
 export class PassTable {
-  /** Rows so far. */
-  size = 0;
-  private readonly chunks: Chunk[] = [];
+  private readonly rows = new RowChunks(WIDTH);
+  /** Per row: the fields its writes changed (strings: rare, and kept as they are). */
+  private readonly fields: string[][] = [];
   /** The passes' writes and changing writes. */
   private readonly seqs = new SeqLists();
 
@@ -114,12 +97,9 @@ export class PassTable {
     dequeueSeq: number | undefined,
     worker: number | undefined,
   ): number {
-    const row = this.size++;
-    if ((row & IN_CHUNK) === 0) this.chunks.push(new Chunk());
-    const c = this.chunks[row >> CHUNK_BITS];
-    const i = row & IN_CHUNK;
-    const o = i * WIDTH;
-    const n = c.nums;
+    const row = this.rows.add();
+    const o = this.rows.at(row);
+    const n = this.rows.nums(row);
     n[o + START] = start;
     n[o + END] = NaN;
     n[o + DEQUEUE_SEQ] = dequeueSeq ?? NaN;
@@ -143,108 +123,113 @@ export class PassTable {
     n[o + WRITE_COUNT] = 0;
     n[o + CHANGING_WRITES] = -1;
     n[o + LAST_CHANGING_WRITE] = -1;
-    c.fields[i] = none();
+    this.fields.push(none());
     return row;
+  }
+
+  /** Rows so far. */
+  get size(): number {
+    return this.rows.size;
   }
 
   /** The numbers of the row's chunk; the row's slots start at `at(row)`. */
   private nums(row: number): Float64Array {
-    return this.chunks[row >> CHUNK_BITS].nums;
+    return this.rows.nums(row);
   }
 
-  private chunk(row: number): Chunk {
-    return this.chunks[row >> CHUNK_BITS];
+  private at(row: number): number {
+    return this.rows.at(row);
   }
 
   keyId(row: number): number {
-    return this.nums(row)[at(row) + KEY_ID];
+    return this.nums(row)[this.at(row) + KEY_ID];
   }
   /** 0-based index among its key's passes. */
   index(row: number): number {
-    return this.nums(row)[at(row) + INDEX];
+    return this.nums(row)[this.at(row) + INDEX];
   }
   start(row: number): number {
-    return this.nums(row)[at(row) + START];
+    return this.nums(row)[this.at(row) + START];
   }
   /** µs, or undefined while open. */
   end(row: number): number | undefined {
-    return orUndefined(this.nums(row)[at(row) + END]);
+    return orUndefined(this.nums(row)[this.at(row) + END]);
   }
   setEnd(row: number, ts: number, seq: number | undefined): void {
-    this.nums(row)[at(row) + END] = ts;
-    if (seq !== undefined) this.nums(row)[at(row) + END_SEQ] = seq;
+    this.nums(row)[this.at(row) + END] = ts;
+    if (seq !== undefined) this.nums(row)[this.at(row) + END_SEQ] = seq;
   }
   /** Sets the end to the start, unless an end is known. */
   endAtStartIfOpen(row: number): void {
     const n = this.nums(row);
-    const o = at(row);
+    const o = this.at(row);
     if (n[o + END] !== n[o + END]) n[o + END] = n[o + START];
   }
   dequeueSeq(row: number): number | undefined {
-    return orUndefined(this.nums(row)[at(row) + DEQUEUE_SEQ]);
+    return orUndefined(this.nums(row)[this.at(row) + DEQUEUE_SEQ]);
   }
   /** The first read's seq is kept. */
   noteRead(row: number, seq: number): void {
     const n = this.nums(row);
-    const o = at(row) + READ_SEQ;
+    const o = this.at(row) + READ_SEQ;
     if (n[o] !== n[o]) n[o] = seq;
   }
   /** The first worker named is kept. */
   noteWorker(row: number, worker: number): void {
     const n = this.nums(row);
-    const o = at(row) + WORKER;
+    const o = this.at(row) + WORKER;
     if (n[o] !== n[o]) n[o] = worker;
   }
   changingWrites(row: number): number {
-    return this.nums(row)[at(row) + CHANGING];
+    return this.nums(row)[this.at(row) + CHANGING];
   }
   /** Counts the write `seq` of the pass as changing, after those found changing before it. */
   addChangingWrite(row: number, seq: number): void {
     const n = this.nums(row);
-    const o = at(row);
+    const o = this.at(row);
     const item = this.seqs.add(seq, n[o + LAST_CHANGING_WRITE]);
     if (n[o + CHANGING]++ === 0) n[o + CHANGING_WRITES] = item;
     n[o + LAST_CHANGING_WRITE] = item;
   }
   addNoopWrites(row: number, d: number): void {
-    this.nums(row)[at(row) + NOOP] += d;
+    this.nums(row)[this.at(row) + NOOP] += d;
   }
   conflicts(row: number): number {
-    return this.nums(row)[at(row) + CONFLICTS];
+    return this.nums(row)[this.at(row) + CONFLICTS];
   }
   addConflict(row: number): void {
-    this.nums(row)[at(row) + CONFLICTS]++;
+    this.nums(row)[this.at(row) + CONFLICTS]++;
   }
   /** Length of the run of qualifying hot-loop passes ending at this one (0 = not one). */
   run(row: number): number {
-    return this.nums(row)[at(row) + RUN];
+    return this.nums(row)[this.at(row) + RUN];
   }
   setRun(row: number, length: number): void {
-    this.nums(row)[at(row) + RUN] = length;
+    this.nums(row)[this.at(row) + RUN] = length;
   }
   /** The change epoch in which the row was last listed as changed (see Analyzer.touch). */
   changedIn(row: number): number {
-    return this.nums(row)[at(row) + CHANGED_IN];
+    return this.nums(row)[this.at(row) + CHANGED_IN];
   }
   setChangedIn(row: number, epoch: number): void {
-    this.nums(row)[at(row) + CHANGED_IN] = epoch;
+    this.nums(row)[this.at(row) + CHANGED_IN] = epoch;
   }
   cause(row: number): PassCause {
-    return PASS_CAUSES[this.nums(row)[at(row) + CAUSE]];
+    return PASS_CAUSES[this.nums(row)[this.at(row) + CAUSE]];
   }
   inferred(row: number): boolean {
-    return (this.nums(row)[at(row) + FLAGS] & INFERRED) !== 0;
+    return (this.nums(row)[this.at(row) + FLAGS] & INFERRED) !== 0;
   }
   fromMarkers(row: number): boolean {
-    return (this.nums(row)[at(row) + FLAGS] & FROM_MARKERS) !== 0;
+    return (this.nums(row)[this.at(row) + FLAGS] & FROM_MARKERS) !== 0;
   }
   outcome(row: number): PassOutcome | undefined {
-    const code = this.nums(row)[at(row) + FLAGS] >> 2;
+    const code = this.nums(row)[this.at(row) + FLAGS] >> 2;
     return code === 0 ? undefined : OUTCOMES[code - 1];
   }
   setOutcome(row: number, outcome: PassOutcome): void {
     const n = this.nums(row);
-    const o = at(row) + FLAGS;
+    const o = this.at(row) + FLAGS;
     n[o] = (n[o] & 3) | ((OUTCOMES.indexOf(outcome) + 1) << 2);
   }
   /** A pass that changed nothing because its write conflicted, and was requeued. */
@@ -266,36 +251,36 @@ export class PassTable {
     inferred: boolean,
   ): void {
     const n = this.nums(row);
-    const o = at(row);
+    const o = this.at(row);
     n[o + TRIGGERS] = first;
     n[o + TRIGGER_COUNT] = count;
     n[o + CAUSE] = CAUSE_CODE[cause];
     n[o + FLAGS] = (n[o + FLAGS] & ~INFERRED) | (inferred ? INFERRED : 0);
   }
   triggerCount(row: number): number {
-    return this.nums(row)[at(row) + TRIGGER_COUNT];
+    return this.nums(row)[this.at(row) + TRIGGER_COUNT];
   }
   writeCount(row: number): number {
-    return this.nums(row)[at(row) + WRITE_COUNT];
+    return this.nums(row)[this.at(row) + WRITE_COUNT];
   }
   /** seq of the pass's first write, if it wrote. */
   firstWriteSeq(row: number): number | undefined {
-    const first = this.nums(row)[at(row) + WRITES];
+    const first = this.nums(row)[this.at(row) + WRITES];
     return first >= 0 ? this.seqs.seq(first) : undefined;
   }
   /** Adds the write `seq` after the pass's others. */
   addWrite(row: number, seq: number): void {
     const n = this.nums(row);
-    const o = at(row);
+    const o = this.at(row);
     const item = this.seqs.add(seq, n[o + LAST_WRITE]);
     if (n[o + WRITE_COUNT]++ === 0) n[o + WRITES] = item;
     n[o + LAST_WRITE] = item;
   }
   changedFields(row: number): string[] {
-    return this.chunk(row).fields[row & IN_CHUNK];
+    return this.fields[row];
   }
   setChangedFields(row: number, list: string[]): void {
-    this.chunk(row).fields[row & IN_CHUNK] = list;
+    this.fields[row] = list;
   }
 
   /** The row as a Pass (a new object). */
@@ -310,10 +295,8 @@ export class PassTable {
    * are new arrays (empty ones the shared empty list), so a Pass handed out earlier keeps its own.
    */
   fill(row: number, key: string, p: Pass): void {
-    const c = this.chunk(row);
-    const i = row & IN_CHUNK;
-    const n = c.nums;
-    const o = i * WIDTH;
+    const n = this.nums(row);
+    const o = this.at(row);
     const triggers = n[o + TRIGGER_COUNT];
     const writes = n[o + WRITE_COUNT];
     const changing = n[o + CHANGING];
@@ -328,7 +311,7 @@ export class PassTable {
     p.changingWrites = n[o + CHANGING];
     p.noopWrites = n[o + NOOP];
     p.conflicts = n[o + CONFLICTS];
-    p.changedFields = c.fields[i];
+    p.changedFields = this.fields[row];
     p.fromMarkers = (n[o + FLAGS] & FROM_MARKERS) !== 0;
     p.dequeueSeq = orUndefined(n[o + DEQUEUE_SEQ]);
     p.worker = orUndefined(n[o + WORKER]);

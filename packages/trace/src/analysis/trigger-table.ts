@@ -19,6 +19,7 @@
  */
 import type { PassCause, Trigger } from "./model.ts";
 import { CAUSE_CODE, PASS_CAUSES } from "./model.ts";
+import { RowChunks } from "./row-chunks.ts";
 
 /** Slots of a row. */
 const ENQUEUE_SEQ = 0;
@@ -30,21 +31,13 @@ const CODE = 3;
 const NEXT = 4;
 const WIDTH = 5;
 
-/**
- * Rows per chunk. The table grows a chunk at a time and never copies (see PassTable: memory new
- * to the process costs a page fault per 4 KB on first touch).
- */
-const CHUNK_BITS = 12;
-const CHUNK = 1 << CHUNK_BITS;
-const IN_CHUNK = CHUNK - 1;
-
-/** Where the row's slots start in its chunk. */
-const at = (row: number): number => (row & IN_CHUNK) * WIDTH;
-
 export class TriggerTable {
+  private readonly rows = new RowChunks(WIDTH);
+
   /** Rows so far. */
-  size = 0;
-  private readonly chunks: Float64Array[] = [];
+  get size(): number {
+    return this.rows.size;
+  }
 
   /** Adds a trigger that ends a list (it has no next yet); returns its row. */
   add(
@@ -54,10 +47,9 @@ export class TriggerTable {
     cause: PassCause,
     inferred: boolean,
   ): number {
-    const row = this.size++;
-    if ((row & IN_CHUNK) === 0) this.chunks.push(new Float64Array(CHUNK * WIDTH));
-    const n = this.chunks[row >> CHUNK_BITS];
-    const o = at(row);
+    const row = this.rows.add();
+    const n = this.rows.nums(row);
+    const o = this.rows.at(row);
     n[o + ENQUEUE_SEQ] = enqueueSeq;
     n[o + WATCH_SEQ] = watchSeq ?? NaN;
     n[o + WRITE_SEQ] = writeSeq ?? NaN;
@@ -68,18 +60,18 @@ export class TriggerTable {
 
   /** Makes `row` the next of `last`, which ends its list (and `row` ends it now). */
   link(last: number, row: number): void {
-    this.chunks[last >> CHUNK_BITS][at(last) + NEXT] = row;
+    this.rows.nums(last)[this.rows.at(last) + NEXT] = row;
   }
 
   /** The row after `row` in its list, or -1. */
   next(row: number): number {
-    return this.chunks[row >> CHUNK_BITS][at(row) + NEXT];
+    return this.rows.nums(row)[this.rows.at(row) + NEXT];
   }
   cause(row: number): PassCause {
-    return PASS_CAUSES[this.chunks[row >> CHUNK_BITS][at(row) + CODE] >> 1];
+    return PASS_CAUSES[this.rows.nums(row)[this.rows.at(row) + CODE] >> 1];
   }
   inferred(row: number): boolean {
-    return (this.chunks[row >> CHUNK_BITS][at(row) + CODE] & 1) !== 0;
+    return (this.rows.nums(row)[this.rows.at(row) + CODE] & 1) !== 0;
   }
 
   /**
@@ -91,8 +83,8 @@ export class TriggerTable {
     const out = new Array<Trigger>(count);
     let row = first;
     for (let i = 0; i < count; i++) {
-      const n = this.chunks[row >> CHUNK_BITS];
-      const o = at(row);
+      const n = this.rows.nums(row);
+      const o = this.rows.at(row);
       const enqueueSeq = n[o + ENQUEUE_SEQ];
       const watchSeq = n[o + WATCH_SEQ];
       const writeSeq = n[o + WRITE_SEQ];

@@ -156,8 +156,9 @@ export async function run(argv: string[]): Promise<number> {
 
   let input;
   try {
-    input = await openTraceInput(flags.file);
+    // OUT first: stdin flows once opened, and an await between would lose what came meanwhile.
     if (flags.out) await checkOutputFile(flags.out, flags.file);
+    input = await openTraceInput(flags.file);
   } catch (e) {
     if (!(e instanceof InputError || e instanceof OutputFileError)) throw e;
     err(e.message);

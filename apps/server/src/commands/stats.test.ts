@@ -136,6 +136,16 @@ describe("loopscope excerpt", { timeout: 90_000 }, () => {
   });
 });
 
+describe("loopscope convert from stdin", { timeout: 90_000 }, () => {
+  it("writes OUT from a piped log (its OUT check once lost what stdin sent meanwhile)", () => {
+    const out = join(mkdtempSync(join(tmpdir(), "loopscope-convert-stdin-")), "trace.json");
+    const log = readFileSync(join(ROOT, "public/traces/create-foo.klog.log"));
+    const r = loopscope(["convert", "-", "--to", "chrome", "-o", out], log);
+    expect([r.code, r.err]).toEqual([0, expect.stringContaining("-: 63 events (klog)")]);
+    expect(JSON.parse(readFileSync(out, "utf8"))).toHaveProperty("traceEvents");
+  });
+});
+
 describe("stats and replay on a file with no trace in it", { timeout: 90_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), "loopscope-notrace-"));
   const empty = join(dir, "empty.log");

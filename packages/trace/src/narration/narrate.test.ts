@@ -164,6 +164,24 @@ describe("narrate", () => {
     expect(at(16).text).not.toContain("straight back");
   });
 
+  it("tells a second add to a parked key as parked, not as waiting in the queue", () => {
+    const adds = trace([
+      { stage: "enqueue", key: KEY, cause: "watch", len: 1, merged: false },
+      { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+      { stage: "enqueue", key: KEY, cause: "watch", len: 0, merged: "processing" },
+      { stage: "enqueue", key: KEY, cause: "watch", len: 0, merged: "dirty" },
+      { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+      { stage: "enqueue", key: KEY, cause: "watch", len: 1, merged: false },
+      { stage: "enqueue", key: KEY, cause: "watch", len: 1, merged: "dirty" },
+    ]);
+    const r = narrate(adds);
+    const text = (seq: number) => r.find((x) => x.seq === seq)!.text;
+    expect(text(4)).toContain("already parked (dirty) while a worker processes it");
+    expect(text(4)).not.toContain("now wait");
+    // Once Done put it back, a second add finds it waiting in the queue.
+    expect(text(7)).toContain("already waiting there");
+  });
+
   it("claims no echo when the trace has no resourceVersions", () => {
     const bare = trace([
       { stage: "watch", key: KEY, kind: "Foo", event: "add", name: "example-foo" },

@@ -189,7 +189,10 @@ class Narrator {
       what = `The event handler adds ${e.key} to the workqueue${echo}`;
     }
     if (e.merged === "processing") this.parked.add(e.key);
-    if (e.merged === "dirty") {
+    if (e.merged === "dirty" && this.parked.has(e.key)) {
+      // Dirty because parked: a worker still holds the key; it waits for Done, not in the queue.
+      n.text = `${what}; the key is already parked (dirty) while a worker processes it, so this add merges into the one pass that follows that worker's Done.`;
+    } else if (e.merged === "dirty") {
       n.text = `${what}, but the key is already waiting there, so the two adds merge into one pending pass.${waiting}`;
     } else if (e.merged === "processing") {
       n.text = `${what}; a worker is processing that key right now, so the workqueue parks it (marks it dirty) and hands it out again only after that worker's Done — never to two workers at once.`;

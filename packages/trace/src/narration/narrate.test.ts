@@ -182,6 +182,23 @@ describe("narrate", () => {
     expect(text(7)).toContain("already waiting there");
   });
 
+  it("tells a write that returned the rv the Foo had as a no-op, in a log that does not say", () => {
+    const go = trace([
+      { stage: "watch", key: KEY, kind: "Foo", event: "add", name: "example-foo", rv: "10" },
+      { stage: "enqueue", key: KEY },
+      { stage: "dequeue", key: KEY },
+      { stage: "read", key: KEY, rv: "10" },
+      { stage: "write", key: KEY, verb: "updateStatus", target: STATUS, code: 200, rv: "11" },
+      { stage: "dequeue", key: KEY },
+      { stage: "read", key: KEY, rv: "11" },
+      { stage: "write", key: KEY, verb: "updateStatus", target: STATUS, code: 200, rv: "11" },
+    ]);
+    const r = narrate(go);
+    expect(r.find((x) => x.seq === 5)!.text).toContain("new rv 11");
+    expect(r.find((x) => x.seq === 8)!.text).toContain("a no-op write");
+    expect(r.find((x) => x.seq === 8)!.text).not.toContain("echo");
+  });
+
   it("claims no echo when the trace has no resourceVersions", () => {
     const bare = trace([
       { stage: "watch", key: KEY, kind: "Foo", event: "add", name: "example-foo" },

@@ -289,7 +289,13 @@ class Narrator {
           : `The API refused the ${e.verb} of ${what}: ${[e.code, e.reason].filter((x) => x !== undefined).join(" ")}, so the pass fails and the key will be retried with backoff.`;
       return n;
     }
-    if (e.rv !== undefined && e.changed !== false) {
+    // A log that does not say whether a write changed its object (the Go controller's) still
+    // shows it: an update that returns the rv the Foo already had stored nothing.
+    const before = e.target.startsWith("foos/") ? this.fooRv.get(e.key) : undefined;
+    const unchanged =
+      e.changed === false ||
+      (e.changed === undefined && e.verb !== "create" && e.rv !== undefined && e.rv === before);
+    if (e.rv !== undefined && !unchanged) {
       this.ownRvs.set(e.rv, { seq: e.seq, verb: e.verb, key: e.key });
       if (e.target.startsWith("foos/")) {
         this.ownFooRv.set(e.key, { rv: e.rv, seq: e.seq });
@@ -301,7 +307,7 @@ class Narrator {
     const fields = e.fields && e.fields.length > 0 ? e.fields.join(", ") : undefined;
     if (e.verb === "create") {
       n.text = `The pass creates ${what} through the API (${code}${rv || "created"}); the Deployment informer will deliver it back as an add — our own write's echo.`;
-    } else if (e.changed === false) {
+    } else if (unchanged) {
       n.text = `The pass ${e.verb === "updateStatus" ? "writes the Foo's status" : `sends ${e.verb} ${what}`} again, identical: the API server stores nothing and returns the same ${rv || "resourceVersion"}, so no watch event follows — a no-op write.`;
     } else if (e.verb === "updateStatus") {
       n.text = `The pass writes the Foo's status through the API (UpdateStatus, ${code}${fields ? `${fields} changed, ` : ""}new ${rv || "resourceVersion"}); the Foo informer will deliver the change back — our own write's echo.`;

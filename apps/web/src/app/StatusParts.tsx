@@ -115,9 +115,11 @@ export const BottomPanel = memo(function BottomPanel({
           view={view}
           focusKey={focusKey}
           earlierLife={(f) => {
-            // Before the Foo's latest life began (its summary counts from there).
+            // Its latest occurrence came before the Foo's latest life began (its summary counts
+            // from there): the first occurrence alone would say so of a conflict met in both.
             const from = f.key ? session.summaryOf(f.key)?.firstTs : undefined;
-            const row = f.seq !== undefined ? session.store.rowOfSeq(f.seq) : -1;
+            const seq = f.lastSeq ?? f.seq;
+            const row = seq !== undefined ? session.store.rowOfSeq(seq) : -1;
             return from !== undefined && row >= 0 && session.store.ts.get(row) < from;
           }}
         />

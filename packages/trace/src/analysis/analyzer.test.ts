@@ -302,6 +302,7 @@ describe("live use", () => {
         kind: "error",
         key: "default/broken",
         seq: 1,
+        lastSeq: 2,
         detail:
           "the controller logged: Deployment name missing from object reference — the Foo has no spec.deploymentName; set it (kubectl edit foo) ×2",
       },

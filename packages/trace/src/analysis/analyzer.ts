@@ -827,7 +827,10 @@ export class Analyzer {
       const k = detach(key);
       const d = detach(detail);
       r = {
-        finding: seq !== undefined ? { kind, key: k, detail: d, seq } : { kind, key: k, detail: d },
+        finding:
+          seq !== undefined
+            ? { kind, key: k, detail: d, seq, lastSeq: seq }
+            : { kind, key: k, detail: d },
         count: 0,
       };
       byKey.set(k, r);
@@ -835,6 +838,7 @@ export class Analyzer {
     } else if (kind !== "hot-loop" && r.finding.detail !== detail) {
       r.finding.detail = detach(detail);
     }
+    if (seq !== undefined && r.finding.lastSeq !== undefined) r.finding.lastSeq = seq;
     r.count++;
     return r;
   }

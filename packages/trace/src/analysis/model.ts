@@ -103,6 +103,8 @@ export interface Finding {
   fields?: string[];
   /** seq of the first event the finding is about. */
   seq?: number;
+  /** seq of the latest (a finding counts every occurrence: which life of a Foo it is about). */
+  lastSeq?: number;
 }
 
 /** The whole analysis as plain data (what `Analyzer.snapshot()` returns). */

@@ -7,6 +7,7 @@ import { CountsTable } from "../panels/CountsTable.tsx";
 import { DiagnosticsList } from "../panels/DiagnosticsList.tsx";
 import { ExcerptPanel } from "../panels/ExcerptPanel.tsx";
 import { FindingsList } from "../panels/FindingsList.tsx";
+import { aboutEarlierLife } from "../panels/earlierLife.ts";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { useSessionVersion } from "./hooks.ts";
@@ -114,14 +115,7 @@ export const BottomPanel = memo(function BottomPanel({
           findings={findings}
           view={view}
           focusKey={focusKey}
-          earlierLife={(f) => {
-            // Its latest occurrence came before the Foo's latest life began (its summary counts
-            // from there): the first occurrence alone would say so of a conflict met in both.
-            const from = f.key ? session.summaryOf(f.key)?.firstTs : undefined;
-            const seq = f.lastSeq ?? f.seq;
-            const row = seq !== undefined ? session.store.rowOfSeq(seq) : -1;
-            return from !== undefined && row >= 0 && session.store.ts.get(row) < from;
-          }}
+          earlierLife={(f) => aboutEarlierLife(session, f)}
         />
       )}
     </section>

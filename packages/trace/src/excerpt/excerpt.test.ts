@@ -97,3 +97,27 @@ describe("annotated excerpt", () => {
     expect(buildExcerpt([note], { key: "default/example-foo" })).toBeUndefined();
   });
 });
+
+describe("an excerpt of a log filtered to its STAGE lines", () => {
+  // The shipped klog sample, as the exercise filters it: `grep -n STAGE/` (line numbers in front).
+  const log = readFileSync(
+    new URL("../../../../public/traces/create-foo.klog.log", import.meta.url),
+    "utf8",
+  );
+
+  it("says the pass-end lines are missing, and how to keep them", () => {
+    const grepped = log
+      .split("\n")
+      .map((l, i) => `${i + 1}:${l}`)
+      .filter((l) => l.includes("STAGE/"))
+      .join("\n");
+    const text = renderExcerptText(buildExcerpt(readTraceText(grepped, { year: 2026 }).events)!);
+    expect(text).toContain("Not quiescent in this trace");
+    expect(text).toContain(
+      'The log has no pass-end lines ("Successfully synced", "Error syncing")',
+    );
+    // The whole log ends its passes: no such line.
+    const whole = buildExcerpt(readTraceText(log, { year: 2026 }).events)!;
+    expect(renderExcerptText(whole)).not.toContain("no pass-end lines");
+  });
+});

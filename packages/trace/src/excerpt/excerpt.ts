@@ -221,13 +221,17 @@ function tally(x: Excerpt): string {
   return `watch ${c.watch} · enqueue ${c.enqueue} · dequeue ${c.dequeue} · read ${c.read} · write ${c.write} · pass ends ${c.done}`;
 }
 
+/** Why a log filtered to its STAGE lines (the exercise's own `grep STAGE/`) gives no count. */
+const NO_PASS_ENDS =
+  ' The log has no pass-end lines ("Successfully synced", "Error syncing"), so its last pass never ends: keep them when filtering it (grep -E \'STAGE/|Successfully synced|Error syncing\').';
+
 function closing(x: Excerpt): string {
   const passes = (n: number) => `${n} pass${n === 1 ? "" : "es"}`;
   const end = !x.created
     ? `No creation in this trace: ${passes(x.passes)} shown, no reconcile count.`
     : x.quiescent
       ? `Reconcile count for one create: ${passes(x.reconciles ?? x.passes)} (creation to quiescent).`
-      : `Not quiescent in this trace: ${passes(x.passes)} shown, no reconcile count.`;
+      : `Not quiescent in this trace: ${passes(x.passes)} shown, no reconcile count.${x.counts.done === 0 && x.counts.dequeue > 0 ? NO_PASS_ENDS : ""}`;
   return x.cut
     ? `${end} Cut at its first ${x.cut.rows} lines: ${x.passes} of the ${x.cut.passesInSpan} passes in its span shown.`
     : end;

@@ -1,33 +1,12 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { sessionFromText } from "../testing/fixtureSession.ts";
+import { twoLivesSession } from "../testing/twoLives.ts";
 import { rvHistory } from "./objectHistory.ts";
 
-const TRACE = fileURLToPath(new URL("../../../../public/traces/create-foo.jsonl", import.meta.url));
 const KEY = "default/example-foo";
 const FOO = `Foo ${KEY}`;
 
-/** The recorded create, then the same Foo deleted and created again: new seqs, times and rvs. */
-function twoLives(): string {
-  const [header, ...lines] = readFileSync(TRACE, "utf8").trim().split("\n");
-  const events = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
-  const n = events.length;
-  const later = events.map((e) => {
-    const x: Record<string, unknown> = {
-      ...e,
-      seq: (e.seq as number) + n,
-      ts: (e.ts as number) + 60e6,
-    };
-    for (const f of ["rv", "oldRv"]) if (typeof x[f] === "string") x[f] = `9${x[f] as string}`;
-    if (typeof x.causeSeq === "number") x.causeSeq = x.causeSeq + n;
-    return x;
-  });
-  return [header, ...[...events, ...later].map((e) => JSON.stringify(e))].join("\n") + "\n";
-}
-
 describe("rvHistory", () => {
-  const session = sessionFromText(twoLives(), "two-lives.jsonl");
+  const { session } = twoLivesSession();
   const firstAdd = Array.from(session.store.rowsOf(KEY), (r) => session.store.event(r)).filter(
     (e) => e.stage === "watch" && e.kind === "Foo" && e.event === "add",
   );

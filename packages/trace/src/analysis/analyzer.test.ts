@@ -426,3 +426,85 @@ describe("a pass that ended in error owes a retry", () => {
     expect(whole.reconcilesForCreate).toBeGreaterThan(3);
   });
 });
+
+/**
+ * The create of burst.jsonl's default/burst-08: the Deployment's add event came 8 ms before the
+ * create's own log line (the API server sent the event before the create's response arrived).
+ */
+describe("a watch event logged before the write it echoes", () => {
+  function earlyEcho(createChanged?: boolean) {
+    let seq = 0;
+    const ev = (e: Record<string, unknown>) =>
+      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+    const events = [
+      ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
+      ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
+      ev({ stage: "dequeue" }),
+      ev({ stage: "read", rv: "10" }),
+      ev({ stage: "watch", kind: "Deployment", event: "add", name: "a", rv: "11" }),
+      ev({ stage: "enqueue", cause: "watch", causeSeq: 5, merged: "processing" }),
+      ev({
+        stage: "write",
+        verb: "create",
+        target: "deployments/ns/a",
+        code: 201,
+        rv: "11",
+        ...(createChanged !== undefined ? { changed: createChanged } : {}),
+      }),
+      ev({ stage: "done", outcome: "synced" }),
+      ev({ stage: "dequeue" }),
+      ev({ stage: "read", rv: "10" }),
+      ev({ stage: "done", outcome: "synced" }),
+    ];
+    const a = new Analyzer();
+    a.pushAll(events);
+    return { a, events };
+  }
+
+  it("is matched by rv when the write comes: the pass it triggers is self-triggered", () => {
+    for (const changed of [true, undefined]) {
+      const { a } = earlyEcho(changed);
+      const [, second] = a.passes("ns/a");
+      expect(second.cause).toBe("self");
+      expect(second.triggers).toEqual([
+        { enqueueSeq: 6, watchSeq: 5, writeSeq: 7, cause: "self", inferred: false },
+      ]);
+      const s = a.summary("ns/a")!;
+      expect(s.passCauses).toMatchObject({ external: 1, self: 1 });
+      // Its echo proves the create changed something, though the log did not say.
+      expect(s.changingWrites).toBe(1);
+      expect(s.noopWrites).toBe(0);
+    }
+  });
+
+  it("is told so by the excerpt and the narration", () => {
+    const { events } = earlyEcho(true);
+    const text = renderExcerptText(buildExcerpt(events, { key: "ns/a" })!);
+    expect(text).toMatch(/kind=Deployment event=add .*‹self, echo of write seq 7›/);
+    expect(text).toContain("pass 2 · self");
+    const n = narrate(events).find((x) => x.seq === 5)!;
+    expect(n.self).toBe(true);
+    expect(n.text).toContain("echo of our own create logged below at seq 7");
+    expect(narrate(events).find((x) => x.seq === 6)!.text).toContain(
+      "echo of our own write at seq 7",
+    );
+  });
+
+  it("is not matched when it came before the writing pass began (a no-op write returns the rv it found)", () => {
+    let seq = 0;
+    const ev = (e: Record<string, unknown>) =>
+      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+    const a = new Analyzer();
+    a.pushAll([
+      ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
+      ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
+      ev({ stage: "dequeue" }),
+      ev({ stage: "read", rv: "10" }),
+      ev({ stage: "write", verb: "patch", target: "foos/ns/a/status", code: 200, rv: "10" }),
+      ev({ stage: "done", outcome: "synced" }),
+    ]);
+    const [first] = a.passes("ns/a");
+    expect(first.triggers[0].cause).toBe("external");
+    expect(a.summary("ns/a")!.noopWrites).toBe(1);
+  });
+});

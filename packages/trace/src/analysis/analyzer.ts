@@ -280,7 +280,7 @@ export class Analyzer {
       return out;
     }
     if (e.rv !== undefined) {
-      const writeSeq = st.ownWriteWithRv(e.rv);
+      const writeSeq = st.ownRvs.find(e.rv);
       if (writeSeq !== undefined) {
         this.settleEcho(st, writeSeq);
         out.cause = "self";
@@ -290,6 +290,8 @@ export class Analyzer {
       // Exact only when this key's writes carry resourceVersions to compare with.
       if (st.writesWithRv > 0 || st.summary.writes === 0) {
         out.cause = "external";
+        // Unless a write of ours logged later returns this rv (see KeyState.unexplainedRvs).
+        st.unexplainedRvs.remember(e.rv, e.seq);
         return out;
       }
     }
@@ -401,7 +403,7 @@ export class Analyzer {
     const st = this.state(e.key, e.ts);
     st.summary.byStage.dequeue++;
     if (st.open >= 0) this.close(st, st.open, undefined);
-    this.openPass(st, e.ts, e);
+    this.openPass(st, e.ts, e.seq, e);
     return st.rows.length - 1;
   }
 
@@ -409,7 +411,7 @@ export class Analyzer {
     this.totals.read++;
     const st = this.state(e.key, e.ts);
     st.summary.byStage.read++;
-    const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, undefined);
+    const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, e.seq, undefined);
     this.touch(st, p);
     this.table.noteRead(p, e.seq);
     if (e.rv !== undefined) st.fooRv = e.rv;
@@ -425,7 +427,7 @@ export class Analyzer {
     s.byStage.write++;
     s.writes++;
     const table = this.table;
-    const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, undefined);
+    const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, e.seq, undefined);
     this.touch(st, p);
     table.addWrite(p, e.seq);
     const code = e.code ?? codeOfReason(e.reason);
@@ -445,6 +447,14 @@ export class Analyzer {
     let changed: boolean | undefined = e.changed;
     if (changed === undefined && e.fields && e.fields.length > 0) changed = true;
     if (changed === undefined && e.verb === "create") changed = true;
+    // A watch event that came before this line with the rv this write returned is its echo —
+    // if it came while this pass ran. One from before the pass shows the object as the write
+    // found it: a no-op write returns the rv the object already had.
+    const earlyEcho = e.rv !== undefined ? st.unexplainedRvs.take(e.rv, st.openSeq) : undefined;
+    if (earlyEcho !== undefined) {
+      this.echoCameFirst(st, earlyEcho, e.seq);
+      changed ??= true;
+    }
     if (changed === undefined && e.rv !== undefined) {
       const before =
         echoKind === "Foo" ? st.fooRv : echoKind === "Deployment" ? st.deployRv : undefined;
@@ -452,7 +462,7 @@ export class Analyzer {
     }
     if (e.rv !== undefined) {
       st.writesWithRv++;
-      st.rememberRv(e.rv, e.seq);
+      st.ownRvs.remember(e.rv, e.seq);
       if (echoKind === "Foo") st.fooRv = e.rv;
       else if (echoKind === "Deployment") st.deployRv = e.rv;
     }
@@ -473,7 +483,7 @@ export class Analyzer {
       e.rv !== undefined &&
       changed !== undefined &&
       (echoKind === "Foo" ? st.fooWatchRv : st.deployWatchRv);
-    if (changed !== false && echoKind !== undefined && !exact) {
+    if (changed !== false && echoKind !== undefined && !exact && earlyEcho === undefined) {
       st.echoes.push(w ?? { seq: e.seq, ts: e.ts, pass: p, echoKind, changed });
     }
     return table.index(p);
@@ -481,7 +491,7 @@ export class Analyzer {
 
   private done(e: PassEndEvent): number {
     const st = this.state(e.key, e.ts);
-    const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, undefined);
+    const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, e.seq, undefined);
     this.table.setEnd(p, e.ts, e.seq);
     if (e.worker !== undefined) this.table.noteWorker(p, e.worker);
     this.close(st, p, e.outcome);
@@ -531,7 +541,12 @@ export class Analyzer {
   // ── passes ────────────────────────────────────────────────────────────────────────────────
 
   /** Opens the key's next pass, at `dequeue` or (undefined) at a pass-end marker; its row. */
-  private openPass(st: KeyState, ts: number, dequeue: DequeueEvent | undefined): number {
+  private openPass(
+    st: KeyState,
+    ts: number,
+    seq: number,
+    dequeue: DequeueEvent | undefined,
+  ): number {
     const triggers = this.triggers;
     let cause: PassCause;
     let inferred = false;
@@ -579,6 +594,7 @@ export class Analyzer {
     st.rows.push(row);
     this.touch(st, row);
     st.open = row;
+    st.openSeq = seq;
     st.pendingFirst = st.pendingLast = -1;
     st.pendingCount = 0;
     st.pendingNonResync = false;
@@ -685,6 +701,26 @@ export class Analyzer {
     echoes.length = kept;
     if (w.changed === undefined) this.settleChanging(st, w);
     return w;
+  }
+
+  /**
+   * The watch event `watchSeq`, taken for an external change when it came, turned out to be the
+   * echo of the write `writeSeq` logged after it: it and the trigger it gave (still waiting for
+   * the key's next pass — the write's own pass is running) become "self". A pass already opened
+   * on it cannot be: that pass ran before the write that caused it.
+   */
+  private echoCameFirst(st: KeyState, watchSeq: number, writeSeq: number): void {
+    const w = st.watchBySeq(watchSeq);
+    if (w !== undefined && w.cause === "external") {
+      w.cause = "self";
+      w.writeSeq = writeSeq;
+    }
+    const triggers = this.triggers;
+    for (let t = st.pendingFirst; t >= 0; t = triggers.next(t)) {
+      if (triggers.watchSeq(t) === watchSeq && triggers.cause(t) === "external") {
+        triggers.settleAsEcho(t, writeSeq);
+      }
+    }
   }
 
   private settleEcho(st: KeyState, writeSeq: number): void {

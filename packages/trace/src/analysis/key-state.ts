@@ -4,6 +4,7 @@
  */
 import type { PassOutcome } from "../event.ts";
 import type { KeySummary, Pass, PassCause } from "./model.ts";
+import { RvRing } from "./rv-ring.ts";
 
 /** How a watch event was classified when it arrived. */
 export interface WatchClass {
@@ -32,33 +33,14 @@ export interface OpenWrite {
  */
 const RECENT = 16;
 
-/** An empty slot of the rv ring, and the number slot of an rv that is not canonical decimal. */
-const EMPTY = -1;
-const NOT_DECIMAL = -2;
-
-/**
- * The number a canonical decimal rv spells ("1002"; no sign, no leading zero, at most 15 digits,
- * so exact as a double), else NOT_DECIMAL. Two rvs are equal exactly when both are canonical
- * with equal numbers, or both are not and equal as strings.
- */
-function decimal(rv: string): number {
-  const n = rv.length;
-  if (n === 0 || n > 15 || (n > 1 && rv.charCodeAt(0) === 48)) return NOT_DECIMAL;
-  let x = 0;
-  for (let i = 0; i < n; i++) {
-    const d = rv.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return NOT_DECIMAL;
-    x = x * 10 + d;
-  }
-  return x;
-}
-
 export class KeyState {
   readonly summary: KeySummary;
   /** The key's passes, oldest first, as rows of the Analyzer's PassTable. */
   readonly rows: number[] = [];
   /** The row of the open pass, or -1. */
   open = -1;
+  /** The seq of the event that opened the latest pass (its dequeue, or its first marker). */
+  openSeq = 0;
   /**
    * The passes as objects, as `Analyzer.passes` last handed them out; from index `stale` on they
    * may be out of date (or missing).
@@ -84,17 +66,14 @@ export class KeyState {
   /** Ring of the key's latest watch classifications. */
   private readonly recentWatches: (WatchClass | undefined)[] = new Array(RECENT);
   private watchAt = 0;
+  /** resourceVersions our writes returned → the writes' seqs. */
+  readonly ownRvs = new RvRing(RECENT);
   /**
-   * resourceVersion returned by one of our writes → that write's seq. A decimal rv (as the API
-   * server hands out) is kept as its number, so a lookup compares 16 numbers in one typed array
-   * instead of 16 strings scattered over the heap (a cache miss each, on every watch event);
-   * any other rv is kept as its string, with NOT_DECIMAL in its number slot. One typed array
-   * holds the numbers (slots 0‥RECENT-1) and the writes' seqs (slots RECENT‥2·RECENT-1): a
-   * typed array is an ArrayBuffer too, and a key's first event paid for two.
+   * resourceVersions of watch events no write of ours had returned when they came → their seqs.
+   * A watch event can overtake the log line of the write it echoes (the API server sends the
+   * event before the write's response arrives): that write, when it comes, claims its echo here.
    */
-  private readonly ownRvNums = new Float64Array(2 * RECENT).fill(EMPTY, 0, RECENT);
-  private readonly ownRvs: (string | undefined)[] = new Array(RECENT);
-  private rvAt = 0;
+  readonly unexplainedRvs = new RvRing(RECENT);
   /** Writes that may still be echoed by a watch event (heuristic matching), oldest first. */
   echoes: OpenWrite[] = [];
   /** Writes whose change is not known yet, by seq. */
@@ -164,26 +143,6 @@ export class KeyState {
   /** The classification of a recent watch event of this key, by seq. */
   watchBySeq(seq: number): WatchClass | undefined {
     for (const w of this.recentWatches) if (w !== undefined && w.seq === seq) return w;
-    return undefined;
-  }
-
-  rememberRv(rv: string, seq: number): void {
-    const n = decimal(rv);
-    this.ownRvNums[this.rvAt] = n;
-    this.ownRvs[this.rvAt] = n === NOT_DECIMAL ? rv : undefined;
-    this.ownRvNums[RECENT + this.rvAt] = seq;
-    this.rvAt = (this.rvAt + 1) % RECENT;
-  }
-
-  /** seq of our recent write that returned `rv` (the first such slot of the ring), if any. */
-  ownWriteWithRv(rv: string): number | undefined {
-    const n = decimal(rv);
-    const nums = this.ownRvNums;
-    if (n !== NOT_DECIMAL) {
-      for (let i = 0; i < RECENT; i++) if (nums[i] === n) return nums[RECENT + i];
-    } else {
-      for (let i = 0; i < RECENT; i++) if (this.ownRvs[i] === rv) return nums[RECENT + i];
-    }
     return undefined;
   }
 }

@@ -12,7 +12,8 @@
  *
  * Invariants:
  * - Rows are never removed, reordered or changed, except that `link` gives the last row of a list
- *   its next: a list is only ever extended at its end, and only while its key gathers it.
+ *   its next (a list is only ever extended at its end, and only while its key gathers it), and
+ *   `settleAsEcho` corrects the cause of a trigger still in its key's gathering list.
  * - A row is in at most one list; `next` is -1 at the end of a list.
  * - Seqs are any safe integers (a JSONL trace keeps its own), so they are doubles; an absent one
  *   is NaN in the row and absent from the Trigger built from it.
@@ -72,6 +73,19 @@ export class TriggerTable {
   }
   inferred(row: number): boolean {
     return (this.rows.nums(row)[this.rows.at(row) + CODE] & 1) !== 0;
+  }
+  /** The seq of the trigger's watch event, or undefined. */
+  watchSeq(row: number): number | undefined {
+    const seq = this.rows.nums(row)[this.rows.at(row) + WATCH_SEQ];
+    return seq === seq ? seq : undefined;
+  }
+
+  /** The trigger's watch event is the echo of our write `writeSeq` (known exactly, by rv). */
+  settleAsEcho(row: number, writeSeq: number): void {
+    const n = this.rows.nums(row);
+    const o = this.rows.at(row);
+    n[o + WRITE_SEQ] = writeSeq;
+    n[o + CODE] = CAUSE_CODE.self * 2;
   }
 
   /**

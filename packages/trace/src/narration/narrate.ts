@@ -70,6 +70,11 @@ class Narrator {
   private readonly bySeq = new Map<number, Pass>();
   private readonly feeds = new Map<number, Pass>();
   private readonly watchOf = new Map<number, WatchEvent>();
+  /**
+   * Watch events that came before the log line of the write they echo (the Analyzer matched them
+   * by rv when the write came) → that write.
+   */
+  private readonly earlyEchoes = new Map<number, OwnWrite>();
   /** Keys re-added while a worker held them; Done hands them straight back to the queue. */
   private readonly parked = new Set<string>();
 
@@ -85,6 +90,24 @@ class Narrator {
           this.feeds.set(t.enqueueSeq, p);
           if (t.watchSeq !== undefined) this.feeds.set(t.watchSeq, p);
         }
+      }
+    }
+    const early = new Map<number, number>();
+    for (const p of this.feeds.values())
+      for (const t of p.triggers)
+        if (
+          t.cause === "self" &&
+          !t.inferred &&
+          t.watchSeq !== undefined &&
+          t.writeSeq !== undefined &&
+          t.writeSeq > t.watchSeq
+        )
+          early.set(t.writeSeq, t.watchSeq);
+    if (early.size > 0) {
+      for (const e of events) {
+        const watchSeq = early.get(e.seq);
+        if (e.stage === "write" && watchSeq !== undefined)
+          this.earlyEchoes.set(watchSeq, { seq: e.seq, verb: e.verb, key: e.key });
       }
     }
     return events.map((e) => this.one(e));
@@ -151,6 +174,12 @@ class Narrator {
       base.text = `${head} It is the echo of our own ${own.verb} at seq ${own.seq} (same resourceVersion), so the pass it triggers is self-triggered.`;
       return base;
     }
+    const ahead = this.earlyEchoes.get(e.seq);
+    if (ahead) {
+      base.self = true;
+      base.text = `${head} It is the echo of our own ${ahead.verb} logged below at seq ${ahead.seq} (same resourceVersion): the API server sent the watch event before the write's response came back. The pass it triggers is self-triggered.`;
+      return base;
+    }
     const who =
       e.kind === "Foo"
         ? e.event === "add"
@@ -173,10 +202,13 @@ class Narrator {
     // A resync re-delivers the object as it is — often with the rv of our own last write — and
     // is no echo of it.
     const resync = e.cause === "resync" || (watch?.event === "update" && watch.oldRv === watch.rv);
-    const echo =
-      !resync && watch?.rv !== undefined && this.ownRvs.get(watch.rv)?.key === e.key
-        ? ` (the echo of our own write at seq ${this.ownRvs.get(watch.rv)!.seq})`
-        : "";
+    const own =
+      resync || watch?.rv === undefined
+        ? undefined
+        : this.ownRvs.get(watch.rv)?.key === e.key
+          ? this.ownRvs.get(watch.rv)
+          : this.earlyEchoes.get(watch.seq);
+    const echo = own ? ` (the echo of our own write at seq ${own.seq})` : "";
     if (echo) n.self = true;
     const waiting =
       e.len !== undefined ? ` ${plural(e.len, "key")} now wait${e.len === 1 ? "s" : ""}.` : "";

@@ -251,9 +251,43 @@ describe("narrate", () => {
     ]);
     const out = narrate(conflict);
     expect(out[5]!.text).toContain("behind our own last write (rv 12, seq 3)");
-    expect(out[6]!.text).toContain("409 Conflict");
+    expect(out[6]!.text).toContain(
+      "409 Conflict: the write carried an old resourceVersion (the lister was behind our own last write, rv 12 at seq 3)",
+    );
     expect(out[7]!.text).toContain("comes back after 5 ms");
     expect(out[8]!.text).toContain("The rate limiter's 5 ms delay ran out");
+  });
+
+  it("blames a 409 on a competing writer when the Foo changed after the pass read it", () => {
+    // The conflict scenario: status writes take 150 ms; another writer edits the Foo meanwhile.
+    const conflict = trace([
+      { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+      { stage: "read", key: KEY, rv: "10", worker: 1 },
+      {
+        stage: "watch",
+        key: KEY,
+        kind: "Foo",
+        event: "update",
+        name: "example-foo",
+        rv: "11",
+        oldRv: "10",
+      },
+      { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 3, len: 0, merged: "processing" },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: STATUS,
+        code: 409,
+        reason: "Conflict",
+        worker: 1,
+      },
+    ]);
+    const out = narrate(conflict);
+    expect(out[4]!.text).toContain(
+      "(another writer changed the Foo after this pass read it: rv 11 arrived at seq 3)",
+    );
+    expect(out[4]!.text).not.toContain("lister was behind");
   });
 
   it("calls a self-triggered pass that changes the same field again a hot loop", () => {

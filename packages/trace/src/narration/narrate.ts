@@ -75,6 +75,10 @@ class Narrator {
    * by rv when the write came) → that write.
    */
   private readonly earlyEchoes = new Map<number, OwnWrite>();
+  /** Per key: the Foo's rv as the latest pass read it from the lister, and that read's seq. */
+  private readonly readFoo = new Map<string, { rv: string; seq: number }>();
+  /** Per key: the latest watch event of the Foo with an rv that no write of ours explains. */
+  private readonly othersFoo = new Map<string, { rv: string; seq: number }>();
   /** Keys re-added while a worker held them; Done hands them straight back to the queue. */
   private readonly parked = new Set<string>();
 
@@ -180,6 +184,7 @@ class Narrator {
       base.text = `${head} It is the echo of our own ${ahead.verb} logged below at seq ${ahead.seq} (same resourceVersion): the API server sent the watch event before the write's response came back. The pass it triggers is self-triggered.`;
       return base;
     }
+    if (e.kind === "Foo" && e.rv !== undefined) this.othersFoo.set(e.key, { rv: e.rv, seq: e.seq });
     const who =
       e.kind === "Foo"
         ? e.event === "add"
@@ -284,10 +289,31 @@ class Narrator {
     return n;
   }
 
+  /**
+   * Why a write's resourceVersion was old, as far as the trace shows: the Foo changed after the
+   * pass read it (a watch event from another writer came in between), or the lister had not yet
+   * caught up with our own last write.
+   */
+  private whyStale(e: WriteEvent): string {
+    const read = this.readFoo.get(e.key);
+    const other = this.othersFoo.get(e.key);
+    if (e.target.startsWith("foos/") && read && other && other.seq > read.seq) {
+      return `another writer changed the Foo after this pass read it: rv ${other.rv} arrived at seq ${other.seq}`;
+    }
+    const own = this.ownFooRv.get(e.key);
+    if (e.target.startsWith("foos/") && read && own && isOlder(read.rv, own.rv)) {
+      return `the lister was behind our own last write, rv ${own.rv} at seq ${own.seq}`;
+    }
+    return "the lister was behind";
+  }
+
   private read(e: ReadEvent): Narration {
     const p = this.bySeq.get(e.seq);
     const n: Narration = { seq: e.seq, parts: ["lister"], text: "" };
-    if (e.rv !== undefined) this.fooRv.set(e.key, e.rv);
+    if (e.rv !== undefined) {
+      this.fooRv.set(e.key, e.rv);
+      this.readFoo.set(e.key, { rv: e.rv, seq: e.seq });
+    }
     if (p) {
       n.pass = p.number;
       if (p.cause === "self") n.self = true;
@@ -317,7 +343,7 @@ class Narrator {
     if (failed) {
       n.text =
         e.code === 409 && e.reason !== "AlreadyExists"
-          ? `The API refused the ${e.verb} of ${what} with 409 Conflict: the write carried an old resourceVersion (the lister was behind), so the pass fails and the key will be retried with backoff.`
+          ? `The API refused the ${e.verb} of ${what} with 409 Conflict: the write carried an old resourceVersion (${this.whyStale(e)}), so the pass fails and the key will be retried with backoff.`
           : `The API refused the ${e.verb} of ${what}: ${[e.code, e.reason].filter((x) => x !== undefined).join(" ")}, so the pass fails and the key will be retried with backoff.`;
       return n;
     }

@@ -6,7 +6,7 @@
  * Why a table: a trace of a million events has some 200k passes, and as objects each was a Pass
  * with boxed timestamps hanging off it — ~450 bytes and a handful of objects the collector traced
  * and copied, most of a big analysis's heap and an eighth of its time. Here a row's numbers are
- * 23 doubles side by side in one Float64Array (the event that touches a pass touches a few cache
+ * 6 doubles and 17 int32s side by side in two typed arrays (the event that touches a pass touches a few cache
  * lines, not a few objects). Its triggers are a list in the TriggerTable, and its writes and
  * changing writes lists in a SeqLists arena: the row holds where each list starts (and ends) and
  * its length, and no object per list or item is kept. Only its changed fields (strings, and
@@ -32,36 +32,41 @@ import { SeqLists } from "./seq-lists.ts";
 import { none } from "./short-list.ts";
 import type { TriggerTable } from "./trigger-table.ts";
 
-/** Slots of a row. */
+/**
+ * Slots of a row: its doubles (times, seqs — any safe integer in a JSONL trace — and the worker,
+ * NaN when absent) and its int32s (counts, codes, rows of other tables; -1 for none).
+ */
 const START = 0;
 const END = 1;
 const DEQUEUE_SEQ = 2;
 const END_SEQ = 3;
 const READ_SEQ = 4;
 const WORKER = 5;
-const KEY_ID = 6;
-const INDEX = 7;
-const NUMBER = 8;
+const F_WIDTH = 6;
+
+const KEY_ID = 0;
+const INDEX = 1;
+const NUMBER = 2;
 /** Changing writes: their count, and the length of their list. */
-const CHANGING = 9;
-const NOOP = 10;
-const CONFLICTS = 11;
-const RUN = 12;
-const CHANGED_IN = 13;
-const CAUSE = 14;
+const CHANGING = 3;
+const NOOP = 4;
+const CONFLICTS = 5;
+const RUN = 6;
+const CHANGED_IN = 7;
+const CAUSE = 8;
 /** inferred (bit 0), fromMarkers (bit 1), outcome (bits 2–3: its index in OUTCOMES + 1, 0 = none). */
-const FLAGS = 15;
+const FLAGS = 9;
 /** First row of the triggers in the TriggerTable (-1: none), and their count. */
-const TRIGGERS = 16;
-const TRIGGER_COUNT = 17;
+const TRIGGERS = 10;
+const TRIGGER_COUNT = 11;
 /** First and last row of the writes' seqs in the SeqLists (-1: none), and their count. */
-const WRITES = 18;
-const LAST_WRITE = 19;
-const WRITE_COUNT = 20;
+const WRITES = 12;
+const LAST_WRITE = 13;
+const WRITE_COUNT = 14;
 /** First and last row of the changing writes' seqs in the SeqLists (their count is CHANGING). */
-const CHANGING_WRITES = 21;
-const LAST_CHANGING_WRITE = 22;
-const WIDTH = 23;
+const CHANGING_WRITES = 15;
+const LAST_CHANGING_WRITE = 16;
+const I_WIDTH = 17;
 
 const INFERRED = 1;
 const FROM_MARKERS = 2;
@@ -70,7 +75,9 @@ const OUTCOMES: readonly PassOutcome[] = ["synced", "requeued", "dropped"];
 const orUndefined = (x: number): number | undefined => (x === x ? x : undefined);
 
 export class PassTable {
-  private readonly rows = new RowChunks(WIDTH);
+  private readonly rows = new RowChunks(F_WIDTH);
+  /** The same rows' int32 slots (added in step with `rows`). */
+  private readonly ints = new RowChunks(I_WIDTH, (n) => new Int32Array(n));
   /** Per row: the fields its writes changed (strings: rare, and kept as they are). */
   private readonly fields: string[][] = [];
   /** The passes' writes and changing writes. */
@@ -98,6 +105,7 @@ export class PassTable {
     worker: number | undefined,
   ): number {
     const row = this.rows.add();
+    this.ints.add();
     const o = this.rows.at(row);
     const n = this.rows.nums(row);
     n[o + START] = start;
@@ -106,23 +114,20 @@ export class PassTable {
     n[o + END_SEQ] = NaN;
     n[o + READ_SEQ] = NaN;
     n[o + WORKER] = worker ?? NaN;
-    n[o + KEY_ID] = keyId;
-    n[o + INDEX] = index;
-    n[o + NUMBER] = number;
-    n[o + CHANGING] = 0;
-    n[o + NOOP] = 0;
-    n[o + CONFLICTS] = 0;
-    n[o + RUN] = 0;
-    n[o + CHANGED_IN] = 0;
-    n[o + CAUSE] = CAUSE_CODE[cause];
-    n[o + FLAGS] = (inferred ? INFERRED : 0) | (dequeueSeq === undefined ? FROM_MARKERS : 0);
-    n[o + TRIGGERS] = firstTrigger;
-    n[o + TRIGGER_COUNT] = triggerCount;
-    n[o + WRITES] = -1;
-    n[o + LAST_WRITE] = -1;
-    n[o + WRITE_COUNT] = 0;
-    n[o + CHANGING_WRITES] = -1;
-    n[o + LAST_CHANGING_WRITE] = -1;
+    const i = this.ints.nums(row);
+    const j = this.ints.at(row);
+    i[j + KEY_ID] = keyId;
+    i[j + INDEX] = index;
+    i[j + NUMBER] = number;
+    // CHANGING, NOOP, CONFLICTS, RUN and CHANGED_IN start at 0, as a new chunk's slots do.
+    i[j + CAUSE] = CAUSE_CODE[cause];
+    i[j + FLAGS] = (inferred ? INFERRED : 0) | (dequeueSeq === undefined ? FROM_MARKERS : 0);
+    i[j + TRIGGERS] = firstTrigger;
+    i[j + TRIGGER_COUNT] = triggerCount;
+    i[j + WRITES] = -1;
+    i[j + LAST_WRITE] = -1;
+    i[j + CHANGING_WRITES] = -1;
+    i[j + LAST_CHANGING_WRITE] = -1;
     this.fields.push(none());
     return row;
   }
@@ -132,7 +137,7 @@ export class PassTable {
     return this.rows.size;
   }
 
-  /** The numbers of the row's chunk; the row's slots start at `at(row)`. */
+  /** The doubles of the row's chunk; the row's slots start at `at(row)`. */
   private nums(row: number): Float64Array {
     return this.rows.nums(row);
   }
@@ -141,12 +146,21 @@ export class PassTable {
     return this.rows.at(row);
   }
 
+  /** The int32s of the row's chunk; the row's slots start at `intAt(row)`. */
+  private int(row: number): Int32Array {
+    return this.ints.nums(row);
+  }
+
+  private intAt(row: number): number {
+    return this.ints.at(row);
+  }
+
   keyId(row: number): number {
-    return this.nums(row)[this.at(row) + KEY_ID];
+    return this.int(row)[this.intAt(row) + KEY_ID];
   }
   /** 0-based index among its key's passes. */
   index(row: number): number {
-    return this.nums(row)[this.at(row) + INDEX];
+    return this.int(row)[this.intAt(row) + INDEX];
   }
   start(row: number): number {
     return this.nums(row)[this.at(row) + START];
@@ -181,55 +195,55 @@ export class PassTable {
     if (n[o] !== n[o]) n[o] = worker;
   }
   changingWrites(row: number): number {
-    return this.nums(row)[this.at(row) + CHANGING];
+    return this.int(row)[this.intAt(row) + CHANGING];
   }
   /** Counts the write `seq` of the pass as changing, after those found changing before it. */
   addChangingWrite(row: number, seq: number): void {
-    const n = this.nums(row);
-    const o = this.at(row);
+    const n = this.int(row);
+    const o = this.intAt(row);
     const item = this.seqs.add(seq, n[o + LAST_CHANGING_WRITE]);
     if (n[o + CHANGING]++ === 0) n[o + CHANGING_WRITES] = item;
     n[o + LAST_CHANGING_WRITE] = item;
   }
   addNoopWrites(row: number, d: number): void {
-    this.nums(row)[this.at(row) + NOOP] += d;
+    this.int(row)[this.intAt(row) + NOOP] += d;
   }
   conflicts(row: number): number {
-    return this.nums(row)[this.at(row) + CONFLICTS];
+    return this.int(row)[this.intAt(row) + CONFLICTS];
   }
   addConflict(row: number): void {
-    this.nums(row)[this.at(row) + CONFLICTS]++;
+    this.int(row)[this.intAt(row) + CONFLICTS]++;
   }
   /** Length of the run of qualifying hot-loop passes ending at this one (0 = not one). */
   run(row: number): number {
-    return this.nums(row)[this.at(row) + RUN];
+    return this.int(row)[this.intAt(row) + RUN];
   }
   setRun(row: number, length: number): void {
-    this.nums(row)[this.at(row) + RUN] = length;
+    this.int(row)[this.intAt(row) + RUN] = length;
   }
   /** The change epoch in which the row was last listed as changed (see Analyzer.touch). */
   changedIn(row: number): number {
-    return this.nums(row)[this.at(row) + CHANGED_IN];
+    return this.int(row)[this.intAt(row) + CHANGED_IN];
   }
   setChangedIn(row: number, epoch: number): void {
-    this.nums(row)[this.at(row) + CHANGED_IN] = epoch;
+    this.int(row)[this.intAt(row) + CHANGED_IN] = epoch;
   }
   cause(row: number): PassCause {
-    return PASS_CAUSES[this.nums(row)[this.at(row) + CAUSE]];
+    return PASS_CAUSES[this.int(row)[this.intAt(row) + CAUSE]];
   }
   inferred(row: number): boolean {
-    return (this.nums(row)[this.at(row) + FLAGS] & INFERRED) !== 0;
+    return (this.int(row)[this.intAt(row) + FLAGS] & INFERRED) !== 0;
   }
   fromMarkers(row: number): boolean {
-    return (this.nums(row)[this.at(row) + FLAGS] & FROM_MARKERS) !== 0;
+    return (this.int(row)[this.intAt(row) + FLAGS] & FROM_MARKERS) !== 0;
   }
   outcome(row: number): PassOutcome | undefined {
-    const code = this.nums(row)[this.at(row) + FLAGS] >> 2;
+    const code = this.int(row)[this.intAt(row) + FLAGS] >> 2;
     return code === 0 ? undefined : OUTCOMES[code - 1];
   }
   setOutcome(row: number, outcome: PassOutcome): void {
-    const n = this.nums(row);
-    const o = this.at(row) + FLAGS;
+    const n = this.int(row);
+    const o = this.intAt(row) + FLAGS;
     n[o] = (n[o] & 3) | ((OUTCOMES.indexOf(outcome) + 1) << 2);
   }
   /** A pass that changed nothing because its write conflicted, and was requeued. */
@@ -250,28 +264,28 @@ export class PassTable {
     cause: PassCause,
     inferred: boolean,
   ): void {
-    const n = this.nums(row);
-    const o = this.at(row);
+    const n = this.int(row);
+    const o = this.intAt(row);
     n[o + TRIGGERS] = first;
     n[o + TRIGGER_COUNT] = count;
     n[o + CAUSE] = CAUSE_CODE[cause];
     n[o + FLAGS] = (n[o + FLAGS] & ~INFERRED) | (inferred ? INFERRED : 0);
   }
   triggerCount(row: number): number {
-    return this.nums(row)[this.at(row) + TRIGGER_COUNT];
+    return this.int(row)[this.intAt(row) + TRIGGER_COUNT];
   }
   writeCount(row: number): number {
-    return this.nums(row)[this.at(row) + WRITE_COUNT];
+    return this.int(row)[this.intAt(row) + WRITE_COUNT];
   }
   /** seq of the pass's first write, if it wrote. */
   firstWriteSeq(row: number): number | undefined {
-    const first = this.nums(row)[this.at(row) + WRITES];
+    const first = this.int(row)[this.intAt(row) + WRITES];
     return first >= 0 ? this.seqs.seq(first) : undefined;
   }
   /** Adds the write `seq` after the pass's others. */
   addWrite(row: number, seq: number): void {
-    const n = this.nums(row);
-    const o = this.at(row);
+    const n = this.int(row);
+    const o = this.intAt(row);
     const item = this.seqs.add(seq, n[o + LAST_WRITE]);
     if (n[o + WRITE_COUNT]++ === 0) n[o + WRITES] = item;
     n[o + LAST_WRITE] = item;
@@ -297,27 +311,29 @@ export class PassTable {
   fill(row: number, key: string, p: Pass): void {
     const n = this.nums(row);
     const o = this.at(row);
-    const triggers = n[o + TRIGGER_COUNT];
-    const writes = n[o + WRITE_COUNT];
-    const changing = n[o + CHANGING];
+    const i = this.int(row);
+    const j = this.intAt(row);
+    const triggers = i[j + TRIGGER_COUNT];
+    const writes = i[j + WRITE_COUNT];
+    const changing = i[j + CHANGING];
     p.key = key;
-    p.index = n[o + INDEX];
-    p.number = n[o + NUMBER];
+    p.index = i[j + INDEX];
+    p.number = i[j + NUMBER];
     p.start = n[o + START];
-    p.triggers = triggers > 0 ? this.triggers.list(n[o + TRIGGERS], triggers) : none();
-    p.cause = PASS_CAUSES[n[o + CAUSE]];
-    p.inferred = (n[o + FLAGS] & INFERRED) !== 0;
-    p.writeSeqs = writes > 0 ? this.seqs.list(n[o + WRITES], writes) : none();
-    p.changingWrites = n[o + CHANGING];
-    p.noopWrites = n[o + NOOP];
-    p.conflicts = n[o + CONFLICTS];
+    p.triggers = triggers > 0 ? this.triggers.list(i[j + TRIGGERS], triggers) : none();
+    p.cause = PASS_CAUSES[i[j + CAUSE]];
+    p.inferred = (i[j + FLAGS] & INFERRED) !== 0;
+    p.writeSeqs = writes > 0 ? this.seqs.list(i[j + WRITES], writes) : none();
+    p.changingWrites = changing;
+    p.noopWrites = i[j + NOOP];
+    p.conflicts = i[j + CONFLICTS];
     p.changedFields = this.fields[row];
-    p.fromMarkers = (n[o + FLAGS] & FROM_MARKERS) !== 0;
+    p.fromMarkers = (i[j + FLAGS] & FROM_MARKERS) !== 0;
     p.dequeueSeq = orUndefined(n[o + DEQUEUE_SEQ]);
     p.worker = orUndefined(n[o + WORKER]);
     p.readSeq = orUndefined(n[o + READ_SEQ]);
     p.changingWriteSeqs =
-      changing > 0 ? this.seqs.list(n[o + CHANGING_WRITES], changing) : undefined;
+      changing > 0 ? this.seqs.list(i[j + CHANGING_WRITES], changing) : undefined;
     p.endSeq = orUndefined(n[o + END_SEQ]);
     p.end = orUndefined(n[o + END]);
     p.outcome = this.outcome(row);

@@ -42,8 +42,11 @@ export class MachineryReplay {
         this.lastWatch = { seq: e.seq, kind: e.kind, event: e.event, name: e.name, rv: e.rv };
         break;
       case "enqueue": {
+        // An add while a worker holds the key parks it, whether it was the first such add
+        // ("processing") or merged into one already parked ("dirty"). Only an add the log says
+        // went into the queue (merged: false) says the worker is done with it (a lost `done`).
         const held = [...this.workers.values()].includes(e.key);
-        if (e.merged === "processing" || (e.merged === undefined && held)) this.parked.add(e.key);
+        if (e.merged === "processing" || (held && e.merged !== false)) this.parked.add(e.key);
         else if (!this.queue.includes(e.key)) this.queue.push(e.key);
         if (e.len !== undefined) this.reportedLen = e.len;
         break;

@@ -434,4 +434,19 @@ describe("machineryStates", () => {
     expect(s[2]!.queue).toEqual(["a", "b"]);
     expect(s[3]!.queue).toEqual(["b"]);
   });
+
+  it("keeps a key a worker holds out of the queue when a second add merges into the parked one", () => {
+    // slow-api: two adds while worker 1 writes (250 ms a call); the second merges as "dirty".
+    const s = machineryStates(
+      trace([
+        { stage: "enqueue", key: "a", merged: false, len: 1 },
+        { stage: "dequeue", key: "a", worker: 1, len: 0 },
+        { stage: "enqueue", key: "a", merged: "processing", len: 0 },
+        { stage: "enqueue", key: "a", merged: "dirty", len: 0 },
+        { stage: "done", key: "a", outcome: "synced", worker: 1 },
+      ]),
+    );
+    expect(s[3]).toMatchObject({ queue: [], parked: ["a"], workers: { 1: "a" } });
+    expect(s[4]).toMatchObject({ queue: ["a"], parked: [], workers: {} });
+  });
 });

@@ -508,3 +508,55 @@ describe("a watch event logged before the write it echoes", () => {
     expect(a.summary("ns/a")!.noopWrites).toBe(1);
   });
 });
+
+describe("the reconcile count of a create followed by a new action", () => {
+  function settledThen(next: Record<string, unknown>) {
+    let seq = 0;
+    const ev = (e: Record<string, unknown>) =>
+      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+    const a = new Analyzer();
+    a.pushAll([
+      ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
+      ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
+      ev({ stage: "dequeue" }),
+      ev({ stage: "read", rv: "10" }),
+      ev({ stage: "write", verb: "create", target: "deployments/ns/a", code: 201, rv: "11" }),
+      ev({ stage: "done", outcome: "synced" }),
+      ev({ stage: "watch", kind: "Deployment", event: "add", name: "a", rv: "11" }),
+      ev({ stage: "enqueue", cause: "watch", causeSeq: 7 }),
+      ev({ stage: "dequeue" }),
+      ev({ stage: "read", rv: "10" }),
+      ev({ stage: "done", outcome: "synced" }),
+      // Settled after pass 2. Then:
+      ev({ stage: "watch", name: "a", ...next }),
+      ev({ stage: "enqueue", cause: "watch", causeSeq: 12 }),
+      ev({ stage: "dequeue" }),
+      ev({ stage: "read", rv: "20" }),
+      ev({ stage: "write", verb: "update", target: "deployments/ns/a", code: 200, rv: "21" }),
+      ev({ stage: "done", outcome: "synced" }),
+      ev({ stage: "dequeue" }),
+      ev({ stage: "read", rv: "20" }),
+      ev({ stage: "done", outcome: "synced" }),
+    ]);
+    return a.summary("ns/a")!;
+  }
+
+  it("ends at the settled pass when a user then edits the Foo (kubectl scale)", () => {
+    expect(
+      settledThen({ kind: "Foo", event: "update", rv: "20", oldRv: "10" }).reconcilesForCreate,
+    ).toBe(2);
+  });
+
+  it("ends there too when the Foo's Deployment is then deleted", () => {
+    expect(settledThen({ kind: "Deployment", event: "delete", rv: "20" }).reconcilesForCreate).toBe(
+      2,
+    );
+  });
+
+  it("goes on through another writer's Deployment update (its rollout)", () => {
+    expect(
+      settledThen({ kind: "Deployment", event: "update", rv: "20", oldRv: "11" })
+        .reconcilesForCreate,
+    ).toBe(4);
+  });
+});

@@ -263,7 +263,14 @@ export class Analyzer {
         st.deployWatchRv = true;
       }
     }
-    this.noteTrigger(st, cls.cause);
+    // Someone acting on the Foo itself, or deleting its Deployment, starts something new: the
+    // create was over. (A Deployment's add or update from another writer is most often its
+    // rollout — the create still settling.)
+    const newAction =
+      cls.cause === "external" &&
+      !cls.inferred &&
+      (e.kind === "Foo" || (e.kind === "Deployment" && e.event === "delete"));
+    this.noteTrigger(st, cls.cause, newAction);
     return -1;
   }
 
@@ -666,10 +673,13 @@ export class Analyzer {
     );
   }
 
-  /** A trigger arrived: a resync confirms that the key had settled, anything else that it had not. */
-  private noteTrigger(st: KeyState, cause: PassCause): void {
+  /**
+   * A trigger arrived: a resync, or a new action on the Foo (see `watch`), confirms that the key
+   * had settled after its create; anything else that it had not.
+   */
+  private noteTrigger(st: KeyState, cause: PassCause, newAction = false): void {
     if (st.createConfirmed || st.candidate < 0) return;
-    if (cause === "resync") st.createConfirmed = true;
+    if (cause === "resync" || newAction) st.createConfirmed = true;
     else st.candidate = -1;
   }
 

@@ -335,10 +335,53 @@ describe("narrate", () => {
       { stage: "done", key: KEY, outcome: "synced", worker: 1 },
     ]);
     const out = narrate(loop);
+    // Said at the dequeue, before the pass writes: in the future tense, naming the write.
     expect(out[8]!.text).toContain(
-      "The previous pass changed status.lastSyncedAt and this one changes it again: the key is looping on its own writes — a hot loop.",
+      "The previous pass changed status.lastSyncedAt and this pass will change it again (its write at seq 11): the key is looping on its own writes.",
     );
+    // Two passes are no hot loop yet: the finding needs five in a row.
+    expect(out[8]!.text).not.toContain("hot loop");
     expect(out[2]!.text).not.toContain("hot loop");
+    // Three more passes like the second: the fifth self-triggered changing pass is one.
+    const more: Draft[] = [];
+    for (let k = 0; k < 4; k++) {
+      const rv = String(12 + k);
+      const watchSeq = loop.length + more.length + 1;
+      more.push(
+        {
+          stage: "watch",
+          key: KEY,
+          kind: "Foo",
+          event: "update",
+          name: "example-foo",
+          rv,
+          oldRv: String(11 + k),
+        },
+        { stage: "enqueue", key: KEY, cause: "watch", causeSeq: watchSeq, len: 1, merged: false },
+        { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+        { stage: "read", key: KEY, rv, worker: 1 },
+        {
+          stage: "write",
+          key: KEY,
+          verb: "updateStatus",
+          target: STATUS,
+          code: 200,
+          rv: String(13 + k),
+          changed: true,
+          fields: F,
+          worker: 1,
+        },
+        { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+      );
+    }
+    const longer = trace([...(loop as unknown as Draft[]), ...more]);
+    const texts = narrate(longer)
+      .filter((x) => x.text.includes("starts pass"))
+      .map((x) => x.text);
+    expect(texts[4]).not.toContain("hot loop");
+    expect(texts[5]).toContain(
+      "— a hot loop, 5 self-triggered passes in a row that each changed something.",
+    );
   });
 
   it("names the pass that changed the field when failed passes lie between (hot-loop sample)", () => {

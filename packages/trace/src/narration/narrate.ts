@@ -265,9 +265,12 @@ class Narrator {
         const skipped = prev !== undefined && prev.number < p.number - 1;
         const who = prev && skipped ? `Pass ${prev.number}` : "The previous pass";
         const since = skipped ? " (the passes after it failed, changing nothing)" : "";
+        // Told at the dequeue, before the pass writes: what it will do is named by its write.
+        const run = loopRun(this.ctx.passes(e.key), p);
+        const at = p.changingWriteSeqs?.[0];
         const loop =
           prev && again.length > 0
-            ? ` ${who} changed ${again.join(", ")}${since}${since ? "," : ""} and this one changes it again: the key is looping on its own writes — a hot loop.`
+            ? ` ${who} changed ${again.join(", ")}${since}${since ? "," : ""} and this pass will change ${again.length === 1 ? "it" : "them"} again${at !== undefined ? ` (its write at seq ${at})` : ""}: the key is looping on its own writes${run >= HOT_LOOP_RUN ? ` — a hot loop, ${run} self-triggered passes in a row that each changed something` : ""}.`
             : prev
               ? ` ${who} changed ${prev.changedFields.join(", ")}${since}; if this pass changes it again, the key will loop.`
               : " It should find nothing left to do.";
@@ -420,6 +423,25 @@ class Narrator {
  * changed nothing (a 409 requeued, an error at shutdown dropped); undefined if the one before
  * synced without a change, or belonged to an earlier Foo of the same name.
  */
+/** The Analyzer's default hot-loop threshold (see AnalyzerOptions.hotLoopThreshold). */
+const HOT_LOOP_RUN = 5;
+
+/**
+ * How many self-triggered passes that changed something end at `pass`, counting it (0 when it is
+ * none); passes that only stumbled on a conflict in between do not break the run, as the
+ * Analyzer's hot-loop rule has it.
+ */
+function loopRun(passes: readonly Pass[], pass: Pass): number {
+  const first = pass.index - (pass.number - 1);
+  let run = 0;
+  for (let i = pass.index; i >= first; i--) {
+    const q = passes[i]!;
+    if (q.cause === "self" && q.changingWrites > 0) run++;
+    else if (!(q.changingWrites === 0 && q.conflicts > 0 && q.outcome === "requeued")) break;
+  }
+  return run;
+}
+
 function previousWriter(passes: readonly Pass[], pass: Pass): Pass | undefined {
   const first = pass.index - (pass.number - 1);
   for (let i = pass.index - 1; i >= first; i--) {

@@ -189,7 +189,8 @@ export class FooController {
         key: "",
         level: "I",
         text: relist
-          ? `the ${kind} informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every ${kind} again, then watches anew`
+          ? // packages/trace's narration recognises this text (narrate.ts, RELIST).
+            `the ${kind} informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every ${kind} again, then watches anew`
           : `the ${kind} informer's watch was closed by the server: it watches again from the last resourceVersion it saw`,
       });
     };

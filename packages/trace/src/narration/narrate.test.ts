@@ -290,6 +290,45 @@ describe("narrate", () => {
     expect(out[4]!.text).not.toContain("lister was behind");
   });
 
+  it("tells an update handed over by a re-list after 410 Gone as such, not as a watch event", () => {
+    const gone = trace([
+      {
+        stage: "note",
+        key: "",
+        level: "I",
+        src: "foo-controller.ts:187",
+        // As packages/controller's foo-controller.ts writes it.
+        text: "the Foo informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every Foo again, then watches anew",
+      },
+      {
+        stage: "watch",
+        key: KEY,
+        kind: "Foo",
+        event: "update",
+        name: "example-foo",
+        rv: "20",
+        oldRv: "12",
+      },
+      { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 2, len: 1, merged: false },
+      { stage: "dequeue", key: KEY, worker: 1, len: 0 },
+      {
+        stage: "watch",
+        key: KEY,
+        kind: "Foo",
+        event: "update",
+        name: "example-foo",
+        rv: "21",
+        oldRv: "20",
+      },
+    ]);
+    const out = narrate(gone);
+    expect(out[1]!.text).toContain(
+      "The Foo informer's re-list (its watch ended with 410 Gone, seq 1) found Foo example-foo updated (rv 20) against its cache",
+    );
+    // Once the pass runs, the informer watches again: the next update is a watch event.
+    expect(out[4]!.text).toContain("reflector received a watch event");
+  });
+
   it("calls a self-triggered pass that changes the same field again a hot loop", () => {
     const F = ["status.lastSyncedAt"];
     const loop = trace([

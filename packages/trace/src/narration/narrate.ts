@@ -79,6 +79,11 @@ class Narrator {
   private readonly readFoo = new Map<string, { rv: string; seq: number }>();
   /** Per key: the latest watch event of the Foo with an rv that no write of ours explains. */
   private readonly othersFoo = new Map<string, { rv: string; seq: number }>();
+  /**
+   * Per kind: the seq of our informer's note that its watch ended with 410 Gone, while the re-list
+   * that follows hands its objects over (until the next event that is no watch or enqueue).
+   */
+  private readonly relisting = new Map<string, number>();
   /** Keys re-added while a worker held them; Done hands them straight back to the queue. */
   private readonly parked = new Set<string>();
 
@@ -118,6 +123,11 @@ class Narrator {
   }
 
   private one(e: TraceEvent): Narration {
+    if (e.stage !== "watch" && e.stage !== "enqueue") this.relisting.clear();
+    if (e.stage === "note") {
+      const gone = RELIST.exec(e.text);
+      if (gone) this.relisting.set(gone[1], e.seq);
+    }
     switch (e.stage) {
       case "watch":
         return this.watch(e);
@@ -172,7 +182,11 @@ class Narrator {
       e.kind === "Foo"
         ? `the event handler queues its key`
         : `the event handler resolves its owner to Foo ${e.key} and queues that key`;
-    const head = `The ${e.kind} informer's reflector received a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and ${route}.`;
+    const relist = this.relisting.get(e.kind);
+    const head =
+      relist !== undefined
+        ? `The ${e.kind} informer's re-list (its watch ended with 410 Gone, seq ${relist}) found ${obj} ${VERB_TEXT[e.event]}${rv} against its cache and handed that over as an event — no watch event carried it — and ${route}.`
+        : `The ${e.kind} informer's reflector received a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and ${route}.`;
     if (own && own.key === e.key) {
       base.self = true;
       base.text = `${head} It is the echo of our own ${own.verb} at seq ${own.seq} (same resourceVersion), so the pass it triggers is self-triggered.`;
@@ -423,6 +437,9 @@ class Narrator {
  * changed nothing (a 409 requeued, an error at shutdown dropped); undefined if the one before
  * synced without a change, or belonged to an earlier Foo of the same name.
  */
+/** Our informer's note (foo-controller's) that a watch ended with 410 Gone: a re-list follows. */
+const RELIST = /^the (\S+) informer's watch ended with 410 Gone/;
+
 /** The Analyzer's default hot-loop threshold (see AnalyzerOptions.hotLoopThreshold). */
 const HOT_LOOP_RUN = 5;
 

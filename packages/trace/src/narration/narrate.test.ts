@@ -130,6 +130,17 @@ describe("narrate", () => {
     expect(at(13).self).toBe(true);
   });
 
+  it("links an enqueue line that names no watch event (a klog log's) to the echo it queues", () => {
+    const klogStyle = CREATE.map((e) => {
+      if (e.stage !== "enqueue") return e;
+      const { cause: _cause, causeSeq: _causeSeq, merged: _merged, ...rest } = e;
+      return rest as TraceEvent;
+    });
+    const out = narrate(klogStyle);
+    expect(out[11]!.text).toContain("the echo of our own write at seq 9");
+    expect(out[11]!.self).toBe(true);
+  });
+
   it("calls a resync's add a resync, not the echo of the write whose rv it carries", () => {
     const resync = trace([
       ...CREATE.map(({ seq: _s, ts: _t, ...d }) => d as Draft),

@@ -221,13 +221,18 @@ class Narrator {
     // A resync re-delivers the object as it is — often with the rv of our own last write — and
     // is no echo of it.
     const resync = e.cause === "resync" || (watch?.event === "update" && watch.oldRv === watch.rv);
-    const own =
-      resync || watch?.rv === undefined
-        ? undefined
-        : this.ownRvs.get(watch.rv)?.key === e.key
-          ? this.ownRvs.get(watch.rv)
-          : this.earlyEchoes.get(watch.seq);
-    const echo = own ? ` (the echo of our own write at seq ${own.seq})` : "";
+    // The Analyzer's trigger says it exactly (by rv) even when the line names no watch event (a
+    // klog log's enqueue lines do not); an inferred echo is not claimed.
+    const trigger = fed?.triggers.find((t) => t.enqueueSeq === e.seq);
+    const ownSeq =
+      trigger?.cause === "self" && !trigger.inferred
+        ? trigger.writeSeq
+        : resync || watch?.rv === undefined
+          ? undefined
+          : this.ownRvs.get(watch.rv)?.key === e.key
+            ? this.ownRvs.get(watch.rv)!.seq
+            : this.earlyEchoes.get(watch.seq)?.seq;
+    const echo = ownSeq !== undefined ? ` (the echo of our own write at seq ${ownSeq})` : "";
     if (echo) n.self = true;
     const waiting =
       e.len !== undefined ? ` ${plural(e.len, "key")} now wait${e.len === 1 ? "s" : ""}.` : "";

@@ -27,8 +27,9 @@ export interface WriteEcho {
 /**
  * Whether a pass was a no-op: it ended synced with no write that changed anything. A pass that
  * stumbled on a 409 — it read the Foo before the cache held the controller's own last write, so
- * its write was refused, and it was requeued — is judged by the retry after it: that retry is the
- * same reconcile on the state the pass should have seen (with two workers, the echo's pass often
+ * its write was refused, and it was requeued — is judged by the next pass that was not refused,
+ * whatever queued it (the rate-limited retry, or an echo that came first): that pass is the same
+ * reconcile on the state the refused one should have seen (with two workers, the echo's pass often
  * starts on the other worker before the echo reached the lister).
  */
 export interface NoopVerdict {

@@ -835,7 +835,12 @@ export class Analyzer {
         table.dequeueSeq(rows[first]) ?? table.firstWriteSeq(rows[first]),
         "",
       );
-      f.detail = `${length} consecutive passes triggered by its own writes, ${what}`;
+      // Passes refused with 409 in between are bridged, not counted: say so, or "consecutive" lies.
+      const refused = end - first + 1 - length;
+      f.detail =
+        refused > 0
+          ? `${length} passes triggered by its own writes, ${what}, and ${refused} between them refused with 409 (changing nothing)`
+          : `${length} consecutive passes triggered by its own writes, ${what}`;
       if (fields.length > 0) f.fields = fields;
       else delete f.fields;
     }

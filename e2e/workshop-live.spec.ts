@@ -52,7 +52,7 @@ test("run hot-loop from the dashboard: hot-loop badge, narration of the self-tri
     if ((await narration.textContent())?.includes("a hot loop")) break;
   }
   await expect(narration).toContainText(
-    /changed status\.lastSyncedAt( \(the passes after it failed, changing nothing\),)? and this one changes it again: the key is looping on its own writes — a hot loop\./,
+    /changed status\.lastSyncedAt( \(the passes after it failed, changing nothing\),)? and this pass will change it again \(its write at seq \d+\): the key is looping on its own writes — a hot loop, \d+ self-triggered passes in a row that each changed something\./,
   );
   await page.screenshot({ path: "test-results/workshop-live-hot-loop.png" });
 

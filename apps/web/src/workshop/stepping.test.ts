@@ -145,6 +145,27 @@ describe("where the step-through starts", () => {
     expect(firstStep(byHand)).toMatchObject({ seq: life.length + 2, stage: "note" });
   });
 
+  it("at a scenario's setup note right before its apply (slow-api: writes slowed first)", () => {
+    const [life] = twoLives();
+    const note = (ts: number, text: string): TraceEvent => ({
+      seq: 0,
+      ts,
+      stage: "note",
+      key: KEY,
+      text,
+      src: "scenario",
+    });
+    const session = new TraceSession({ kind: "replay", name: "slow.jsonl" });
+    session.push(
+      [
+        note(life[0]!.ts - 1000, "scenario: every write now takes 250 ms more"),
+        note(life[0]!.ts - 500, "scenario: kubectl apply Foo example-foo"),
+        ...life,
+      ].map((e, i) => ({ ...e, seq: i + 1 })),
+    );
+    expect(firstStep(session)).toMatchObject({ seq: 1, stage: "note" });
+  });
+
   it("at the scenario's opening note when a scenario deleted and re-created it", () => {
     const session = recreated("scenario: delete and re-create example-foo");
     expect(firstStep(session)).toMatchObject({ seq: 1, stage: "note" });

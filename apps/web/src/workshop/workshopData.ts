@@ -76,7 +76,8 @@ export function stepSeqs(
     const add = (e: TraceEvent) =>
       e.key === focusKey && e.stage === "watch" && e.kind === "Foo" && e.event === "add";
     let del = -1;
-    for (let i = from - 1; i >= 0 && del < 0 && !add(visited[i]!); i--) {
+    // From `from` itself: it may be that delete note, when it came right before the apply.
+    for (let i = from; i >= 0 && del < 0 && (i === from || !add(visited[i]!)); i--) {
       const e = visited[i]!;
       if (
         e.stage === "note" &&
@@ -95,11 +96,27 @@ export function stepSeqs(
   return visited.slice(from).map((e) => e.seq);
 }
 
-/** The scenario note nearest before visited[at] (the step that says what the scenario did), else at. */
+/**
+ * The scenario note nearest before visited[at] (the step that says what the scenario did), with
+ * the scenario notes right before it (a setup such as "every write now takes 250 ms more" comes
+ * just before "kubectl apply"), else at.
+ */
 function noteBefore(visited: readonly TraceEvent[], at: number): number {
-  for (let i = at - 1; i >= 0; i--) if (isScenarioNote(visited[i]!)) return i;
+  for (let i = at - 1; i >= 0; i--) {
+    if (!isScenarioNote(visited[i]!)) continue;
+    while (
+      i > 0 &&
+      isScenarioNote(visited[i - 1]!) &&
+      visited[i]!.ts - visited[i - 1]!.ts <= SETUP_US
+    )
+      i--;
+    return i;
+  }
   return at;
 }
+
+/** How far apart a scenario's notes may be to be told as one step after another. */
+const SETUP_US = 10_000_000;
 
 function isScenarioNote(e: TraceEvent): boolean {
   return e.stage === "note" && (e.src === "scenario" || e.text.startsWith("scenario: "));

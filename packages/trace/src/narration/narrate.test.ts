@@ -284,6 +284,16 @@ describe("narrate", () => {
         oldRv: "10",
       },
       { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 3, len: 0, merged: "processing" },
+      // A second edit: the first one after the read is the one that made the write stale.
+      {
+        stage: "watch",
+        key: KEY,
+        kind: "Foo",
+        event: "update",
+        name: "example-foo",
+        rv: "13",
+        oldRv: "11",
+      },
       {
         stage: "write",
         key: KEY,
@@ -295,10 +305,10 @@ describe("narrate", () => {
       },
     ]);
     const out = narrate(conflict);
-    expect(out[4]!.text).toContain(
+    expect(out[5]!.text).toContain(
       "(another writer changed the Foo after this pass read it: rv 11 arrived at seq 3)",
     );
-    expect(out[4]!.text).not.toContain("lister was behind");
+    expect(out[5]!.text).not.toContain("lister was behind");
   });
 
   it("tells an update handed over by a re-list after 410 Gone as such, not as a watch event", () => {

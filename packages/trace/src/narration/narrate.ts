@@ -77,7 +77,7 @@ class Narrator {
   private readonly earlyEchoes = new Map<number, OwnWrite>();
   /** Per key: the Foo's rv as the latest pass read it from the lister, and that read's seq. */
   private readonly readFoo = new Map<string, { rv: string; seq: number }>();
-  /** Per key: the latest watch event of the Foo with an rv that no write of ours explains. */
+  /** Per key: the first watch event of the Foo since the latest read that no write of ours explains. */
   private readonly othersFoo = new Map<string, { rv: string; seq: number }>();
   /**
    * Per kind: the seq of our informer's note that its watch ended with 410 Gone, while the re-list
@@ -198,7 +198,8 @@ class Narrator {
       base.text = `${head} It is the echo of our own ${ahead.verb} logged below at seq ${ahead.seq} (same resourceVersion): the API server sent the watch event before the write's response came back. The pass it triggers is self-triggered.`;
       return base;
     }
-    if (e.kind === "Foo" && e.rv !== undefined) this.othersFoo.set(e.key, { rv: e.rv, seq: e.seq });
+    if (e.kind === "Foo" && e.rv !== undefined && !this.othersFoo.has(e.key))
+      this.othersFoo.set(e.key, { rv: e.rv, seq: e.seq });
     const who =
       e.kind === "Foo"
         ? e.event === "add"
@@ -335,6 +336,7 @@ class Narrator {
     if (e.rv !== undefined) {
       this.fooRv.set(e.key, e.rv);
       this.readFoo.set(e.key, { rv: e.rv, seq: e.seq });
+      this.othersFoo.delete(e.key);
     }
     if (p) {
       n.pass = p.number;

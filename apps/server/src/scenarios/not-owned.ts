@@ -19,7 +19,12 @@ export const notOwned: Scenario = {
   async run(ctx) {
     const key = fooKey(NAME);
     await startClean(ctx, [NAME]);
-    ctx.mark(`scenario: kubectl create deployment ${NAME} (owned by nobody)`, key);
+    // No watch event of it will follow: the Deployment handler only queues the Foo that controls
+    // a Deployment, and this one names no controller — the note says so where a learner looks.
+    ctx.mark(
+      `scenario: kubectl create deployment ${NAME} (owned by nobody: the Deployment event handler ignores it, so no watch event of it appears)`,
+      key,
+    );
     await ctx.kube.createDeployment(unownedDeployment(NAME));
     ctx.mark(`scenario: kubectl apply Foo ${NAME}`, key);
     await ctx.kube.applyFoo(fooObject(NAME, 1));

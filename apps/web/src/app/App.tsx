@@ -274,9 +274,11 @@ export function App() {
         <button
           data-testid="theme"
           title="Switch dark / light theme"
+          aria-label={theme === "dark" ? "light theme" : "dark theme"}
           onClick={() => view.set({ theme: theme === "dark" ? "light" : "dark" })}
         >
-          {theme === "dark" ? "☀ light" : "☾ dark"}
+          {theme === "dark" ? "☀" : "☾"}
+          <span className="theme-word"> {theme === "dark" ? "light" : "dark"}</span>
         </button>
       </header>
       <LoadBar session={session} error={error} />

@@ -183,16 +183,15 @@ export class FooController {
     };
     // Into the trace: why a burst of watch events (a re-list's) comes, or why none came a while.
     const onRewatch = ({ kind, relist }: { kind: string; relist: boolean }) => {
+      const text = relist
+        ? // packages/trace's narration recognises this text (narrate.ts, RELIST).
+          `the ${kind} informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every ${kind} again, then watches anew`
+        : `the ${kind} informer's watch was closed by the server: it watches again from the last resourceVersion it saw`;
+      // In the klog text too (client-go's reflector says as much at -v=0 for a 410): a klog
+      // replay of a watch drop shows why a re-list's events come.
+      if (relist) this.probe.log(AT.logInformerError, 0, "W", text, []);
       if (!this.probe.on) return;
-      this.probe.emit(AT.logInformerError, {
-        stage: "note",
-        key: "",
-        level: "I",
-        text: relist
-          ? // packages/trace's narration recognises this text (narrate.ts, RELIST).
-            `the ${kind} informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every ${kind} again, then watches anew`
-          : `the ${kind} informer's watch was closed by the server: it watches again from the last resourceVersion it saw`,
-      });
+      this.probe.emit(AT.logInformerError, { stage: "note", key: "", level: "I", text });
     };
     this.foos = new ResilientInformer<Foo>({
       kubeConfig: kc,

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Analyzer, readTraceText } from "@loopscope/trace";
+import { Analyzer, narrate, readTraceText } from "@loopscope/trace";
 import { parseArgs, run, usage } from "./run.ts";
 import { scenarios } from "../scenarios/index.ts";
 
@@ -42,6 +42,24 @@ describe("loopscope run", () => {
     b.pushAll(text.events);
     expect(b.summary("default/example-foo")?.passes).toBe(s?.passes);
     expect(b.summary("default/example-foo")?.byStage).toEqual(s?.byStage);
+  });
+
+  it("watch-drop: the klog log says the watch ended with 410 Gone, and its narration tells the re-list", async () => {
+    const out = join(dir, "wd.jsonl");
+    const klog = join(dir, "wd.klog");
+    expect(
+      await run(["--scenario", "watch-drop", "--out", out, "--klog", klog, "--timeout", "30"]),
+    ).toBe(0);
+    const { events } = readTraceText(await readFile(klog, "utf8"));
+    const gone = events.find(
+      (e) =>
+        e.stage === "note" && e.text.startsWith("the Foo informer's watch ended with 410 Gone"),
+    );
+    expect(gone).toBeDefined();
+    const told = narrate(events).filter((n) =>
+      n.text.includes(`re-list (its watch ended with 410 Gone, seq ${gone!.seq})`),
+    );
+    expect(told.length).toBeGreaterThan(0);
   });
 
   it("exits 1 with the reason when the scenario does not settle in time", async () => {

@@ -2,7 +2,7 @@
  * `loopscope run` end to end, in process: embedded API server, controller, the create-foo
  * scenario, the JSONL trace and the klog text — both read back by packages/trace.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -85,6 +85,49 @@ describe("loopscope run", () => {
       `loopscope run: cannot write ${join(dir, "no/such/x.jsonl")}: its folder does not exist\n`,
       `loopscope run: cannot write ${dir}: it is a folder\n`,
     ]);
+  });
+
+  it("leaves an earlier trace of the same name as it was when the run fails before tracing", async () => {
+    const out = join(dir, "keep.jsonl");
+    const klog = join(dir, "keep.klog");
+    await writeFile(out, "earlier trace\n");
+    await writeFile(klog, "earlier log\n");
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = (() => true) as typeof write;
+    try {
+      const args = ["--scenario", "create-foo", "--out", out, "--klog", klog];
+      expect(await run([...args, "--kubeconfig", join(dir, "no-such-kubeconfig")])).toBe(1);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(await readFile(out, "utf8")).toBe("earlier trace\n");
+    expect(await readFile(klog, "utf8")).toBe("earlier log\n");
+    expect((await readdir(dir)).filter((f) => f.includes(".partial-"))).toEqual([]);
+  });
+
+  it("Ctrl-C stops the scenario and still writes the trace so far (exit 130)", async () => {
+    const out = join(dir, "interrupted.jsonl");
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((m: string) => {
+      said.push(String(m));
+      // The scenario has begun: interrupt it as a terminal's Ctrl-C would.
+      if (String(m).includes("applying")) setTimeout(() => process.emit("SIGINT"), 50);
+      return true;
+    }) as typeof write;
+    let code: number;
+    try {
+      code = await run(["--scenario", "scale", "--out", out, "--timeout", "30"]);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(code).toBe(130);
+    expect(said.join("")).toContain(
+      "interrupted: stopping the scenario and writing the trace so far",
+    );
+    const { events, reader } = readTraceText(await readFile(out, "utf8"));
+    expect(reader.header).toBeDefined();
+    expect(events.length).toBeGreaterThan(0);
   });
 
   it("rejects bad usage with exit 2", async () => {

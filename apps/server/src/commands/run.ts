@@ -9,13 +9,22 @@
  * --workers N, --resync S, --hot-loop, --idempotent-status, and -v=N to copy klog lines to stderr
  * (`loopscope run … -v=2 2>&1 | tee /tmp/trace.log` gives a log the klog replayer reads).
  */
-import { closeSync, createWriteStream, openSync, type WriteStream } from "node:fs";
+import {
+  closeSync,
+  createWriteStream,
+  existsSync,
+  openSync,
+  unlinkSync,
+  type WriteStream,
+} from "node:fs";
 import { once } from "node:events";
 import { encodeEvent, encodeHeader, type TraceEvent } from "@loopscope/trace";
 import { startSession, type ClusterSpec } from "../session/session.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
-import { runScenario } from "../scenarios/run-scenario.ts";
+import { runScenario, ScenarioInterrupted } from "../scenarios/run-scenario.ts";
+import { abandonOutput, commitOutput, partialPath } from "../cli/output-file.ts";
+import { defaultKubeconfig } from "../up/flags.ts";
 
 export const usage = `usage: loopscope run --scenario <name> --out FILE [options]
 
@@ -29,7 +38,8 @@ optionally the log the Go controller would print.
   --timeout S          give up after S seconds with exit 1 (default 60)
   -v=N                 copy klog lines to stderr: STAGE lines from 2, "Processing object" from 4
   --kubeconfig PATH    run against that cluster instead of the embedded one
-  --context NAME       the kubeconfig context (default: its current one)
+  --context NAME       kubeconfig context (default: its current one); without --kubeconfig,
+                       in $KUBECONFIG's first file or ~/.kube/config
   --install-crd        apply the Foo CRD to that cluster first
   --workers N          controller workers (default 2, or the scenario's)
   --resync S           informer resync period in seconds (default 30, or the scenario's; 0: none)
@@ -156,11 +166,15 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   const events = new EventLog();
-  const klogOut = args.klog ? createWriteStream(args.klog) : undefined;
-  const cluster: ClusterSpec = args.kubeconfig
+  // Both files are written beside themselves and renamed at the end: a run that fails before
+  // its trace exists leaves an earlier trace of that name as it was.
+  const klogOut = args.klog ? createWriteStream(partialPath(args.klog)) : undefined;
+  // --context alone means the usual kubeconfig, as for `up` (and kubectl).
+  const kubeconfig = args.kubeconfig ?? (args.context ? defaultKubeconfig() : undefined);
+  const cluster: ClusterSpec = kubeconfig
     ? {
         kind: "kubeconfig",
-        path: args.kubeconfig,
+        path: kubeconfig,
         context: args.context,
         installCrd: args.installCrd,
       }
@@ -184,23 +198,43 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     log((err as Error).message);
     await close(klogOut);
+    if (args.klog) await abandonOutput(args.klog);
     return 1;
   }
   let code = 0;
+  // Ctrl-C stops the scenario, not the process: the trace so far is still written.
+  const stop = new AbortController();
+  const onInterrupt = () => {
+    log("interrupted: stopping the scenario and writing the trace so far");
+    stop.abort();
+  };
+  process.once("SIGINT", onInterrupt);
   try {
     log(`scenario ${scenario.name} on ${session.clusterName}`);
-    await runScenario(scenario, { session, events, timeoutMs: args.timeoutS * 1000, log });
+    await runScenario(scenario, {
+      session,
+      events,
+      timeoutMs: args.timeoutS * 1000,
+      log,
+      signal: stop.signal,
+    });
   } catch (err) {
-    log((err as Error).message);
-    code = 1;
+    if (err instanceof ScenarioInterrupted) code = 130;
+    else {
+      log((err as Error).message);
+      code = 1;
+    }
   } finally {
+    process.off("SIGINT", onInterrupt);
     await session.stop();
   }
-  await writeTrace(args.out, events.events, {
+  await writeTrace(partialPath(args.out), events.events, {
     scenario: scenario.name,
     cluster: session.clusterName,
   });
+  await commitOutput(args.out);
   await close(klogOut);
+  if (args.klog) await commitOutput(args.klog);
   log(`${events.events.length} events → ${args.out}${args.klog ? ` (klog: ${args.klog})` : ""}`);
   return code;
 }
@@ -239,9 +273,12 @@ async function close(s: WriteStream | undefined): Promise<void> {
 }
 
 /** Why `path` cannot be written (created or truncated), in a few words; undefined if it can. */
+/** Why `path` cannot be written, if it cannot — found without emptying a file already there. */
 function unwritable(path: string): string | undefined {
   try {
-    closeSync(openSync(path, "w"));
+    const existed = existsSync(path);
+    closeSync(openSync(path, "a"));
+    if (!existed) unlinkSync(path);
     return undefined;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -23,6 +23,12 @@ export interface RunScenarioOptions {
    * Default: `events` itself (headless runs record the EventLog).
    */
   emit?: (e: UnsequencedEvent) => unknown;
+  /** Stops the scenario early (Ctrl-C on `loopscope run`): it rejects with ScenarioInterrupted. */
+  signal?: AbortSignal;
+}
+
+export class ScenarioInterrupted extends Error {
+  override name = "ScenarioInterrupted";
 }
 
 export async function runScenario(scenario: Scenario, opts: RunScenarioOptions): Promise<void> {
@@ -37,6 +43,13 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions):
   const deadline = Date.now() + opts.timeoutMs;
   let reason = "";
   const timer = setTimeout(() => abort.abort(), opts.timeoutMs);
+  let interrupted = false;
+  const interrupt = () => {
+    interrupted = true;
+    abort.abort();
+  };
+  if (opts.signal?.aborted) interrupt();
+  opts.signal?.addEventListener("abort", interrupt);
   const ctx: ScenarioContext = {
     session,
     faults: session.apiserver?.faults,
@@ -55,15 +68,18 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions):
       new Promise<never>((_, reject) =>
         abort.signal.addEventListener("abort", () =>
           reject(
-            new ScenarioTimeout(
-              `scenario ${scenario.name} timed out after ${opts.timeoutMs / 1000} s${reason ? `: ${reason}` : ""}`,
-            ),
+            interrupted
+              ? new ScenarioInterrupted(`scenario ${scenario.name} interrupted`)
+              : new ScenarioTimeout(
+                  `scenario ${scenario.name} timed out after ${opts.timeoutMs / 1000} s${reason ? `: ${reason}` : ""}`,
+                ),
           ),
         ),
       ),
     ]);
   } finally {
     clearTimeout(timer);
+    opts.signal?.removeEventListener("abort", interrupt);
     for (const name of Object.keys(scenario.lessons ?? {}) as LessonName[]) {
       session.controller.setLesson(name, before[name]);
     }

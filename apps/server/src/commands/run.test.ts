@@ -130,6 +130,23 @@ describe("loopscope run", () => {
     expect(events.length).toBeGreaterThan(0);
   });
 
+  it("refuses a fault-injecting scenario on a kubeconfig's cluster before starting anything", async () => {
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof write;
+    try {
+      const out = join(dir, "conflict.jsonl");
+      const args = ["--scenario", "conflict", "--out", out, "--kubeconfig", join(dir, "kc.yaml")];
+      expect(await run(args)).toBe(1);
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(said).toEqual([
+      "loopscope run: scenario conflict slows or breaks the API server on purpose: it runs on the embedded one only (without --kubeconfig and --context)\n",
+    ]);
+    expect(usage).toMatch(/conflict +Conflict: a competing writer \(embedded only\)/);
+  });
+
   it("rejects bad usage with exit 2", async () => {
     expect(await run(["--scenario", "nope", "--out", "x"])).toBe(2);
     expect(parseArgs(["--scenario", "create-foo"])).toBe("--out is required");

@@ -48,7 +48,7 @@ optionally the log the Go controller would print.
 
 scenarios:
 ${Object.entries(scenarios)
-  .map(([name, s]) => `  ${name.padEnd(20)} ${s.title}`)
+  .map(([name, s]) => `  ${name.padEnd(20)} ${s.title}${s.injectsFaults ? " (embedded only)" : ""}`)
   .join("\n")}`;
 
 interface RunArgs {
@@ -171,6 +171,14 @@ export async function run(argv: string[]): Promise<number> {
   const klogOut = args.klog ? createWriteStream(partialPath(args.klog)) : undefined;
   // --context alone means the usual kubeconfig, as for `up` (and kubectl).
   const kubeconfig = args.kubeconfig ?? (args.context ? defaultKubeconfig() : undefined);
+  if (kubeconfig && scenario.injectsFaults) {
+    log(
+      `scenario ${scenario.name} slows or breaks the API server on purpose: it runs on the embedded one only (without --kubeconfig and --context)`,
+    );
+    await close(klogOut);
+    if (args.klog) await abandonOutput(args.klog);
+    return 1;
+  }
   const cluster: ClusterSpec = kubeconfig
     ? {
         kind: "kubeconfig",

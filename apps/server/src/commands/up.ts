@@ -24,6 +24,7 @@ and the dashboard; records every stage event to runs/<time>.jsonl; stops cleanly
   --host H            address to listen on (default 127.0.0.1; others are reachable from the network)
   --kubeconfig FILE   run the controller against this cluster instead of the embedded one
   --context NAME      kubeconfig context (default: its current context; alone: $KUBECONFIG or ~/.kube/config)
+  --install-crd       apply the Foo CRD to that cluster if it is missing
   --workers N         controller workers (default 2)
   --resync D          informer resync period, e.g. 30s, 500ms, 0 = off (default 30s)
   --record FILE       record to FILE, continuing it if it exists (default runs/<time>.jsonl)
@@ -52,7 +53,12 @@ export async function run(argv: string[]): Promise<number> {
   try {
     live = await startLive({
       cluster: flags.kubeconfig
-        ? { kind: "kubeconfig", path: flags.kubeconfig, context: flags.context }
+        ? {
+            kind: "kubeconfig",
+            path: flags.kubeconfig,
+            context: flags.context,
+            installCrd: flags.installCrd,
+          }
         : { kind: "embedded" },
       host: flags.host,
       port: flags.port,
@@ -81,7 +87,9 @@ export async function run(argv: string[]): Promise<number> {
     ...(live.server.shareUrl ? [`read-only  ${live.server.shareUrl}`] : []),
     `recording  ${shown(live.recordingPath)}`,
     // A whole line to paste into another shell (the README says "an export KUBECONFIG=… line").
-    `export KUBECONFIG=${live.kubeconfigPath}`,
+    // With --context, kubectl needs it too: the file's current context may be another cluster.
+    `export KUBECONFIG=${live.kubeconfigPath}` +
+      (flags.context ? `; alias kubectl='kubectl --context ${flags.context}'` : ""),
   ];
   process.stdout.write(out.join("\n") + "\n");
   err(`up (cluster: ${live.session.clusterName}); Ctrl-C to stop`);

@@ -23,19 +23,24 @@ export function scenarioRunner(
   let running: string | undefined;
   return {
     // A scenario meant for another worker count runs with this controller's: its title says so.
+    // A real cluster is not ours to slow down or break: the scenarios that do are not offered.
     list: () =>
-      Object.values(scenarios).map(({ name, title, teaches, session: wants }) => {
-        const has = session.controller.workerCount;
-        const differs = wants?.workers !== undefined && wants.workers !== has;
-        return {
-          name,
-          title: differs ? `${title} (here: ${has} worker${has === 1 ? "" : "s"})` : title,
-          teaches,
-        };
-      }),
+      Object.values(scenarios)
+        .filter((s) => !s.injectsFaults || session.apiserver !== undefined)
+        .map(({ name, title, teaches, session: wants }) => {
+          const has = session.controller.workerCount;
+          const differs = wants?.workers !== undefined && wants.workers !== has;
+          return {
+            name,
+            title: differs ? `${title} (here: ${has} worker${has === 1 ? "" : "s"})` : title,
+            teaches,
+          };
+        }),
     async run(name) {
       const scenario = scenarios[name];
       if (!scenario) throw new HttpError(400, `no scenario named ${name}`);
+      if (scenario.injectsFaults && session.apiserver === undefined)
+        throw new HttpError(409, `${name} slows or breaks the API server: embedded cluster only`);
       if (running) throw new HttpError(409, `scenario ${running} is still running`);
       running = name;
       const events = new EventLog();

@@ -26,6 +26,7 @@ export const conflict: Scenario = {
   title: "Conflict: a competing writer",
   teaches:
     "A write based on a stale read gets 409 Conflict; the pass fails, the key comes back rate-limited and a later pass, reading the newer object, succeeds.",
+  injectsFaults: true,
   async run(ctx) {
     const faults = needFaults(ctx, "conflict");
     const key = fooKey(NAME);

@@ -59,5 +59,7 @@ export interface Scenario {
    * with them; a dashboard session keeps the workers `loopscope up --workers` gave it.
    */
   session?: { workers?: number; resyncMs?: number };
+  /** It slows or breaks the API server on purpose: only the embedded one can (see needFaults). */
+  injectsFaults?: true;
   run(ctx: ScenarioContext): Promise<void>;
 }

@@ -17,6 +17,7 @@ export const slowApi: Scenario = {
   title: "Slow API: writes take 250 ms",
   teaches:
     "When writes are slow, passes are long: events that arrive while a worker holds the key are parked and merged into a single next pass.",
+  injectsFaults: true,
   async run(ctx) {
     const faults = needFaults(ctx, "slow-api");
     const key = fooKey(NAME);

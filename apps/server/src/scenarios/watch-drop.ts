@@ -15,6 +15,7 @@ export const watchDrop: Scenario = {
   title: "Watch drop: closed watches and 410 Gone",
   teaches:
     "When a watch closes the reflector re-watches from its last resourceVersion; when it is told 410 Gone it re-lists. Either way the informer delivers every change and the controller converges.",
+  injectsFaults: true,
   async run(ctx) {
     const faults = needFaults(ctx, "watch-drop");
     const key = fooKey(NAME);

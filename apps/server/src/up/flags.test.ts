@@ -46,7 +46,10 @@ it("reads every flag", () => {
   });
   expect(parseUpFlags(["--context", "kind"])).toMatchObject({
     kubeconfig: expect.stringMatching(/config/),
+    installCrd: false,
   });
+  // What up's own message for a cluster without the Foo CRD tells a user to add.
+  expect(parseUpFlags(["--kubeconfig", "k", "--install-crd"])).toMatchObject({ installCrd: true });
   expect(parseReplayFlags(["t.jsonl", "--port", "9"])).toMatchObject({ file: "t.jsonl", port: 9 });
 });
 

@@ -24,6 +24,8 @@ export interface ServeFlags {
 export interface UpFlags extends ServeFlags {
   kubeconfig?: string;
   context?: string;
+  /** Apply the Foo CRD to the kubeconfig's cluster if it is not there. */
+  installCrd: boolean;
   workers: number;
   resyncMs: number;
   record?: string;
@@ -54,6 +56,7 @@ export function parseUpFlags(argv: string[]): UpFlags | "help" {
         ...SERVE_OPTIONS,
         kubeconfig: { type: "string" },
         context: { type: "string" },
+        "install-crd": { type: "boolean" },
         workers: { type: "string" },
         resync: { type: "string" },
         record: { type: "string" },
@@ -67,6 +70,7 @@ export function parseUpFlags(argv: string[]): UpFlags | "help" {
     // --context alone means the usual kubeconfig ($KUBECONFIG's first file, else ~/.kube/config).
     kubeconfig: values.kubeconfig ?? (values.context ? defaultKubeconfig() : undefined),
     context: values.context,
+    installCrd: values["install-crd"] ?? false,
     workers: int("--workers", values.workers ?? "2", 1, 64),
     resyncMs: duration("--resync", values.resync ?? "30s"),
     record: values.record,

@@ -3,7 +3,7 @@
  * is left running. The "real cluster" is the embedded API server reached through a kubeconfig
  * file, with its fault injection standing in for RBAC refusals and a missing CRD.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -94,6 +94,18 @@ describe("startSession with a kubeconfig", () => {
       cluster: { kind: "kubeconfig", path, context: "nope" },
     }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/^context "nope" not found in .* \(contexts: .+\)$/);
+  });
+
+  it("a current-context that is no context says so, as kubectl does", async () => {
+    const path = await kubeconfigFile();
+    const text = await readFile(path, "utf8");
+    await writeFile(path, text.replace(/current-context: .*/, "current-context: nope"));
+    const err = await startSession({ cluster: { kind: "kubeconfig", path } }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toMatch(
+      /^current-context "nope" of .* is not one of its contexts \(.+\): pass --context NAME$/,
+    );
   });
 
   it("an unreadable kubeconfig is one line", async () => {

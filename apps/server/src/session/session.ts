@@ -94,7 +94,15 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
       }
       kubeConfig.setCurrentContext(opts.cluster.context);
     }
-    clusterName = kubeConfig.getCurrentContext() || "kubeconfig";
+    const current = kubeConfig.getCurrentContext();
+    if (current && !kubeConfig.getContextObject(current)) {
+      // As kubectl says it; client-node would only say "No active cluster!" on the first call.
+      const names = kubeConfig.getContexts().map((c) => c.name);
+      throw new ClusterError(
+        `current-context "${current}" of ${opts.cluster.path} is not one of its contexts (${names.join(", ") || "none"}): pass --context NAME`,
+      );
+    }
+    clusterName = current || "kubeconfig";
     await checkCluster(kubeConfig, { installCrd: opts.cluster.installCrd });
   }
 

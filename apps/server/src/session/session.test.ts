@@ -5,7 +5,7 @@
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "@loopscope/apiserver";
 import { ClusterError, startSession, type Session } from "./session.ts";
@@ -106,6 +106,31 @@ describe("startSession with a kubeconfig", () => {
     expect((err as Error).message).toMatch(
       /^current-context "nope" of .* is not one of its contexts \(.+\): pass --context NAME$/,
     );
+  });
+
+  it("merges a list of kubeconfig files as kubectl does ($KUBECONFIG=a:b)", async () => {
+    const path = await kubeconfigFile();
+    const text = await readFile(path, "utf8");
+    // The first file: another cluster, current; the second: the real one, under a new context.
+    const other = join(dir, "other");
+    await writeFile(
+      other,
+      [
+        "apiVersion: v1",
+        "kind: Config",
+        "clusters: [{ name: gone, cluster: { server: 'http://127.0.0.1:9' } }]",
+        "users: [{ name: gone, user: {} }]",
+        "contexts: [{ name: gone, context: { cluster: gone, user: gone } }]",
+        "current-context: gone",
+      ].join("\n"),
+    );
+    const ours = text.match(/current-context: (.*)/)![1]!.trim();
+    session = await startSession({
+      cluster: { kind: "kubeconfig", path: `${other}${delimiter}${path}`, context: ours },
+      resyncMs: 0,
+    });
+    expect(session.clusterName).toBe(ours);
+    expect(session.controller.foos.hasSynced()).toBe(true);
   });
 
   it("an unreadable kubeconfig is one line", async () => {

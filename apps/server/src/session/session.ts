@@ -16,6 +16,7 @@
  *   events link to their watch event by that seq (`causeSeq`), else by the event's 1-based ordinal
  *   in this session's stream.
  */
+import { delimiter } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { startEmbeddedApiServer, type ApiServer, type ApiServerOptions } from "./embedded.ts";
 import {
@@ -79,7 +80,20 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     clusterName = "embedded";
   } else {
     try {
-      kubeConfig.loadFromFile(opts.cluster.path);
+      // A list of files, as $KUBECONFIG may be, is merged as kubectl merges it: the first file
+      // that sets a current-context wins.
+      const [first = "", ...more] = opts.cluster.path.split(delimiter).filter((f) => f !== "");
+      kubeConfig.loadFromFile(first);
+      for (const file of more) {
+        const next = new KubeConfig();
+        next.loadFromFile(file);
+        // kubectl keeps the first definition of a name; client-node would throw on the second.
+        const known = (list: { name: string }[], name: string) => list.some((x) => x.name === name);
+        next.clusters = next.clusters.filter((c) => !known(kubeConfig.clusters, c.name));
+        next.users = next.users.filter((u) => !known(kubeConfig.users, u.name));
+        next.contexts = next.contexts.filter((c) => !known(kubeConfig.contexts, c.name));
+        kubeConfig.mergeConfig(next, kubeConfig.getCurrentContext() !== "");
+      }
     } catch (err) {
       throw new ClusterError(
         `cannot read kubeconfig ${opts.cluster.path}: ${(err as Error).message.split("\n")[0]}`,

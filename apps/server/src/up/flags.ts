@@ -101,8 +101,11 @@ export function parseReplayFlags(
 }
 
 export function defaultKubeconfig(): string {
-  const fromEnv = process.env.KUBECONFIG?.split(delimiter).find((p) => p !== "");
-  return fromEnv ?? join(homedir(), ".kube", "config");
+  // Every file $KUBECONFIG lists (the session merges them, as kubectl does).
+  const fromEnv = process.env.KUBECONFIG?.split(delimiter).filter((p) => p !== "");
+  return fromEnv && fromEnv.length > 0
+    ? fromEnv.join(delimiter)
+    : join(homedir(), ".kube", "config");
 }
 
 function usageErrors<T>(parse: () => T): T {

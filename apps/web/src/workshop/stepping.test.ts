@@ -96,6 +96,16 @@ describe("moving to an event keeps it in view", () => {
 });
 
 describe("where the step-through starts", () => {
+  /** A scenario's note about KEY (its seq is given when the trace is numbered). */
+  const note = (ts: number, text: string): TraceEvent => ({
+    seq: 0,
+    ts,
+    stage: "note",
+    key: KEY,
+    text,
+    src: "scenario",
+  });
+
   const firstStep = (session: TraceSession) => {
     const data = workshopData(session, KEY);
     const seq = stepSeqs(data, KEY, session.summaryOf(KEY)!.firstTs)[0]!;
@@ -113,14 +123,6 @@ describe("where the step-through starts", () => {
   it("at the first life's note when the scenario's own delete lies between the lives", () => {
     // delete-and-recreate's notes: apply, (life 1), delete, apply, (life 2).
     const [life, again] = twoLives();
-    const note = (ts: number, text: string): TraceEvent => ({
-      seq: 0,
-      ts,
-      stage: "note",
-      key: KEY,
-      text,
-      src: "scenario",
-    });
     const session = new TraceSession({ kind: "replay", name: "dr.jsonl" });
     session.push(
       [
@@ -147,14 +149,6 @@ describe("where the step-through starts", () => {
 
   it("at a scenario's setup note right before its apply (slow-api: writes slowed first)", () => {
     const [life] = twoLives();
-    const note = (ts: number, text: string): TraceEvent => ({
-      seq: 0,
-      ts,
-      stage: "note",
-      key: KEY,
-      text,
-      src: "scenario",
-    });
     const session = new TraceSession({ kind: "replay", name: "slow.jsonl" });
     session.push(
       [

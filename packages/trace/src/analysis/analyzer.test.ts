@@ -199,10 +199,14 @@ describe("logs with pass-end markers only", () => {
 });
 
 /** Foo ns/a created, its first pass's status write refused with 409 — the pass not yet over. */
-function conflictedCreate() {
+/** Builds events of key ns/a, numbered 1, 2, 3 … (ts: 1 ms apart), from their other fields. */
+function eventsOfKeyA(): (e: Record<string, unknown>) => TraceEvent {
   let seq = 0;
-  const ev = (e: Record<string, unknown>) =>
-    ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+  return (e) => ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+}
+
+function conflictedCreate() {
+  const ev = eventsOfKeyA();
   const a = new Analyzer();
   a.push(ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "1" }));
   a.push(ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }));
@@ -433,9 +437,7 @@ describe("a pass that ended in error owes a retry", () => {
  */
 describe("a watch event logged before the write it echoes", () => {
   function earlyEcho(createChanged?: boolean) {
-    let seq = 0;
-    const ev = (e: Record<string, unknown>) =>
-      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+    const ev = eventsOfKeyA();
     const events = [
       ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
       ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
@@ -491,9 +493,7 @@ describe("a watch event logged before the write it echoes", () => {
   });
 
   it("is not matched when it came before the writing pass began (a no-op write returns the rv it found)", () => {
-    let seq = 0;
-    const ev = (e: Record<string, unknown>) =>
-      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+    const ev = eventsOfKeyA();
     const a = new Analyzer();
     a.pushAll([
       ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
@@ -511,9 +511,7 @@ describe("a watch event logged before the write it echoes", () => {
 
 describe("the reconcile count of a create followed by a new action", () => {
   function settledThen(next: Record<string, unknown>) {
-    let seq = 0;
-    const ev = (e: Record<string, unknown>) =>
-      ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
+    const ev = eventsOfKeyA();
     const a = new Analyzer();
     a.pushAll([
       ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),

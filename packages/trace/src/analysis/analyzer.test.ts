@@ -492,6 +492,32 @@ describe("a watch event logged before the write it echoes", () => {
     );
   });
 
+  it("is not matched by a write the log calls a no-op (it returned someone else's rv)", () => {
+    const ev = eventsOfKeyA();
+    const a = new Analyzer();
+    a.pushAll([
+      ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
+      ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
+      ev({ stage: "dequeue" }),
+      ev({ stage: "read", rv: "10" }),
+      ev({ stage: "watch", kind: "Foo", event: "update", name: "a", rv: "20", oldRv: "10" }),
+      ev({ stage: "enqueue", cause: "watch", causeSeq: 5, merged: "processing" }),
+      ev({
+        stage: "write",
+        verb: "patch",
+        target: "foos/ns/a/status",
+        code: 200,
+        rv: "20",
+        changed: false,
+      }),
+      ev({ stage: "done", outcome: "synced" }),
+      ev({ stage: "dequeue" }),
+      ev({ stage: "done", outcome: "synced" }),
+    ]);
+    expect(a.passes("ns/a")[1]!.cause).toBe("external");
+    expect(a.summary("ns/a")!.noopWrites).toBe(1);
+  });
+
   it("is not matched when it came before the writing pass began (a no-op write returns the rv it found)", () => {
     const ev = eventsOfKeyA();
     const a = new Analyzer();

@@ -457,7 +457,11 @@ export class Analyzer {
     // A watch event that came before this line with the rv this write returned is its echo —
     // if it came while this pass ran. One from before the pass shows the object as the write
     // found it: a no-op write returns the rv the object already had.
-    const earlyEcho = e.rv !== undefined ? st.unexplainedRvs.take(e.rv, st.openSeq) : undefined;
+    // (A write the log calls a no-op returned the rv someone else's change gave the object.)
+    const earlyEcho =
+      e.rv !== undefined && e.changed !== false
+        ? st.unexplainedRvs.take(e.rv, st.openSeq)
+        : undefined;
     if (earlyEcho !== undefined) {
       this.echoCameFirst(st, earlyEcho, e.seq);
       changed ??= true;

@@ -218,6 +218,7 @@ export async function run(argv: string[]): Promise<number> {
   };
   process.once("SIGINT", onInterrupt);
   try {
+    for (const done of session.changedCluster) log(done);
     log(`scenario ${scenario.name} on ${session.clusterName}`);
     await runScenario(scenario, {
       session,

@@ -92,6 +92,7 @@ export async function run(argv: string[]): Promise<number> {
       (flags.context ? `; alias kubectl='kubectl --context ${flags.context}'` : ""),
   ];
   process.stdout.write(out.join("\n") + "\n");
+  for (const done of live.session.changedCluster) err(done);
   err(`up (cluster: ${live.session.clusterName}); Ctrl-C to stop`);
   if (flags.open) await openBrowser(live.server.url, err);
 

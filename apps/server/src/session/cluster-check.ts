@@ -38,10 +38,15 @@ function describe(err: unknown): { code?: number; text: string } {
   return { text: code && !first.includes(code) ? `${code}: ${first}` : first };
 }
 
+/**
+ * Checks that the kubeconfig's cluster can run the controller; returns what it changed there to
+ * make it so, in sentences for the user (the Foo CRD it created with `installCrd`).
+ */
 export async function checkCluster(
   kc: KubeConfig,
   opts: { installCrd?: boolean } = {},
-): Promise<void> {
+): Promise<string[]> {
+  const changed: string[] = [];
   const server = kc.getCurrentCluster()?.server ?? "(no server in kubeconfig)";
   const user = kc.getCurrentUser()?.name ?? "(no user)";
   try {
@@ -76,6 +81,7 @@ export async function checkCluster(
         );
       }
       await installCrd(kc, server);
+      changed.push(`created the Foo CRD (${FOO_PLURAL}.${FOO_GROUP}) on ${server}`);
     } else {
       throw forbiddenOr(d, `list ${FOO_PLURAL}.${FOO_GROUP}`, server, user);
     }
@@ -85,6 +91,7 @@ export async function checkCluster(
   } catch (err) {
     throw forbiddenOr(describe(err), "list deployments.apps in all namespaces", server, user);
   }
+  return changed;
 }
 
 function forbiddenOr(

@@ -75,6 +75,12 @@ describe("startSession with a kubeconfig", () => {
       .makeApiClient(ApiextensionsV1Api)
       .readCustomResourceDefinition({ name: "foos.samplecontroller.k8s.io" });
     expect(crd.spec.versions[0]?.subresources?.status).toEqual({});
+    // And says so: it changed the user's cluster.
+    expect(session.changedCluster).toEqual([
+      expect.stringMatching(
+        /^created the Foo CRD \(foos\.samplecontroller\.k8s\.io\) on http:\/\//,
+      ),
+    ]);
   });
 
   it("an RBAC refusal names the user and the verb", async () => {

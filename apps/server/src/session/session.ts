@@ -67,6 +67,8 @@ export interface Session {
   controller: FooController;
   /** "embedded" or the kubeconfig context's name. */
   clusterName: string;
+  /** What starting changed in a kubeconfig's cluster, for the user to hear ("created the Foo CRD …"). */
+  changedCluster: string[];
   stop(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
   let apiserver: ApiServer | undefined;
   const kubeConfig = new KubeConfig();
   let clusterName: string;
+  let changedCluster: string[] = [];
   if (opts.cluster.kind === "embedded") {
     apiserver = await startEmbeddedApiServer(opts.cluster.apiserverOpts ?? {});
     kubeConfig.loadFromString(apiserver.kubeconfigYaml());
@@ -117,7 +120,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
       );
     }
     clusterName = current || "kubeconfig";
-    await checkCluster(kubeConfig, { installCrd: opts.cluster.installCrd });
+    changedCluster = await checkCluster(kubeConfig, { installCrd: opts.cluster.installCrd });
   }
 
   const controller = new FooController({
@@ -145,6 +148,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     apiserver,
     controller,
     clusterName,
+    changedCluster,
     stop() {
       stopping ??= (async () => {
         await controller.stop();

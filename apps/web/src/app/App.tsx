@@ -14,6 +14,7 @@ import { fetchTrace, loadTrace, type Loading } from "../replay/load.ts";
 import { Samples } from "../replay/Samples.tsx";
 import { decodeDeepLink } from "../store/deepLink.ts";
 import { TraceSession } from "../store/session.ts";
+import { sourceLabel } from "./sourceLabel.ts";
 import { ViewStore, type Theme } from "../store/viewState.ts";
 import { Legend } from "../timeline/Legend.tsx";
 import { Overview } from "../timeline/Overview.tsx";
@@ -79,14 +80,7 @@ export function App() {
   useEffect(() => {
     if (replaying) view.set({ follow: false });
   }, [replaying, view]);
-  const sourceLabel =
-    session.source.kind === "live"
-      ? replaying
-        ? `replaying ${conn.info!.trace ?? ""}`
-        : `live · ${conn?.info?.cluster.kind ?? "…"}`
-      : session.source.kind === "replay"
-        ? `replay · ${session.source.name ?? ""}`
-        : "no trace open";
+  const label = sourceLabel(session.source, conn?.info);
 
   const replace = useCallback(
     (next: Loading) => {
@@ -199,8 +193,8 @@ export function App() {
     >
       <header className="topbar">
         <span className="brand">loopscope</span>
-        <span className="source" data-testid="source" title={sourceLabel}>
-          {sourceLabel}
+        <span className="source" data-testid="source" title={label}>
+          {label}
         </span>
         {conn && (
           <span

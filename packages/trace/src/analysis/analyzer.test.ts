@@ -205,6 +205,16 @@ function eventsOfKeyA(): (e: Record<string, unknown>) => TraceEvent {
   return (e) => ({ seq: ++seq, ts: seq * 1000, key: "ns/a", ...e }) as TraceEvent;
 }
 
+/** A Foo's add (rv 10), its enqueue, and pass 1's dequeue and read: the start of most stories. */
+function createdAndRead(ev: (e: Record<string, unknown>) => TraceEvent): TraceEvent[] {
+  return [
+    ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
+    ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
+    ev({ stage: "dequeue" }),
+    ev({ stage: "read", rv: "10" }),
+  ];
+}
+
 function conflictedCreate() {
   const ev = eventsOfKeyA();
   const a = new Analyzer();
@@ -439,10 +449,7 @@ describe("a watch event logged before the write it echoes", () => {
   function earlyEcho(createChanged?: boolean) {
     const ev = eventsOfKeyA();
     const events = [
-      ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
-      ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
-      ev({ stage: "dequeue" }),
-      ev({ stage: "read", rv: "10" }),
+      ...createdAndRead(ev),
       ev({ stage: "watch", kind: "Deployment", event: "add", name: "a", rv: "11" }),
       ev({ stage: "enqueue", cause: "watch", causeSeq: 5, merged: "processing" }),
       ev({
@@ -496,10 +503,7 @@ describe("a watch event logged before the write it echoes", () => {
     const ev = eventsOfKeyA();
     const a = new Analyzer();
     a.pushAll([
-      ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
-      ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
-      ev({ stage: "dequeue" }),
-      ev({ stage: "read", rv: "10" }),
+      ...createdAndRead(ev),
       ev({ stage: "watch", kind: "Foo", event: "update", name: "a", rv: "20", oldRv: "10" }),
       ev({ stage: "enqueue", cause: "watch", causeSeq: 5, merged: "processing" }),
       ev({
@@ -522,10 +526,7 @@ describe("a watch event logged before the write it echoes", () => {
     const ev = eventsOfKeyA();
     const a = new Analyzer();
     a.pushAll([
-      ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
-      ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
-      ev({ stage: "dequeue" }),
-      ev({ stage: "read", rv: "10" }),
+      ...createdAndRead(ev),
       ev({ stage: "write", verb: "patch", target: "foos/ns/a/status", code: 200, rv: "10" }),
       ev({ stage: "done", outcome: "synced" }),
     ]);
@@ -540,10 +541,7 @@ describe("the reconcile count of a create followed by a new action", () => {
     const ev = eventsOfKeyA();
     const a = new Analyzer();
     a.pushAll([
-      ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "10" }),
-      ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }),
-      ev({ stage: "dequeue" }),
-      ev({ stage: "read", rv: "10" }),
+      ...createdAndRead(ev),
       ev({ stage: "write", verb: "create", target: "deployments/ns/a", code: 201, rv: "11" }),
       ev({ stage: "done", outcome: "synced" }),
       ev({ stage: "watch", kind: "Deployment", event: "add", name: "a", rv: "11" }),

@@ -91,6 +91,8 @@ class Narrator {
 
   all(events: readonly TraceEvent[]): Narration[] {
     const keys = new Set(events.map((e) => e.key).filter((k) => k !== ""));
+    /** Our write's seq → the watch event, logged before it, that echoes it. */
+    const early = new Map<number, number>();
     for (const key of keys) {
       for (const p of this.ctx.passes(key)) {
         for (const s of [p.dequeueSeq, p.readSeq, p.endSeq, ...p.writeSeqs])
@@ -98,20 +100,18 @@ class Narrator {
         for (const t of p.triggers) {
           this.feeds.set(t.enqueueSeq, p);
           if (t.watchSeq !== undefined) this.feeds.set(t.watchSeq, p);
+          const { writeSeq, watchSeq } = t;
+          if (
+            t.cause === "self" &&
+            !t.inferred &&
+            writeSeq !== undefined &&
+            watchSeq !== undefined &&
+            writeSeq > watchSeq
+          )
+            early.set(writeSeq, watchSeq);
         }
       }
     }
-    const early = new Map<number, number>();
-    for (const p of this.feeds.values())
-      for (const t of p.triggers)
-        if (
-          t.cause === "self" &&
-          !t.inferred &&
-          t.watchSeq !== undefined &&
-          t.writeSeq !== undefined &&
-          t.writeSeq > t.watchSeq
-        )
-          early.set(t.writeSeq, t.watchSeq);
     if (early.size > 0) {
       for (const e of events) {
         const watchSeq = early.get(e.seq);

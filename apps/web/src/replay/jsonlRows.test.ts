@@ -8,86 +8,13 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import {
-  encodeEvent,
-  encodeHeader,
-  KNOWN_FIELDS,
-  TraceReader,
-  type Diagnostic,
-} from "@loopscope/trace";
+import { encodeEvent, encodeHeader, KNOWN_FIELDS, TraceReader } from "@loopscope/trace";
 import { badInputCorpus } from "../../../../packages/trace/src/robustness/corpus.ts";
-import { RowEncoder, type ColumnBatch } from "../store/rowEncoder.ts";
-import { createReader } from "./readerPort.ts";
+import { RowEncoder } from "../store/rowEncoder.ts";
+import { chunked, expectSame, fast, general } from "../testing/readerPaths.ts";
 import { JsonlRows } from "./jsonlRows.ts";
 
 const utf8 = new TextEncoder();
-
-interface Read {
-  batch: ColumnBatch;
-  diagnostics: Diagnostic[];
-  format: string;
-}
-
-function general(chunks: Uint8Array[]): Read {
-  const reader = new TraceReader();
-  const encoder = new RowEncoder();
-  const add = (e: Parameters<RowEncoder["add"]>[0]) => encoder.add(e);
-  for (const c of chunks) reader.push(c, add);
-  reader.end(add);
-  return {
-    batch: encoder.finish(),
-    diagnostics: reader.diagnostics,
-    format: reader.format ?? "empty",
-  };
-}
-
-function fast(chunks: Uint8Array[]): Read {
-  const encoder = new RowEncoder();
-  const diagnostics: Diagnostic[] = [];
-  const port = createReader(encoder);
-  const sink = {
-    event: (e: Parameters<RowEncoder["add"]>[0]) => encoder.add(e),
-    diagnostic: (d: Diagnostic) => diagnostics.push(d),
-  };
-  // As the worker reads a file: every chunk in one and the same buffer, overwritten once pushed
-  // (a reader that kept a view of a chunk would read the bytes of the next one).
-  const buffer = new Uint8Array(Math.max(1, ...chunks.map((c) => c.length)));
-  for (const c of chunks) {
-    buffer.set(c);
-    port.push(buffer.subarray(0, c.length), sink);
-    buffer.fill(0x7b);
-  }
-  port.end(sink);
-  return { batch: encoder.finish(), diagnostics, format: port.format() };
-}
-
-/** The batch as plain arrays (NaN compares equal under toEqual). */
-function plain(b: ColumnBatch): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(b))
-    out[k] = ArrayBuffer.isView(v) ? Array.from(v as Uint32Array) : v;
-  return out;
-}
-
-function chunked(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
-  const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Uint8Array[] = [];
-  let from = 0;
-  for (const c of [...at, bytes.length]) {
-    out.push(bytes.slice(from, c));
-    from = c;
-  }
-  return out;
-}
-
-function expectSame(bytes: Uint8Array, cuts: number[] = []): void {
-  const chunks = chunked(bytes, cuts);
-  const a = general(chunks);
-  const b = fast(chunks);
-  expect(plain(b.batch)).toEqual(plain(a.batch));
-  expect(b.diagnostics).toEqual(a.diagnostics);
-  expect(b.format).toBe(a.format);
-}
 
 // ── generated records ────────────────────────────────────────────────────────────────────────
 
@@ -246,7 +173,9 @@ const trace = fc
 describe("the worker's JSONL rows", () => {
   it("are the general reader's rows, for any input and any chunking", () => {
     fc.assert(
-      fc.property(trace, ({ bytes, cuts }) => expectSame(bytes, cuts)),
+      fc.property(trace, ({ bytes, cuts }) => {
+        expectSame(bytes, cuts);
+      }),
       { numRuns: 400 },
     );
   });
@@ -292,7 +221,7 @@ describe("the worker's JSONL rows", () => {
     }
   });
 
-  it("leave klog logs to the general reader, whatever the chunking", () => {
+  it("leave klog logs to the klog reader, whatever the chunking", () => {
     for (const dir of ["stage", "klog"]) {
       const root = fileURLToPath(
         new URL(`../../../../packages/trace/fixtures/${dir}/`, import.meta.url),

@@ -1,16 +1,20 @@
 /**
  * The worker's reader: packages/trace's streaming TraceReader (JSONL or klog, detected from the
  * first line), with loopscope's own JSONL records taken straight from the bytes into the batch
- * (jsonlRows.ts). The worker feeds it byte chunks; rows go into the RowEncoder, either directly or
+ * (jsonlRows.ts), and a klog log's canonical STAGE lines likewise from their fields (klogRows.ts).
+ * The worker feeds it byte chunks; rows go into the RowEncoder, either directly or
  * as events through the sink, in file order; new diagnostics come out through the sink.
  */
 import { TraceReader, type Diagnostic, type ReadOutcome, type TraceEvent } from "@loopscope/trace";
 import type { RowEncoder } from "../store/rowEncoder.ts";
 import { JsonlRows } from "./jsonlRows.ts";
+import { KlogRows } from "./klogRows.ts";
 
 export interface ReaderSink {
   event(e: TraceEvent): void;
   diagnostic(d: Diagnostic): void;
+  /** A row went into the encoder directly (JSONL records excepted: they count as lines). */
+  row?(): void;
 }
 
 export interface ReaderPort {
@@ -33,8 +37,15 @@ const NL = 10;
 /** Blank lines, to count the lines read as rows in the general reader too (line numbers). */
 const NEWLINES = new Uint8Array(64 * 1024).fill(NL);
 
-export function createReader(encoder: RowEncoder): ReaderPort {
-  const reader = new TraceReader();
+/**
+ * `keepKlogRaw`: keep a klog line's text beside its row (default); false when the page reads the
+ * lines back from the file (see LineMarks).
+ */
+export function createReader(encoder: RowEncoder, keepKlogRaw = true): ReaderPort {
+  /** The sink of the push under way, told of rows the klog path adds. */
+  let current: ReaderSink | undefined;
+  const klogRows = new KlogRows(encoder, keepKlogRaw, () => current?.row?.());
+  const reader = new TraceReader({ rows: klogRows });
   const rows = new JsonlRows(encoder, (seq) => reader.takeRecord(seq));
   let diagnosed = 0;
   /** Lines taken as rows since the general reader last saw a line. */
@@ -54,6 +65,7 @@ export function createReader(encoder: RowEncoder): ReaderPort {
   };
   return {
     push: (chunk, sink) => {
+      current = sink;
       let at = 0;
       if (straddling) {
         // The line's start is in the general reader already: it gets the rest of it too.
@@ -81,6 +93,7 @@ export function createReader(encoder: RowEncoder): ReaderPort {
       diagnostics(sink);
     },
     end: (sink) => {
+      current = sink;
       general(new Uint8Array(0), sink);
       reader.end(sink.event);
       diagnostics(sink);

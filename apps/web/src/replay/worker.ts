@@ -97,7 +97,7 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
     chunks = streamChunks(body, count);
   }
   const encoder = new RowEncoder();
-  const reader = createReader(encoder);
+  const reader = createReader(encoder, marks === undefined);
   const toAnalysis = (m: ReaderToAnalysis, transfer: Transferable[] = []) =>
     analysis.postMessage(m, transfer);
   let diagnostics: Diagnostic[] = [];
@@ -123,6 +123,9 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
         e.raw = undefined;
       }
       encoder.add(e);
+      if (encoder.rows >= batchEvents) flush();
+    },
+    row: () => {
       if (encoder.rows >= batchEvents) flush();
     },
     diagnostic: (d: Diagnostic) => diagnostics.push(d),

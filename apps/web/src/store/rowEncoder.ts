@@ -92,7 +92,7 @@ function asColumnNumber(field: NumericField, v: unknown): number | undefined {
 }
 
 /** The value of a canonical decimal string of at most 15 digits ("0", "1234"; not "012"). */
-function decimal(v: string): number | undefined {
+export function decimal(v: string): number | undefined {
   const n = v.length;
   if (n === 0 || n > 15 || (n > 1 && v.charCodeAt(0) === 48)) return undefined;
   let x = 0;
@@ -123,7 +123,7 @@ function numeric(
 const NAMES = new Map<string, string>();
 
 /** `"name":value` for the detail JSON. */
-function member(name: string, v: unknown): string {
+export function member(name: string, v: unknown): string {
   let n = NAMES.get(name);
   if (n === undefined) NAMES.set(name, (n = `${JSON.stringify(name)}:`));
   if (typeof v === "string") return n + quote(v);
@@ -217,7 +217,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** A value that shares no memory with the text it was read from (objects: never matched again). */
-function detached(v: unknown): unknown {
+export function detached(v: unknown): unknown {
   if (typeof v === "string") return v.length < 13 ? v : (JSON.parse(JSON.stringify(v)) as string);
   if (Array.isArray(v)) return v.map(detached);
   return v;

@@ -16,6 +16,7 @@
 import type { TraceEvent, UnsequencedEvent } from "../event.ts";
 import type { LineContext } from "./fast-stage.ts";
 import type { Interner } from "./interner.ts";
+import { fieldList, type StageFields, type StageName } from "./stage-fields.ts";
 
 /** Ids of the canonical keys, a bit each in `seen`. */
 const K = {
@@ -37,14 +38,13 @@ const K = {
   found: 15,
   changed: 16,
   fields: 17,
+  merged: 18,
 } as const;
 type K = (typeof K)[keyof typeof K];
 
-type StageName = "watch" | "enqueue" | "dequeue" | "read" | "write";
-
 /** The keys each stage takes (bit 1 << K); a line with any other key goes the general way. */
 const WATCH_KEYS = bits(K.key, K.rv, K.oldRv, K.kind, K.event, K.name, K.ns);
-const ENQUEUE_KEYS = bits(K.key, K.len, K.cause);
+const ENQUEUE_KEYS = bits(K.key, K.len, K.cause, K.merged);
 const DEQUEUE_KEYS = bits(K.key, K.len, K.worker);
 const READ_KEYS = bits(K.key, K.rv, K.generation, K.found, K.worker);
 const WRITE_KEYS = bits(
@@ -100,6 +100,7 @@ const P = {
   target: packed("target"),
   reason: packed("reason"),
   fields: packed("fields"),
+  merged: packed("merged"),
 };
 
 /**
@@ -126,6 +127,7 @@ function keyAt(x: number, bytes: Uint8Array, i: number, len: number): K | -1 {
       if (x === P.worker) return K.worker;
       if (x === P.target) return K.target;
       if (x === P.reason) return K.reason;
+      if (x === P.merged) return K.merged;
       return x === P.fields ? K.fields : -1;
     case 7:
       return spells(bytes, i, "changed") ? K.changed : -1;
@@ -170,6 +172,8 @@ function stageAt(bytes: Uint8Array, i: number, end: number): StageName | undefin
 /**
  * Reads the STAGE line whose tag starts at `from` and that ends at `end` (before its "\n" or
  * "\r\n"); `raw` is the whole line, `at` where it was read. Undefined: take the general path.
+ * With `rows`, the line is first offered to it as `fields` (refilled here): null when it took the
+ * line as a row of its own, and no event is made.
  */
 export function fastStageBytes(
   bytes: Uint8Array,
@@ -179,7 +183,8 @@ export function fastStageBytes(
   strings: Interner,
   at: LineContext,
   raw: string,
-): UnsequencedEvent | TraceEvent | undefined {
+  rows?: RowOffer,
+): UnsequencedEvent | TraceEvent | undefined | null {
   let i = from + 6;
   const stage = stageAt(bytes, i, end);
   if (stage === undefined) return undefined;
@@ -192,7 +197,7 @@ export function fastStageBytes(
   let oldRv: string | undefined;
   let len: number | undefined;
   let worker: number | undefined;
-  let kind: string | undefined;
+  let kind: "Foo" | "Deployment" | undefined;
   let event: "add" | "update" | "delete" | undefined;
   let name: string | undefined;
   let ns: string | undefined;
@@ -204,8 +209,9 @@ export function fastStageBytes(
   let generation: number | undefined;
   let found: boolean | undefined;
   let changed: boolean | undefined;
-  let fields: string[] | undefined;
+  let fields: string | undefined;
   let cause: "watch" | "resync" | "retry" | undefined;
+  let merged: false | "dirty" | "processing" | undefined;
   let seen = 0;
   while (i < end) {
     while (i < end && bytes[i] === 32) i++;
@@ -313,6 +319,12 @@ export function fastStageBytes(
         else if (is(bytes, a, b, "retry")) cause = "retry";
         else return undefined;
         break;
+      case K.merged:
+        if (is(bytes, a, b, "processing")) merged = "processing";
+        else if (is(bytes, a, b, "dirty")) merged = "dirty";
+        else if (is(bytes, a, b, "false")) merged = false;
+        else return undefined;
+        break;
       case K.found:
         found = bool(bytes, a, b);
         if (found === undefined) return undefined;
@@ -322,10 +334,7 @@ export function fastStageBytes(
         if (changed === undefined) return undefined;
         break;
       case K.fields:
-        fields = text
-          .slice(a, b)
-          .split(",")
-          .filter((f) => f.length > 0);
+        fields = text.slice(a, b);
         break;
     }
   }
@@ -354,17 +363,48 @@ export function fastStageBytes(
   }
   // An empty key is a watch's "no Foo"; on any other stage the general path reports it.
   if (key === undefined || (key === "" && stage !== "watch")) return undefined;
+  if (stage === "watch") {
+    if (kind === undefined || event === undefined) return undefined;
+    if (name === undefined) {
+      if (key === "") return undefined;
+      let slash = keyStart;
+      while (slash < keyEnd && bytes[slash] !== 47) slash++;
+      name = slash < keyEnd ? strings.get(bytes, text, slash + 1, keyEnd) : key;
+      if (ns === undefined && slash < keyEnd) ns = strings.get(bytes, text, keyStart, slash);
+    }
+  } else if (stage === "write") {
+    if (verb === undefined || target === undefined) return undefined;
+    if (verb === "update" && target.endsWith("/status")) return undefined; // the general path renames it
+  }
+  if (rows !== undefined) {
+    const f = rows.fields;
+    f.stage = stage;
+    f.key = key;
+    f.rv = rv;
+    f.oldRv = oldRv;
+    f.len = len;
+    f.worker = worker;
+    f.generation = generation;
+    f.code = code;
+    f.kind = kind;
+    f.event = event;
+    f.name = name;
+    f.ns = ns;
+    f.verb = verb;
+    f.target = target;
+    f.reason = reason;
+    f.cause = cause;
+    f.merged = merged;
+    f.found = found;
+    f.changed = changed;
+    f.fields = fields;
+    if (rows.take(f, at, raw)) return null;
+  }
   const { ts, src, line } = at;
   switch (stage) {
     case "watch": {
-      if (kind === undefined || event === undefined) return undefined;
-      if (name === undefined) {
-        if (key === "") return undefined;
-        let slash = keyStart;
-        while (slash < keyEnd && bytes[slash] !== 47) slash++;
-        name = slash < keyEnd ? strings.get(bytes, text, slash + 1, keyEnd) : key;
-        if (ns === undefined && slash < keyEnd) ns = strings.get(bytes, text, keyStart, slash);
-      }
+      // kind, event and name: checked above.
+      if (kind === undefined || event === undefined || name === undefined) return undefined;
       if (ns !== undefined && rv !== undefined && oldRv !== undefined) {
         return { ts, key, stage, kind, event, name, ns, rv, oldRv, src, raw, line, seq: 0 };
       }
@@ -375,11 +415,13 @@ export function fastStageBytes(
       return finish(e, raw, at);
     }
     case "enqueue": {
-      if (len !== undefined) {
+      if (len !== undefined && merged === undefined) {
         if (cause === undefined) return { ts, key, stage, len, src, raw, line, seq: 0 };
         return { ts, key, stage, len, cause, src, raw, line, seq: 0 };
       }
       const e: UnsequencedEvent = { ts: 0, key, stage };
+      if (len !== undefined) e.len = len;
+      if (merged !== undefined) e.merged = merged;
       if (cause !== undefined) e.cause = cause;
       return finish(e, raw, at);
     }
@@ -405,8 +447,7 @@ export function fastStageBytes(
       return finish(e, raw, at);
     }
     case "write": {
-      if (verb === undefined || target === undefined) return undefined;
-      if (verb === "update" && target.endsWith("/status")) return undefined; // the general path renames it
+      if (verb === undefined || target === undefined) return undefined; // checked above
       if (
         code !== undefined &&
         reason === undefined &&
@@ -424,11 +465,17 @@ export function fastStageBytes(
       if (reason !== undefined) e.reason = reason;
       if (rv !== undefined) e.rv = rv;
       if (changed !== undefined) e.changed = changed;
-      if (fields !== undefined) e.fields = fields;
+      if (fields !== undefined) e.fields = fieldList(fields);
       if (worker !== undefined) e.worker = worker;
       return finish(e, raw, at);
     }
   }
+}
+
+/** A row taker with the record it is offered lines in (see fastStageBytes). */
+export interface RowOffer {
+  fields: StageFields;
+  take(f: StageFields, at: LineContext, raw: string): boolean;
 }
 
 /** The fields-first event completed with where it was read (see LineContext's order). */

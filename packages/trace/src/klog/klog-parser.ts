@@ -18,7 +18,8 @@ import { baseFile, findHeader, headerSpan, readHeaderBytes, yearInPrefix } from 
 import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
 import { fastStage, type LineContext } from "./fast-stage.ts";
-import { fastStageBytes } from "./fast-stage-bytes.ts";
+import { fastStageBytes, type RowOffer } from "./fast-stage-bytes.ts";
+import { stageFields, type StageFields } from "./stage-fields.ts";
 import { copyAscii, Interner, sameBytes } from "./interner.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
@@ -104,7 +105,14 @@ export class KlogParser {
     private readonly opts: KlogOptions,
     private readonly emit: (e: UnsequencedEvent) => void,
     private readonly diag: (d: Diagnostic) => void,
-  ) {}
+    /** Takes a canonical STAGE line as a row instead of an event (false: it declined). */
+    takeRow?: (f: StageFields, at: LineContext, raw: string) => boolean,
+  ) {
+    this.rows = takeRow && { fields: stageFields(), take: takeRow };
+  }
+
+  /** Where canonical STAGE lines are offered as rows first (see fastStageBytes). */
+  private readonly rows: RowOffer | undefined;
 
   /** The pid in the header of the latest STAGE line (see otherProcess). */
   private stagePid: number | undefined;
@@ -201,7 +209,11 @@ export class KlogParser {
         where.ts = ts;
         where.src = src;
         where.line = lineNo;
-        const fast = fastStageBytes(bytes, text, at, end, this.strings, where, raw);
+        const fast = fastStageBytes(bytes, text, at, end, this.strings, where, raw, this.rows);
+        if (fast === null) {
+          this.lastKey = this.rows!.fields.key;
+          return;
+        }
         if (fast) {
           this.lastKey = fast.key;
           this.emit(fast);

@@ -13,6 +13,7 @@ import { fixture, FIXTURES } from "../testing/fixtures.ts";
 import { fastStage } from "../klog/fast-stage.ts";
 import { fastStageBytes } from "../klog/fast-stage-bytes.ts";
 import { Interner } from "../klog/interner.ts";
+import { parseStageMessage } from "../klog/stage-line.ts";
 import { LineSplitter } from "../lines/splitter.ts";
 
 /** xorshift32: the same logs in every run. */
@@ -346,6 +347,26 @@ describe("fastStageBytes", () => {
       expect(got, line).toBeDefined();
       expect(JSON.stringify(got), line).toBe(JSON.stringify(want));
     }
+  });
+
+  it("reads an enqueue's merged= (which fastStage leaves) as the general parser does", () => {
+    const strings = new Interner();
+    for (const line of [
+      "STAGE/enqueue key=ns/a len=0 merged=processing cause=watch",
+      "STAGE/enqueue key=ns/a len=1 merged=dirty",
+      "STAGE/enqueue key=ns/a merged=false cause=resync",
+    ]) {
+      const bytes = new TextEncoder().encode(line);
+      const got = fastStageBytes(bytes, line, 0, line.length, strings, where, line);
+      const r = parseStageMessage(line, 0);
+      if (!r.ok) throw new Error(r.message);
+      const want = { ...r.event, ts: where.ts, src: where.src, raw: line, line: where.line };
+      expect(got, line).toBeDefined();
+      expect(JSON.stringify(got), line).toBe(JSON.stringify(want));
+    }
+    const odd = "STAGE/enqueue key=ns/a len=0 merged=Dirty";
+    const bytes = new TextEncoder().encode(odd);
+    expect(fastStageBytes(bytes, odd, 0, odd.length, strings, where, odd)).toBeUndefined();
   });
 
   it("reads a key, and a write's key from its target, the same again and again", () => {

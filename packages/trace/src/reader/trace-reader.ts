@@ -14,6 +14,7 @@ import type { TraceEvent, UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
 import { LineSplitter, MAX_LINE, type Utf8Decoder } from "../lines/splitter.ts";
 import { KlogParser, type KlogOptions } from "../klog/klog-parser.ts";
+import type { StageRowTaker } from "../klog/stage-fields.ts";
 import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.ts";
 import { decodeEvent } from "../jsonl/decode-event.ts";
 
@@ -28,6 +29,11 @@ export interface ReaderOptions extends KlogOptions {
   maxDiagnostics?: number;
   /** A faster UTF-8 decoder for whole lines than TextDecoder (Node: see apps/server's cli/utf8.ts). */
   decode?: Utf8Decoder;
+  /**
+   * Takes a klog log's canonical STAGE lines as rows (they then count as events, with their seq,
+   * but reach no sink); the lines it declines, and all others, become events as usual.
+   */
+  rows?: StageRowTaker;
 }
 
 export class TraceReader {
@@ -73,10 +79,18 @@ export class TraceReader {
     this.format = opts.format;
     this.nextSeq = opts.firstSeq ?? 1;
     this.maxDiagnostics = opts.maxDiagnostics ?? 1000;
+    const rows = opts.rows;
     this.klog = new KlogParser(
       opts,
       (e) => this.emit(e),
       (d) => this.diagnose(d),
+      rows &&
+        ((f, at, raw) => {
+          if (!rows.take(f, at, raw, this.nextSeq)) return false;
+          this.nextSeq++;
+          this.events++;
+          return true;
+        }),
     );
   }
 

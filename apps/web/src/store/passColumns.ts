@@ -108,7 +108,10 @@ export class PassEncoder {
     let writes = 0;
     let changing = 0;
     let fields = 0;
-    for (const p of passes) {
+    // Indexed loops throughout: the for-of loops here allocated an iterator result per item
+    // (this runs a few dozen times per load, too rarely to be optimized before it is done).
+    for (let i = 0; i < n; i++) {
+      const p = passes[i];
       triggers += p.triggers.length;
       writes += p.writeSeqs.length;
       changing += p.changingWriteSeqs?.length ?? 0;
@@ -172,20 +175,25 @@ export class PassEncoder {
       b.changingWrites[i] = p.changingWrites;
       b.noopWrites[i] = p.noopWrites;
       b.conflicts[i] = p.conflicts;
-      b.triggerCount[i] = p.triggers.length;
-      for (const tr of p.triggers) {
+      const trs = p.triggers;
+      b.triggerCount[i] = trs.length;
+      for (let k = 0; k < trs.length; k++) {
+        const tr = trs[k];
         b.triggerEnqueueSeq[t] = tr.enqueueSeq;
         b.triggerWatchSeq[t] = opt(tr.watchSeq);
         b.triggerWriteSeq[t] = opt(tr.writeSeq);
         b.triggerCause[t] = CAUSE_CODE.get(tr.cause)!;
         b.triggerInferred[t++] = tr.inferred ? 1 : 0;
       }
-      b.writeCount[i] = p.writeSeqs.length;
-      for (const s of p.writeSeqs) b.writeSeqs[w++] = s;
-      b.changingCount[i] = p.changingWriteSeqs?.length ?? 0;
-      for (const s of p.changingWriteSeqs ?? EMPTY) b.changingSeqs[c++] = s;
-      b.fieldCount[i] = p.changedFields.length;
-      for (const name of p.changedFields) b.fieldIds[f++] = this.fields.id(name);
+      const ws = p.writeSeqs;
+      b.writeCount[i] = ws.length;
+      for (let k = 0; k < ws.length; k++) b.writeSeqs[w++] = ws[k];
+      const cs = p.changingWriteSeqs ?? EMPTY;
+      b.changingCount[i] = cs.length;
+      for (let k = 0; k < cs.length; k++) b.changingSeqs[c++] = cs[k];
+      const fs = p.changedFields;
+      b.fieldCount[i] = fs.length;
+      for (let k = 0; k < fs.length; k++) b.fieldIds[f++] = this.fields.id(fs[k]);
     }
     const k = this.keys.take();
     const fl = this.fields.take();

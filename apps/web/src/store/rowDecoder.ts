@@ -16,6 +16,8 @@ import {
   type NumericField,
 } from "./rowEncoder.ts";
 
+const RV_SLOTS = 4096;
+
 export class RowDecoder {
   private readonly keys: string[] = [""];
   private readonly details: (string | Record<string, unknown>)[] = [""];
@@ -29,6 +31,13 @@ export class RowDecoder {
   private readonly wide: (WideEvent | typeof NOT_WIDE | undefined)[] = [];
   /** Per detail id: the numeric fields its members hold (values no column could hold), if any. */
   private readonly wideOwn: OwnNumbers[] = [];
+  /**
+   * The latest rv strings made, by value mod RV_SLOTS: a resourceVersion comes back in the next few
+   * events (the write that made it, its watch event, the next read), and each String() of it
+   * was a fresh string for the collector.
+   */
+  private readonly rvNumbers = new Float64Array(RV_SLOTS).fill(NaN);
+  private readonly rvStrings: string[] = new Array<string>(RV_SLOTS).fill("");
 
   /** The batch's events, in order. */
   decode(b: ColumnBatch): TraceEvent[] {
@@ -76,8 +85,8 @@ export class RowDecoder {
       const w = worker[i];
       // A field a column could not hold exactly is in the detail: the row's absent value is that.
       const own = this.wideOwn[d];
-      e.rv = Number.isNaN(r) ? own.rv : String(r);
-      e.oldRv = Number.isNaN(o) ? own.oldRv : String(o);
+      e.rv = Number.isNaN(r) ? own.rv : this.rvString(r);
+      e.oldRv = Number.isNaN(o) ? own.oldRv : this.rvString(o);
       e.line = l === ABSENT ? own.line : l;
       e.len = n === ABSENT ? own.len : n;
       e.causeSeq = c === ABSENT ? own.causeSeq : c;
@@ -91,6 +100,16 @@ export class RowDecoder {
    * share one hidden class and the Analyzer's property loads stay monomorphic (events shaped by
    * their own members made them megamorphic: most of the Analyzer's time per write).
    */
+  /** String(rv), from the recent ones when it is one of them. */
+  private rvString(rv: number): string {
+    const slot = rv % RV_SLOTS;
+    if (this.rvNumbers[slot] === rv) return this.rvStrings[slot];
+    const s = String(rv);
+    this.rvNumbers[slot] = rv;
+    this.rvStrings[slot] = s;
+    return s;
+  }
+
   private makeWide(id: number): WideEvent | typeof NOT_WIDE {
     const members = id === 0 ? {} : this.detail(id);
     let own = NO_OWN_NUMBERS;

@@ -10,7 +10,7 @@
  * - an event is rebuilt losslessly from its row (see TraceStore.event): a field goes into a numeric
  *   column only when the column holds it exactly, everything else into the interned detail JSON.
  */
-import type { TraceEvent } from "@loopscope/trace";
+import { NOT_DECIMAL, rvNumber, type TraceEvent } from "@loopscope/trace";
 
 export const STAGE_CODE: Record<TraceEvent["stage"], number> = {
   watch: 0,
@@ -91,17 +91,10 @@ function asColumnNumber(field: NumericField, v: unknown): number | undefined {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 && v < ABSENT ? v : undefined;
 }
 
-/** The value of a canonical decimal string of at most 15 digits ("0", "1234"; not "012"). */
+/** A canonical decimal rv's number (see rvNumber), else undefined. */
 export function decimal(v: string): number | undefined {
-  const n = v.length;
-  if (n === 0 || n > 15 || (n > 1 && v.charCodeAt(0) === 48)) return undefined;
-  let x = 0;
-  for (let i = 0; i < n; i++) {
-    const d = v.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return undefined;
-    x = x * 10 + d;
-  }
-  return x;
+  const n = rvNumber(v);
+  return n === NOT_DECIMAL ? undefined : n;
 }
 
 /** Puts a numeric field into its column, or — absent there — into the detail. */

@@ -9,8 +9,9 @@
  * One typed array holds the numbers (slots 0‥size-1) and the seqs (slots size‥2·size-1): a typed
  * array is an ArrayBuffer too, and a key's first event paid for each.
  */
+import { NOT_DECIMAL, rvNumber } from "./rv-number.ts";
+
 const EMPTY = -1;
-const NOT_DECIMAL = -2;
 
 export class RvRing {
   private readonly nums: Float64Array;
@@ -23,7 +24,7 @@ export class RvRing {
   }
 
   remember(rv: string, seq: number): void {
-    const n = decimal(rv);
+    const n = rvNumber(rv);
     this.nums[this.at] = n;
     this.strings[this.at] = n === NOT_DECIMAL ? rv : undefined;
     this.nums[this.size + this.at] = seq;
@@ -46,7 +47,7 @@ export class RvRing {
   }
 
   private slot(rv: string): number {
-    const n = decimal(rv);
+    const n = rvNumber(rv);
     const nums = this.nums;
     if (n !== NOT_DECIMAL) {
       for (let i = 0; i < this.size; i++) if (nums[i] === n) return i;
@@ -55,21 +56,4 @@ export class RvRing {
     }
     return -1;
   }
-}
-
-/**
- * The number a canonical decimal rv spells ("1002"; no sign, no leading zero, at most 15 digits,
- * so exact as a double), else NOT_DECIMAL. Two rvs are equal exactly when both are canonical
- * with equal numbers, or both are not and equal as strings.
- */
-function decimal(rv: string): number {
-  const n = rv.length;
-  if (n === 0 || n > 15 || (n > 1 && rv.charCodeAt(0) === 48)) return NOT_DECIMAL;
-  let x = 0;
-  for (let i = 0; i < n; i++) {
-    const d = rv.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return NOT_DECIMAL;
-    x = x * 10 + d;
-  }
-  return x;
 }

@@ -10,6 +10,7 @@ import type { RunsFolder } from "../recorded-runs/runs-folder.ts";
 import { clusterActions } from "../actions/cluster-actions.ts";
 import { applyFault } from "../actions/faults.ts";
 import { ObjectsView } from "../objects/objects-view.ts";
+import { shownServer } from "../session/shown-server.ts";
 import type { DashboardBackend } from "./backend.ts";
 import { VERSION } from "./version.ts";
 
@@ -67,17 +68,9 @@ export function liveBackend(o: LiveBackendOptions): DashboardBackend {
 
 /** Where the controller runs, without credentials: the server URL stripped of any userinfo. */
 function clusterInfo(session: Session): ServerInfo["cluster"] {
-  const raw = session.apiserver?.url ?? session.kubeConfig.getCurrentCluster()?.server;
-  let server: string | undefined;
-  try {
-    const u = new URL(raw ?? "");
-    u.username = "";
-    u.password = "";
-    u.search = "";
-    server = u.toString().replace(/\/$/, "");
-  } catch {
-    server = undefined;
-  }
+  const server = shownServer(
+    session.apiserver?.url ?? session.kubeConfig.getCurrentCluster()?.server,
+  );
   return session.apiserver
     ? { kind: "embedded", server }
     : { kind: "kubeconfig", server, context: session.clusterName };

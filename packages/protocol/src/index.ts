@@ -11,7 +11,10 @@
  * - after `catchUp` the server sends no further `events` until the client's next `resume`, so
  *   the socket never buffers more than one batch past its high-water mark;
  * - `hello` is the first message on every connection; `objects` may arrive at any time after it
- *   and always replaces the previous snapshot whole.
+ *   and always replaces the previous snapshot whole;
+ * - on a kubeconfig's cluster, `reachability` follows `hello` on every connection and comes again
+ *   each time the cluster's API server stops or starts answering, so a page that connects during
+ *   an outage sees it; the embedded cluster (which lives in loopscope's process) never sends it.
  *
  * Authentication (see TOKEN_META, TOKEN_HEADER): the served index.html carries the run's token
  * in `<meta name="loopscope-token" content="…">`. Every /api request sends it in the
@@ -34,6 +37,8 @@ export type ServerMessage =
   | { type: "catchUp"; from: number; to: number }
   /** Current state of the watched objects, so a new client can draw the present. */
   | { type: "objects"; objects: ObjectsSnapshot }
+  /** Whether the cluster's API server answers; replaces the previous state whole. */
+  | { type: "reachability"; cluster: ClusterReachability }
   | { type: "pong"; t: number }
   | { type: "error"; message: string };
 
@@ -76,6 +81,22 @@ export interface ServerInfo {
   lessons: LessonSwitches;
   faults?: FaultState;
 }
+
+/**
+ * Whether a kubeconfig's cluster answers loopscope (GET /version within a few seconds). While it
+ * does not, nothing can reach the controller: no watch event, no pass.
+ */
+export type ClusterReachability =
+  | { reachable: true }
+  | {
+      reachable: false;
+      /** The API server's URL, credentials stripped (as ServerInfo.cluster.server). */
+      server: string;
+      /** Why: "connect ECONNREFUSED 127.0.0.1:6443", "no answer within 3 s", "HTTP 503". */
+      error: string;
+      /** ISO time of the first request that got no answer. */
+      since: string;
+    };
 
 export interface LoadIssue {
   /** 1-based line number in the replayed file, when known. */

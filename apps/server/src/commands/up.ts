@@ -13,6 +13,7 @@ import { DEFAULT_PORT, parseUpFlags } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { startLive } from "../up/start-live.ts";
+import { reachabilityLine } from "../up/reachability-line.ts";
 import { untilSignal } from "../up/signals.ts";
 
 export const usage = `usage: loopscope up [options]
@@ -69,6 +70,7 @@ export async function run(argv: string[]): Promise<number> {
       resyncMs: flags.resyncMs,
       share: flags.share,
       klog: flags.verbose ? (line) => process.stderr.write(line + "\n") : undefined,
+      onReachability: (now, before) => err(reachabilityLine(now, before)),
     });
   } catch (e) {
     if (

@@ -2,7 +2,13 @@
  * What the HTTP routes and the WebSocket stream need from a running session, live or replay.
  * `up` and `replay` each build one; the transport code never knows which.
  */
-import type { ActionRequest, ObjectsSnapshot, ServerInfo, ServerMode } from "@loopscope/protocol";
+import type {
+  ActionRequest,
+  ClusterReachability,
+  ObjectsSnapshot,
+  ServerInfo,
+  ServerMode,
+} from "@loopscope/protocol";
 import type { LineFile } from "@loopscope/trace";
 import type { TraceHub } from "../hub/trace-hub.ts";
 import type { RecordingMeta } from "../hub/codec.ts";
@@ -18,6 +24,14 @@ export interface DashboardBackend {
   objects(): ObjectsSnapshot;
   /** Called whenever objects() would answer differently. Returns an unsubscribe. */
   onObjectsChanged(listener: () => void): () => void;
+  /**
+   * A kubeconfig's cluster: whether its API server answers now, and a subscription to changes
+   * (returns an unsubscribe). Absent for the embedded cluster and in replay.
+   */
+  reachability?: {
+    state(): ClusterReachability;
+    onChange(listener: () => void): () => void;
+  };
   /**
    * Performs a mutation. Resolves with a human-readable result; rejects with an HttpError whose
    * status follows ActionResponse's table. Absent in replay (every action answers 409).

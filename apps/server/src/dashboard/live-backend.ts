@@ -27,6 +27,8 @@ export interface LiveBackendOptions {
   workers: number;
   resyncMs: number;
   scenarios?: ScenarioRunner;
+  /** A kubeconfig's cluster: whether it answers (absent for the embedded one). */
+  reachability?: DashboardBackend["reachability"];
 }
 
 export function liveBackend(o: LiveBackendOptions): DashboardBackend {
@@ -61,6 +63,7 @@ export function liveBackend(o: LiveBackendOptions): DashboardBackend {
     }),
     objects: () => objects.snapshot(),
     onObjectsChanged: (l) => objects.onChanged(l),
+    reachability: o.reachability,
     act,
     traceMeta: () => o.meta,
   };

@@ -1,6 +1,7 @@
 /**
  * Everything `loopscope up` runs, started in order and stopped in reverse: recording → hub →
- * session (cluster + controller, feeding the hub and the workqueue metrics) → kubeconfig file →
+ * session (cluster + controller, feeding the hub and the workqueue metrics) → the embedded
+ * cluster's kubeconfig file, or the probe of whether a kubeconfig's cluster still answers →
  * dashboard server (with GET /metrics for this run's Prometheus registry).
  * In-process callers (tests, benches) use this directly.
  *
@@ -14,6 +15,11 @@ import { TraceHub } from "../hub/trace-hub.ts";
 import type { RecordingMeta } from "../hub/codec.ts";
 import { RunsFolder } from "../recorded-runs/runs-folder.ts";
 import { startSession, type ClusterSpec, type Session } from "../session/session.ts";
+import {
+  ClusterReachabilityMonitor,
+  type ReachabilityListener,
+} from "../session/cluster-reachability.ts";
+import { shownServer } from "../session/shown-server.ts";
 import { liveBackend } from "../dashboard/live-backend.ts";
 import { scenarioRunner } from "../dashboard/scenario-runner.ts";
 import { startDashboardServer, type DashboardServer } from "../dashboard/dashboard-server.ts";
@@ -35,12 +41,16 @@ export interface LiveOptions {
   /** klog STAGE lines (the -v flag). */
   klog?: (line: string) => void;
   extraRoutes?: RouteModule[];
+  /** A kubeconfig's cluster stopped or started answering (`up` says so on stderr). */
+  onReachability?: ReachabilityListener;
 }
 
 export interface Live {
   server: DashboardServer;
   session: Session;
   hub: TraceHub;
+  /** On a kubeconfig's cluster: whether it answers. The embedded one lives in this process. */
+  reachability?: ClusterReachabilityMonitor;
   recordingPath: string;
   /** For kubectl: the embedded server's kubeconfig, or the one given. */
   kubeconfigPath: string;
@@ -69,6 +79,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
     for (const step of cleanup.splice(0).reverse()) await step().catch(() => {});
   };
   try {
+    let reachability: ClusterReachabilityMonitor | undefined;
     const session = await startSession({
       cluster: o.cluster,
       workers: o.workers,
@@ -77,12 +88,25 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       metrics: metrics.workqueue,
       klog: o.klog,
       verbosity: o.klog ? 2 : 0,
+      // A failed list or watch is the first sign of an outage: ask the cluster at once.
+      onInformerError: () => reachability?.suspect(),
     });
     cleanup.push(() => session.stop());
     let kubeconfig: KubeconfigFile | undefined;
     if (session.apiserver) {
       kubeconfig = await writeKubeconfigFile(session.apiserver.kubeconfigYaml());
       cleanup.push(() => kubeconfig!.remove());
+    } else {
+      // A kubeconfig's cluster can go away under the controller; the embedded one lives and
+      // dies with this process.
+      const monitor = new ClusterReachabilityMonitor({
+        kubeConfig: session.kubeConfig,
+        server: shownServer(session.kubeConfig.getCurrentCluster()?.server) ?? session.clusterName,
+      });
+      if (o.onReachability) monitor.onChange(o.onReachability);
+      monitor.start();
+      reachability = monitor;
+      cleanup.push(() => monitor.stop());
     }
     const backend = liveBackend({
       hub,
@@ -92,6 +116,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       workers: o.workers,
       resyncMs: o.resyncMs,
       scenarios: scenarioRunner(session, hub),
+      reachability,
     });
     const server = await startDashboardServer({
       backend,
@@ -107,6 +132,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       server,
       session,
       hub,
+      reachability,
       recordingPath,
       kubeconfigPath: kubeconfig?.path ?? (o.cluster.kind === "kubeconfig" ? o.cluster.path : ""),
       stop: () => (stopping ??= unwind()),

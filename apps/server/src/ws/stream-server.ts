@@ -2,7 +2,9 @@
  * The /ws endpoint: refuses upgrades from a foreign Host or Origin or without a token (403,
  * before any WebSocket exists), then gives each client a ClientStream, a `hello` and the
  * current objects; pushes a fresh `objects` snapshot to every client when objects change
- * (coalesced to at most one per `objectsMs`; a congested client gets it once it drains).
+ * (coalesced to at most one per `objectsMs`; a congested client gets it once it drains); on a
+ * kubeconfig's cluster, the cluster's reachability after `hello` and to every client on each
+ * change (rare and small: sent even to a congested client, behind what it has queued).
  * A client that does not answer a WebSocket ping within `heartbeatMs` is cut off, so a vanished
  * peer (laptop lid closed, cable pulled) does not keep a stream alive.
  */
@@ -50,6 +52,11 @@ export function createStreamServer(
   const stopObjects = backend.onObjectsChanged(() => {
     objectsTimer ??= setTimeout(pushObjects, objectsMs);
   });
+  const reachability = backend.reachability;
+  const stopReachability = reachability?.onChange(() => {
+    const cluster = reachability.state();
+    for (const s of streams) s.send({ type: "reachability", cluster });
+  });
 
   function pushObjects(): void {
     objectsTimer = undefined;
@@ -84,6 +91,8 @@ export function createStreamServer(
           streams.delete(stream);
         });
         stream.send({ type: "hello", info: infoFor(backend, access === "reader") });
+        // A page that opens during an outage must see it, not only one open before it began.
+        if (reachability) stream.send({ type: "reachability", cluster: reachability.state() });
         stream.send({ type: "objects", objects: backend.objects() });
       });
     },
@@ -96,6 +105,7 @@ export function createStreamServer(
     close() {
       clearInterval(heartbeat);
       stopObjects();
+      stopReachability?.();
       if (objectsTimer) clearTimeout(objectsTimer);
       for (const s of streams) s.close();
       for (const ws of wss.clients) ws.close(1001, "server shutting down");

@@ -1,0 +1,237 @@
+/**
+ * The real `loopscope up --kubeconfig` while its cluster's API server goes away and comes back:
+ * stderr says so once when it goes (the server's URL and why) however long it stays away, and
+ * once when it is back; every dashboard client hears it as `reachability`, one that connects
+ * during the outage too. The cluster is the embedded API server reached through a kubeconfig
+ * file: stopped, then listening again on the same port; or behind a TCP relay that stops passing
+ * bytes both ways, as a network that vanishes does (no error: open watches just fall silent).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { startApiServer, type ApiServer } from "@loopscope/apiserver";
+import { TOKEN_META, type ClusterReachability, type ServerMessage } from "@loopscope/protocol";
+import { StreamClient } from "../ws/stream-client.ts";
+import { REPO_ROOT } from "../up/web-build.ts";
+
+const BIN = join(REPO_ROOT, "apps", "server", "bin", "loopscope.mjs");
+// Generous limits for a busy 2-core machine, not speed claims.
+const WAIT = { timeout: 30_000, interval: 50 };
+
+let dir: string;
+let api: ApiServer | undefined;
+let child: ChildProcess | undefined;
+let relay: Server | undefined;
+const clients: StreamClient[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "loopscope-outage-"));
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.cut();
+  if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  relay?.close();
+  relay = undefined;
+  await api?.stop();
+  api = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** A dashboard client that keeps every `reachability` message it is sent. */
+async function watcher(url: string, token: string): Promise<ClusterReachability[]> {
+  const heard: ClusterReachability[] = [];
+  const client = new StreamClient({
+    baseUrl: url,
+    token,
+    onMessage: (m: ServerMessage) => {
+      if (m.type === "reachability") heard.push(m.cluster);
+    },
+  });
+  clients.push(client);
+  await client.connect();
+  return heard;
+}
+
+interface Up {
+  dashboard: string;
+  token: string;
+  stderr(): string;
+  /** SIGINT, as Ctrl-C; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+async function startUp(kubeconfig: string): Promise<Up> {
+  const up = spawn(
+    process.execPath,
+    [
+      BIN,
+      "up",
+      "--kubeconfig",
+      kubeconfig,
+      "--port",
+      "0",
+      "--record",
+      join(dir, "run.jsonl"),
+      "--no-build",
+      "--resync",
+      "0",
+    ],
+    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  child = up;
+  let stdout = "";
+  let stderr = "";
+  up.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+  up.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+  const exited = new Promise<number | null>((r) => up.once("exit", (code) => r(code)));
+  await vi.waitFor(() => expect(stderr).toContain("loopscope: up (cluster:"), {
+    timeout: 100_000,
+    interval: 50,
+  });
+  const dashboard = /^dashboard {2}(http:\/\/\S+)$/m.exec(stdout)![1]!;
+  const page = await (await fetch(dashboard)).text();
+  const token = new RegExp(`name="${TOKEN_META}" content="([^"]+)"`).exec(page)![1]!;
+  return {
+    dashboard,
+    token,
+    stderr: () => stderr,
+    stop: () => {
+      up.kill("SIGINT");
+      return exited;
+    },
+  };
+}
+
+/**
+ * A TCP relay to `target` whose `cut()` stops it passing bytes either way, on the connections it
+ * holds and on new ones, until `heal()`: what a client sees when the network in between goes.
+ */
+async function startRelay(target: number): Promise<{ port: number; cut(): void; heal(): void }> {
+  const sockets = new Set<Socket>();
+  let cut = false;
+  relay = createServer((inbound) => {
+    const outbound = connect(target, "127.0.0.1");
+    for (const [from, to] of [
+      [inbound, outbound],
+      [outbound, inbound],
+    ] as const) {
+      sockets.add(from);
+      from.on("data", (b) => to.write(b));
+      from.on("close", () => {
+        sockets.delete(from);
+        to.destroy();
+      });
+      from.on("error", () => to.destroy());
+      if (cut) from.pause();
+    }
+  });
+  await new Promise<void>((r) => relay!.listen(0, "127.0.0.1", r));
+  return {
+    port: (relay.address() as { port: number }).port,
+    cut() {
+      cut = true;
+      for (const s of sockets) s.pause();
+    },
+    heal() {
+      cut = false;
+      for (const s of sockets) s.resume();
+    },
+  };
+}
+
+it(
+  "an API server that goes away is one stderr line and a dashboard state, its return another",
+  { timeout: 150_000 },
+  async () => {
+    api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    const { port, url: server } = api;
+    const kubeconfig = join(dir, "kubeconfig");
+    await api.writeKubeconfig(kubeconfig);
+    const up = await startUp(kubeconfig);
+
+    const before = await watcher(up.dashboard, up.token);
+    await vi.waitFor(() => expect(before).toEqual([{ reachable: true }]), WAIT);
+
+    await api.stop();
+    api = undefined;
+    const goneLine = new RegExp(
+      `^loopscope: cluster ${server} unreachable since \\d\\d:\\d\\d:\\d\\d: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}; watching for it to come back$`,
+      "m",
+    );
+    await vi.waitFor(() => expect(up.stderr()).toMatch(goneLine), WAIT);
+    await vi.waitFor(() => expect(before).toHaveLength(2), WAIT);
+    const down = before[1]!;
+    expect(down).toEqual({
+      reachable: false,
+      server,
+      error: `connect ECONNREFUSED 127.0.0.1:${port}`,
+      since: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) as unknown as string,
+    });
+
+    // A page opened during the outage learns of it on connecting.
+    const during = await watcher(up.dashboard, up.token);
+    await vi.waitFor(() => expect(during).toEqual([down]), WAIT);
+
+    // Down across several probes (every 3 s) and informer retries: still the one line.
+    await new Promise((r) => setTimeout(r, 10_000));
+    expect(up.stderr().match(/unreachable since/g)).toHaveLength(1);
+    expect(before).toHaveLength(2);
+    expect(during).toHaveLength(1);
+
+    api = await startApiServer({ port, deploymentReadyDelayMs: 30 });
+    await vi.waitFor(
+      () =>
+        expect(up.stderr()).toMatch(
+          new RegExp(`^loopscope: cluster ${server} reachable again after \\d+ s$`, "m"),
+        ),
+      WAIT,
+    );
+    await vi.waitFor(() => expect(before.at(-1)).toEqual({ reachable: true }), WAIT);
+    await vi.waitFor(() => expect(during.at(-1)).toEqual({ reachable: true }), WAIT);
+
+    expect(await up.stop()).toBe(0);
+    expect(up.stderr().match(/unreachable since/g)).toHaveLength(1);
+    expect(up.stderr().match(/reachable again/g)).toHaveLength(1);
+    expect(before).toHaveLength(3);
+    expect(during).toHaveLength(2);
+  },
+);
+
+it(
+  "a network that goes silent (no error, no answer) is noticed too, and its return",
+  { timeout: 150_000 },
+  async () => {
+    api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    const net = await startRelay(api.port);
+    const server = `http://127.0.0.1:${net.port}`;
+    const kubeconfig = join(dir, "kubeconfig");
+    await api.writeKubeconfig(kubeconfig);
+    await writeFile(kubeconfig, (await readFile(kubeconfig, "utf8")).replace(api.url, server));
+    const up = await startUp(kubeconfig);
+    const heard = await watcher(up.dashboard, up.token);
+    await vi.waitFor(() => expect(heard).toEqual([{ reachable: true }]), WAIT);
+
+    net.cut();
+    await vi.waitFor(
+      () =>
+        expect(up.stderr()).toMatch(
+          new RegExp(
+            `^loopscope: cluster ${server} unreachable since \\d\\d:\\d\\d:\\d\\d: no answer within 3 s; watching for it to come back$`,
+            "m",
+          ),
+        ),
+      WAIT,
+    );
+    expect(heard.at(-1)).toMatchObject({ reachable: false, server, error: "no answer within 3 s" });
+
+    net.heal();
+    await vi.waitFor(() => expect(up.stderr()).toMatch(/reachable again after \d+ s$/m), WAIT);
+    await vi.waitFor(() => expect(heard.at(-1)).toEqual({ reachable: true }), WAIT);
+    expect(await up.stop()).toBe(0);
+    expect(up.stderr().match(/unreachable since/g)).toHaveLength(1);
+    expect(up.stderr().match(/reachable again/g)).toHaveLength(1);
+  },
+);

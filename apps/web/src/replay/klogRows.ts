@@ -67,7 +67,14 @@ export class KlogRows implements StageRowTaker {
     private readonly added: () => void,
   ) {}
 
-  take(f: StageFields, at: LineContext, raw: string, seq: number): boolean {
+  take(
+    f: StageFields,
+    at: LineContext,
+    text: string,
+    start: number,
+    end: number,
+    seq: number,
+  ): boolean {
     const rv = f.rv === undefined ? NaN : decimal(f.rv);
     const oldRv = f.oldRv === undefined ? NaN : decimal(f.oldRv);
     const len = u32(f.len);
@@ -117,7 +124,7 @@ export class KlogRows implements StageRowTaker {
     const key = this.encoder.keyId(f.key);
     const detail = this.detailId(key * 8 + stage, stage, n);
     this.encoder.addRow(seq, at.ts, stage, key, rv, oldRv, at.line, len, ABSENT, worker, detail);
-    if (this.keepRaw) this.encoder.setRaw(raw);
+    if (this.keepRaw) this.encoder.setRaw(text.slice(start, end));
     this.added();
     return true;
   }

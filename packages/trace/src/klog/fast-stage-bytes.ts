@@ -171,7 +171,8 @@ function stageAt(bytes: Uint8Array, i: number, end: number): StageName | undefin
 
 /**
  * Reads the STAGE line whose tag starts at `from` and that ends at `end` (before its "\n" or
- * "\r\n"); `raw` is the whole line, `at` where it was read. Undefined: take the general path.
+ * "\r\n"); the line starts at `lineStart` (its text is the event's `raw`), `at` is where it was
+ * read. Undefined: take the general path.
  * With `rows`, the line is first offered to it as `fields` (refilled here): null when it took the
  * line as a row of its own, and no event is made.
  */
@@ -182,7 +183,7 @@ export function fastStageBytes(
   end: number,
   strings: Interner,
   at: LineContext,
-  raw: string,
+  lineStart: number,
   rows?: RowOffer,
 ): UnsequencedEvent | TraceEvent | undefined | null {
   let i = from + 6;
@@ -398,8 +399,10 @@ export function fastStageBytes(
     f.found = found;
     f.changed = changed;
     f.fields = fields;
-    if (rows.take(f, at, raw)) return null;
+    if (rows.take(f, at, text, lineStart, end)) return null;
   }
+  // Cut only for an event: a row taker that keeps no text spares a string per line.
+  const raw = text.slice(lineStart, end);
   const { ts, src, line } = at;
   switch (stage) {
     case "watch": {
@@ -475,7 +478,8 @@ export function fastStageBytes(
 /** A row taker with the record it is offered lines in (see fastStageBytes). */
 export interface RowOffer {
   fields: StageFields;
-  take(f: StageFields, at: LineContext, raw: string): boolean;
+  /** The line is text[start, end). */
+  take(f: StageFields, at: LineContext, text: string, start: number, end: number): boolean;
 }
 
 /** The fields-first event completed with where it was read (see LineContext's order). */

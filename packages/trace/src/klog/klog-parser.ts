@@ -105,8 +105,14 @@ export class KlogParser {
     private readonly opts: KlogOptions,
     private readonly emit: (e: UnsequencedEvent) => void,
     private readonly diag: (d: Diagnostic) => void,
-    /** Takes a canonical STAGE line as a row instead of an event (false: it declined). */
-    takeRow?: (f: StageFields, at: LineContext, raw: string) => boolean,
+    /** Takes a canonical STAGE line, text[start, end), as a row instead of an event (false: it declined). */
+    takeRow?: (
+      f: StageFields,
+      at: LineContext,
+      text: string,
+      start: number,
+      end: number,
+    ) => boolean,
   ) {
     this.rows = takeRow && { fields: stageFields(), take: takeRow };
   }
@@ -203,13 +209,12 @@ export class KlogParser {
     const at = this.findTag(bytes, text, msgStart, end);
     if (at >= 0) {
       this.stagePid = h.pid;
-      const raw = text.slice(start, end);
       if (at === msgStart) {
         const where = this.where;
         where.ts = ts;
         where.src = src;
         where.line = lineNo;
-        const fast = fastStageBytes(bytes, text, at, end, this.strings, where, raw, this.rows);
+        const fast = fastStageBytes(bytes, text, at, end, this.strings, where, start, this.rows);
         if (fast === null) {
           this.lastKey = this.rows!.fields.key;
           return;
@@ -220,6 +225,7 @@ export class KlogParser {
           return;
         }
       }
+      const raw = text.slice(start, end);
       this.stage(raw.slice(msgStart - start), at - msgStart, lineNo, ts, src, raw);
       return;
     }

@@ -38,10 +38,18 @@ export interface StageFields {
 
 /**
  * Takes a canonical STAGE line as a row. `take` returns false to decline (the line then becomes
- * an event as usual); `seq` is the seq the event would have had.
+ * an event as usual); the line is text[start, end) (the event's `raw`), `seq` the seq the event
+ * would have had.
  */
 export interface StageRowTaker {
-  take(f: StageFields, at: LineContext, raw: string, seq: number): boolean;
+  take(
+    f: StageFields,
+    at: LineContext,
+    text: string,
+    start: number,
+    end: number,
+    seq: number,
+  ): boolean;
 }
 
 /** An empty record (one per reader: it is refilled for every line). */

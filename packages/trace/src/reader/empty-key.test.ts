@@ -54,7 +54,7 @@ describe("a STAGE line with an empty key", () => {
       expect(fastStage(line, 0, undefined, where), line).toBeUndefined();
       const bytes = new TextEncoder().encode(line);
       expect(
-        fastStageBytes(bytes, line, 0, line.length, new Interner(), where, line),
+        fastStageBytes(bytes, line, 0, line.length, new Interner(), where, 0),
         line,
       ).toBeUndefined();
     }

@@ -85,8 +85,8 @@ export class TraceReader {
       (e) => this.emit(e),
       (d) => this.diagnose(d),
       rows &&
-        ((f, at, raw) => {
-          if (!rows.take(f, at, raw, this.nextSeq)) return false;
+        ((f, at, text, start, end) => {
+          if (!rows.take(f, at, text, start, end, this.nextSeq)) return false;
           this.nextSeq++;
           this.events++;
           return true;

@@ -15,6 +15,7 @@ import { Samples } from "../replay/Samples.tsx";
 import { decodeDeepLink } from "../store/deepLink.ts";
 import { TraceSession } from "../store/session.ts";
 import { sourceLabel } from "./sourceLabel.ts";
+import { connectionBadge } from "./connectionBadge.ts";
 import { ViewStore, type Theme } from "../store/viewState.ts";
 import { Legend } from "../timeline/Legend.tsx";
 import { Overview } from "../timeline/Overview.tsx";
@@ -81,6 +82,7 @@ export function App() {
     if (replaying) view.set({ follow: false });
   }, [replaying, view]);
   const label = sourceLabel(session.source, conn?.info);
+  const badge = conn && connectionBadge(conn);
 
   const replace = useCallback(
     (next: Loading) => {
@@ -196,14 +198,15 @@ export function App() {
         <span className="source" data-testid="source" title={label}>
           {label}
         </span>
-        {conn && (
+        {conn && badge && (
           <span
-            className={`status ${conn.status}`}
+            className={`status ${badge.look}`}
             data-testid="connection-status"
             data-status={conn.status}
+            data-cluster={conn.cluster && (conn.cluster.reachable ? "reachable" : "unreachable")}
+            title={badge.title}
           >
-            {conn.status === "open" ? "connected" : conn.status}
-            {conn.reconnects > 0 ? ` · resumed ×${conn.reconnects}` : ""}
+            {badge.text}
           </span>
         )}
         <EventCount session={session} />

@@ -8,6 +8,7 @@ import {
   API,
   TOKEN_HEADER,
   type ClientMessage,
+  type ClusterReachability,
   type ObjectsSnapshot,
   type ServerInfo,
   type ServerMessage,
@@ -24,6 +25,8 @@ export interface ConnectionState {
   status: ConnectionStatus;
   info?: ServerInfo;
   objects?: ObjectsSnapshot;
+  /** A kubeconfig's cluster: whether it answers loopscope (the server says so on connect). */
+  cluster?: ClusterReachability;
   /** Reconnects so far (a drop followed by a successful resume). */
   reconnects: number;
   error?: string;
@@ -100,7 +103,8 @@ export class LiveConnection {
       if (this.ws !== ws) return;
       this.ws = undefined;
       if (this.stopped) return;
-      this.set({ status: "reconnecting" });
+      // What the server said of its cluster is stale now; it says it again on reconnect.
+      this.set({ status: "reconnecting", cluster: undefined });
       this.timer = setTimeout(() => this.connect(), this.backoff);
       this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
     };
@@ -142,6 +146,9 @@ export class LiveConnection {
         return;
       case "objects":
         this.set({ objects: m.objects });
+        return;
+      case "reachability":
+        this.set({ cluster: m.cluster });
         return;
       case "catchUp": {
         try {

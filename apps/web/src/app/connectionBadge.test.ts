@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import type { ClusterReachability } from "@loopscope/protocol";
+import { connectionBadge } from "./connectionBadge.ts";
+
+// 15:02:11 on the clock of whoever runs the test, whatever its time zone.
+const since = new Date(2026, 11, 4, 15, 2, 11).toISOString();
+const down: ClusterReachability = {
+  reachable: false,
+  server: "https://10.0.0.7:6443",
+  error: "connect ECONNREFUSED 10.0.0.7:6443",
+  since,
+};
+
+describe("the top bar's connection badge", () => {
+  it("says the cluster is unreachable while the socket is up but the cluster does not answer", () => {
+    const badge = connectionBadge({ status: "open", reconnects: 2, cluster: down });
+    expect(badge.text).toBe("cluster unreachable");
+    expect(badge.look).toBe("cluster-unreachable");
+    expect(badge.title).toContain(
+      "https://10.0.0.7:6443 has not answered since 15:02:11: connect ECONNREFUSED 10.0.0.7:6443.",
+    );
+  });
+
+  it("is back to connected once the cluster answers again", () => {
+    expect(
+      connectionBadge({ status: "open", reconnects: 0, cluster: { reachable: true } }),
+    ).toEqual({ text: "connected", look: "open" });
+  });
+
+  it("speaks of the socket when the socket is what is down: the cluster's last word is stale", () => {
+    expect(connectionBadge({ status: "reconnecting", reconnects: 1, cluster: down })).toEqual({
+      text: "reconnecting · resumed ×1",
+      look: "reconnecting",
+    });
+  });
+});

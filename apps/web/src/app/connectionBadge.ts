@@ -1,0 +1,43 @@
+/**
+ * What the top bar's connection badge says: whether events can reach the page. That takes two
+ * links — the page to loopscope (the WebSocket) and loopscope to its cluster — so while the
+ * socket is up but the cluster does not answer, the badge says so in the error colour: a
+ * "connected" badge over a silent timeline would tell a user all is well.
+ */
+import type { ConnectionState, ConnectionStatus } from "../live/connection.ts";
+
+export interface ConnectionBadge {
+  text: string;
+  /** Its look (a CSS class): the socket's status, or the cluster's outage. */
+  look: ConnectionStatus | "cluster-unreachable";
+  /** Hover text, when there is more to say than the text. */
+  title?: string;
+}
+
+export function connectionBadge(
+  conn: Pick<ConnectionState, "status" | "reconnects" | "cluster">,
+): ConnectionBadge {
+  const cluster = conn.cluster;
+  if (conn.status === "open" && cluster && !cluster.reachable) {
+    return {
+      text: "cluster unreachable",
+      look: "cluster-unreachable",
+      title:
+        `${cluster.server} has not answered since ${clockTime(new Date(cluster.since))}: ` +
+        `${cluster.error}. No event can come until it does; loopscope keeps asking and ` +
+        `this badge turns back when it answers.`,
+    };
+  }
+  const resumed = conn.reconnects > 0 ? ` · resumed ×${conn.reconnects}` : "";
+  return {
+    text: (conn.status === "open" ? "connected" : conn.status) + resumed,
+    look: conn.status,
+  };
+}
+
+/** The user's own clock: 15:02:11 (the server's stderr line says it the same way). */
+function clockTime(d: Date): string {
+  return [d.getHours(), d.getMinutes(), d.getSeconds()]
+    .map((n) => String(n).padStart(2, "0"))
+    .join(":");
+}

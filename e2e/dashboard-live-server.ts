@@ -15,7 +15,8 @@ export interface LiveServer {
   stop(): Promise<void>;
 }
 
-export async function startUp(): Promise<LiveServer> {
+/** `extraArgs`: more of `up`'s flags, e.g. `--kubeconfig FILE` for a cluster of the spec's own. */
+export async function startUp(extraArgs: string[] = []): Promise<LiveServer> {
   const dir = mkdtempSync(join(tmpdir(), "loopscope-e2e-up-"));
   const recording = join(dir, "run.jsonl");
   // --no-build: `pnpm e2e` has just built the dashboard; --resync 0 keeps the lanes deterministic.
@@ -32,6 +33,7 @@ export async function startUp(): Promise<LiveServer> {
       "--no-build",
       "--resync",
       "0",
+      ...extraArgs,
     ],
     { cwd: REPO, detached: true, stdio: ["ignore", "pipe", "pipe"] },
   );

@@ -182,6 +182,19 @@ describe("the worker's klog rows", () => {
     }
   });
 
+  it("are the general reader's rows when the reader's string table fills up and starts over", () => {
+    // More distinct keys than the reader's Interner holds (65536): it starts over, and an id
+    // remembered from before must not stand for the key that gets the same place after.
+    const h = "I1202 09:00:01.000001   4242 controller.go:207] ";
+    const lines: string[] = [];
+    for (let i = 0; i < 67_000; i++) lines.push(`${h}STAGE/dequeue key=ns/k${i} len=0 worker=1`);
+    for (let i = 0; i < 3_000; i++) lines.push(`${h}STAGE/dequeue key=ns/k${i} len=0 worker=2`);
+    const read = expectSame(utf8.encode(lines.join("\n") + "\n"), [1 << 20], false);
+    // The first line is read as text (it settles the year); every other one is a row.
+    expect(read.events.length).toBe(1);
+    expect(read.batch.newKeys.length).toBe(67_000);
+  });
+
   it("leave a line with a value a column cannot hold to the general path", () => {
     const h = "I1202 09:00:01.000001   4242 controller.go:133] ";
     const lines = [

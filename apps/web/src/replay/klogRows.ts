@@ -11,6 +11,8 @@
  *   A test reads the same logs both ways and compares the batches.
  * - A value a column cannot hold exactly (an rv that is not a canonical decimal, a len or worker
  *   past u32) is declined: the line then becomes an event and takes the general path.
+ * - A detail is looked up by the reader's ids of its strings (equal ids, equal strings): a few
+ *   integers per key and stage in one typed array. Its text is built only when that misses.
  */
 import {
   fieldList,
@@ -18,14 +20,7 @@ import {
   type StageFields,
   type StageRowTaker,
 } from "@loopscope/trace";
-import {
-  ABSENT,
-  decimal,
-  detached,
-  member,
-  STAGE_CODE,
-  type RowEncoder,
-} from "../store/rowEncoder.ts";
+import { ABSENT, decimal, member, STAGE_CODE, type RowEncoder } from "../store/rowEncoder.ts";
 
 /** Per stage code: the detail's members, in the order RowEncoder.add meets them in the event. */
 const DETAIL_NAMES: readonly (readonly string[])[] = [
@@ -35,27 +30,56 @@ const DETAIL_NAMES: readonly (readonly string[])[] = [
   ["generation", "found", "src"],
   ["verb", "target", "code", "reason", "changed", "fields", "src"],
 ];
+const STAGES = DETAIL_NAMES.length;
 const MAX_MEMBERS = 7;
 
-/** A detail built before: its member values (undefined: absent) and its id. */
-interface Memo {
-  values: unknown[];
-  id: number;
-}
-
 /** Details remembered per key and stage (a key's writes alternate between a few). */
-const MEMO_WAYS = 4;
+const WAYS = 4;
+/** A remembered detail: its members' codes, then its id (0: an empty way). */
+const STRIDE = MAX_MEMBERS + 1;
+/** Codes are int32s: a count or an id past this is not remembered (its detail is rebuilt). */
+const MAX_CODE = 0x7ffffffe;
+/** Remembered key ids (the reader's id → the encoder's), by the reader's id's low bits. */
+const KEY_SLOTS = 1 << 16;
+
+const KIND = { Foo: 1, Deployment: 2 } as const;
+const EVENT = { add: 1, update: 2, delete: 3 } as const;
+const CAUSE = { watch: 1, resync: 2, retry: 3 } as const;
+const VERB: Record<string, number> = {
+  create: 1,
+  update: 2,
+  updateStatus: 3,
+  patch: 4,
+  delete: 5,
+};
 
 /** A u32 column's value: ABSENT for undefined, -1 for what the column cannot hold. */
 function u32(v: number | undefined): number {
   return v === undefined ? ABSENT : v < ABSENT ? v : -1;
 }
 
+/** A string's code: 0 when absent, its id + 1, or -1 when it has no usable id. */
+function idCode(v: string | undefined, id: number): number {
+  return v === undefined ? 0 : id >= 0 && id < MAX_CODE ? id + 1 : -1;
+}
+
+/** A number's code: 0 when absent, the number + 1, or -1 past MAX_CODE. */
+function numCode(v: number | undefined): number {
+  return v === undefined ? 0 : v < MAX_CODE ? v + 1 : -1;
+}
+
+function boolCode(v: boolean | undefined): number {
+  return v === undefined ? 0 : v ? 2 : 1;
+}
+
 export class KlogRows implements StageRowTaker {
-  /** The current line's member values, in DETAIL_NAMES order. */
+  /** The current line's member values and their codes, in DETAIL_NAMES order. */
   private readonly values: unknown[] = new Array<unknown>(MAX_MEMBERS).fill(undefined);
-  /** The latest details per (key id × 8 + stage) slot, most recently used first. */
-  private readonly recent: Memo[][] = [];
+  private readonly codes = new Int32Array(MAX_MEMBERS);
+  /** WAYS remembered details per (encoder key id × STAGES + stage), most recently used first. */
+  private memo = new Int32Array(0);
+  private readonly keyTags = new Int32Array(KEY_SLOTS).fill(-1);
+  private readonly keyIds = new Int32Array(KEY_SLOTS);
 
   /**
    * `keepRaw`: keep each line's text beside its row (a log the page cannot read back at an
@@ -83,8 +107,20 @@ export class KlogRows implements StageRowTaker {
       return false;
     }
     const stage = STAGE_CODE[f.stage];
+    const n = this.collect(f, at);
+    const key = this.keyId(f);
+    const detail = this.detailId(key * STAGES + stage, stage, n);
+    this.encoder.addRow(seq, at.ts, stage, key, rv, oldRv, at.line, len, ABSENT, worker, detail);
+    if (this.keepRaw) this.encoder.setRaw(text.slice(start, end));
+    this.added();
+    return true;
+  }
+
+  /** Fills `values` and `codes` with the line's detail members; returns how many there are. */
+  private collect(f: StageFields, at: LineContext): number {
     const v = this.values;
-    let n: number;
+    const c = this.codes;
+    const src = idCode(at.src, f.srcId);
     switch (f.stage) {
       case "watch":
         v[0] = f.kind;
@@ -92,24 +128,32 @@ export class KlogRows implements StageRowTaker {
         v[2] = f.name;
         v[3] = f.ns;
         v[4] = at.src;
-        n = 5;
-        break;
+        c[0] = f.kind === undefined ? 0 : KIND[f.kind];
+        c[1] = f.event === undefined ? 0 : EVENT[f.event];
+        c[2] = idCode(f.name, f.nameId);
+        c[3] = idCode(f.ns, f.nsId);
+        c[4] = src;
+        return 5;
       case "enqueue":
         v[0] = f.merged;
         v[1] = f.cause;
         v[2] = at.src;
-        n = 3;
-        break;
+        c[0] = f.merged === undefined ? 0 : f.merged === false ? 1 : f.merged === "dirty" ? 2 : 3;
+        c[1] = f.cause === undefined ? 0 : CAUSE[f.cause];
+        c[2] = src;
+        return 3;
       case "dequeue":
         v[0] = at.src;
-        n = 1;
-        break;
+        c[0] = src;
+        return 1;
       case "read":
         v[0] = f.generation;
         v[1] = f.found;
         v[2] = at.src;
-        n = 3;
-        break;
+        c[0] = numCode(f.generation);
+        c[1] = boolCode(f.found);
+        c[2] = src;
+        return 3;
       case "write":
         v[0] = f.verb;
         v[1] = f.target;
@@ -118,34 +162,68 @@ export class KlogRows implements StageRowTaker {
         v[4] = f.changed;
         v[5] = f.fields;
         v[6] = at.src;
-        n = 7;
-        break;
+        c[0] = f.verb === undefined ? 0 : (VERB[f.verb] ?? -1);
+        c[1] = idCode(f.target, f.targetId);
+        c[2] = numCode(f.code);
+        c[3] = idCode(f.reason, f.reasonId);
+        c[4] = boolCode(f.changed);
+        c[5] = idCode(f.fields, f.fieldsId);
+        c[6] = src;
+        return 7;
     }
+  }
+
+  /** The encoder's id of the line's key, remembered by the reader's id of it. */
+  private keyId(f: StageFields): number {
+    const id = f.keyId;
+    if (id < 0) return this.encoder.keyId(f.key);
+    const slot = id & (KEY_SLOTS - 1);
+    if (this.keyTags[slot] === id) return this.keyIds[slot];
     const key = this.encoder.keyId(f.key);
-    const detail = this.detailId(key * 8 + stage, stage, n);
-    this.encoder.addRow(seq, at.ts, stage, key, rv, oldRv, at.line, len, ABSENT, worker, detail);
-    if (this.keepRaw) this.encoder.setRaw(text.slice(start, end));
-    this.added();
-    return true;
+    this.keyTags[slot] = id;
+    this.keyIds[slot] = key;
+    return key;
   }
 
   private detailId(slot: number, stage: number, n: number): number {
-    // Grown one by one, never written past the end: a sparse array would turn into a dictionary.
-    while (this.recent.length <= slot) this.recent.push([]);
-    const memos = this.recent[slot];
-    const v = this.values;
-    for (let m = 0; m < memos.length; m++) {
-      const memo = memos[m];
+    const c = this.codes;
+    let known = true;
+    for (let i = 0; i < n; i++) if (c[i] < 0) known = false;
+    if (!known) return this.encoder.detailId(this.text(stage, n));
+    const at = slot * WAYS * STRIDE;
+    if (at + WAYS * STRIDE > this.memo.length) this.grow(at + WAYS * STRIDE);
+    const memo = this.memo;
+    for (let w = 0; w < WAYS; w++) {
+      const o = at + w * STRIDE;
+      const id = memo[o + MAX_MEMBERS];
+      if (id === 0) break;
       let i = 0;
-      while (i < n && memo.values[i] === v[i]) i++;
+      while (i < n && memo[o + i] === c[i]) i++;
       if (i < n) continue;
-      if (m > 0) {
-        memos[m] = memos[m - 1];
-        memos[m - 1] = memo;
+      if (w > 0) {
+        // One step towards the front: the key's usual details are found first.
+        const p = o - STRIDE;
+        for (let k = 0; k < STRIDE; k++) {
+          const x = memo[p + k];
+          memo[p + k] = memo[o + k];
+          memo[o + k] = x;
+        }
       }
-      return memo.id;
+      return id;
     }
+    const id = this.encoder.detailId(this.text(stage, n));
+    // Forget the last way, and remember this one first.
+    memo.copyWithin(at + STRIDE, at, at + (WAYS - 1) * STRIDE);
+    for (let i = 0; i < n; i++) memo[at + i] = c[i];
+    for (let i = n; i < MAX_MEMBERS; i++) memo[at + i] = 0;
+    memo[at + MAX_MEMBERS] = id;
+    return id;
+  }
+
+  /** The detail's JSON text, as RowEncoder.add builds it. */
+  private text(stage: number, n: number): string {
     const names = DETAIL_NAMES[stage];
+    const v = this.values;
     const members: string[] = [];
     for (let i = 0; i < n; i++) {
       const value = v[i];
@@ -153,16 +231,12 @@ export class KlogRows implements StageRowTaker {
       // `fields` is the line's comma list; the event holds its parts.
       members.push(member(names[i], names[i] === "fields" ? fieldList(value as string) : value));
     }
-    const id = this.encoder.detailId(`{${members.join(",")}}`);
-    if (memos.length >= MEMO_WAYS) memos.pop();
-    // Keys, names, namespaces, targets and sources are the reader's own strings, compared by
-    // identity; a reason or a fields list is cut from the line and would keep its whole chunk alive.
-    const values = v.slice(0, n);
-    if (stage === STAGE_CODE.write) {
-      values[3] = detached(values[3]);
-      values[5] = detached(values[5]);
-    }
-    memos.unshift({ values, id });
-    return id;
+    return `{${members.join(",")}}`;
+  }
+
+  private grow(needed: number): void {
+    const next = new Int32Array(Math.max(needed, this.memo.length * 2));
+    next.set(this.memo);
+    this.memo = next;
   }
 }

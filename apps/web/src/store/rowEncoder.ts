@@ -210,7 +210,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /** A value that shares no memory with the text it was read from (objects: never matched again). */
-export function detached(v: unknown): unknown {
+function detached(v: unknown): unknown {
   if (typeof v === "string") return v.length < 13 ? v : (JSON.parse(JSON.stringify(v)) as string);
   if (Array.isArray(v)) return v.map(detached);
   return v;

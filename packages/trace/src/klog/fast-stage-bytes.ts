@@ -213,6 +213,13 @@ export function fastStageBytes(
   let fields: string | undefined;
   let cause: "watch" | "resync" | "retry" | undefined;
   let merged: false | "dirty" | "processing" | undefined;
+  // The Interner's ids of the strings above (see Interner.lastId), for a row taker to compare.
+  let keyId = -1;
+  let nameId = -1;
+  let nsId = -1;
+  let targetId = -1;
+  let reasonId = -1;
+  let fieldsId = -1;
   let seen = 0;
   while (i < end) {
     while (i < end && bytes[i] === 32) i++;
@@ -249,6 +256,7 @@ export function fastStageBytes(
     switch (k) {
       case K.key:
         key = strings.key(bytes, text, a, b);
+        keyId = strings.lastId;
         keyStart = a;
         keyEnd = b;
         break;
@@ -295,9 +303,11 @@ export function fastStageBytes(
         break;
       case K.name:
         name = strings.get(bytes, text, a, b);
+        nameId = strings.lastId;
         break;
       case K.ns:
         ns = strings.get(bytes, text, a, b);
+        nsId = strings.lastId;
         break;
       case K.verb:
         if (is(bytes, a, b, "updateStatus")) verb = "updateStatus";
@@ -309,10 +319,12 @@ export function fastStageBytes(
         break;
       case K.target:
         target = strings.get(bytes, text, a, b);
+        targetId = strings.lastId;
         targetStart = a;
         break;
       case K.reason:
-        reason = text.slice(a, b);
+        reason = strings.get(bytes, text, a, b);
+        reasonId = strings.lastId;
         break;
       case K.cause:
         if (is(bytes, a, b, "watch")) cause = "watch";
@@ -335,7 +347,8 @@ export function fastStageBytes(
         if (changed === undefined) return undefined;
         break;
       case K.fields:
-        fields = text.slice(a, b);
+        fields = strings.get(bytes, text, a, b);
+        fieldsId = strings.lastId;
         break;
     }
   }
@@ -361,6 +374,7 @@ export function fastStageBytes(
     let s3 = s2 + 1;
     while (s3 < tEnd && bytes[s3] !== 47) s3++;
     key = strings.key(bytes, text, s1 + 1, s3);
+    keyId = strings.lastId;
   }
   // An empty key is a watch's "no Foo"; on any other stage the general path reports it.
   if (key === undefined || (key === "" && stage !== "watch")) return undefined;
@@ -370,8 +384,17 @@ export function fastStageBytes(
       if (key === "") return undefined;
       let slash = keyStart;
       while (slash < keyEnd && bytes[slash] !== 47) slash++;
-      name = slash < keyEnd ? strings.get(bytes, text, slash + 1, keyEnd) : key;
-      if (ns === undefined && slash < keyEnd) ns = strings.get(bytes, text, keyStart, slash);
+      if (slash < keyEnd) {
+        name = strings.get(bytes, text, slash + 1, keyEnd);
+        nameId = strings.lastId;
+      } else {
+        name = key;
+        nameId = keyId;
+      }
+      if (ns === undefined && slash < keyEnd) {
+        ns = strings.get(bytes, text, keyStart, slash);
+        nsId = strings.lastId;
+      }
     }
   } else if (stage === "write") {
     if (verb === undefined || target === undefined) return undefined;
@@ -399,6 +422,12 @@ export function fastStageBytes(
     f.found = found;
     f.changed = changed;
     f.fields = fields;
+    f.keyId = keyId;
+    f.nameId = nameId;
+    f.nsId = nsId;
+    f.targetId = targetId;
+    f.reasonId = reasonId;
+    f.fieldsId = fieldsId;
     if (rows.take(f, at, text, lineStart, end)) return null;
   }
   // Cut only for an event: a row taker that keeps no text spares a string per line.

@@ -43,6 +43,30 @@ describe("Interner", () => {
     }
   });
 
+  it("gives one id per value, never again to another — once full and started over too", () => {
+    const values = Array.from({ length: 100_000 }, (_, i) => `k${i % 70_000}`);
+    const { text, bytes, at } = textOf(values);
+    const strings = new Interner();
+    const valueOf = new Map<number, string>();
+    const ids = new Set<number>();
+    values.forEach((v, i) => {
+      const read = i % 2 === 0 ? strings.get.bind(strings) : strings.key.bind(strings);
+      expect(read(bytes, text, at[i], at[i] + v.length)).toBe(v);
+      const id = strings.lastId;
+      expect(id).toBeGreaterThanOrEqual(0);
+      expect(valueOf.get(id) ?? v, `id ${id}`).toBe(v);
+      valueOf.set(id, v);
+      ids.add(id);
+      // The previous key again (key's shortcut) answers with the same id.
+      if (i % 2 === 1) {
+        strings.key(bytes, text, at[i], at[i] + v.length);
+        expect(strings.lastId).toBe(id);
+      }
+    });
+    // It filled up (65536 values) and started over: later copies of a value got new ids.
+    expect(ids.size).toBeGreaterThan(70_000);
+  });
+
   it("cuts values it does not store: long ones and ones with bytes that are not ASCII", () => {
     const values = ["é/à", "ns/" + "n".repeat(300), "a/b"];
     const text = values.join(" ");
@@ -54,6 +78,7 @@ describe("Interner", () => {
     let a = 0;
     for (const v of values) {
       expect(strings.get(bytes, text, a, a + v.length)).toBe(v);
+      expect(strings.lastId >= 0, v).toBe(v === "a/b");
       a += v.length + 1;
     }
   });

@@ -31,6 +31,19 @@ export class Interner {
   private last = -1;
   /** The entry `get` answered from, or -1 (a value not stored). */
   private found = -1;
+  /**
+   * Added to an entry's index to make its id: a fresh start begins a new range, so an id names one
+   * value for good (until 2^31 values have been interned, when the ranges begin again at 0).
+   */
+  private base = -MAX_ENTRIES;
+
+  /**
+   * The id of the value the last `get` or `key` returned, or -1 when it is not stored (too long,
+   * not ASCII): equal ids, equal values — a reader can compare ids where it would compare strings.
+   */
+  get lastId(): number {
+    return this.found < 0 ? -1 : this.base + this.found;
+  }
 
   constructor() {
     this.reset(1 << 12);
@@ -44,6 +57,7 @@ export class Interner {
     const last = this.last;
     const len = b - a;
     if (last >= 0 && this.strings[last].length === len && this.same(last, bytes, a, len)) {
+      this.found = last;
       return this.strings[last];
     }
     const s = this.get(bytes, text, a, b);
@@ -149,6 +163,7 @@ export class Interner {
     this.starts = [];
     this.used = 0;
     this.last = -1;
+    this.base = this.base + MAX_ENTRIES < 2 ** 31 ? this.base + MAX_ENTRIES : 0;
   }
 }
 

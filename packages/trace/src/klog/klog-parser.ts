@@ -58,6 +58,8 @@ const NOTE_KEYS = ["objectname", "objectreference", "objectref", "resourcename",
 /** A source location ("controller.go:131") once cut from a line, and whether it is noise. */
 interface Source {
   text: string;
+  /** Its number, one per Source made (see StageFields.srcId). */
+  id: number;
   noise: boolean;
   /** Its bytes, when it was cut from bytes (see sourceAt). */
   code: Uint8Array | undefined;
@@ -90,6 +92,7 @@ export class KlogParser {
   /** The header of the current line (one record, refilled per line). */
   private readonly header = headerSpan();
   private readonly sources: (Source | undefined)[] = new Array(SOURCE_SLOTS);
+  private sourceCount = 0;
   /** Where the current line's fast-path event is read (one record, refilled per line). */
   private readonly where: LineContext = { ts: 0, src: "", line: 0 };
   /** The key of the last fast-path event: the next line likely names it again (see fastStage). */
@@ -214,6 +217,7 @@ export class KlogParser {
         where.ts = ts;
         where.src = src;
         where.line = lineNo;
+        if (this.rows !== undefined) this.rows.fields.srcId = source.id;
         const fast = fastStageBytes(bytes, text, at, end, this.strings, where, start, this.rows);
         if (fast === null) {
           this.lastKey = this.rows!.fields.key;
@@ -384,7 +388,12 @@ export class KlogParser {
     const hit = this.sources[slot];
     if (hit !== undefined && hit.text.length === len && text.startsWith(hit.text, a)) return hit;
     const src = text.slice(a, b);
-    const fresh: Source = { text: src, noise: NOISE_FILES.has(baseFile(src)), code: undefined };
+    const fresh: Source = {
+      text: src,
+      id: this.sourceCount++,
+      noise: NOISE_FILES.has(baseFile(src)),
+      code: undefined,
+    };
     this.sources[slot] = fresh;
     return fresh;
   }
@@ -406,7 +415,12 @@ export class KlogParser {
     const ascii = high < 0x80 && len <= 256;
     const src = ascii ? copyAscii(bytes, a, b) : text.slice(a, b);
     const code = ascii ? bytes.slice(a, b) : undefined;
-    const fresh: Source = { text: src, noise: NOISE_FILES.has(baseFile(src)), code };
+    const fresh: Source = {
+      text: src,
+      id: this.sourceCount++,
+      noise: NOISE_FILES.has(baseFile(src)),
+      code,
+    };
     this.sources[slot] = fresh;
     return fresh;
   }

@@ -34,6 +34,17 @@ export interface StageFields {
   changed: boolean | undefined;
   /** `fields=` as written: a comma-separated list (the event's `fields` is its non-empty parts). */
   fields: string | undefined;
+  /**
+   * The reader's ids of the strings above and of the line's source location: equal ids, equal
+   * values; -1 for a value the reader did not store (long, not ASCII) or that is absent.
+   */
+  keyId: number;
+  nameId: number;
+  nsId: number;
+  targetId: number;
+  reasonId: number;
+  fieldsId: number;
+  srcId: number;
 }
 
 /**
@@ -75,6 +86,13 @@ export function stageFields(): StageFields {
     found: undefined,
     changed: undefined,
     fields: undefined,
+    keyId: -1,
+    nameId: -1,
+    nsId: -1,
+    targetId: -1,
+    reasonId: -1,
+    fieldsId: -1,
+    srcId: -1,
   };
 }
 

@@ -165,7 +165,7 @@ describe("the worker's klog rows", () => {
     }
   });
 
-  it("take the STAGE lines of loopscope's own klog log (a retry's delay excepted), and only those", () => {
+  it("take the STAGE and 'Successfully synced' lines of loopscope's own klog log (a retry's delay excepted)", () => {
     const bytes = file("../../../../public/traces/create-foo.klog.log");
     const stageLines = new TextDecoder()
       .decode(bytes)
@@ -178,6 +178,9 @@ describe("the worker's klog rows", () => {
       // A retry's enqueue line carries a delay, which the row path leaves to the general one.
       const events = read.events.filter((e) => STAGES.has(e.stage));
       expect(events.map((e) => e.stage === "enqueue" && e.delayMs)).toEqual([5]);
+      const synced = read.events.filter((e) => e.stage === "done" && e.outcome === "synced");
+      expect(synced).toEqual([]);
+      expect(read.events.length).toBeGreaterThan(0); // the controller's other lines: notes
       expect(read.batch.raw !== undefined).toBe(keepRaw);
     }
   });

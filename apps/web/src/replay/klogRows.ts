@@ -2,7 +2,8 @@
  * The replay worker's row path for klog logs: a canonical STAGE line, once packages/trace's reader
  * has taken it apart (fastStageBytes), goes from its fields straight into a row of the batch — no
  * event object, and no walk over an event's fields to encode it. On a 1M-line log those two cost
- * more than reading the lines.
+ * more than reading the lines. The controller's "Successfully synced" lines (a pass's end) go the
+ * same way.
  *
  * Invariants:
  * - A line this path takes becomes exactly the row RowEncoder.add makes of the event the reader
@@ -29,7 +30,9 @@ const DETAIL_NAMES: readonly (readonly string[])[] = [
   ["src"],
   ["generation", "found", "src"],
   ["verb", "target", "code", "reason", "changed", "fields", "src"],
+  ["outcome", "src"],
 ];
+const DONE = STAGE_CODE.done;
 const STAGES = DETAIL_NAMES.length;
 const MAX_MEMBERS = 7;
 
@@ -108,9 +111,32 @@ export class KlogRows implements StageRowTaker {
     }
     const stage = STAGE_CODE[f.stage];
     const n = this.collect(f, at);
-    const key = this.keyId(f);
+    const key = this.keyId(f.key, f.keyId);
     const detail = this.detailId(key * STAGES + stage, stage, n);
     this.encoder.addRow(seq, at.ts, stage, key, rv, oldRv, at.line, len, ABSENT, worker, detail);
+    if (this.keepRaw) this.encoder.setRaw(text.slice(start, end));
+    this.added();
+    return true;
+  }
+
+  takeSynced(
+    key: string,
+    keyId: number,
+    srcId: number,
+    at: LineContext,
+    text: string,
+    start: number,
+    end: number,
+    seq: number,
+  ): boolean {
+    if (at.line >= ABSENT) return false;
+    this.values[0] = "synced";
+    this.values[1] = at.src;
+    this.codes[0] = 1;
+    this.codes[1] = idCode(at.src, srcId);
+    const k = this.keyId(key, keyId);
+    const detail = this.detailId(k * STAGES + DONE, DONE, 2);
+    this.encoder.addRow(seq, at.ts, DONE, k, NaN, NaN, at.line, ABSENT, ABSENT, ABSENT, detail);
     if (this.keepRaw) this.encoder.setRaw(text.slice(start, end));
     this.added();
     return true;
@@ -173,16 +199,15 @@ export class KlogRows implements StageRowTaker {
     }
   }
 
-  /** The encoder's id of the line's key, remembered by the reader's id of it. */
-  private keyId(f: StageFields): number {
-    const id = f.keyId;
-    if (id < 0) return this.encoder.keyId(f.key);
+  /** The encoder's id of `key`, remembered by the reader's id of it (`id`, -1: none). */
+  private keyId(key: string, id: number): number {
+    if (id < 0) return this.encoder.keyId(key);
     const slot = id & (KEY_SLOTS - 1);
     if (this.keyTags[slot] === id) return this.keyIds[slot];
-    const key = this.encoder.keyId(f.key);
+    const encoded = this.encoder.keyId(key);
     this.keyTags[slot] = id;
-    this.keyIds[slot] = key;
-    return key;
+    this.keyIds[slot] = encoded;
+    return encoded;
   }
 
   private detailId(slot: number, stage: number, n: number): number {

@@ -19,7 +19,7 @@ import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts"
 import { parseStageMessage } from "./stage-line.ts";
 import { fastStage, type LineContext } from "./fast-stage.ts";
 import { fastStageBytes, type RowOffer } from "./fast-stage-bytes.ts";
-import { stageFields, type StageFields } from "./stage-fields.ts";
+import { stageFields, type LineRowTaker } from "./stage-fields.ts";
 import { copyAscii, Interner, sameBytes } from "./interner.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
@@ -108,16 +108,13 @@ export class KlogParser {
     private readonly opts: KlogOptions,
     private readonly emit: (e: UnsequencedEvent) => void,
     private readonly diag: (d: Diagnostic) => void,
-    /** Takes a canonical STAGE line, text[start, end), as a row instead of an event (false: it declined). */
-    takeRow?: (
-      f: StageFields,
-      at: LineContext,
-      text: string,
-      start: number,
-      end: number,
-    ) => boolean,
+    /** Takes canonical lines as rows instead of events (see StageRowTaker). */
+    private readonly rowTaker?: LineRowTaker,
   ) {
-    this.rows = takeRow && { fields: stageFields(), take: takeRow };
+    this.rows = rowTaker && {
+      fields: stageFields(),
+      take: (f, at, text, start, end) => rowTaker.take(f, at, text, start, end),
+    };
   }
 
   /** Where canonical STAGE lines are offered as rows first (see fastStageBytes). */
@@ -239,6 +236,15 @@ export class KlogParser {
     }
     const synced = this.syncedKeyAt(bytes, text, msgStart, end);
     if (synced !== undefined) {
+      const rows = this.rowTaker;
+      if (rows !== undefined) {
+        const where = this.where;
+        where.ts = ts;
+        where.src = src;
+        where.line = lineNo;
+        if (rows.takeSynced(synced, this.strings.lastId, source.id, where, text, start, end))
+          return;
+      }
       this.emit({
         stage: "done",
         ts,

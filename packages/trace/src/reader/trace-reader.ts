@@ -80,17 +80,23 @@ export class TraceReader {
     this.nextSeq = opts.firstSeq ?? 1;
     this.maxDiagnostics = opts.maxDiagnostics ?? 1000;
     const rows = opts.rows;
+    /** The taker's rows count as events: each takes the seq its event would have had. */
+    const taken = (yes: boolean): boolean => {
+      if (yes) {
+        this.nextSeq++;
+        this.events++;
+      }
+      return yes;
+    };
     this.klog = new KlogParser(
       opts,
       (e) => this.emit(e),
       (d) => this.diagnose(d),
-      rows &&
-        ((f, at, text, start, end) => {
-          if (!rows.take(f, at, text, start, end, this.nextSeq)) return false;
-          this.nextSeq++;
-          this.events++;
-          return true;
-        }),
+      rows && {
+        take: (f, at, text, start, end) => taken(rows.take(f, at, text, start, end, this.nextSeq)),
+        takeSynced: (key, keyId, srcId, at, text, start, end) =>
+          taken(rows.takeSynced(key, keyId, srcId, at, text, start, end, this.nextSeq)),
+      },
     );
   }
 

@@ -114,9 +114,7 @@ export class KlogRows implements StageRowTaker {
     const key = this.keyId(f.key, f.keyId);
     const detail = this.detailId(key * STAGES + stage, stage, n);
     this.encoder.addRow(seq, at.ts, stage, key, rv, oldRv, at.line, len, ABSENT, worker, detail);
-    if (this.keepRaw) this.encoder.setRaw(text.slice(start, end));
-    this.added();
-    return true;
+    return this.rowAdded(text, start, end);
   }
 
   takeSynced(
@@ -137,6 +135,11 @@ export class KlogRows implements StageRowTaker {
     const k = this.keyId(key, keyId);
     const detail = this.detailId(k * STAGES + DONE, DONE, 2);
     this.encoder.addRow(seq, at.ts, DONE, k, NaN, NaN, at.line, ABSENT, ABSENT, ABSENT, detail);
+    return this.rowAdded(text, start, end);
+  }
+
+  /** After a row of the line text[start, end): its text kept if asked, the batch told. */
+  private rowAdded(text: string, start: number, end: number): true {
     if (this.keepRaw) this.encoder.setRaw(text.slice(start, end));
     this.added();
     return true;

@@ -15,7 +15,8 @@ import {
   type PageBench,
 } from "./browser.ts";
 import { genFile } from "./gen-input.ts";
-import type { Bench } from "./types.ts";
+import { canCountThreadCpu, countThreadCpu, type ThreadCpu } from "./thread-cpu.ts";
+import type { Bench, Measurement } from "./types.ts";
 
 export function loadBench(format: GenFormat): Bench {
   return {
@@ -27,6 +28,7 @@ export function loadBench(format: GenFormat): Bench {
       const file = await genFile(ctx.tmpDir, events, format);
       const b: BrowserHandle = await acquireBrowser(ctx.tmpDir);
       let last: { firstPaint: number; interactive: number } | undefined;
+      let cpu: ThreadCpu | undefined;
       return {
         info: { events, MB: (file.bytes / 1e6).toFixed(1) },
         baseline: {
@@ -66,7 +68,9 @@ export function loadBench(format: GenFormat): Bench {
               const p = await b.newPage();
               try {
                 await p.page.goto(b.url);
+                const counting = countThreadCpu();
                 last = await dropAndLoad(p.page, file.path);
+                cpu = counting.stop();
                 return { value: last.firstPaint };
               } finally {
                 await p.close();
@@ -74,9 +78,38 @@ export function loadBench(format: GenFormat): Bench {
             },
           },
           { name: "drop → interactive", run: () => ({ value: last!.interactive }) },
+          // What the load cost the machine (the page's renderer process, all its threads): the wall time
+          // above is what it cost the person waiting.
+          ...(canCountThreadCpu()
+            ? [
+                {
+                  name: "page CPU, drop → interactive",
+                  unit: "ms CPU",
+                  run: () => cpuMeasurement(cpu),
+                },
+              ]
+            : []),
         ],
         teardown: () => b.release(),
       };
+    },
+  };
+}
+
+/**
+ * The page's renderer CPU during the last load, with the replay's workers, V8's background threads
+ * (compiles, GC tasks) and the page's main thread apart in `details`.
+ */
+function cpuMeasurement(cpu: ThreadCpu | undefined): Measurement {
+  if (cpu === undefined)
+    throw new Error("the page's renderer (the process with its workers) was not found in /proc");
+  const of = (name: string) => cpu.byName.get(name) ?? 0;
+  return {
+    value: cpu.total,
+    details: {
+      workersMs: of("DedicatedWorker"),
+      threadPoolMs: of("ThreadPoolForeg"),
+      mainThreadMs: of("chromium"),
     },
   };
 }

@@ -7,8 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Analyzer, narrate, readTraceText } from "@loopscope/trace";
+import { startApiServer } from "@loopscope/apiserver";
 import { parseArgs, run, usage } from "./run.ts";
 import { scenarios } from "../scenarios/index.ts";
+import { startSilentCluster } from "../testing/silent-cluster.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -65,6 +67,56 @@ describe("loopscope run", () => {
   it("exits 1 with the reason when the scenario does not settle in time", async () => {
     const out = join(dir, "late.jsonl");
     expect(await run(["--scenario", "create-foo", "--out", out, "--timeout", "0.05"])).toBe(1);
+  });
+
+  it("--timeout covers start-up: a cluster that never answers ends the run (exit 1), in one line", async () => {
+    const silent = await startSilentCluster(dir);
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof write;
+    try {
+      const out = join(dir, "silent.jsonl");
+      const args = ["--scenario", "create-foo", "--out", out, "--timeout", "1"];
+      expect(await run([...args, "--kubeconfig", silent.kubeconfig])).toBe(1);
+    } finally {
+      process.stderr.write = write;
+      await silent.close();
+    }
+    expect(said).toEqual([
+      `loopscope run: the API server at ${silent.url} did not answer within 1 s\n`,
+    ]);
+  });
+
+  it("a kubeconfig's cluster gone mid-scenario ends the run in one line, with the trace so far", async () => {
+    // Pods that take long to be ready: the scenario is still waiting when the server goes.
+    const api = await startApiServer({ deploymentReadyDelayMs: 60_000 });
+    const kubeconfig = join(dir, "going.yaml");
+    await api.writeKubeconfig(kubeconfig);
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((m: string) => {
+      said.push(String(m));
+      if (String(m).includes("applying")) setTimeout(() => void api.stop(), 200);
+      return true;
+    }) as typeof write;
+    const out = join(dir, "going.jsonl");
+    try {
+      const args = ["--scenario", "create-foo", "--out", out, "--timeout", "60"];
+      expect(await run([...args, "--kubeconfig", kubeconfig, "--install-crd"])).toBe(1);
+    } finally {
+      process.stderr.write = write;
+      await api.stop();
+    }
+    const lost = said.filter((l) => l.includes("stopped answering"));
+    expect(lost).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^loopscope run: the API server at ${api.url} stopped answering during the scenario: \\S.*\\n$`,
+        ),
+      ),
+    ]);
+    expect(said.at(-1)).toMatch(/^loopscope run: \d+ events → /);
+    expect(readTraceText(await readFile(out, "utf8")).events.length).toBeGreaterThan(0);
   });
 
   it("refuses an --out or --klog it cannot write before running the scenario, in one line", async () => {

@@ -19,7 +19,10 @@ import {
 } from "node:fs";
 import { once } from "node:events";
 import { encodeEvent, encodeHeader, type TraceEvent } from "@loopscope/trace";
-import { startSession, type ClusterSpec } from "../session/session.ts";
+import { CACHE_SYNC_TIMEOUT_MS, startSession, type ClusterSpec } from "../session/session.ts";
+import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
+import { noAnswerReason } from "../session/request-failure.ts";
+import { shownServer } from "../session/shown-server.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
 import { runScenario, ScenarioInterrupted } from "../scenarios/run-scenario.ts";
@@ -35,7 +38,7 @@ optionally the log the Go controller would print.
   --scenario NAME      what to run (below)
   --out FILE           the JSONL trace (header + one event per line)
   --klog FILE          also the klog text, as the patched Go controller prints it at -v=2
-  --timeout S          give up after S seconds with exit 1 (default 60)
+  --timeout S          give up after S seconds, start-up included, with exit 1 (default 60)
   -v=N                 copy klog lines to stderr: STAGE lines from 2, "Processing object" from 4
   --kubeconfig PATH    run against that cluster instead of the embedded one
   --context NAME       kubeconfig context (default: its current one); without --kubeconfig,
@@ -157,6 +160,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const scenario = scenarios[args.scenario]!;
   const log = (m: string) => process.stderr.write(`loopscope run: ${m}\n`);
+  // One deadline for the whole run: a cluster that never answers must not outlast --timeout.
+  const deadline = Date.now() + args.timeoutS * 1000;
+  const left = () => Math.max(0, deadline - Date.now());
   // Before the scenario runs, not after: its seconds of work would be lost to a typo in a path.
   for (const path of [args.out, args.klog]) {
     const why = path === undefined ? undefined : unwritable(path);
@@ -202,6 +208,8 @@ export async function run(argv: string[]): Promise<number> {
       onEvent: events.push,
       klog: klogWriter(klogOut, args.verbosity),
       verbosity: Math.max(2, args.verbosity ?? 0),
+      answerWithinMs: Math.min(ANSWER_WITHIN_MS, left()),
+      cacheSyncTimeoutMs: Math.min(CACHE_SYNC_TIMEOUT_MS, left()),
     });
   } catch (err) {
     log((err as Error).message);
@@ -223,14 +231,22 @@ export async function run(argv: string[]): Promise<number> {
     await runScenario(scenario, {
       session,
       events,
-      timeoutMs: args.timeoutS * 1000,
+      timeoutMs: left(),
       log,
       signal: stop.signal,
     });
   } catch (err) {
     if (err instanceof ScenarioInterrupted) code = 130;
     else {
-      log((err as Error).message);
+      // A cluster gone mid-run (a kubeconfig's): said as such, not as the request that noticed.
+      const lost = noAnswerReason(err);
+      const server =
+        shownServer(session.kubeConfig.getCurrentCluster()?.server) ?? session.clusterName;
+      log(
+        lost === undefined
+          ? (err as Error).message
+          : `the API server at ${server} stopped answering during the scenario: ${lost}`,
+      );
       code = 1;
     }
   } finally {
@@ -281,8 +297,7 @@ async function close(s: WriteStream | undefined): Promise<void> {
   );
 }
 
-/** Why `path` cannot be written (created or truncated), in a few words; undefined if it can. */
-/** Why `path` cannot be written, if it cannot — found without emptying a file already there. */
+/** Why `path` cannot be written, in a few words, if it cannot; a file already there is kept. */
 function unwritable(path: string): string | undefined {
   try {
     const existed = existsSync(path);

@@ -1,17 +1,25 @@
 /**
  * Preflight for a kubeconfig cluster: turn what would otherwise be an informer retrying forever
- * into one clear line — server unreachable, credentials refused, RBAC forbids, Foo CRD missing —
- * and install the CRD when asked.
+ * into one clear line — server unreachable or silent, credentials refused, RBAC forbids, Foo CRD
+ * missing — and install the CRD when asked.
  */
 import {
   ApiextensionsV1Api,
   AppsV1Api,
   CustomObjectsApi,
   VersionApi,
+  type ConfigurationOptions,
   type KubeConfig,
 } from "@kubernetes/client-node";
 import { FOO_GROUP, FOO_PLURAL, FOO_VERSION } from "@loopscope/controller";
 import { FOO_CRD } from "@loopscope/apiserver";
+import { withSignal } from "./request-signal.ts";
+
+/**
+ * How long one preflight request may go unanswered. A refused connection fails at once; a silent
+ * one (a firewall that drops packets, a VPN that is off) would otherwise wait for ever.
+ */
+export const ANSWER_WITHIN_MS = 10_000;
 
 /** A failure worth exactly one line to the user. */
 export class ClusterError extends Error {
@@ -44,14 +52,16 @@ function describe(err: unknown): { code?: number; text: string } {
  */
 export async function checkCluster(
   kc: KubeConfig,
-  opts: { installCrd?: boolean } = {},
+  opts: { installCrd?: boolean; answerWithinMs?: number } = {},
 ): Promise<string[]> {
   const changed: string[] = [];
   const server = kc.getCurrentCluster()?.server ?? "(no server in kubeconfig)";
   const user = kc.getCurrentUser()?.name ?? "(no user)";
+  const ask = asker(server, opts.answerWithinMs ?? ANSWER_WITHIN_MS);
   try {
-    await kc.makeApiClient(VersionApi).getCode();
+    await ask((o) => kc.makeApiClient(VersionApi).getCode({}, o));
   } catch (err) {
+    if (err instanceof ClusterError) throw err;
     const d = describe(err);
     if (d.code === 401)
       throw new ClusterError(
@@ -62,17 +72,10 @@ export async function checkCluster(
     // Some clusters forbid /version to anonymous users; the list checks below say more.
   }
 
-  const co = kc.makeApiClient(CustomObjectsApi);
-  const listFoos = () =>
-    co.listClusterCustomObject({
-      group: FOO_GROUP,
-      version: FOO_VERSION,
-      plural: FOO_PLURAL,
-      limit: 1,
-    });
   try {
-    await listFoos();
+    await ask((o) => listFoos(kc, o));
   } catch (err) {
+    if (err instanceof ClusterError) throw err;
     const d = describe(err);
     if (d.code === 404) {
       if (!opts.installCrd) {
@@ -80,18 +83,47 @@ export async function checkCluster(
           `the Foo CRD (${FOO_PLURAL}.${FOO_GROUP}) is not installed on ${server}; rerun with --install-crd to create it`,
         );
       }
-      await installCrd(kc, server);
+      await installCrd(kc, server, ask);
       changed.push(`created the Foo CRD (${FOO_PLURAL}.${FOO_GROUP}) on ${server}`);
     } else {
       throw forbiddenOr(d, `list ${FOO_PLURAL}.${FOO_GROUP}`, server, user);
     }
   }
   try {
-    await kc.makeApiClient(AppsV1Api).listDeploymentForAllNamespaces({ limit: 1 });
+    await ask((o) => kc.makeApiClient(AppsV1Api).listDeploymentForAllNamespaces({ limit: 1 }, o));
   } catch (err) {
+    if (err instanceof ClusterError) throw err;
     throw forbiddenOr(describe(err), "list deployments.apps in all namespaces", server, user);
   }
   return changed;
+}
+
+type Ask = <T>(call: (options: ConfigurationOptions) => Promise<T>) => Promise<T>;
+
+/** Makes API calls that give up after `ms` unanswered, as a ClusterError saying so. */
+function asker(server: string, ms: number): Ask {
+  return async (call) => {
+    const deadline = AbortSignal.timeout(ms);
+    try {
+      return await call(withSignal(deadline));
+    } catch (err) {
+      if (deadline.aborted) {
+        // Tenths: what is left of a run's --timeout is 0.999 s, not worth saying so.
+        const s = Number((ms / 1000).toFixed(1));
+        throw new ClusterError(`the API server at ${server} did not answer within ${s} s`);
+      }
+      throw err;
+    }
+  };
+}
+
+function listFoos(kc: KubeConfig, options: ConfigurationOptions): Promise<unknown> {
+  return kc
+    .makeApiClient(CustomObjectsApi)
+    .listClusterCustomObject(
+      { group: FOO_GROUP, version: FOO_VERSION, plural: FOO_PLURAL, limit: 1 },
+      options,
+    );
 }
 
 function forbiddenOr(
@@ -111,11 +143,12 @@ function forbiddenOr(
   return new ClusterError(`cannot ${what} on ${server}: ${d.text}`);
 }
 
-async function installCrd(kc: KubeConfig, server: string): Promise<void> {
+async function installCrd(kc: KubeConfig, server: string, ask: Ask): Promise<void> {
   const api = kc.makeApiClient(ApiextensionsV1Api);
   try {
-    await api.createCustomResourceDefinition({ body: FOO_CRD as never });
+    await ask((o) => api.createCustomResourceDefinition({ body: FOO_CRD as never }, o));
   } catch (err) {
+    if (err instanceof ClusterError) throw err;
     const d = describe(err);
     if (d.code !== 409)
       throw forbiddenOr(
@@ -126,17 +159,12 @@ async function installCrd(kc: KubeConfig, server: string): Promise<void> {
       );
   }
   // Established takes a moment; the Foo list starts answering when it is.
-  const co = kc.makeApiClient(CustomObjectsApi);
   for (let i = 0; i < 100; i++) {
     try {
-      await co.listClusterCustomObject({
-        group: FOO_GROUP,
-        version: FOO_VERSION,
-        plural: FOO_PLURAL,
-        limit: 1,
-      });
+      await ask((o) => listFoos(kc, o));
       return;
-    } catch {
+    } catch (err) {
+      if (err instanceof ClusterError) throw err;
       await new Promise((r) => setTimeout(r, 100));
     }
   }

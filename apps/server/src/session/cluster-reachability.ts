@@ -14,14 +14,10 @@
  * → reachable …), never the same state twice; while unreachable, `since` and `error` stay those
  * of the first probe that failed; after `stop()` no probe starts and no listener is called.
  */
-import {
-  Observable,
-  VersionApi,
-  type KubeConfig,
-  type RequestContext,
-  type ResponseContext,
-} from "@kubernetes/client-node";
+import { VersionApi, type KubeConfig } from "@kubernetes/client-node";
 import type { ClusterReachability } from "@loopscope/protocol";
+import { failureText } from "./request-failure.ts";
+import { withSignal } from "./request-signal.ts";
 
 export interface ClusterReachabilityOptions {
   kubeConfig: KubeConfig;
@@ -104,16 +100,8 @@ export class ClusterReachabilityMonitor {
   private async failure(): Promise<string | undefined> {
     const timeout = AbortSignal.timeout(this.timeoutMs);
     const signal = AbortSignal.any([this.stopping.signal, timeout]);
-    // client-node's generated API takes a signal only through a request middleware.
-    const withSignal = {
-      pre: (ctx: RequestContext) => {
-        ctx.setSignal(signal);
-        return new Observable(Promise.resolve(ctx));
-      },
-      post: (res: ResponseContext) => new Observable(Promise.resolve(res)),
-    };
     try {
-      await this.api.getCode({}, { middleware: [withSignal], middlewareMergeStrategy: "append" });
+      await this.api.getCode({}, withSignal(signal));
       return undefined;
     } catch (err) {
       if (timeout.aborted) return `no answer within ${this.timeoutMs / 1000} s`;
@@ -121,7 +109,7 @@ export class ClusterReachabilityMonitor {
       if (typeof e?.code === "number") {
         return GATEWAY_FAILURES.has(e.code) ? `HTTP ${e.code}` : undefined;
       }
-      return errorText(err);
+      return failureText(err);
     }
   }
 
@@ -141,15 +129,4 @@ export class ClusterReachabilityMonitor {
     }
     for (const l of this.listeners) l(this.current, before);
   }
-}
-
-/**
- * node-fetch's "request to https://…/version failed, reason: connect ECONNREFUSED …" reduced to
- * its reason; any userinfo a URL in it carries is dropped (the text goes to every dashboard).
- */
-function errorText(err: unknown): string {
-  const message = (err as { message?: unknown })?.message;
-  const first = (typeof message === "string" ? message : String(err)).split("\n")[0] ?? "";
-  const reason = /\breason: (.+)$/.exec(first)?.[1] ?? first;
-  return reason.replace(/\/\/[^/@\s]*@/g, "//");
 }

@@ -9,6 +9,7 @@ import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "@loopscope/apiserver";
 import { ClusterError, startSession, type Session } from "./session.ts";
+import { startSilentCluster } from "../testing/silent-cluster.ts";
 
 let dir: string;
 let api: ApiServer | undefined;
@@ -53,6 +54,22 @@ describe("startSession with a kubeconfig", () => {
       new RegExp(`^cannot reach the API server at ${url}: .*ECONNREFUSED`),
     );
     expect((err as Error).message).not.toContain("\n");
+  });
+
+  it("a server that never answers is one line, after the preflight's limit", async () => {
+    const silent = await startSilentCluster(dir);
+    try {
+      const err = await startSession({
+        cluster: { kind: "kubeconfig", path: silent.kubeconfig },
+        answerWithinMs: 300,
+      }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ClusterError);
+      expect((err as Error).message).toBe(
+        `the API server at ${silent.url} did not answer within 0.3 s`,
+      );
+    } finally {
+      await silent.close();
+    }
   });
 
   it("a missing Foo CRD says to use --install-crd, which installs it", async () => {

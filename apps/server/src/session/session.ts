@@ -10,7 +10,8 @@
  * - The controller only ever talks to the cluster through `kubeConfig` (HTTP), embedded or not.
  * - `startSession` resolves once the controller's caches have synced and its workers run; on any
  *   failure it has stopped everything it started and rejects with a one-line `ClusterError`
- *   message (unreachable server, 401, RBAC refusal, missing Foo CRD — see cluster-check.ts).
+ *   message (unreachable or silent server, 401, RBAC refusal, missing Foo CRD — see
+ *   cluster-check.ts). It never waits for ever: preflight requests and the cache sync have limits.
  * - `stop()` is idempotent: controller first (in-flight passes finish), then the API server.
  * - `onEvent` receives every stage event synchronously; if it returns the seq it assigned, enqueue
  *   events link to their watch event by that seq (`causeSeq`), else by the event's 1-based ordinal
@@ -30,6 +31,9 @@ import {
 import { ClusterError, checkCluster } from "./cluster-check.ts";
 
 export { ClusterError } from "./cluster-check.ts";
+
+/** How long the controller's caches may take to sync before the start fails (default). */
+export const CACHE_SYNC_TIMEOUT_MS = 30_000;
 export type { ApiServer, ApiServerOptions } from "./embedded.ts";
 
 export type ClusterSpec =
@@ -58,6 +62,8 @@ export interface SessionOptions {
   onInformerError?: (e: InformerError) => void;
   /** Give up if caches have not synced by then (default 30 s). */
   cacheSyncTimeoutMs?: number;
+  /** A kubeconfig cluster's preflight request unanswered this long fails the start (default 10 s). */
+  answerWithinMs?: number;
 }
 
 export interface Session {
@@ -120,7 +126,10 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
       );
     }
     clusterName = current || "kubeconfig";
-    changedCluster = await checkCluster(kubeConfig, { installCrd: opts.cluster.installCrd });
+    changedCluster = await checkCluster(kubeConfig, {
+      installCrd: opts.cluster.installCrd,
+      answerWithinMs: opts.answerWithinMs,
+    });
   }
 
   const controller = new FooController({
@@ -133,7 +142,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     verbosity: opts.verbosity,
     metrics: opts.metrics,
     onInformerError: opts.onInformerError,
-    cacheSyncTimeoutMs: opts.cacheSyncTimeoutMs ?? 30_000,
+    cacheSyncTimeoutMs: opts.cacheSyncTimeoutMs ?? CACHE_SYNC_TIMEOUT_MS,
   });
   try {
     await controller.run();

@@ -12,10 +12,11 @@ function bytes(n: number, seed: number): Uint8Array<ArrayBuffer> {
   return b;
 }
 
-async function readAll(file: Blob, gz: boolean) {
+async function readAll(file: Blob, gz: boolean, stallMs?: number) {
   const chunks: Uint8Array[] = [];
   let counted = 0;
-  for await (const c of fileChunks(file, gz, (n) => (counted += n))) chunks.push(c.slice());
+  for await (const c of fileChunks(file, gz, (n) => (counted += n), stallMs))
+    chunks.push(c.slice());
   const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;
   for (const c of chunks) {
@@ -25,24 +26,73 @@ async function readAll(file: Blob, gz: boolean) {
   return { all, chunks, counted };
 }
 
-/** A Blob that cannot be streamed: the plain path must not need `stream()` (see fileChunks). */
-class SliceOnlyBlob extends Blob {
+/**
+ * A Blob whose stream hands out its first `streamed` bytes in 1000-byte parts and then ends, or
+ * never settles another read (as Chromium's once did), or fails; its slices say where they start.
+ */
+class StallingBlob extends Blob {
+  readonly sliceStarts: number[] = [];
+  cancelled = false;
+  constructor(
+    private readonly data: Uint8Array<ArrayBuffer>,
+    private readonly streamed: number,
+    private readonly then: "end" | "stall" | "fail",
+  ) {
+    super([data]);
+  }
   override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
-    throw new Error("stream() called");
+    let at = 0;
+    return new ReadableStream<Uint8Array<ArrayBuffer>>(
+      {
+        pull: (ctl) => {
+          if (at >= this.streamed) {
+            if (this.then === "end") return ctl.close();
+            if (this.then === "fail") return ctl.error(new Error("NotReadableError"));
+            return new Promise<void>(() => undefined);
+          }
+          const n = Math.min(1000, this.streamed - at);
+          ctl.enqueue(this.data.slice(at, at + n));
+          at += n;
+        },
+        cancel: () => {
+          this.cancelled = true;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+  override slice(start?: number, end?: number): Blob {
+    this.sliceStarts.push(start ?? 0);
+    return super.slice(start, end);
   }
 }
 
 describe("fileChunks", () => {
-  it.each([0, 1, 32767, 32768, 32769, 170_000, 5_000_123, 12_000_000])(
-    "reads a plain file of %i bytes whole, in order, by slices, the first one small",
+  it.each([0, 1, 32767, 32768, 32769, 170_000, 5_000_123])(
+    "reads a plain file of %i bytes whole and in order, through its stream",
     async (n) => {
       const data = bytes(n, n + 1);
-      const { all, chunks, counted } = await readAll(new SliceOnlyBlob([data]), false);
-      expect(all.length).toBe(n);
+      const file = new StallingBlob(data, n, "end");
+      const { all, counted } = await readAll(file, false, 1000);
       expect(Buffer.from(all).equals(Buffer.from(data))).toBe(true);
       expect(counted).toBe(n);
-      if (n > 0) expect(chunks[0].length).toBeLessThanOrEqual(32768);
-      expect(chunks.every((c) => c.length > 0 && c.length <= 4 << 20)).toBe(true);
+      expect(file.sliceStarts).toEqual([]);
+    },
+  );
+
+  it.each([0, 1, 64_000, 99_999])(
+    "a stream that stalls after %i of 5 MB: the rest is read by slices from there, the first small",
+    async (streamed) => {
+      const data = bytes(5_000_123, 7);
+      const file = new StallingBlob(data, streamed, "stall");
+      const { all, chunks, counted } = await readAll(file, false, 50);
+      expect(Buffer.from(all).equals(Buffer.from(data))).toBe(true);
+      expect(counted).toBe(data.length);
+      expect(file.sliceStarts[0]).toBe(streamed);
+      expect(file.cancelled).toBe(true);
+      const sliced = chunks.slice(Math.ceil(streamed / 1000));
+      expect(sliced[0].length).toBeLessThanOrEqual(32768);
+      expect(sliced.every((c) => c.length > 0 && c.length <= 4 << 20)).toBe(true);
     },
   );
 
@@ -57,14 +107,9 @@ describe("fileChunks", () => {
   });
 
   it("a file that cannot be read fails the read instead of ending it early", async () => {
-    class Unreadable extends SliceOnlyBlob {
-      override slice(): Blob {
-        return { arrayBuffer: () => Promise.reject(new Error("NotReadableError")) } as Blob;
-      }
-    }
-    await expect(readAll(new Unreadable([bytes(100_000, 3)]), false)).rejects.toThrow(
-      "NotReadableError",
-    );
+    const file = new StallingBlob(bytes(100_000, 3), 50_000, "fail");
+    await expect(readAll(file, false, 1000)).rejects.toThrow("NotReadableError");
+    expect(file.sliceStarts).toEqual([]);
   });
 });
 

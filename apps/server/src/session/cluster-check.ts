@@ -108,7 +108,7 @@ function asker(server: string, ms: number): Ask {
       return await call(withSignal(deadline));
     } catch (err) {
       if (deadline.aborted) {
-        // Tenths: what is left of a run's --timeout is 0.999 s, not worth saying so.
+        // In tenths: what is left of a run's --timeout (0.999 s) is said as 1 s.
         const s = Number((ms / 1000).toFixed(1));
         throw new ClusterError(`the API server at ${server} did not answer within ${s} s`);
       }

@@ -83,6 +83,7 @@ describe("loopscope run", () => {
       await silent.close();
     }
     expect(said).toEqual([
+      `loopscope run: checking the cluster at ${silent.url} (context silent)…\n`,
       `loopscope run: the API server at ${silent.url} did not answer within 1 s\n`,
     ]);
   });

@@ -21,6 +21,7 @@ import { once } from "node:events";
 import { encodeEvent, encodeHeader, type TraceEvent } from "@loopscope/trace";
 import { CACHE_SYNC_TIMEOUT_MS, startSession, type ClusterSpec } from "../session/session.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
+import { checkingLine } from "../session/checking-line.ts";
 import { noAnswerReason } from "../session/request-failure.ts";
 import { shownServer } from "../session/shown-server.ts";
 import { EventLog } from "../scenarios/event-log.ts";
@@ -209,6 +210,7 @@ export async function run(argv: string[]): Promise<number> {
       klog: klogWriter(klogOut, args.verbosity),
       verbosity: Math.max(2, args.verbosity ?? 0),
       answerWithinMs: Math.min(ANSWER_WITHIN_MS, left()),
+      onChecking: (server, context) => log(checkingLine(server, context)),
       cacheSyncTimeoutMs: Math.min(CACHE_SYNC_TIMEOUT_MS, left()),
     });
   } catch (err) {

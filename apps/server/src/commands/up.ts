@@ -8,6 +8,7 @@ import { isLoopbackHost } from "../http/security.ts";
 import { PortTakenError } from "../dashboard/dashboard-server.ts";
 import { NotARecordingError } from "../hub/recording.ts";
 import { ClusterError } from "../session/session.ts";
+import { checkingLine } from "../session/checking-line.ts";
 import { flagsOrExit } from "../cli/args.ts";
 import { DEFAULT_PORT, parseUpFlags } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
@@ -71,6 +72,7 @@ export async function run(argv: string[]): Promise<number> {
       share: flags.share,
       klog: flags.verbose ? (line) => process.stderr.write(line + "\n") : undefined,
       onReachability: (now, before) => err(reachabilityLine(now, before)),
+      onChecking: (server, context) => err(checkingLine(server, context)),
     });
   } catch (e) {
     if (

@@ -151,6 +151,13 @@ it(
     const kubeconfig = join(dir, "kubeconfig");
     await api.writeKubeconfig(kubeconfig);
     const up = await startUp(kubeconfig);
+    // Said before the checks, which a silent cluster can make last 10 s.
+    expect(up.stderr()).toMatch(
+      new RegExp(
+        `^loopscope: checking the cluster at ${server} \\(context loopscope-embedded\\)…$`,
+        "m",
+      ),
+    );
 
     const before = await watcher(up.dashboard, up.token);
     await vi.waitFor(() => expect(before).toEqual([{ reachable: true }]), WAIT);

@@ -29,6 +29,7 @@ import {
   type WorkqueueMetricsProvider,
 } from "@loopscope/controller";
 import { ClusterError, checkCluster } from "./cluster-check.ts";
+import { shownServer } from "./shown-server.ts";
 
 export { ClusterError } from "./cluster-check.ts";
 
@@ -64,6 +65,11 @@ export interface SessionOptions {
   cacheSyncTimeoutMs?: number;
   /** A kubeconfig cluster's preflight request unanswered this long fails the start (default 10 s). */
   answerWithinMs?: number;
+  /**
+   * A kubeconfig's cluster is about to be asked whether it can run the controller (which can take
+   * up to `answerWithinMs`): its server as shown to users (no credentials) and its context.
+   */
+  onChecking?: (server: string, context: string) => void;
 }
 
 export interface Session {
@@ -126,6 +132,8 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
       );
     }
     clusterName = current || "kubeconfig";
+    const server = shownServer(kubeConfig.getCurrentCluster()?.server);
+    opts.onChecking?.(server ?? "(no server in kubeconfig)", clusterName);
     changedCluster = await checkCluster(kubeConfig, {
       installCrd: opts.cluster.installCrd,
       answerWithinMs: opts.answerWithinMs,

@@ -43,6 +43,8 @@ export interface LiveOptions {
   extraRoutes?: RouteModule[];
   /** A kubeconfig's cluster stopped or started answering (`up` says so on stderr). */
   onReachability?: ReachabilityListener;
+  /** A kubeconfig's cluster is being checked (see SessionOptions.onChecking). */
+  onChecking?: (server: string, context: string) => void;
 }
 
 export interface Live {
@@ -90,6 +92,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       verbosity: o.klog ? 2 : 0,
       // A failed list or watch is the first sign of an outage: ask the cluster at once.
       onInformerError: () => reachability?.suspect(),
+      onChecking: o.onChecking,
     });
     cleanup.push(() => session.stop());
     let kubeconfig: KubeconfigFile | undefined;

@@ -14,7 +14,11 @@ import { extname, join, normalize, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
 
-export const DIST = resolve(fileURLToPath(new URL("../../../apps/web/dist", import.meta.url)));
+/** The built app the benches load; LOOPSCOPE_BENCH_DIST names another build (see ab-load.ts). */
+export const DIST = resolve(
+  process.env.LOOPSCOPE_BENCH_DIST ??
+    fileURLToPath(new URL("../../../apps/web/dist", import.meta.url)),
+);
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

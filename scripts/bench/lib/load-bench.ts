@@ -110,6 +110,7 @@ function cpuMeasurement(cpu: ThreadCpu | undefined): Measurement {
       workersMs: of("DedicatedWorker"),
       threadPoolMs: of("ThreadPoolForeg"),
       mainThreadMs: of("chromium"),
+      pageFaults: cpu.faults,
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * CPU time of the page's renderer process (in the benches' Chromium), and of its threads by name,
- * read from /proc while something runs: on a shared 2-core machine wall time mostly measures the
+ * CPU time and page faults of the page's renderer process (in the benches' Chromium), and CPU
+ * time of its threads by name, read from /proc while something runs: on a shared 2-core machine wall time mostly measures the
  * neighbours, and a load's CPU says what it costs wherever it runs. Linux only.
  *
  * Threads are polled (every 100 ms), not read once at the end: a replay's workers exit when the
@@ -18,7 +18,8 @@ export interface ThreadCpu {
   total: number;
   /**
    * Minor page faults of the process: pages it touched for the first time. Each costs ~10–14 µs
-   * on the benches' VM, and fresh memory is most of a load's cost there (docs/performance.md).
+   * on the benches' VM: ~214k of them are about a quarter of a 1M-event load's CPU there
+   * (docs/performance.md).
    */
   faults: number;
   /** By thread name (Chromium's, truncated to 15 characters by Linux), ms. */

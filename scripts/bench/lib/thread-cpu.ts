@@ -1,7 +1,8 @@
 /**
  * CPU time and page faults of the page's renderer process (in the benches' Chromium), and CPU
- * time of its threads by name, read from /proc while something runs: on a shared 2-core machine wall time mostly measures the
- * neighbours, and a load's CPU says what it costs wherever it runs. Linux only.
+ * time of its threads by name, read from /proc while something runs: on a shared 2-core machine
+ * wall time mostly measures the neighbours, and a load's CPU says what it costs wherever it runs.
+ * Linux only.
  *
  * Threads are polled (every 100 ms), not read once at the end: a replay's workers exit when the
  * load is done, and an exited thread is gone from /proc/PID/task (its time stays in the process's

@@ -5,7 +5,8 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFile } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer, narrate, readTraceText } from "@loopscope/trace";
 import { startApiServer } from "@loopscope/apiserver";
 import { parseArgs, run, usage } from "./run.ts";
@@ -13,6 +14,15 @@ import { scenarios } from "../scenarios/index.ts";
 import { startSilentCluster } from "../testing/silent-cluster.ts";
 
 let dir: string;
+
+/** Runs a shell command line; its exit code and stderr. */
+function sh(command: string): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile("sh", ["-c", command], (err, _stdout, stderr) =>
+      resolve({ code: err ? ((err.code as number | undefined) ?? 1) : 0, stderr }),
+    ),
+  );
+}
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "loopscope-run-"));
 });
@@ -118,6 +128,40 @@ describe("loopscope run", () => {
     ]);
     expect(said.at(-1)).toMatch(/^loopscope run: \d+ events → /);
     expect(readTraceText(await readFile(out, "utf8")).events.length).toBeGreaterThan(0);
+  });
+
+  it("on a kubeconfig's cluster, says what the scenario left there, and a kubectl command that removes it", async () => {
+    const api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    const kubeconfig = join(dir, "leaves.yaml");
+    await api.writeKubeconfig(kubeconfig);
+    const said: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof write;
+    try {
+      const args = ["--scenario", "create-foo", "--out", join(dir, "leaves.jsonl")];
+      expect(await run([...args, "--kubeconfig", kubeconfig, "--install-crd"])).toBe(0);
+    } finally {
+      process.stderr.write = write;
+    }
+    try {
+      const line = said.find((l) => l.startsWith("loopscope run: left on the cluster: "));
+      expect(line).toBe(
+        `loopscope run: left on the cluster: foo default/example-foo; to remove (a Foo's Deployment goes with it): kubectl --kubeconfig ${kubeconfig} --context loopscope-embedded delete -n default foo example-foo\n`,
+      );
+      // The real kubectl, as the user would paste it (not spawnSync: the API server is in this
+      // process, and would not answer while it waits).
+      const command = line!.slice(line!.indexOf("kubectl "), -1);
+      const deleted = await sh(`/usr/bin/${command}`);
+      expect(deleted.code, deleted.stderr).toBe(0);
+      const get = (what: string) =>
+        sh(`/usr/bin/kubectl --kubeconfig ${kubeconfig} -n default get ${what} example-foo`);
+      expect((await get("foo")).stderr).toContain("NotFound");
+      await vi.waitFor(async () => expect((await get("deployment")).stderr).toContain("NotFound"), {
+        timeout: 10_000,
+      });
+    } finally {
+      await api.stop();
+    }
   });
 
   it("refuses an --out or --klog it cannot write before running the scenario, in one line", async () => {

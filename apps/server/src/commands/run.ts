@@ -27,6 +27,8 @@ import { shownServer } from "../session/shown-server.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
 import { runScenario, ScenarioInterrupted } from "../scenarios/run-scenario.ts";
+import { KubeClient } from "../scenarios/kube-client.ts";
+import { leftOnClusterLine } from "../scenarios/left-on-cluster.ts";
 import { abandonOutput, commitOutput, partialPath } from "../cli/output-file.ts";
 import { defaultKubeconfig } from "../up/flags.ts";
 
@@ -227,6 +229,7 @@ export async function run(argv: string[]): Promise<number> {
     stop.abort();
   };
   process.once("SIGINT", onInterrupt);
+  const kube = new KubeClient(session.kubeConfig);
   try {
     for (const done of session.changedCluster) log(done);
     log(`scenario ${scenario.name} on ${session.clusterName}`);
@@ -236,6 +239,7 @@ export async function run(argv: string[]): Promise<number> {
       timeoutMs: left(),
       log,
       signal: stop.signal,
+      kube,
     });
   } catch (err) {
     if (err instanceof ScenarioInterrupted) code = 130;
@@ -255,6 +259,14 @@ export async function run(argv: string[]): Promise<number> {
     process.off("SIGINT", onInterrupt);
     await session.stop();
   }
+  // The embedded cluster goes with this process; a kubeconfig's keeps what the scenario made.
+  const leftLine = kubeconfig
+    ? leftOnClusterLine(kube.left(), {
+        kubeconfig,
+        context: session.kubeConfig.getCurrentContext(),
+      })
+    : undefined;
+  if (leftLine !== undefined) log(leftLine);
   await writeTrace(partialPath(args.out), events.events, {
     scenario: scenario.name,
     cluster: session.clusterName,

@@ -19,9 +19,18 @@ export function isNotFound(err: unknown): boolean {
   return (err as { code?: unknown })?.code === 404;
 }
 
+/** An object a scenario made on the cluster. */
+export interface MadeObject {
+  kind: "foo" | "deployment";
+  namespace: string;
+  name: string;
+}
+
 export class KubeClient {
   readonly co: CustomObjectsApi;
   readonly apps: AppsV1Api;
+  /** Objects this client created and has not deleted since, by "kind/namespace/name". */
+  private readonly made = new Map<string, MadeObject>();
 
   constructor(readonly kubeConfig: KubeConfig) {
     this.co = kubeConfig.makeApiClient(CustomObjectsApi);
@@ -43,7 +52,7 @@ export class KubeClient {
     const name = foo.metadata.name ?? "";
     const existing = await this.getFoo(namespace, name);
     if (!existing) {
-      return (await this.co.createNamespacedCustomObject({
+      const created = (await this.co.createNamespacedCustomObject({
         ...FOO,
         namespace,
         body: {
@@ -53,6 +62,8 @@ export class KubeClient {
           metadata: { ...foo.metadata, namespace },
         },
       })) as Foo;
+      this.remember({ kind: "foo", namespace, name });
+      return created;
     }
     return (await this.co.patchNamespacedCustomObject(
       { ...FOO, namespace, name, body: { spec: foo.spec } },
@@ -62,6 +73,7 @@ export class KubeClient {
 
   /** Deletes the Foo; true when it existed. */
   async deleteFoo(namespace: string, name: string): Promise<boolean> {
+    this.made.delete(`foo/${namespace}/${name}`);
     try {
       await this.co.deleteNamespacedCustomObject({ ...FOO, namespace, name });
       return true;
@@ -81,13 +93,14 @@ export class KubeClient {
   }
 
   async createDeployment(d: V1Deployment): Promise<V1Deployment> {
-    return this.apps.createNamespacedDeployment({
-      namespace: d.metadata?.namespace ?? "default",
-      body: d,
-    });
+    const namespace = d.metadata?.namespace ?? "default";
+    const created = await this.apps.createNamespacedDeployment({ namespace, body: d });
+    this.remember({ kind: "deployment", namespace, name: created.metadata?.name ?? "" });
+    return created;
   }
 
   async deleteDeployment(namespace: string, name: string): Promise<boolean> {
+    this.made.delete(`deployment/${namespace}/${name}`);
     try {
       await this.apps.deleteNamespacedDeployment({ namespace, name });
       return true;
@@ -95,6 +108,18 @@ export class KubeClient {
       if (isNotFound(err)) return false;
       throw err;
     }
+  }
+
+  /**
+   * What the scenario left on the cluster: the Foos and Deployments it created and did not
+   * delete (the Deployments the controller made for its Foos go with them: they are owned).
+   */
+  left(): MadeObject[] {
+    return [...this.made.values()];
+  }
+
+  private remember(o: MadeObject): void {
+    this.made.set(`${o.kind}/${o.namespace}/${o.name}`, o);
   }
 
   /** Polls until `check` returns true (every `everyMs`), or throws after `timeoutMs`. */

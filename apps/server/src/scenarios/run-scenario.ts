@@ -25,6 +25,8 @@ export interface RunScenarioOptions {
   emit?: (e: UnsequencedEvent) => unknown;
   /** Stops the scenario early (Ctrl-C on `loopscope run`): it rejects with ScenarioInterrupted. */
   signal?: AbortSignal;
+  /** The scenario's client, for a caller that asks it afterwards what was left (`left()`). */
+  kube?: KubeClient;
 }
 
 export class ScenarioInterrupted extends Error {
@@ -53,7 +55,7 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions):
   const ctx: ScenarioContext = {
     session,
     faults: session.apiserver?.faults,
-    kube: new KubeClient(session.kubeConfig),
+    kube: opts.kube ?? new KubeClient(session.kubeConfig),
     events,
     log: opts.log ?? (() => {}),
     mark: (text, key = "") =>

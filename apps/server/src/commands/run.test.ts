@@ -15,6 +15,28 @@ import { startSilentCluster } from "../testing/silent-cluster.ts";
 
 let dir: string;
 
+/**
+ * `loopscope run` with `args`, keeping what it writes to stderr (not shown); `onWrite` sees each
+ * write as it comes, to act at a moment of the run.
+ */
+async function runQuietly(
+  args: string[],
+  onWrite?: (m: string) => void,
+): Promise<{ code: number; said: string[] }> {
+  const said: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((m: string) => {
+    said.push(String(m));
+    onWrite?.(String(m));
+    return true;
+  }) as typeof write;
+  try {
+    return { code: await run(args), said };
+  } finally {
+    process.stderr.write = write;
+  }
+}
+
 /** Runs a shell command line; its exit code and stderr. */
 function sh(command: string): Promise<{ code: number; stderr: string }> {
   return new Promise((resolve) =>
@@ -81,18 +103,13 @@ describe("loopscope run", () => {
 
   it("--timeout covers start-up: a cluster that never answers ends the run (exit 1), in one line", async () => {
     const silent = await startSilentCluster(dir);
-    const said: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof write;
-    try {
-      const out = join(dir, "silent.jsonl");
-      const args = ["--scenario", "create-foo", "--out", out, "--timeout", "1"];
-      expect(await run([...args, "--kubeconfig", silent.kubeconfig])).toBe(1);
-    } finally {
-      process.stderr.write = write;
-      await silent.close();
-    }
-    expect(said).toEqual([
+    const out = join(dir, "silent.jsonl");
+    const args = ["--scenario", "create-foo", "--out", out, "--timeout", "1"];
+    const r = await runQuietly([...args, "--kubeconfig", silent.kubeconfig]).finally(() =>
+      silent.close(),
+    );
+    expect(r.code).toBe(1);
+    expect(r.said).toEqual([
       `loopscope run: checking the cluster at ${silent.url} (context silent)…\n`,
       `loopscope run: the API server at ${silent.url} did not answer within 1 s\n`,
     ]);
@@ -103,22 +120,13 @@ describe("loopscope run", () => {
     const api = await startApiServer({ deploymentReadyDelayMs: 60_000 });
     const kubeconfig = join(dir, "going.yaml");
     await api.writeKubeconfig(kubeconfig);
-    const said: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((m: string) => {
-      said.push(String(m));
-      if (String(m).includes("applying")) setTimeout(() => void api.stop(), 200);
-      return true;
-    }) as typeof write;
     const out = join(dir, "going.jsonl");
-    try {
-      const args = ["--scenario", "create-foo", "--out", out, "--timeout", "60"];
-      expect(await run([...args, "--kubeconfig", kubeconfig, "--install-crd"])).toBe(1);
-    } finally {
-      process.stderr.write = write;
-      await api.stop();
-    }
-    const lost = said.filter((l) => l.includes("stopped answering"));
+    const args = ["--scenario", "create-foo", "--out", out, "--timeout", "60"];
+    const r = await runQuietly([...args, "--kubeconfig", kubeconfig, "--install-crd"], (m) => {
+      if (m.includes("applying")) setTimeout(() => void api.stop(), 200);
+    }).finally(() => api.stop());
+    expect(r.code).toBe(1);
+    const lost = r.said.filter((l) => l.includes("stopped answering"));
     expect(lost).toEqual([
       expect.stringMatching(
         new RegExp(
@@ -126,7 +134,7 @@ describe("loopscope run", () => {
         ),
       ),
     ]);
-    expect(said.at(-1)).toMatch(/^loopscope run: \d+ events → /);
+    expect(r.said.at(-1)).toMatch(/^loopscope run: \d+ events → /);
     expect(readTraceText(await readFile(out, "utf8")).events.length).toBeGreaterThan(0);
   });
 
@@ -134,17 +142,11 @@ describe("loopscope run", () => {
     const api = await startApiServer({ deploymentReadyDelayMs: 30 });
     const kubeconfig = join(dir, "leaves.yaml");
     await api.writeKubeconfig(kubeconfig);
-    const said: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof write;
     try {
       const args = ["--scenario", "create-foo", "--out", join(dir, "leaves.jsonl")];
-      expect(await run([...args, "--kubeconfig", kubeconfig, "--install-crd"])).toBe(0);
-    } finally {
-      process.stderr.write = write;
-    }
-    try {
-      const line = said.find((l) => l.startsWith("loopscope run: left on the cluster: "));
+      const r = await runQuietly([...args, "--kubeconfig", kubeconfig, "--install-crd"]);
+      expect(r.code).toBe(0);
+      const line = r.said.find((l) => l.startsWith("loopscope run: left on the cluster: "));
       expect(line).toBe(
         `loopscope run: left on the cluster: foo default/example-foo; to remove (a Foo's Deployment goes with it): kubectl --kubeconfig ${kubeconfig} --context loopscope-embedded delete -n default foo example-foo\n`,
       );
@@ -165,20 +167,12 @@ describe("loopscope run", () => {
   });
 
   it("refuses an --out or --klog it cannot write before running the scenario, in one line", async () => {
-    const said: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof write;
-    try {
-      expect(await run(["--scenario", "create-foo", "--out", join(dir, "no/such/x.jsonl")])).toBe(
-        1,
-      );
-      const ok = join(dir, "ok.jsonl");
-      expect(await run(["--scenario", "create-foo", "--out", ok, "--klog", dir])).toBe(1);
-    } finally {
-      process.stderr.write = write;
-    }
+    const a = await runQuietly(["--scenario", "create-foo", "--out", join(dir, "no/such/x.jsonl")]);
+    const ok = join(dir, "ok.jsonl");
+    const b = await runQuietly(["--scenario", "create-foo", "--out", ok, "--klog", dir]);
+    expect([a.code, b.code]).toEqual([1, 1]);
     // Those two lines and nothing else: the scenario never ran ("applying …" would be here).
-    expect(said).toEqual([
+    expect([...a.said, ...b.said]).toEqual([
       `loopscope run: cannot write ${join(dir, "no/such/x.jsonl")}: its folder does not exist\n`,
       `loopscope run: cannot write ${dir}: it is a folder\n`,
     ]);
@@ -189,14 +183,9 @@ describe("loopscope run", () => {
     const klog = join(dir, "keep.klog");
     await writeFile(out, "earlier trace\n");
     await writeFile(klog, "earlier log\n");
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = (() => true) as typeof write;
-    try {
-      const args = ["--scenario", "create-foo", "--out", out, "--klog", klog];
-      expect(await run([...args, "--kubeconfig", join(dir, "no-such-kubeconfig")])).toBe(1);
-    } finally {
-      process.stderr.write = write;
-    }
+    const args = ["--scenario", "create-foo", "--out", out, "--klog", klog];
+    const r = await runQuietly([...args, "--kubeconfig", join(dir, "no-such-kubeconfig")]);
+    expect(r.code).toBe(1);
     expect(await readFile(out, "utf8")).toBe("earlier trace\n");
     expect(await readFile(klog, "utf8")).toBe("earlier log\n");
     expect((await readdir(dir)).filter((f) => f.includes(".partial-"))).toEqual([]);
@@ -204,22 +193,12 @@ describe("loopscope run", () => {
 
   it("Ctrl-C stops the scenario and still writes the trace so far (exit 130)", async () => {
     const out = join(dir, "interrupted.jsonl");
-    const said: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((m: string) => {
-      said.push(String(m));
+    const r = await runQuietly(["--scenario", "scale", "--out", out, "--timeout", "30"], (m) => {
       // The scenario has begun: interrupt it as a terminal's Ctrl-C would.
-      if (String(m).includes("applying")) setTimeout(() => process.emit("SIGINT"), 50);
-      return true;
-    }) as typeof write;
-    let code: number;
-    try {
-      code = await run(["--scenario", "scale", "--out", out, "--timeout", "30"]);
-    } finally {
-      process.stderr.write = write;
-    }
-    expect(code).toBe(130);
-    expect(said.join("")).toContain(
+      if (m.includes("applying")) setTimeout(() => process.emit("SIGINT"), 50);
+    });
+    expect(r.code).toBe(130);
+    expect(r.said.join("")).toContain(
       "interrupted: stopping the scenario and writing the trace so far",
     );
     const { events, reader } = readTraceText(await readFile(out, "utf8"));
@@ -228,17 +207,11 @@ describe("loopscope run", () => {
   });
 
   it("refuses a fault-injecting scenario on a kubeconfig's cluster before starting anything", async () => {
-    const said: string[] = [];
-    const write = process.stderr.write.bind(process.stderr);
-    process.stderr.write = ((m: string) => (said.push(String(m)), true)) as typeof write;
-    try {
-      const out = join(dir, "conflict.jsonl");
-      const args = ["--scenario", "conflict", "--out", out, "--kubeconfig", join(dir, "kc.yaml")];
-      expect(await run(args)).toBe(1);
-    } finally {
-      process.stderr.write = write;
-    }
-    expect(said).toEqual([
+    const out = join(dir, "conflict.jsonl");
+    const args = ["--scenario", "conflict", "--out", out, "--kubeconfig", join(dir, "kc.yaml")];
+    const r = await runQuietly(args);
+    expect(r.code).toBe(1);
+    expect(r.said).toEqual([
       "loopscope run: scenario conflict slows or breaks the API server on purpose: it runs on the embedded one only (without --kubeconfig and --context)\n",
     ]);
     expect(usage).toMatch(/conflict +Conflict: a competing writer \(embedded only\)/);

@@ -6,18 +6,16 @@
  * file: stopped, then listening again on the same port; or behind a TCP relay that stops passing
  * bytes both ways, as a network that vanishes does (no error: open watches just fall silent).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { startApiServer, type ApiServer } from "@loopscope/apiserver";
-import { TOKEN_META, type ClusterReachability, type ServerMessage } from "@loopscope/protocol";
+import type { ClusterReachability, ServerMessage } from "@loopscope/protocol";
 import { StreamClient } from "../ws/stream-client.ts";
-import { REPO_ROOT } from "../up/web-build.ts";
-
-const BIN = join(REPO_ROOT, "apps", "server", "bin", "loopscope.mjs");
+import { startUpProcess, type UpProcess } from "../testing/up-process.ts";
 // Generous limits for a busy 2-core machine, not speed claims.
 const WAIT = { timeout: 30_000, interval: 50 };
 
@@ -55,54 +53,10 @@ async function watcher(url: string, token: string): Promise<ClusterReachability[
   return heard;
 }
 
-interface Up {
-  dashboard: string;
-  token: string;
-  stderr(): string;
-  /** SIGINT, as Ctrl-C; resolves with the exit code. */
-  stop(): Promise<number | null>;
-}
-
-async function startUp(kubeconfig: string): Promise<Up> {
-  const up = spawn(
-    process.execPath,
-    [
-      BIN,
-      "up",
-      "--kubeconfig",
-      kubeconfig,
-      "--port",
-      "0",
-      "--record",
-      join(dir, "run.jsonl"),
-      "--no-build",
-      "--resync",
-      "0",
-    ],
-    { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  child = up;
-  let stdout = "";
-  let stderr = "";
-  up.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-  up.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-  const exited = new Promise<number | null>((r) => up.once("exit", (code) => r(code)));
-  await vi.waitFor(() => expect(stderr).toContain("loopscope: up (cluster:"), {
-    timeout: 100_000,
-    interval: 50,
-  });
-  const dashboard = /^dashboard {2}(http:\/\/\S+)$/m.exec(stdout)![1]!;
-  const page = await (await fetch(dashboard)).text();
-  const token = new RegExp(`name="${TOKEN_META}" content="([^"]+)"`).exec(page)![1]!;
-  return {
-    dashboard,
-    token,
-    stderr: () => stderr,
-    stop: () => {
-      up.kill("SIGINT");
-      return exited;
-    },
-  };
+async function startUp(kubeconfig: string): Promise<UpProcess> {
+  const up = await startUpProcess(kubeconfig, join(dir, "run.jsonl"), dir);
+  child = up.child;
+  return up;
 }
 
 /**

@@ -5,7 +5,6 @@
  * raw or base64 — appears in the page, any /api response, the WebSocket stream, the recorded
  * trace, or the CLI's stdout and stderr.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,10 +12,9 @@ import { parse, stringify } from "yaml";
 import WebSocket from "ws";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { startApiServer, type ApiServer } from "@loopscope/apiserver";
-import { API, TOKEN_HEADER, TOKEN_META } from "@loopscope/protocol";
-import { REPO_ROOT } from "../up/web-build.ts";
+import { API, TOKEN_HEADER } from "@loopscope/protocol";
+import { startUpProcess } from "../testing/up-process.ts";
 
-const BIN = join(REPO_ROOT, "apps", "server", "bin", "loopscope.mjs");
 const BEARER = "sekrit-bearer-7f3a9c1e5b2d4f60";
 const CERT =
   "-----BEGIN CERTIFICATE-----\nMIIsekritCERTmarker0123456789\n-----END CERTIFICATE-----\n";
@@ -49,40 +47,11 @@ it(
     const kubeconfig = join(dir, "kubeconfig");
     await writeFile(kubeconfig, stringify(kc));
     const record = join(dir, "run.jsonl");
-    const child = spawn(
-      process.execPath,
-      [
-        BIN,
-        "up",
-        "--kubeconfig",
-        kubeconfig,
-        "--port",
-        "0",
-        "--record",
-        record,
-        "--no-build",
-        "--resync",
-        "0",
-      ],
-      { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let log = "";
-    child.stdout.on("data", (b: Buffer) => (log += b.toString()));
-    child.stderr.on("data", (b: Buffer) => (log += b.toString()));
-    const exited = new Promise((r) => child.once("exit", r));
+    const up = await startUpProcess(kubeconfig, record, dir);
     const seen: string[] = [];
     try {
-      const url = await vi.waitFor(
-        () => {
-          const m = /^dashboard {2}(http:\/\/\S+)$/m.exec(log);
-          if (!m) throw new Error(`not up yet: ${log}`);
-          return m[1];
-        },
-        { timeout: 100_000, interval: 50 },
-      );
-      const page = await (await fetch(url)).text();
+      const { dashboard: url, page, token } = up;
       seen.push(page);
-      const token = new RegExp(`name="${TOKEN_META}" content="([^"]+)"`).exec(page)![1];
       const ws = new WebSocket(
         `${url.replace(/^http/, "ws").replace(/\/$/, "")}${API.ws}?token=${token}`,
       );
@@ -104,9 +73,8 @@ it(
         seen.push(await (await fetch(new URL(path, url), { headers })).text());
       seen.push(await (await fetch(new URL("/metrics", url))).text());
       ws.close();
-      child.kill("SIGINT");
-      await exited;
-      seen.push(log, await readFile(record, "utf8"));
+      await up.stop();
+      seen.push(up.stdout(), up.stderr(), await readFile(record, "utf8"));
       const all = seen.join("\n");
       const found = SECRETS.filter((s) => all.includes(s));
       console.log(
@@ -115,7 +83,7 @@ it(
       expect(all).toContain("secret-check"); // the search covers real output
       expect(found).toEqual([]);
     } finally {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      up.kill();
     }
   },
 );

@@ -1,0 +1,79 @@
+/**
+ * The real `loopscope up --kubeconfig FILE` in a child process, for tests: started on a free port
+ * with no web build and no resync, and handed back once its dashboard answers, with the page's
+ * token. Tests that need other flags spawn it their own way.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { expect, vi } from "vitest";
+import { TOKEN_META } from "@loopscope/protocol";
+import { REPO_ROOT } from "../up/web-build.ts";
+
+const BIN = join(REPO_ROOT, "apps", "server", "bin", "loopscope.mjs");
+
+export interface UpProcess {
+  child: ChildProcess;
+  dashboard: string;
+  /** The token the dashboard page carries (for the WebSocket and the API). */
+  token: string;
+  /** The page itself, as first fetched. */
+  page: string;
+  stdout(): string;
+  stderr(): string;
+  /** SIGINT, as Ctrl-C; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL unless it has exited. */
+  kill(): void;
+}
+
+/** Starts `up` on `kubeconfig`, recording to `record`, with `cwd` as its working folder. */
+export async function startUpProcess(
+  kubeconfig: string,
+  record: string,
+  cwd: string,
+): Promise<UpProcess> {
+  const child = spawn(
+    process.execPath,
+    [BIN, "up", "--kubeconfig", kubeconfig, "--port", "0"].concat([
+      "--record",
+      record,
+      "--no-build",
+      "--resync",
+      "0",
+    ]),
+    { cwd, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  const kill = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  };
+  try {
+    await vi.waitFor(() => expect(stderr).toContain("loopscope: up (cluster:"), {
+      timeout: 100_000,
+      interval: 50,
+    });
+    const dashboard = /^dashboard {2}(http:\/\/\S+)$/m.exec(stdout)![1]!;
+    const page = await (await fetch(dashboard)).text();
+    const token = new RegExp(`name="${TOKEN_META}" content="([^"]+)"`).exec(page)![1]!;
+    return {
+      child,
+      dashboard,
+      token,
+      page,
+      stdout: () => stdout,
+      stderr: () => stderr,
+      stop: () => {
+        child.kill("SIGINT");
+        return exited;
+      },
+      kill,
+    };
+  } catch (err) {
+    kill();
+    throw err;
+  }
+}

@@ -165,7 +165,7 @@ export async function run(argv: string[]): Promise<number> {
   const log = (m: string) => process.stderr.write(`loopscope run: ${m}\n`);
   // One deadline for the whole run: a cluster that never answers must not outlast --timeout.
   const deadline = Date.now() + args.timeoutS * 1000;
-  const left = () => Math.max(0, deadline - Date.now());
+  const remainingMs = () => Math.max(0, deadline - Date.now());
   // Before the scenario runs, not after: its seconds of work would be lost to a typo in a path.
   for (const path of [args.out, args.klog]) {
     const why = path === undefined ? undefined : unwritable(path);
@@ -211,9 +211,9 @@ export async function run(argv: string[]): Promise<number> {
       onEvent: events.push,
       klog: klogWriter(klogOut, args.verbosity),
       verbosity: Math.max(2, args.verbosity ?? 0),
-      answerWithinMs: Math.min(ANSWER_WITHIN_MS, left()),
+      answerWithinMs: Math.min(ANSWER_WITHIN_MS, remainingMs()),
       onChecking: (server, context) => log(checkingLine(server, context)),
-      cacheSyncTimeoutMs: Math.min(CACHE_SYNC_TIMEOUT_MS, left()),
+      cacheSyncTimeoutMs: Math.min(CACHE_SYNC_TIMEOUT_MS, remainingMs()),
     });
   } catch (err) {
     log((err as Error).message);
@@ -236,7 +236,7 @@ export async function run(argv: string[]): Promise<number> {
     await runScenario(scenario, {
       session,
       events,
-      timeoutMs: left(),
+      timeoutMs: remainingMs(),
       log,
       signal: stop.signal,
       kube,

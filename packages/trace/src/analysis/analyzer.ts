@@ -37,8 +37,9 @@ import type {
   StageCounts,
 } from "./model.ts";
 import { PASS_CAUSES } from "./model.ts";
-import { KeyState, type OpenWrite, type WatchClass } from "./key-state.ts";
+import { KeyState, RECENT, type OpenWrite, type WatchClass } from "./key-state.ts";
 import { PassTable } from "./pass-table.ts";
+import { RvRings } from "./rv-ring.ts";
 import { append, none } from "./short-list.ts";
 import { TriggerTable } from "./trigger-table.ts";
 
@@ -62,6 +63,8 @@ export class Analyzer {
   /** Every key's triggers: those its next pass will take, and those its passes took. */
   private readonly triggers = new TriggerTable();
   private readonly table = new PassTable(this.triggers);
+  /** Every key's rings of recent resourceVersions (see KeyState.ownRvs, unexplainedRvs). */
+  private readonly rvs = new RvRings(RECENT);
   /** Findings in order of first occurrence, and the same by kind and key. */
   private readonly findingList: FindingRecord[] = [];
   private readonly findingIndex = new Map<FindingKind, Map<string, FindingRecord>>();
@@ -207,7 +210,7 @@ export class Analyzer {
     if (key === this.lastKey && this.lastState) return this.lastState;
     let st = this.states.get(key);
     if (!st) {
-      st = new KeyState(this.byId.length, detach(key), ts);
+      st = new KeyState(this.byId.length, detach(key), ts, this.rvs);
       this.states.set(st.summary.key, st);
       this.byId.push(st);
     }
@@ -287,7 +290,7 @@ export class Analyzer {
       return out;
     }
     if (e.rv !== undefined) {
-      const writeSeq = st.ownRvs.find(e.rv);
+      const writeSeq = this.rvs.find(st.ownRvs, e.rv);
       if (writeSeq !== undefined) {
         this.settleEcho(st, writeSeq);
         out.cause = "self";
@@ -298,7 +301,7 @@ export class Analyzer {
       if (st.writesWithRv > 0 || st.summary.writes === 0) {
         out.cause = "external";
         // Unless a write of ours logged later returns this rv (see KeyState.unexplainedRvs).
-        st.unexplainedRvs.remember(e.rv, e.seq);
+        this.rvs.remember(st.unexplainedRvs, e.rv, e.seq);
         return out;
       }
     }
@@ -460,7 +463,7 @@ export class Analyzer {
     // (A write the log calls a no-op returned the rv someone else's change gave the object.)
     const earlyEcho =
       e.rv !== undefined && e.changed !== false
-        ? st.unexplainedRvs.take(e.rv, st.openSeq)
+        ? this.rvs.take(st.unexplainedRvs, e.rv, st.openSeq)
         : undefined;
     if (earlyEcho !== undefined) {
       this.echoCameFirst(st, earlyEcho, e.seq);
@@ -473,7 +476,7 @@ export class Analyzer {
     }
     if (e.rv !== undefined) {
       st.writesWithRv++;
-      st.ownRvs.remember(e.rv, e.seq);
+      this.rvs.remember(st.ownRvs, e.rv, e.seq);
       if (echoKind === "Foo") st.fooRv = e.rv;
       else if (echoKind === "Deployment") st.deployRv = e.rv;
     }

@@ -4,7 +4,7 @@
  */
 import type { PassOutcome } from "../event.ts";
 import type { KeySummary, Pass, PassCause } from "./model.ts";
-import { RvRing } from "./rv-ring.ts";
+import type { RvRings } from "./rv-ring.ts";
 
 /** How a watch event was classified when it arrived. */
 export interface WatchClass {
@@ -31,7 +31,7 @@ export interface OpenWrite {
  * watch event within a few lines, and a write's echo within a few passes; keeping more only
  * turns short-lived records into long-lived garbage.
  */
-const RECENT = 16;
+export const RECENT = 16;
 
 export class KeyState {
   readonly summary: KeySummary;
@@ -66,14 +66,15 @@ export class KeyState {
   /** Ring of the key's latest watch classifications. */
   private readonly recentWatches: (WatchClass | undefined)[] = new Array(RECENT);
   private watchAt = 0;
-  /** resourceVersions our writes returned → the writes' seqs. */
-  readonly ownRvs = new RvRing(RECENT);
+  /** resourceVersions our writes returned → the writes' seqs: a ring of the Analyzer's RvRings. */
+  readonly ownRvs: number;
   /**
    * resourceVersions of watch events no write of ours had returned when they came → their seqs.
    * A watch event can overtake the log line of the write it echoes (the API server sends the
    * event before the write's response arrives): that write, when it comes, claims its echo here.
+   * A ring of the Analyzer's RvRings.
    */
-  readonly unexplainedRvs = new RvRing(RECENT);
+  readonly unexplainedRvs: number;
   /** Writes that may still be echoed by a watch event (heuristic matching), oldest first. */
   echoes: OpenWrite[] = [];
   /** Writes whose change is not known yet, by seq. */
@@ -105,7 +106,10 @@ export class KeyState {
     readonly id: number,
     key: string,
     ts: number,
+    rings: RvRings,
   ) {
+    this.ownRvs = rings.add();
+    this.unexplainedRvs = rings.add();
     this.summary = {
       key,
       firstTs: ts,

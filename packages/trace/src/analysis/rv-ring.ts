@@ -1,59 +1,98 @@
 /**
- * The latest few resourceVersions a key saw one way (returned by its writes; delivered by watch
- * events no write explained yet), each with the seq of the event that had it. Bounded: older
- * entries are overwritten, which is what a ring of recent events should forget.
+ * Rings of the latest few resourceVersions each key saw one way (returned by its writes;
+ * delivered by watch events no write explained yet), each with the seq of the event that had it.
+ * Bounded: a ring's older entries are overwritten, which is what a ring of recent events should
+ * forget.
  *
- * A decimal rv (as the API server hands out) is kept as its number, so a lookup compares a few
- * numbers in one typed array instead of strings scattered over the heap (a cache miss each, on
- * every watch event); any other rv is kept as its string, with NOT_DECIMAL in its number slot.
- * One typed array holds the numbers (slots 0‥size-1) and the seqs (slots size‥2·size-1): a typed
- * array is an ArrayBuffer too, and a key's first event paid for each.
+ * Invariants:
+ * - A decimal rv (as the API server hands out) is kept as its number, so a lookup compares a few
+ *   numbers instead of strings scattered over the heap; any other rv is kept as its string, in a
+ *   side table that only such rvs touch.
+ * - All rings live side by side in one table of rows (see RowChunks): a ring is one row —
+ *   its cursor, its numbers, their seqs. A key's ring is touched once per watch event or write,
+ *   seldom twice in a row, so each touch is a cache miss; one row costs two or three lines, where
+ *   an object per ring (with its typed array, buffer and string array) cost five.
+ * - Equality is exact as strings: "0123" and "123" are different rvs.
  */
+import { RowChunks } from "./row-chunks.ts";
 import { NOT_DECIMAL, rvNumber } from "./rv-number.ts";
 
-const EMPTY = -1;
+/**
+ * A slot's stored value: 0 is empty (a new chunk is all zeros, so a new ring needs no filling),
+ * STRING marks an rv kept in `strings`, and a decimal rv n is n + DECIMAL.
+ */
+const EMPTY = 0;
+const STRING = 1;
+const DECIMAL = 2;
 
-export class RvRing {
-  private readonly nums: Float64Array;
-  private readonly strings: (string | undefined)[];
-  private at = 0;
+/** Row layout: the cursor, then `size` stored values, then their `size` seqs. */
+const CURSOR = 0;
+const VALUES = 1;
+
+export class RvRings {
+  private readonly rows: RowChunks;
+  /** The rvs that are not canonical decimals, by ring × size + slot. */
+  private readonly strings = new Map<number, string>();
 
   constructor(private readonly size: number) {
-    this.nums = new Float64Array(2 * size).fill(EMPTY, 0, size);
-    this.strings = new Array<string | undefined>(size);
+    this.rows = new RowChunks(1 + 2 * size);
   }
 
-  remember(rv: string, seq: number): void {
+  /** A new, empty ring; its id. */
+  add(): number {
+    return this.rows.add();
+  }
+
+  remember(ring: number, rv: string, seq: number): void {
+    const nums = this.rows.nums(ring);
+    const o = this.rows.at(ring);
+    const size = this.size;
+    const at = nums[o + CURSOR];
+    const i = o + VALUES + at;
+    if (nums[i] === STRING) this.strings.delete(ring * size + at);
     const n = rvNumber(rv);
-    this.nums[this.at] = n;
-    this.strings[this.at] = n === NOT_DECIMAL ? rv : undefined;
-    this.nums[this.size + this.at] = seq;
-    this.at = (this.at + 1) % this.size;
+    if (n === NOT_DECIMAL) {
+      nums[i] = STRING;
+      this.strings.set(ring * size + at, rv);
+    } else {
+      nums[i] = n + DECIMAL;
+    }
+    nums[i + size] = seq;
+    nums[o + CURSOR] = at + 1 === size ? 0 : at + 1;
   }
 
-  /** The seq remembered with `rv` (the first such slot), if any. */
-  find(rv: string): number | undefined {
-    const i = this.slot(rv);
-    return i < 0 ? undefined : this.nums[this.size + i];
+  /** The seq remembered with `rv` in the ring (its first such slot), if any. */
+  find(ring: number, rv: string): number | undefined {
+    const i = this.slot(ring, rv);
+    return i < 0 ? undefined : this.rows.nums(ring)[i + this.size];
   }
 
   /** Like `find` for an entry whose seq is above `after`, and forgets it: each is taken once. */
-  take(rv: string, after: number): number | undefined {
-    const i = this.slot(rv);
-    if (i < 0 || !(this.nums[this.size + i] > after)) return undefined;
-    this.nums[i] = EMPTY;
-    this.strings[i] = undefined;
-    return this.nums[this.size + i];
+  take(ring: number, rv: string, after: number): number | undefined {
+    const i = this.slot(ring, rv);
+    if (i < 0) return undefined;
+    const nums = this.rows.nums(ring);
+    const seq = nums[i + this.size];
+    if (!(seq > after)) return undefined;
+    if (nums[i] === STRING) this.strings.delete(ring * this.size + (i - this.rows.at(ring) - VALUES));
+    nums[i] = EMPTY;
+    return seq;
   }
 
-  private slot(rv: string): number {
+  /** Where in the ring's chunk `rv` is stored (its first slot), or -1. */
+  private slot(ring: number, rv: string): number {
+    const nums = this.rows.nums(ring);
+    const from = this.rows.at(ring) + VALUES;
+    const to = from + this.size;
     const n = rvNumber(rv);
-    const nums = this.nums;
     if (n !== NOT_DECIMAL) {
-      for (let i = 0; i < this.size; i++) if (nums[i] === n) return i;
-    } else {
-      for (let i = 0; i < this.size; i++) if (this.strings[i] === rv) return i;
+      const v = n + DECIMAL;
+      for (let i = from; i < to; i++) if (nums[i] === v) return i;
+      return -1;
     }
+    const base = ring * this.size - from;
+    for (let i = from; i < to; i++)
+      if (nums[i] === STRING && this.strings.get(base + i) === rv) return i;
     return -1;
   }
 }

@@ -36,7 +36,6 @@ import type {
   PassCause,
   StageCounts,
 } from "./model.ts";
-import { PASS_CAUSES } from "./model.ts";
 import { KeyState, RECENT, type OpenWrite, type WatchClass } from "./key-state.ts";
 import { PassTable } from "./pass-table.ts";
 import { RvRings } from "./rv-ring.ts";
@@ -160,7 +159,7 @@ export class Analyzer {
     const st = this.states.get(key);
     if (st === undefined) return none<Pass>();
     const { view, rows } = st;
-    const k = st.summary.key;
+    const k = st.key;
     for (let i = st.stale; i < rows.length; i++) {
       if (i < view.length) this.table.fill(rows[i], k, view[i]);
       else view.push(this.table.pass(rows[i], k));
@@ -181,7 +180,7 @@ export class Analyzer {
   }
 
   private keyOf(row: number): string {
-    return this.byId[this.table.keyId(row)].summary.key;
+    return this.byId[this.table.keyId(row)].key;
   }
 
   findings(): Finding[] {
@@ -211,7 +210,7 @@ export class Analyzer {
     let st = this.states.get(key);
     if (!st) {
       st = new KeyState(this.byId.length, detach(key), ts, this.rvs);
-      this.states.set(st.summary.key, st);
+      this.states.set(st.key, st);
       this.byId.push(st);
     }
     // The key as it came, not the state's copy: the klog reader hands a pass's events one and the
@@ -252,7 +251,7 @@ export class Analyzer {
       if (st.fooAdded && !relist) this.newLife(st, e.ts);
       st.fooAdded = true;
     }
-    st.summary.byStage.watch++;
+    st.watches++;
     // Passes that open after the key's first watch event are the ones its creation caused.
     if (st.createFrom === undefined) st.createFrom = st.rows.length;
     const cls = this.classifyWatch(st, e, st.nextWatchSlot(), relist);
@@ -298,7 +297,7 @@ export class Analyzer {
         return out;
       }
       // Exact only when this key's writes carry resourceVersions to compare with.
-      if (st.writesWithRv > 0 || st.summary.writes === 0) {
+      if (st.writesWithRv > 0 || st.writes === 0) {
         out.cause = "external";
         // Unless a write of ours logged later returns this rv (see KeyState.unexplainedRvs).
         this.rvs.remember(st.unexplainedRvs, e.rv, e.seq);
@@ -322,7 +321,7 @@ export class Analyzer {
   private enqueue(e: EnqueueEvent): number {
     this.totals.enqueue++;
     const st = this.state(e.key, e.ts);
-    st.summary.byStage.enqueue++;
+    st.enqueues++;
     if (e.cause !== undefined) st.causesLogged = true;
     // The trigger, as values: it becomes a row of the trigger table, not an object.
     let watchSeq: number | undefined;
@@ -402,16 +401,14 @@ export class Analyzer {
   ): void {
     this.touch(st, p);
     this.table.setTriggers(p, t, 1, cause, inferred);
-    const s = st.summary;
-    s.passCauses.unknown--;
-    s.passCauses[cause]++;
-    if (cause === "self") s.selfTriggered++;
+    st.countCause("unknown", -1);
+    st.countCause(cause, 1);
   }
 
   private dequeue(e: DequeueEvent): number {
     this.totals.dequeue++;
     const st = this.state(e.key, e.ts);
-    st.summary.byStage.dequeue++;
+    st.dequeues++;
     if (st.open >= 0) this.close(st, st.open, undefined);
     this.openPass(st, e.ts, e.seq, e);
     return st.rows.length - 1;
@@ -420,7 +417,7 @@ export class Analyzer {
   private read(e: ReadEvent): number {
     this.totals.read++;
     const st = this.state(e.key, e.ts);
-    st.summary.byStage.read++;
+    st.reads++;
     const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, e.seq, undefined);
     this.touch(st, p);
     this.table.noteRead(p, e.seq);
@@ -433,16 +430,14 @@ export class Analyzer {
   private write(e: WriteEvent): number {
     this.totals.write++;
     const st = this.state(e.key, e.ts);
-    const s = st.summary;
-    s.byStage.write++;
-    s.writes++;
+    st.writes++;
     const table = this.table;
     const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, e.seq, undefined);
     this.touch(st, p);
     table.addWrite(p, e.seq);
     const code = e.code ?? codeOfReason(e.reason);
     if (code === 409) {
-      s.conflicts++;
+      st.conflicts++;
       table.addConflict(p);
       this.find(
         "conflict",
@@ -484,11 +479,11 @@ export class Analyzer {
     if (changed === true) this.markChanging(st, p, e.seq, e.fields);
     else {
       // Unsettled writes count as no-ops until an echo shows they changed something.
-      s.noopWrites++;
+      st.noopWrites++;
       table.addNoopWrites(p, 1);
       if (changed === undefined) {
         w = { seq: e.seq, ts: e.ts, pass: p, echoKind, changed };
-        st.unsettled.set(e.seq, w);
+        st.addUnsettled(w);
       }
     }
     // Kept for echo matching unless resourceVersions will settle it exactly: it has one, its
@@ -498,7 +493,7 @@ export class Analyzer {
       changed !== undefined &&
       (echoKind === "Foo" ? st.fooWatchRv : st.deployWatchRv);
     if (changed !== false && echoKind !== undefined && !exact && earlyEcho === undefined) {
-      st.echoes.push(w ?? { seq: e.seq, ts: e.ts, pass: p, echoKind, changed });
+      st.addEcho(w ?? { seq: e.seq, ts: e.ts, pass: p, echoKind, changed });
     }
     return table.index(p);
   }
@@ -527,19 +522,9 @@ export class Analyzer {
    * no longer count; its writes can no longer be echoed (their object is gone).
    */
   private newLife(st: KeyState, ts: number): void {
-    const s = st.summary;
-    s.firstTs = ts;
-    for (const k of STAGES) s.byStage[k] = 0;
-    for (const k of PASS_CAUSES) s.passCauses[k] = 0;
-    s.passes = 0;
-    s.selfTriggered = 0;
-    s.writes = 0;
-    s.changingWrites = 0;
-    s.noopWrites = 0;
-    s.conflicts = 0;
-    s.hotLoop = false;
+    st.resetCounts(ts);
     for (const w of st.unsettled.values()) this.settleNoop(st, w);
-    st.echoes.length = 0;
+    st.echoes.length = 0; // (a key with none shares one empty list: emptying it changes nothing)
     st.lifeStart = st.rows.length;
     st.createFrom = st.lifeStart;
     st.candidate = -1;
@@ -612,10 +597,8 @@ export class Analyzer {
     st.pendingFirst = st.pendingLast = -1;
     st.pendingCount = 0;
     st.pendingNonResync = false;
-    const s = st.summary;
-    s.passes++;
-    s.passCauses[cause]++;
-    if (cause === "self") s.selfTriggered++;
+    st.passes++;
+    st.countCause(cause, 1);
     return row;
   }
 
@@ -753,7 +736,7 @@ export class Analyzer {
   private settleChanging(st: KeyState, w: OpenWrite): void {
     w.changed = true;
     st.unsettled.delete(w.seq);
-    st.summary.noopWrites--;
+    st.noopWrites--;
     this.table.addNoopWrites(w.pass, -1);
     this.markChanging(st, w.pass, w.seq, undefined);
   }
@@ -773,7 +756,7 @@ export class Analyzer {
     const table = this.table;
     this.touch(st, p);
     table.addChangingWrite(p, writeSeq);
-    st.summary.changingWrites++;
+    st.changingWrites++;
     if (fields) this.addFields(p, fields);
     if (st.candidate === table.index(p) && !st.createConfirmed) st.candidate = -1;
     this.qualifyHotLoop(st, p);
@@ -830,7 +813,7 @@ export class Analyzer {
     for (let i = table.run(rows[end]); i > 1; i--) first = this.previousCounted(st, first);
     const length = table.run(rows[end]);
     if (length >= this.threshold) {
-      st.summary.hotLoop = true;
+      st.hotLoop = true;
       const fields = st.runFields ?? [];
       const what =
         fields.length > 0
@@ -838,7 +821,7 @@ export class Analyzer {
           : "each making a changing write";
       const { finding: f } = this.find(
         "hot-loop",
-        st.summary.key,
+        st.key,
         table.dequeueSeq(rows[first]) ?? table.firstWriteSeq(rows[first]),
         "",
       );
@@ -902,19 +885,12 @@ export class Analyzer {
   }
 
   private summarize(st: KeyState): KeySummary {
-    const s = st.summary;
     const last = st.rows.length > 0 ? st.rows[st.rows.length - 1] : -1;
     const quiescent =
       st.open < 0 && last >= 0 && this.isQuiet(last) && !st.pendingNonResync && !st.retryOwed;
     const reconciles =
       st.candidate >= 0 && st.createFrom !== undefined ? st.candidate - st.createFrom + 1 : null;
-    return {
-      ...s,
-      byStage: { ...s.byStage },
-      passCauses: { ...s.passCauses },
-      reconcilesForCreate: reconciles,
-      quiescent,
-    };
+    return st.summary(reconciles, quiescent);
   }
 }
 

@@ -33,20 +33,18 @@ export interface OpenWrite {
  */
 export const RECENT = 16;
 
+/**
+ * A key's state is read at the first event of each of its passes, long after its last pass: each
+ * cache line it spans is a miss, so it is one object where it can be. Fields touched by most
+ * passes come first and together (V8 lays a class's fields out in the order they are assigned);
+ * the summary's counts are fields here, not objects of their own; lists a key seldom needs start
+ * as one shared empty value.
+ */
 export class KeyState {
-  readonly summary: KeySummary;
-  /** The key's passes, oldest first, as rows of the Analyzer's PassTable. */
-  readonly rows: number[] = [];
   /** The row of the open pass, or -1. */
   open = -1;
   /** The seq of the event that opened the latest pass (its dequeue, or its first marker). */
   openSeq = 0;
-  /**
-   * The passes as objects, as `Analyzer.passes` last handed them out; from index `stale` on they
-   * may be out of date (or missing).
-   */
-  readonly view: Pass[] = [];
-  stale = 0;
   /**
    * Triggers since the latest pass began (they belong to the next pass, which takes the list
    * over): first and last row of their list in the Analyzer's TriggerTable (-1: none), and how
@@ -63,22 +61,25 @@ export class KeyState {
   retryOwed = false;
   /** The latest watch event not yet claimed by an enqueue. */
   lastWatch: WatchClass | undefined;
-  /** Ring of the key's latest watch classifications. */
-  private readonly recentWatches: (WatchClass | undefined)[] = new Array(RECENT);
   private watchAt = 0;
-  /** resourceVersions our writes returned → the writes' seqs: a ring of the Analyzer's RvRings. */
-  readonly ownRvs: number;
-  /**
-   * resourceVersions of watch events no write of ours had returned when they came → their seqs.
-   * A watch event can overtake the log line of the write it echoes (the API server sends the
-   * event before the write's response arrives): that write, when it comes, claims its echo here.
-   * A ring of the Analyzer's RvRings.
-   */
-  readonly unexplainedRvs: number;
-  /** Writes that may still be echoed by a watch event (heuristic matching), oldest first. */
-  echoes: OpenWrite[] = [];
-  /** Writes whose change is not known yet, by seq. */
-  readonly unsettled = new Map<number, OpenWrite>();
+  /** Events of each stage in the current life (KeySummary.byStage; a write event is a write). */
+  watches = 0;
+  enqueues = 0;
+  dequeues = 0;
+  reads = 0;
+  /** The current life's passes, and by cause (KeySummary.passCauses). */
+  passes = 0;
+  externalPasses = 0;
+  selfPasses = 0;
+  resyncPasses = 0;
+  retryPasses = 0;
+  unknownPasses = 0;
+  /** The current life's writes (KeySummary's counts of the same names). */
+  writes = 0;
+  changingWrites = 0;
+  noopWrites = 0;
+  conflicts = 0;
+  hotLoop = false;
   lastOutcome: PassOutcome | undefined;
   /** Last resourceVersion seen for the key's Foo and its Deployment. */
   fooRv: string | undefined;
@@ -89,44 +90,131 @@ export class KeyState {
   deployWatchRv = false;
   /** Whether this key's enqueues say why they happened (cause), as our probe's do. */
   causesLogged = false;
-  /** Index of the first pass that follows the key's first watch event; undefined before it. */
-  createFrom: number | undefined;
   /** Whether a watch event said the key's Foo was added (a second add begins a new life). */
   fooAdded = false;
-  /** Index of the first pass of the Foo's current life (see Analyzer.newLife). */
-  lifeStart = 0;
+  /** Index of the first pass that follows the key's first watch event; undefined before it. */
+  createFrom: number | undefined;
   /** Pass index where the key went quiet and nothing but resyncs followed (yet). */
   candidate = -1;
   createConfirmed = false;
+  /** resourceVersions our writes returned → the writes' seqs: a ring of the Analyzer's RvRings. */
+  readonly ownRvs: number;
+  /**
+   * resourceVersions of watch events no write of ours had returned when they came → their seqs.
+   * A watch event can overtake the log line of the write it echoes (the API server sends the
+   * event before the write's response arrives): that write, when it comes, claims its echo here.
+   * A ring of the Analyzer's RvRings.
+   */
+  readonly unexplainedRvs: number;
+  /** The key's passes, oldest first, as rows of the Analyzer's PassTable. */
+  readonly rows: number[] = [];
+  /**
+   * Writes that may still be echoed by a watch event (heuristic matching), oldest first. Shared
+   * and empty until the key has one (see addEcho): keep it to reading, emptying and removing.
+   */
+  echoes: OpenWrite[] = NO_WRITES;
+  /** Writes whose change is not known yet, by seq: shared and empty until the key has one. */
+  unsettled: ReadonlyMap<number, OpenWrite> & Pick<Map<number, OpenWrite>, "delete"> =
+    NO_UNSETTLED;
+  /**
+   * The passes as objects, as `Analyzer.passes` last handed them out; from index `stale` on they
+   * may be out of date (or missing).
+   */
+  readonly view: Pass[] = [];
+  stale = 0;
+  /** Index of the first pass of the Foo's current life (see Analyzer.newLife). */
+  lifeStart = 0;
   /** Fields changed on every pass of the current hot-loop run (undefined: not known). */
   runFields: string[] | undefined;
+  /** Ring of the key's latest watch classifications. */
+  private readonly recentWatches: (WatchClass | undefined)[] = new Array(RECENT);
 
   constructor(
     /** The key's number, in order of first appearance. */
     readonly id: number,
-    key: string,
-    ts: number,
+    readonly key: string,
+    /** µs of the current life's first event. */
+    public firstTs: number,
     rings: RvRings,
   ) {
     this.ownRvs = rings.add();
     this.unexplainedRvs = rings.add();
-    this.summary = {
-      key,
-      firstTs: ts,
-      // Literals (in the order of STAGES and PASS_CAUSES): a key costs two small objects here,
-      // not the arrays of entries Object.fromEntries would build them from.
-      byStage: { watch: 0, enqueue: 0, dequeue: 0, read: 0, write: 0 },
-      passes: 0,
-      passCauses: { external: 0, self: 0, resync: 0, retry: 0, unknown: 0 },
-      selfTriggered: 0,
-      writes: 0,
-      changingWrites: 0,
-      noopWrites: 0,
-      conflicts: 0,
-      reconcilesForCreate: null,
-      quiescent: false,
-      hotLoop: false,
+  }
+
+  /** Counts a pass of `cause` (`by` 1, or -1 to take one back). */
+  countCause(cause: PassCause, by: number): void {
+    switch (cause) {
+      case "external":
+        this.externalPasses += by;
+        break;
+      case "self":
+        this.selfPasses += by;
+        break;
+      case "resync":
+        this.resyncPasses += by;
+        break;
+      case "retry":
+        this.retryPasses += by;
+        break;
+      case "unknown":
+        this.unknownPasses += by;
+        break;
+    }
+  }
+
+  /** Starts the counts of a new life (see Analyzer.newLife). */
+  resetCounts(ts: number): void {
+    this.firstTs = ts;
+    this.watches = this.enqueues = this.dequeues = this.reads = 0;
+    this.passes = 0;
+    this.externalPasses = this.selfPasses = this.resyncPasses = 0;
+    this.retryPasses = this.unknownPasses = 0;
+    this.writes = this.changingWrites = this.noopWrites = this.conflicts = 0;
+    this.hotLoop = false;
+  }
+
+  /** The summary's counts, as of now; the Analyzer adds what takes its pass table. */
+  summary(reconcilesForCreate: number | null, quiescent: boolean): KeySummary {
+    return {
+      key: this.key,
+      firstTs: this.firstTs,
+      byStage: {
+        watch: this.watches,
+        enqueue: this.enqueues,
+        dequeue: this.dequeues,
+        read: this.reads,
+        write: this.writes,
+      },
+      passes: this.passes,
+      passCauses: {
+        external: this.externalPasses,
+        self: this.selfPasses,
+        resync: this.resyncPasses,
+        retry: this.retryPasses,
+        unknown: this.unknownPasses,
+      },
+      // A pass of cause "self" is one whose every trigger was our own write.
+      selfTriggered: this.selfPasses,
+      writes: this.writes,
+      changingWrites: this.changingWrites,
+      noopWrites: this.noopWrites,
+      conflicts: this.conflicts,
+      reconcilesForCreate,
+      quiescent,
+      hotLoop: this.hotLoop,
     };
+  }
+
+  /** Adds a write that may still be echoed, at the end of `echoes`. */
+  addEcho(w: OpenWrite): void {
+    if (this.echoes === NO_WRITES) this.echoes = [];
+    this.echoes.push(w);
+  }
+
+  /** Adds a write whose change is not known yet. */
+  addUnsettled(w: OpenWrite): void {
+    if (this.unsettled === NO_UNSETTLED) this.unsettled = new Map();
+    (this.unsettled as Map<number, OpenWrite>).set(w.seq, w);
   }
 
   /**
@@ -150,3 +238,9 @@ export class KeyState {
     return undefined;
   }
 }
+
+/** The `echoes` of every key that has none: never pushed to (see addEcho). */
+const NO_WRITES: OpenWrite[] = [];
+/** The `unsettled` of every key that has none: never added to (see addUnsettled). */
+const NO_UNSETTLED: ReadonlyMap<number, OpenWrite> & Pick<Map<number, OpenWrite>, "delete"> =
+  new Map<number, OpenWrite>();

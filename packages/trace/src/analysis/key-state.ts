@@ -114,8 +114,7 @@ export class KeyState {
    */
   echoes: OpenWrite[] = NO_WRITES;
   /** Writes whose change is not known yet, by seq: shared and empty until the key has one. */
-  unsettled: ReadonlyMap<number, OpenWrite> & Pick<Map<number, OpenWrite>, "delete"> =
-    NO_UNSETTLED;
+  unsettled: ReadonlyMap<number, OpenWrite> & Pick<Map<number, OpenWrite>, "delete"> = NO_UNSETTLED;
   /**
    * The passes as objects, as `Analyzer.passes` last handed them out; from index `stale` on they
    * may be out of date (or missing).

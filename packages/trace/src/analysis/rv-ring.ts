@@ -74,7 +74,8 @@ export class RvRings {
     const nums = this.rows.nums(ring);
     const seq = nums[i + this.size];
     if (!(seq > after)) return undefined;
-    if (nums[i] === STRING) this.strings.delete(ring * this.size + (i - this.rows.at(ring) - VALUES));
+    if (nums[i] === STRING)
+      this.strings.delete(ring * this.size + (i - this.rows.at(ring) - VALUES));
     nums[i] = EMPTY;
     return seq;
   }

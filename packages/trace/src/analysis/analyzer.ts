@@ -36,9 +36,10 @@ import type {
   PassCause,
   StageCounts,
 } from "./model.ts";
-import { KeyState, RECENT, type OpenWrite, type WatchClass } from "./key-state.ts";
+import { KeyState, RECENT, type OpenWrite } from "./key-state.ts";
 import { PassTable } from "./pass-table.ts";
 import { RvRings } from "./rv-ring.ts";
+import { WatchTable } from "./watch-table.ts";
 import { append, none } from "./short-list.ts";
 import { TriggerTable } from "./trigger-table.ts";
 
@@ -64,6 +65,8 @@ export class Analyzer {
   private readonly table = new PassTable(this.triggers);
   /** Every key's rings of recent resourceVersions (see KeyState.ownRvs, unexplainedRvs). */
   private readonly rvs = new RvRings(RECENT);
+  /** Every key's latest watch classifications (see KeyState.watchRing, lastWatch). */
+  private readonly watches = new WatchTable();
   /** Findings in order of first occurrence, and the same by kind and key. */
   private readonly findingList: FindingRecord[] = [];
   private readonly findingIndex = new Map<FindingKind, Map<string, FindingRecord>>();
@@ -209,7 +212,7 @@ export class Analyzer {
     if (key === this.lastKey && this.lastState) return this.lastState;
     let st = this.states.get(key);
     if (!st) {
-      st = new KeyState(this.byId.length, detach(key), ts, this.rvs);
+      st = new KeyState(this.byId.length, detach(key), ts, this.rvs, this.watches);
       this.states.set(st.key, st);
       this.byId.push(st);
     }
@@ -254,8 +257,9 @@ export class Analyzer {
     st.watches++;
     // Passes that open after the key's first watch event are the ones its creation caused.
     if (st.createFrom === undefined) st.createFrom = st.rows.length;
-    const cls = this.classifyWatch(st, e, st.nextWatchSlot(), relist);
+    const cls = this.classifyWatch(st, e, st.nextWatchSlot(this.watches), relist);
     st.lastWatch = cls;
+    const cause = this.watches.cause(cls);
     if (e.rv !== undefined) {
       if (e.kind === "Foo") {
         st.fooRv = e.rv;
@@ -269,53 +273,41 @@ export class Analyzer {
     // create was over. (A Deployment's add or update from another writer is most often its
     // rollout — the create still settling.)
     const newAction =
-      cls.cause === "external" &&
-      !cls.inferred &&
+      cause === "external" &&
+      !this.watches.inferred(cls) &&
       (e.kind === "Foo" || (e.kind === "Deployment" && e.event === "delete"));
-    this.noteTrigger(st, cls.cause, newAction);
+    this.noteTrigger(st, cause, newAction);
     return -1;
   }
 
   /**
-   * Classifies `e` into `out` (a reused record: see KeyState.nextWatchSlot) and returns it.
+   * Classifies `e` into `slot` of the WatchTable (see KeyState.nextWatchSlot) and returns it.
    * `relist`: the informer delivered an object it already had, unchanged — as a resync does.
    */
-  private classifyWatch(st: KeyState, e: WatchEvent, out: WatchClass, relist: boolean): WatchClass {
-    out.seq = e.seq;
-    out.inferred = false;
-    out.writeSeq = undefined;
+  private classifyWatch(st: KeyState, e: WatchEvent, slot: number, relist: boolean): number {
+    const watches = this.watches;
     if (relist || (e.event === "update" && e.rv !== undefined && e.oldRv === e.rv)) {
-      out.cause = "resync";
-      return out;
+      return watches.set(slot, e.seq, "resync", false, undefined);
     }
     if (e.rv !== undefined) {
       const writeSeq = this.rvs.find(st.ownRvs, e.rv);
       if (writeSeq !== undefined) {
         this.settleEcho(st, writeSeq);
-        out.cause = "self";
-        out.writeSeq = writeSeq;
-        return out;
+        return watches.set(slot, e.seq, "self", false, writeSeq);
       }
       // Exact only when this key's writes carry resourceVersions to compare with.
       if (st.writesWithRv > 0 || st.writes === 0) {
-        out.cause = "external";
         // Unless a write of ours logged later returns this rv (see KeyState.unexplainedRvs).
         this.rvs.remember(st.unexplainedRvs, e.rv, e.seq);
-        return out;
+        return watches.set(slot, e.seq, "external", false, undefined);
       }
     }
-    out.inferred = true;
     // Heuristic: a Deployment add/update or a Foo update right after our own write of it.
     if (e.event !== "delete") {
       const w = this.claimEcho(st, e.ts, e.kind);
-      if (w) {
-        out.cause = "self";
-        out.writeSeq = w.seq;
-        return out;
-      }
+      if (w) return watches.set(slot, e.seq, "self", true, w.seq);
     }
-    out.cause = "external";
-    return out;
+    return watches.set(slot, e.seq, "external", true, undefined);
   }
 
   private enqueue(e: EnqueueEvent): number {
@@ -331,21 +323,25 @@ export class Analyzer {
     if (e.cause === "resync" || e.cause === "retry") {
       watchSeq = e.causeSeq;
       cause = e.cause;
-      if (st.lastWatch && (e.causeSeq === undefined || st.lastWatch.seq === e.causeSeq))
-        st.lastWatch = undefined;
+      if (
+        st.lastWatch >= 0 &&
+        (e.causeSeq === undefined || this.watches.seq(st.lastWatch) === e.causeSeq)
+      )
+        st.lastWatch = -1;
     } else {
+      const watches = this.watches;
       const w =
         e.causeSeq !== undefined
-          ? st.watchBySeq(e.causeSeq)
+          ? watches.find(st.watchRing, e.causeSeq)
           : e.cause === undefined || e.cause === "watch"
             ? st.lastWatch
-            : undefined;
-      if (w) {
-        watchSeq = w.seq;
-        writeSeq = w.writeSeq;
-        cause = w.cause;
-        inferred = w.inferred;
-        if (st.lastWatch === w) st.lastWatch = undefined;
+            : -1;
+      if (w >= 0) {
+        watchSeq = watches.seq(w);
+        writeSeq = watches.writeSeq(w);
+        cause = watches.cause(w);
+        inferred = watches.inferred(w);
+        if (st.lastWatch === w) st.lastWatch = -1;
       } else {
         // No watch line to go by: an add right after our own write is taken as its echo.
         const echo = this.claimEcho(st, e.ts, ANY_KIND);
@@ -710,10 +706,10 @@ export class Analyzer {
    * on it cannot be: that pass ran before the write that caused it.
    */
   private echoCameFirst(st: KeyState, watchSeq: number, writeSeq: number): void {
-    const w = st.watchBySeq(watchSeq);
-    if (w !== undefined && w.cause === "external") {
-      w.cause = "self";
-      w.writeSeq = writeSeq;
+    const watches = this.watches;
+    const w = watches.find(st.watchRing, watchSeq);
+    if (w >= 0 && watches.cause(w) === "external") {
+      watches.set(w, watchSeq, "self", watches.inferred(w), writeSeq);
     }
     const triggers = this.triggers;
     for (let t = st.pendingFirst; t >= 0; t = triggers.next(t)) {

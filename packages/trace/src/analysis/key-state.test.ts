@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { KeyState, RECENT } from "./key-state.ts";
 import { RvRings } from "./rv-ring.ts";
+import { WatchTable } from "./watch-table.ts";
 import { PASS_CAUSES } from "./model.ts";
 import { STAGES } from "../event.ts";
 
-const fresh = (): KeyState => new KeyState(0, "ns/a", 0, new RvRings(RECENT));
+const fresh = (): KeyState => new KeyState(0, "ns/a", 0, new RvRings(RECENT), new WatchTable());
 
 describe("a key's summary counts", () => {
   it("name every stage and every cause, in the model's order", () => {

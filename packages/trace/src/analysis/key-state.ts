@@ -5,14 +5,7 @@
 import type { PassOutcome } from "../event.ts";
 import type { KeySummary, Pass, PassCause } from "./model.ts";
 import type { RvRings } from "./rv-ring.ts";
-
-/** How a watch event was classified when it arrived. */
-export interface WatchClass {
-  seq: number;
-  cause: PassCause;
-  inferred: boolean;
-  writeSeq: number | undefined;
-}
+import { WATCH_SLOTS, type WatchTable } from "./watch-table.ts";
 
 /** A successful write whose effect is not settled yet: changed or not, echoed or not. */
 export interface OpenWrite {
@@ -27,9 +20,8 @@ export interface OpenWrite {
 }
 
 /**
- * How many recent watch events and write resourceVersions a key remembers. An enqueue follows its
- * watch event within a few lines, and a write's echo within a few passes; keeping more only
- * turns short-lived records into long-lived garbage.
+ * How many recent write resourceVersions a key remembers (and watch events: see WATCH_SLOTS). An
+ * enqueue follows its watch event within a few lines, and a write's echo within a few passes.
  */
 export const RECENT = 16;
 
@@ -59,8 +51,9 @@ export class KeyState {
    * whatever passes run meanwhile (client-go's delayed add fires even if a later pass succeeds).
    */
   retryOwed = false;
-  /** The latest watch event not yet claimed by an enqueue. */
-  lastWatch: WatchClass | undefined;
+  /** The WatchTable slot of the latest watch event not yet claimed by an enqueue, or -1. */
+  lastWatch = -1;
+  /** The index in the key's watch ring that the next watch event takes. */
   private watchAt = 0;
   /** Events of each stage in the current life (KeySummary.byStage; a write event is a write). */
   watches = 0;
@@ -125,8 +118,8 @@ export class KeyState {
   lifeStart = 0;
   /** Fields changed on every pass of the current hot-loop run (undefined: not known). */
   runFields: string[] | undefined;
-  /** Ring of the key's latest watch classifications. */
-  private readonly recentWatches: (WatchClass | undefined)[] = new Array(RECENT);
+  /** The key's ring of its latest watch classifications in the Analyzer's WatchTable. */
+  readonly watchRing: number;
 
   constructor(
     /** The key's number, in order of first appearance. */
@@ -135,9 +128,11 @@ export class KeyState {
     /** µs of the current life's first event. */
     public firstTs: number,
     rings: RvRings,
+    watches: WatchTable,
   ) {
     this.ownRvs = rings.add();
     this.unexplainedRvs = rings.add();
+    this.watchRing = watches.add();
   }
 
   /** Counts a pass of `cause` (`by` 1, or -1 to take one back). */
@@ -216,25 +211,11 @@ export class KeyState {
     (this.unsettled as Map<number, OpenWrite>).set(w.seq, w);
   }
 
-  /**
-   * The record for the next watch event's classification. The ring's records are reused (they
-   * are copied into a trigger's row when an enqueue claims them), so a busy key allocates nothing
-   * here.
-   */
-  nextWatchSlot(): WatchClass {
-    let w = this.recentWatches[this.watchAt];
-    if (w === undefined) {
-      w = { seq: 0, cause: "unknown", inferred: false, writeSeq: undefined };
-      this.recentWatches[this.watchAt] = w;
-    }
-    this.watchAt = (this.watchAt + 1) % RECENT;
-    return w;
-  }
-
-  /** The classification of a recent watch event of this key, by seq. */
-  watchBySeq(seq: number): WatchClass | undefined {
-    for (const w of this.recentWatches) if (w !== undefined && w.seq === seq) return w;
-    return undefined;
+  /** The slot of `watches` (the Analyzer's) for the key's next watch event. */
+  nextWatchSlot(watches: WatchTable): number {
+    const slot = watches.slot(this.watchRing, this.watchAt);
+    this.watchAt = (this.watchAt + 1) % WATCH_SLOTS;
+    return slot;
   }
 }
 

@@ -161,7 +161,8 @@ export class Analyzer {
   passes(key: string): readonly Pass[] {
     const st = this.states.get(key);
     if (st === undefined) return none<Pass>();
-    const { view, rows } = st;
+    const view = st.view;
+    const rows = st.rowsIn(this.table);
     const k = st.key;
     for (let i = st.stale; i < rows.length; i++) {
       if (i < view.length) this.table.fill(rows[i], k, view[i]);
@@ -173,12 +174,13 @@ export class Analyzer {
 
   /** How many passes the key has (without building them: see `passes`). */
   passCount(key: string): number {
-    return this.states.get(key)?.rows.length ?? 0;
+    return this.states.get(key)?.rowCount ?? 0;
   }
 
   /** End (µs) of the key's pass `index`; undefined while it is open or if there is none. */
   passEnd(key: string, index: number): number | undefined {
-    const row = this.states.get(key)?.rows[index];
+    const st = this.states.get(key);
+    const row = st?.rowsIn(this.table)[index];
     return row === undefined ? undefined : this.table.end(row);
   }
 
@@ -256,7 +258,7 @@ export class Analyzer {
     }
     st.watches++;
     // Passes that open after the key's first watch event are the ones its creation caused.
-    if (st.createFrom === undefined) st.createFrom = st.rows.length;
+    if (st.createFrom === undefined) st.createFrom = st.rowCount;
     const cls = this.classifyWatch(st, e, st.nextWatchSlot(this.watches), relist);
     st.lastWatch = cls;
     const cause = this.watches.cause(cls);
@@ -407,7 +409,7 @@ export class Analyzer {
     st.dequeues++;
     if (st.open >= 0) this.close(st, st.open, undefined);
     this.openPass(st, e.ts, e.seq, e);
-    return st.rows.length - 1;
+    return st.rowCount - 1;
   }
 
   private read(e: ReadEvent): number {
@@ -521,7 +523,7 @@ export class Analyzer {
     st.resetCounts(ts);
     for (const w of st.unsettled.values()) this.settleNoop(st, w);
     st.echoes.length = 0; // (a key with none shares one empty list: emptying it changes nothing)
-    st.lifeStart = st.rows.length;
+    st.lifeStart = st.rowCount;
     st.createFrom = st.lifeStart;
     st.candidate = -1;
     st.createConfirmed = false;
@@ -573,7 +575,7 @@ export class Analyzer {
       cause = "self";
       inferred = anyInferred;
     }
-    const index = st.rows.length;
+    const index = st.rowCount;
     const row = this.table.add(
       st.id,
       index,
@@ -585,8 +587,10 @@ export class Analyzer {
       inferred,
       dequeue?.seq,
       dequeue?.worker,
+      st.lastRow,
     );
-    st.rows.push(row);
+    st.lastRow = row;
+    st.rowCount++;
     this.touch(st, row);
     st.open = row;
     st.openSeq = seq;
@@ -787,8 +791,8 @@ export class Analyzer {
    */
   private qualifyHotLoop(st: KeyState, p: number): void {
     const table = this.table;
-    const rows = st.rows;
     if (table.cause(p) !== "self" || table.run(p) > 0) return;
+    const rows = st.rowsIn(table);
     const index = table.index(p);
     const before = this.previousCounted(st, index);
     const prev = before >= 0 ? table.run(rows[before]) : 0;
@@ -835,7 +839,8 @@ export class Analyzer {
   /** Index of the nearest pass before `index` that is not a conflict stumble, or -1. */
   private previousCounted(st: KeyState, index: number): number {
     let i = index - 1;
-    while (i >= st.lifeStart && this.table.isStumble(st.rows[i])) i--;
+    const rows = st.rowsIn(this.table);
+    while (i >= st.lifeStart && this.table.isStumble(rows[i])) i--;
     // A run does not reach back into the Foo's previous life.
     return i >= st.lifeStart ? i : -1;
   }
@@ -881,7 +886,7 @@ export class Analyzer {
   }
 
   private summarize(st: KeyState): KeySummary {
-    const last = st.rows.length > 0 ? st.rows[st.rows.length - 1] : -1;
+    const last = st.lastRow;
     const quiescent =
       st.open < 0 && last >= 0 && this.isQuiet(last) && !st.pendingNonResync && !st.retryOwed;
     const reconciles =

@@ -1,9 +1,10 @@
 /**
- * Everything the Analyzer remembers about one key. Bounded per key except `rows` (one per pass,
- * which the views need) — the maps of recent resourceVersions and watches are capped.
+ * Everything the Analyzer remembers about one key. Bounded per key except its list of passes (one
+ * per pass, which the views need) — the maps of recent resourceVersions and watches are capped.
  */
 import type { PassOutcome } from "../event.ts";
 import type { KeySummary, Pass, PassCause } from "./model.ts";
+import type { PassTable } from "./pass-table.ts";
 import type { RvRings } from "./rv-ring.ts";
 import { WATCH_SLOTS, type WatchTable } from "./watch-table.ts";
 
@@ -99,8 +100,9 @@ export class KeyState {
    * A ring of the Analyzer's RvRings.
    */
   readonly unexplainedRvs: number;
-  /** The key's passes, oldest first, as rows of the Analyzer's PassTable. */
-  readonly rows: number[] = [];
+  /** How many passes the key has had (all its lives), and the row of the latest (-1: none). */
+  rowCount = 0;
+  lastRow = -1;
   /**
    * Writes that may still be echoed by a watch event (heuristic matching), oldest first. Shared
    * and empty until the key has one (see addEcho): keep it to reading, emptying and removing.
@@ -118,6 +120,8 @@ export class KeyState {
   lifeStart = 0;
   /** Fields changed on every pass of the current hot-loop run (undefined: not known). */
   runFields: string[] | undefined;
+  /** The first rows of `rowsIn`, oldest first, as far as it was asked for. */
+  private readonly rowList: number[] = [];
   /** The key's ring of its latest watch classifications in the Analyzer's WatchTable. */
   readonly watchRing: number;
 
@@ -209,6 +213,23 @@ export class KeyState {
   addUnsettled(w: OpenWrite): void {
     if (this.unsettled === NO_UNSETTLED) this.unsettled = new Map();
     (this.unsettled as Map<number, OpenWrite>).set(w.seq, w);
+  }
+
+  /**
+   * The key's passes, oldest first, as rows of `table` (the Analyzer's PassTable). Built only when
+   * asked, from the chain of rows the table keeps: a pass that opens costs the key no array of
+   * its own to grow — an array is one more object to miss, on every pass.
+   */
+  rowsIn(table: PassTable): readonly number[] {
+    const list = this.rowList;
+    let missing = this.rowCount - list.length;
+    if (missing > 0) {
+      const from = list.length;
+      list.length = this.rowCount;
+      for (let row = this.lastRow; missing > 0; row = table.previous(row))
+        list[from + --missing] = row;
+    }
+    return list;
   }
 
   /** The slot of `watches` (the Analyzer's) for the key's next watch event. */

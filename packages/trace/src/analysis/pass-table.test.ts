@@ -22,6 +22,7 @@ describe("PassTable", () => {
         i % 2 === 0,
         i % 5 ? 10 * i : undefined,
         i % 4 ? 2 : undefined,
+        i >= 7 ? i - 7 : -1, // each of the 7 keys' rows a chain
       );
       expect(row).toBe(i);
       if (i % 3 === 0) t.setEnd(row, 1.7e15 + i + 0.5, 10 * i + 1);
@@ -31,6 +32,7 @@ describe("PassTable", () => {
     for (const i of [0, 1, 4095, 4096, 4097, 8191, 8192, n - 1]) {
       const p = t.pass(i, `k${i % 7}`);
       expect(t.keyId(i)).toBe(i % 7);
+      expect(t.previous(i)).toBe(i >= 7 ? i - 7 : -1);
       expect(p).toEqual({
         key: `k${i % 7}`,
         index: i,
@@ -82,6 +84,7 @@ describe("PassTable", () => {
         true,
         i,
         1,
+        i - 1,
       );
       expect(t.triggerCount(row)).toBe(i < 3 ? 1000 : 0);
       expect(t.writeCount(row)).toBe(0);
@@ -126,7 +129,7 @@ describe("PassTable", () => {
   it("adopts one late trigger: its list and the cause it makes", () => {
     const triggers = new TriggerTable();
     const t = new PassTable(triggers);
-    const row = t.add(0, 0, 1, 100, -1, 0, "unknown", false, 1, 1);
+    const row = t.add(0, 0, 1, 100, -1, 0, "unknown", false, 1, 1, -1);
     const trig = triggers.add(2, 1, 0, "self", true);
     t.setTriggers(row, trig, 1, "self", true);
     const p = t.pass(row, "k");

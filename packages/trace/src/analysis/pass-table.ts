@@ -1,12 +1,12 @@
 /**
  * The passes of an analysis as one table. A pass is a row, numbered in the order passes opened
- * over all keys; a key lists its rows (KeyState.rows) and the Analyzer hands out `Pass` objects
+ * over all keys; a key's rows are a chain through PREVIOUS (see KeyState.rowsIn), and the Analyzer hands out `Pass` objects
  * built from them only when asked (`pass`, `fill`).
  *
  * Why a table: a trace of a million events has some 200k passes, and as objects each was a Pass
  * with boxed timestamps hanging off it — ~450 bytes and a handful of objects the collector traced
  * and copied, most of a big analysis's heap and an eighth of its time. Here a row's numbers are
- * 6 doubles and 17 int32s side by side in two typed arrays (the event that touches a pass touches a few cache
+ * 6 doubles and 18 int32s side by side in two typed arrays (the event that touches a pass touches a few cache
  * lines, not a few objects). Its triggers are a list in the TriggerTable, and its writes and
  * changing writes lists in a SeqLists arena: the row holds where each list starts (and ends) and
  * its length, and no object per list or item is kept. Only its changed fields (strings, and
@@ -66,7 +66,9 @@ const WRITE_COUNT = 14;
 /** First and last row of the changing writes' seqs in the SeqLists (their count is CHANGING). */
 const CHANGING_WRITES = 15;
 const LAST_CHANGING_WRITE = 16;
-const I_WIDTH = 17;
+/** The key's previous pass (-1: none): a key's rows are a chain, newest first. */
+const PREVIOUS = 17;
+const I_WIDTH = 18;
 
 const INFERRED = 1;
 const FROM_MARKERS = 2;
@@ -78,8 +80,8 @@ export class PassTable {
   private readonly rows = new RowChunks(F_WIDTH);
   /** The same rows' int32 slots (added in step with `rows`). */
   private readonly ints = new RowChunks(I_WIDTH, (n) => new Int32Array(n));
-  /** Per row: the fields its writes changed (strings: rare, and kept as they are). */
-  private readonly fields: string[][] = [];
+  /** The fields a row's writes changed, for the rows that have any (strings: rare, kept as they are). */
+  private readonly fields = new Map<number, string[]>();
   /** The passes' writes and changing writes. */
   private readonly seqs = new SeqLists();
 
@@ -103,6 +105,7 @@ export class PassTable {
     inferred: boolean,
     dequeueSeq: number | undefined,
     worker: number | undefined,
+    previous: number,
   ): number {
     const row = this.rows.add();
     this.ints.add();
@@ -128,7 +131,7 @@ export class PassTable {
     i[j + LAST_WRITE] = -1;
     i[j + CHANGING_WRITES] = -1;
     i[j + LAST_CHANGING_WRITE] = -1;
-    this.fields.push(none());
+    i[j + PREVIOUS] = previous;
     return row;
   }
 
@@ -153,6 +156,11 @@ export class PassTable {
 
   private intAt(row: number): number {
     return this.ints.at(row);
+  }
+
+  /** The same key's previous pass, or -1. */
+  previous(row: number): number {
+    return this.int(row)[this.intAt(row) + PREVIOUS];
   }
 
   keyId(row: number): number {
@@ -291,10 +299,10 @@ export class PassTable {
     n[o + LAST_WRITE] = item;
   }
   changedFields(row: number): string[] {
-    return this.fields[row];
+    return this.fields.get(row) ?? none();
   }
   setChangedFields(row: number, list: string[]): void {
-    this.fields[row] = list;
+    this.fields.set(row, list);
   }
 
   /** The row as a Pass (a new object). */
@@ -327,7 +335,7 @@ export class PassTable {
     p.changingWrites = changing;
     p.noopWrites = i[j + NOOP];
     p.conflicts = i[j + CONFLICTS];
-    p.changedFields = this.fields[row];
+    p.changedFields = this.changedFields(row);
     p.fromMarkers = (i[j + FLAGS] & FROM_MARKERS) !== 0;
     p.dequeueSeq = orUndefined(n[o + DEQUEUE_SEQ]);
     p.worker = orUndefined(n[o + WORKER]);

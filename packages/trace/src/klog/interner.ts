@@ -10,21 +10,24 @@
  * - Bounded: at most MAX_ENTRIES strings of at most MAX_LENGTH bytes each; when full, the table
  *   starts over. Values with a byte ≥ 0x80 (not ASCII: the text's characters differ from the
  *   bytes) are never stored.
- * - A lookup touches little memory: the slots (hash, where the bytes are, string) are typed
- *   arrays side by side and the bytes sit in one arena — a table of strings or byte arrays would
- *   cost a cache miss per object visited, more than the comparison itself.
+ * - A lookup touches little memory: a slot (entry, hash) is two int32s side by side, an entry's
+ *   span (where its bytes are, how many) two more, and the bytes sit in one arena — a table of
+ *   strings or byte arrays would cost a cache miss per object visited, more than the comparison
+ *   itself. The string is read only once its bytes matched.
  */
 const MAX_LENGTH = 256;
 const MAX_ENTRIES = 1 << 16;
 
 export class Interner {
-  /** Open addressing, linear probing; slot i is empty while index[i] is 0 (else entry + 1). */
-  private index = new Int32Array(0);
-  private hashes = new Int32Array(0);
+  /**
+   * Open addressing, linear probing: slot i is slots[2i] (0: empty, else entry + 1) and
+   * slots[2i + 1] (the value's hash), side by side so a probe reads one cache line.
+   */
+  private slots = new Int32Array(0);
   private mask = 0;
-  /** Entry e's string, and its bytes: arena[starts[e], starts[e] + its length). */
+  /** Entry e's string, and where its bytes are: arena[spans[2e], spans[2e] + spans[2e + 1]). */
   private strings: string[] = [];
-  private starts: number[] = [];
+  private spans = new Int32Array(0);
   private arena = new Uint8Array(1 << 16);
   private used = 0;
   /** The key looked up last (see `key`). */
@@ -56,7 +59,7 @@ export class Interner {
   key(bytes: Uint8Array, text: string, a: number, b: number): string {
     const last = this.last;
     const len = b - a;
-    if (last >= 0 && this.strings[last].length === len && this.same(last, bytes, a, len)) {
+    if (last >= 0 && this.same(last, bytes, a, len)) {
       this.found = last;
       return this.strings[last];
     }
@@ -82,13 +85,9 @@ export class Interner {
     let slot = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
     for (;;) {
       slot &= mask;
-      const e = this.index[slot] - 1;
+      const e = this.slots[2 * slot] - 1;
       if (e < 0) break;
-      if (
-        this.hashes[slot] === h &&
-        this.strings[e].length === len &&
-        this.same(e, bytes, a, len)
-      ) {
+      if (this.slots[2 * slot + 1] === h && this.same(e, bytes, a, len)) {
         this.found = e;
         return this.strings[e];
       }
@@ -101,18 +100,26 @@ export class Interner {
     }
     const e = this.strings.length;
     this.strings.push(fresh);
-    this.starts.push(this.used);
+    if (2 * e + 2 > this.spans.length) {
+      const spans = new Int32Array(Math.max(2 * this.spans.length, 1024));
+      spans.set(this.spans);
+      this.spans = spans;
+    }
+    this.spans[2 * e] = this.used;
+    this.spans[2 * e + 1] = len;
     this.arena.set(bytes.subarray(a, b), this.used);
     this.used += len;
-    this.index[slot] = e + 1;
-    this.hashes[slot] = h;
+    this.slots[2 * slot] = e + 1;
+    this.slots[2 * slot + 1] = h;
     this.found = e;
     return fresh;
   }
 
+  /** Whether entry e is bytes[a, a + len). */
   private same(e: number, bytes: Uint8Array, a: number, len: number): boolean {
+    if (this.spans[2 * e + 1] !== len) return false;
     const arena = this.arena;
-    const s = this.starts[e];
+    const s = this.spans[2 * e];
     for (let i = 0; i < len; i++) if (arena[s + i] !== bytes[a + i]) return false;
     return true;
   }
@@ -122,7 +129,7 @@ export class Interner {
     let slot = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
     for (;;) {
       slot &= this.mask;
-      if (this.index[slot] === 0) return slot;
+      if (this.slots[2 * slot] === 0) return slot;
       slot++;
     }
   }
@@ -140,27 +147,23 @@ export class Interner {
       this.arena = arena;
     }
     if (2 * (n + 1) > this.mask + 1) {
-      const hashes = this.hashes;
-      const index = this.index;
+      const old = this.slots;
       const size = this.mask + 1;
-      this.index = new Int32Array(size * 2);
-      this.hashes = new Int32Array(size * 2);
+      this.slots = new Int32Array(size * 4);
       this.mask = size * 2 - 1;
       for (let i = 0; i < size; i++) {
-        if (index[i] === 0) continue;
-        const slot = this.free(hashes[i]);
-        this.index[slot] = index[i];
-        this.hashes[slot] = hashes[i];
+        if (old[2 * i] === 0) continue;
+        const slot = this.free(old[2 * i + 1]);
+        this.slots[2 * slot] = old[2 * i];
+        this.slots[2 * slot + 1] = old[2 * i + 1];
       }
     }
   }
 
   private reset(size: number): void {
-    this.index = new Int32Array(size);
-    this.hashes = new Int32Array(size);
+    this.slots = new Int32Array(2 * size);
     this.mask = size - 1;
     this.strings = [];
-    this.starts = [];
     this.used = 0;
     this.last = -1;
     this.base = this.base + MAX_ENTRIES < 2 ** 31 ? this.base + MAX_ENTRIES : 0;

@@ -141,7 +141,7 @@ describe("PassTable", () => {
 
   it("hands out lists of its own to each Pass it builds", () => {
     const t = new PassTable(new TriggerTable());
-    const row = t.add(0, 0, 1, 100, -1, 0, "self", false, 1, 1);
+    const row = t.add(0, 0, 1, 100, -1, 0, "self", false, 1, 1, -1);
     t.addWrite(row, 5);
     const before = t.pass(row, "k");
     t.addWrite(row, 6);
@@ -156,7 +156,7 @@ describe("PassTable", () => {
 
   it("keeps the first read and worker, and ends an open pass at its start", () => {
     const t = new PassTable(new TriggerTable());
-    const row = t.add(0, 0, 1, 100, -1, 0, "unknown", false, undefined, undefined);
+    const row = t.add(0, 0, 1, 100, -1, 0, "unknown", false, undefined, undefined, -1);
     t.noteRead(row, 5);
     t.noteRead(row, 6);
     t.noteWorker(row, 3);
@@ -171,7 +171,7 @@ describe("PassTable", () => {
 
   it("calls a requeued pass that only conflicted a stumble", () => {
     const t = new PassTable(new TriggerTable());
-    const row = t.add(0, 0, 1, 100, -1, 0, "self", false, 1, 1);
+    const row = t.add(0, 0, 1, 100, -1, 0, "self", false, 1, 1, -1);
     t.addConflict(row);
     expect(t.isStumble(row)).toBe(false);
     t.setOutcome(row, "requeued");

@@ -64,3 +64,22 @@ describe("rings of recent resourceVersions", () => {
     expect(rings.find(4096, "s4096")).toBe(4096);
   });
 });
+
+describe("a ring's bound", () => {
+  it("answers for rvs above it, and leaves lower ones, strings and taken slots to the scan", () => {
+    const rings = new RvRings(2);
+    const ring = rings.add();
+    rings.remember(ring, "500", 1);
+    rings.remember(ring, "20", 2);
+    expect(rings.find(ring, "501")).toBeUndefined(); // above the bound
+    expect(rings.find(ring, "20")).toBe(2);
+    rings.remember(ring, "30", 3); // overwrites 500: the bound stays high
+    expect(rings.find(ring, "500")).toBeUndefined();
+    expect(rings.find(ring, "30")).toBe(3);
+    expect(rings.take(ring, "30", 0)).toBe(3);
+    rings.remember(ring, "v1", 4); // not a decimal: every lookup scans from now on
+    expect(rings.find(ring, "v1")).toBe(4);
+    expect(rings.find(ring, "20")).toBeUndefined();
+    expect(rings.find(ring, "9999")).toBeUndefined();
+  });
+});

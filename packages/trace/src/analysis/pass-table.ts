@@ -1,13 +1,13 @@
 /**
  * The passes of an analysis as one table. A pass is a row, numbered in the order passes opened
- * over all keys; a key's rows are a chain through PREVIOUS (see KeyState.rowsIn), and the Analyzer hands out `Pass` objects
- * built from them only when asked (`pass`, `fill`).
+ * over all keys; a key's rows are a chain through PREVIOUS (see KeyState.rowsIn), and the
+ * Analyzer hands out `Pass` objects built from them only when asked (`pass`, `fill`).
  *
  * Why a table: a trace of a million events has some 200k passes, and as objects each was a Pass
  * with boxed timestamps hanging off it — ~450 bytes and a handful of objects the collector traced
  * and copied, most of a big analysis's heap and an eighth of its time. Here a row's numbers are
- * 6 doubles and 18 int32s side by side in two typed arrays (the event that touches a pass touches a few cache
- * lines, not a few objects). Its triggers are a list in the TriggerTable, and its writes and
+ * 6 doubles and 18 int32s side by side in two typed arrays (the event that touches a pass touches
+ * a few cache lines, not a few objects). Its triggers are a list in the TriggerTable, and its writes and
  * changing writes lists in a SeqLists arena: the row holds where each list starts (and ends) and
  * its length, and no object per list or item is kept. Only its changed fields (strings, and
  * rare) remain an array, one slot per row.

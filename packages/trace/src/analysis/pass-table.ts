@@ -7,10 +7,10 @@
  * with boxed timestamps hanging off it — ~450 bytes and a handful of objects the collector traced
  * and copied, most of a big analysis's heap and an eighth of its time. Here a row's numbers are
  * 6 doubles and 18 int32s side by side in two typed arrays (the event that touches a pass touches
- * a few cache lines, not a few objects). Its triggers are a list in the TriggerTable, and its writes and
- * changing writes lists in a SeqLists arena: the row holds where each list starts (and ends) and
- * its length, and no object per list or item is kept. Only its changed fields (strings, and
- * rare) remain an array, one slot per row.
+ * a few cache lines, not a few objects). Its triggers are a list in the TriggerTable, and its
+ * writes and changing writes lists in a SeqLists arena: the row holds where each list starts (and
+ * ends) and its length, and no object per list or item is kept. Only its changed fields (strings,
+ * and rare) are kept as an array, in a map by row for the rows that have any.
  *
  * Invariants:
  * - Rows are never removed or reordered; a row's numbers may change while its pass is open and,

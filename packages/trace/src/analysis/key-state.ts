@@ -108,8 +108,11 @@ export class KeyState {
    * and empty until the key has one (see addEcho): keep it to reading, emptying and removing.
    */
   echoes: OpenWrite[] = NO_WRITES;
-  /** Writes whose change is not known yet, by seq: shared and empty until the key has one. */
-  unsettled: ReadonlyMap<number, OpenWrite> & Pick<Map<number, OpenWrite>, "delete"> = NO_UNSETTLED;
+  /**
+   * Writes whose change is not known yet, by seq. Shared and empty until the key has one (see
+   * addUnsettled): keep it to reading and deleting.
+   */
+  unsettled: Map<number, OpenWrite> = NO_UNSETTLED;
   /**
    * The passes as objects, as `Analyzer.passes` last handed them out; from index `stale` on they
    * may be out of date (or missing).
@@ -212,7 +215,7 @@ export class KeyState {
   /** Adds a write whose change is not known yet. */
   addUnsettled(w: OpenWrite): void {
     if (this.unsettled === NO_UNSETTLED) this.unsettled = new Map();
-    (this.unsettled as Map<number, OpenWrite>).set(w.seq, w);
+    this.unsettled.set(w.seq, w);
   }
 
   /**
@@ -243,5 +246,4 @@ export class KeyState {
 /** The `echoes` of every key that has none: never pushed to (see addEcho). */
 const NO_WRITES: OpenWrite[] = [];
 /** The `unsettled` of every key that has none: never added to (see addUnsettled). */
-const NO_UNSETTLED: ReadonlyMap<number, OpenWrite> & Pick<Map<number, OpenWrite>, "delete"> =
-  new Map<number, OpenWrite>();
+const NO_UNSETTLED = new Map<number, OpenWrite>();

@@ -13,8 +13,11 @@
  * - A lookup touches little memory: a slot (entry, hash) is two int32s side by side, an entry's
  *   span (where its bytes are, how many) two more, and the bytes sit in one arena — a table of
  *   strings or byte arrays would cost a cache miss per object visited, more than the comparison
- *   itself. The string is read only once its bytes matched.
+ *   itself. The bytes are compared four at a time (see sameSpan); the string is read only once
+ *   they matched.
  */
+import { sameSpan, viewOf } from "./byte-span.ts";
+
 const MAX_LENGTH = 256;
 const MAX_ENTRIES = 1 << 16;
 
@@ -29,7 +32,11 @@ export class Interner {
   private strings: string[] = [];
   private spans = new Int32Array(0);
   private arena = new Uint8Array(1 << 16);
+  private arenaView = viewOf(this.arena);
   private used = 0;
+  /** The bytes looked up last, and a view of them: a log's lines come 64 KB at a time. */
+  private bytes: Uint8Array | undefined;
+  private view = viewOf(this.arena);
   /** The key looked up last (see `key`). */
   private last = -1;
   /** The entry `get` answered from, or -1 (a value not stored). */
@@ -59,7 +66,8 @@ export class Interner {
   key(bytes: Uint8Array, text: string, a: number, b: number): string {
     const last = this.last;
     const len = b - a;
-    if (last >= 0 && this.same(last, bytes, a, len)) {
+    if (bytes !== this.bytes) this.see(bytes);
+    if (last >= 0 && this.same(last, a, len)) {
       this.found = last;
       return this.strings[last];
     }
@@ -81,13 +89,14 @@ export class Interner {
       high |= c;
     }
     if (high >= 0x80) return text.slice(a, b);
+    if (bytes !== this.bytes) this.see(bytes);
     const mask = this.mask;
     let slot = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
     for (;;) {
       slot &= mask;
       const e = this.slots[2 * slot] - 1;
       if (e < 0) break;
-      if (this.slots[2 * slot + 1] === h && this.same(e, bytes, a, len)) {
+      if (this.slots[2 * slot + 1] === h && this.same(e, a, len)) {
         this.found = e;
         return this.strings[e];
       }
@@ -115,13 +124,17 @@ export class Interner {
     return fresh;
   }
 
-  /** Whether entry e is bytes[a, a + len). */
-  private same(e: number, bytes: Uint8Array, a: number, len: number): boolean {
-    if (this.spans[2 * e + 1] !== len) return false;
-    const arena = this.arena;
-    const s = this.spans[2 * e];
-    for (let i = 0; i < len; i++) if (arena[s + i] !== bytes[a + i]) return false;
-    return true;
+  /** Whether entry e is bytes[a, a + len) of the bytes last seen. */
+  private same(e: number, a: number, len: number): boolean {
+    return (
+      this.spans[2 * e + 1] === len &&
+      sameSpan(this.arenaView, this.spans[2 * e], this.view, a, len)
+    );
+  }
+
+  private see(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.view = viewOf(bytes);
   }
 
   /** The empty slot where a value of hash `h` goes. */
@@ -145,6 +158,7 @@ export class Interner {
       const arena = new Uint8Array(this.arena.length * 2);
       arena.set(this.arena.subarray(0, this.used));
       this.arena = arena;
+      this.arenaView = viewOf(arena);
     }
     if (2 * (n + 1) > this.mask + 1) {
       const old = this.slots;
@@ -168,12 +182,6 @@ export class Interner {
     this.last = -1;
     this.base = this.base + MAX_ENTRIES < 2 ** 31 ? this.base + MAX_ENTRIES : 0;
   }
-}
-
-/** Whether bytes[a, a + code.length) are `code`. */
-export function sameBytes(code: Uint8Array, bytes: Uint8Array, a: number): boolean {
-  for (let i = 0; i < code.length; i++) if (code[i] !== bytes[a + i]) return false;
-  return true;
 }
 
 /** A new flat string of the ASCII bytes[a, b) (short: its char codes are one argument list). */

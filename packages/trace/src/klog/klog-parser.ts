@@ -20,7 +20,8 @@ import { parseStageMessage } from "./stage-line.ts";
 import { fastStage, type LineContext } from "./fast-stage.ts";
 import { fastStageBytes, type RowOffer } from "./fast-stage-bytes.ts";
 import { stageFields, type LineRowTaker } from "./stage-fields.ts";
-import { copyAscii, Interner, sameBytes } from "./interner.ts";
+import { copyAscii, Interner } from "./interner.ts";
+import { sameSpan, viewOf } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 
@@ -61,9 +62,12 @@ interface Source {
   /** Its number, one per Source made (see StageFields.srcId). */
   id: number;
   noise: boolean;
-  /** Its bytes, when it was cut from bytes (see sourceAt). */
-  code: Uint8Array | undefined;
+  /** A view of its bytes, when it was cut from bytes (see sourceAt). */
+  code: DataView | undefined;
 }
+
+/** SYNCED's bytes, to compare a line's with (see syncedKeyAt). */
+const SYNCED_BYTES = viewOf(new TextEncoder().encode(SYNCED));
 
 /**
  * Slots of the source-location cache. A log names a few dozen locations over and over: each
@@ -103,6 +107,9 @@ export class KlogParser {
   private tagText = "";
   private tagFrom = 0;
   private tagAt = -1;
+  /** The bytes of the last line read as bytes, and a view of them (one per 64 KB window). */
+  private bytes: Uint8Array | undefined;
+  private view = SYNCED_BYTES;
 
   constructor(
     private readonly opts: KlogOptions,
@@ -201,6 +208,10 @@ export class KlogParser {
       return;
     }
     this.klogLines++;
+    if (bytes !== this.bytes) {
+      this.bytes = bytes;
+      this.view = viewOf(bytes);
+    }
     const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, start, lineNo);
     this.lastTs = ts;
     const source = this.sourceAt(bytes, text, h.srcStart, h.srcEnd);
@@ -278,9 +289,7 @@ export class KlogParser {
     const a = from + SYNCED.length;
     const last = end - 1;
     if (a >= last || bytes[last] !== 34) return undefined;
-    for (let i = 0; i < SYNCED.length; i++) {
-      if (bytes[from + i] !== SYNCED.charCodeAt(i)) return undefined;
-    }
+    if (!sameSpan(this.view, from, SYNCED_BYTES, 0, SYNCED.length)) return undefined;
     for (let i = a; i < last; i++) {
       const c = bytes[i];
       if (c === 34 || c === 92 || c === 39) return undefined; // " \ '
@@ -404,7 +413,10 @@ export class KlogParser {
     return fresh;
   }
 
-  /** source() on the bytes of the location, text[a, b) (see lineAt): the same cache and answers. */
+  /**
+   * source() on the bytes of the location, text[a, b), whose view is this.view (see lineAt): the
+   * same cache and answers.
+   */
   private sourceAt(bytes: Uint8Array, text: string, a: number, b: number): Source {
     const len = b - a;
     const slot =
@@ -412,7 +424,11 @@ export class KlogParser {
       (SOURCE_SLOTS - 1);
     const hit = this.sources[slot];
     // Compared on bytes: String.prototype.startsWith cuts a substring to compare with.
-    if (hit?.code !== undefined && hit.code.length === len && sameBytes(hit.code, bytes, a)) {
+    if (
+      hit?.code !== undefined &&
+      hit.code.byteLength === len &&
+      sameSpan(hit.code, 0, this.view, a, len)
+    ) {
       return hit;
     }
     // A copy, not a slice: a slice would keep its whole decoded window alive.
@@ -420,7 +436,7 @@ export class KlogParser {
     for (let i = a; i < b; i++) high |= bytes[i];
     const ascii = high < 0x80 && len <= 256;
     const src = ascii ? copyAscii(bytes, a, b) : text.slice(a, b);
-    const code = ascii ? bytes.slice(a, b) : undefined;
+    const code = ascii ? viewOf(bytes.slice(a, b)) : undefined;
     const fresh: Source = {
       text: src,
       id: this.sourceCount++,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { sameSpan, viewOf } from "./byte-span.ts";
+import { indexOfEither, sameSpan, viewOf } from "./byte-span.ts";
 
 describe("sameSpan", () => {
   it("answers as a byte-by-byte comparison, at any offsets and lengths", () => {
@@ -32,5 +32,29 @@ describe("sameSpan", () => {
     const loc = new TextEncoder().encode("controller.go:133");
     expect(sameSpan(viewOf(part), 0, viewOf(loc), 0, loc.length)).toBe(true);
     expect(sameSpan(viewOf(part), 1, viewOf(loc), 0, loc.length)).toBe(false);
+  });
+});
+
+describe("indexOfEither", () => {
+  it("finds the first of two bytes as a scan would, never at or past the end", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(0, 9, 32, 61, 93, 0x80, 0xff, 0x20 ^ 0x80, 1, 33, 60), {
+          maxLength: 30,
+        }),
+        fc.nat(30),
+        fc.nat(30),
+        fc.constantFrom([32, 9], [61, 32], [93, 32]),
+        (body, fromWanted, endWanted, [a, b]) => {
+          const bytes = Uint8Array.from(body);
+          const end = Math.min(endWanted, bytes.length);
+          const from = Math.min(fromWanted, end);
+          let want = from;
+          while (want < end && bytes[want] !== a && bytes[want] !== b) want++;
+          expect(indexOfEither(viewOf(bytes), bytes, from, end, a, b)).toBe(want);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

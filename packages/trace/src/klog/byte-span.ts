@@ -19,3 +19,35 @@ export function sameSpan(x: DataView, a: number, y: DataView, b: number, len: nu
   for (; i < len; i++) if (x.getUint8(a + i) !== y.getUint8(b + i)) return false;
   return true;
 }
+
+/** The bit 0x80 of each byte of `w` that is zero is set, and only that of the first one is exact. */
+function zeroBytes(w: number): number {
+  return (w - 0x01010101) & ~w & 0x80808080;
+}
+
+/**
+ * Where the first byte `a` or `b` lies in bytes[from, end) (`view` over the same bytes), or `end`:
+ * four bytes at a time, then one by one. Reads nothing at or past `end`.
+ */
+export function indexOfEither(
+  view: DataView,
+  bytes: Uint8Array,
+  from: number,
+  end: number,
+  a: number,
+  b: number,
+): number {
+  let i = from;
+  const a4 = a * 0x01010101;
+  const b4 = b * 0x01010101;
+  while (i + 4 <= end) {
+    const w = view.getInt32(i, true);
+    // The lowest bit set belongs to the first matching byte: the false positives of zeroBytes
+    // (a borrow from a zero byte) only ever lie above a true one.
+    const t = zeroBytes(w ^ a4) | zeroBytes(w ^ b4);
+    if (t !== 0) return i + ((31 - Math.clz32(t & -t)) >> 3);
+    i += 4;
+  }
+  while (i < end && bytes[i] !== a && bytes[i] !== b) i++;
+  return i;
+}

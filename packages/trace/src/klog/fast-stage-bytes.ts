@@ -17,6 +17,7 @@ import type { TraceEvent, UnsequencedEvent } from "../event.ts";
 import type { LineContext } from "./fast-stage.ts";
 import type { Interner } from "./interner.ts";
 import { fieldList, type StageFields, type StageName } from "./stage-fields.ts";
+import { indexOfEither, viewOf } from "./byte-span.ts";
 
 /** Ids of the canonical keys, a bit each in `seen`. */
 const K = {
@@ -65,22 +66,29 @@ function bits(...ks: K[]): number {
   return b;
 }
 
-/** Whether bytes[i, i + s.length) spell `s`. */
-function spells(bytes: Uint8Array, i: number, s: string): boolean {
-  for (let j = 0; j < s.length; j++) if (bytes[i + j] !== s.charCodeAt(j)) return false;
-  return true;
-}
-
-/** Whether bytes[a, b) are exactly `s`. */
-function is(bytes: Uint8Array, a: number, b: number, s: string): boolean {
-  return b - a === s.length && spells(bytes, a, s);
-}
-
-/** Up to six ASCII characters as one number (exact: 48 bits), the way the key scan builds it. */
+/** Up to six ASCII characters as one number (exact: 48 bits), little-endian, as `packedAt` reads them. */
 function packed(name: string): number {
   let x = 0;
-  for (let i = 0; i < name.length; i++) x = x * 256 + name.charCodeAt(i);
+  for (let i = name.length - 1; i >= 0; i--) x = x * 256 + name.charCodeAt(i);
   return x;
+}
+
+/** The 1 to 6 bytes at i, packed (see `packed`): one or two loads instead of a loop. */
+function packedAt(view: DataView, i: number, len: number): number {
+  switch (len) {
+    case 1:
+      return view.getUint8(i);
+    case 2:
+      return view.getUint16(i, true);
+    case 3:
+      return view.getUint16(i, true) + view.getUint8(i + 2) * 0x10000;
+    case 4:
+      return view.getUint32(i, true);
+    case 5:
+      return view.getUint32(i, true) + view.getUint8(i + 4) * 2 ** 32;
+    default:
+      return view.getUint32(i, true) + view.getUint16(i + 4, true) * 2 ** 32;
+  }
 }
 
 const P = {
@@ -101,38 +109,99 @@ const P = {
   reason: packed("reason"),
   fields: packed("fields"),
   merged: packed("merged"),
+  chan: packed("chan"),
+  ged: packed("ged"),
+  genera: packed("genera"),
+  tion: packed("tion"),
 };
 
+/** A constant value of up to 12 ASCII characters, packed to be compared with bytes (see `is`). */
+interface Spelling<T extends string> {
+  text: T;
+  head: number;
+  tail: number;
+}
+
+function spelling<T extends string>(text: T): Spelling<T> {
+  return { text, head: packed(text.slice(0, 6)), tail: packed(text.slice(6)) };
+}
+
+/** Whether bytes[a, b) (`view` over them) spell `s`. */
+function is(view: DataView, a: number, b: number, s: Spelling<string>): boolean {
+  const len = b - a;
+  if (len !== s.text.length) return false;
+  if (len <= 6) return packedAt(view, a, len) === s.head;
+  return packedAt(view, a, 6) === s.head && packedAt(view, a + 6, len - 6) === s.tail;
+}
+
+const V = {
+  Foo: spelling("Foo"),
+  Deployment: spelling("Deployment"),
+  add: spelling("add"),
+  update: spelling("update"),
+  delete: spelling("delete"),
+  updateStatus: spelling("updateStatus"),
+  create: spelling("create"),
+  patch: spelling("patch"),
+  watch: spelling("watch"),
+  resync: spelling("resync"),
+  retry: spelling("retry"),
+  processing: spelling("processing"),
+  dirty: spelling("dirty"),
+  true: spelling("true"),
+  false: spelling("false"),
+};
+
+const STAGE_SPELLINGS = {
+  watch: spelling("watch"),
+  write: spelling("write"),
+  enqueue: spelling("enqueue"),
+  dequeue: spelling("dequeue"),
+  read: spelling("read"),
+} satisfies Record<StageName, Spelling<StageName>>;
+
 /**
- * The canonical key spelled at bytes[i, i + len), or -1; `x` is its bytes packed (see `packed`),
- * which tells keys of up to six characters apart exactly, without comparing them one by one.
+ * The canonical key spelled at bytes[i, i + len) (`view` over the same bytes), or -1: its bytes
+ * are read as whole words and compared as numbers, not one by one.
  */
-function keyAt(x: number, bytes: Uint8Array, i: number, len: number): K | -1 {
+function keyAt(view: DataView, i: number, len: number): K | -1 {
   switch (len) {
-    case 2:
+    case 2: {
+      const x = packedAt(view, i, 2);
       return x === P.rv ? K.rv : x === P.ns ? K.ns : -1;
-    case 3:
+    }
+    case 3: {
+      const x = packedAt(view, i, 3);
       return x === P.key ? K.key : x === P.len ? K.len : -1;
-    case 4:
+    }
+    case 4: {
+      const x = packedAt(view, i, 4);
       if (x === P.code) return K.code;
       if (x === P.kind) return K.kind;
       if (x === P.name) return K.name;
       return x === P.verb ? K.verb : -1;
-    case 5:
+    }
+    case 5: {
+      const x = packedAt(view, i, 5);
       if (x === P.oldRv) return K.oldRv;
       if (x === P.event) return K.event;
       if (x === P.cause) return K.cause;
       return x === P.found ? K.found : -1;
-    case 6:
+    }
+    case 6: {
+      const x = packedAt(view, i, 6);
       if (x === P.worker) return K.worker;
       if (x === P.target) return K.target;
       if (x === P.reason) return K.reason;
       if (x === P.merged) return K.merged;
       return x === P.fields ? K.fields : -1;
+    }
     case 7:
-      return spells(bytes, i, "changed") ? K.changed : -1;
+      return packedAt(view, i, 4) === P.chan && packedAt(view, i + 4, 3) === P.ged ? K.changed : -1;
     case 10:
-      return spells(bytes, i, "generation") ? K.generation : -1;
+      return packedAt(view, i, 6) === P.genera && packedAt(view, i + 6, 4) === P.tion
+        ? K.generation
+        : -1;
     default:
       return -1;
   }
@@ -151,22 +220,22 @@ function int(bytes: Uint8Array, a: number, b: number): number {
 }
 
 /** A boolean spelled "true" or "false", else undefined. */
-function bool(bytes: Uint8Array, a: number, b: number): boolean | undefined {
-  if (is(bytes, a, b, "true")) return true;
-  if (is(bytes, a, b, "false")) return false;
+function bool(view: DataView, a: number, b: number): boolean | undefined {
+  if (is(view, a, b, V.true)) return true;
+  if (is(view, a, b, V.false)) return false;
   return undefined;
 }
 
-function stageAt(bytes: Uint8Array, i: number, end: number): StageName | undefined {
+function stageAt(bytes: Uint8Array, view: DataView, i: number, end: number): StageName | undefined {
   const c = bytes[i];
-  let s: StageName;
-  if (c === 119) s = bytes[i + 1] === 97 ? "watch" : "write";
-  else if (c === 101) s = "enqueue";
-  else if (c === 100) s = "dequeue";
-  else if (c === 114) s = "read";
+  let s: Spelling<StageName>;
+  if (c === 119) s = bytes[i + 1] === 97 ? STAGE_SPELLINGS.watch : STAGE_SPELLINGS.write;
+  else if (c === 101) s = STAGE_SPELLINGS.enqueue;
+  else if (c === 100) s = STAGE_SPELLINGS.dequeue;
+  else if (c === 114) s = STAGE_SPELLINGS.read;
   else return undefined;
-  const n = s.length;
-  return i + n < end && bytes[i + n] === 32 && spells(bytes, i, s) ? s : undefined;
+  const n = i + s.text.length;
+  return n < end && bytes[n] === 32 && is(view, i, n, s) ? s.text : undefined;
 }
 
 /**
@@ -185,9 +254,11 @@ export function fastStageBytes(
   at: LineContext,
   lineStart: number,
   rows?: RowOffer,
+  /** A view of `bytes` (made here when not given). */
+  view: DataView = viewOf(bytes),
 ): UnsequencedEvent | TraceEvent | undefined | null {
   let i = from + 6;
-  const stage = stageAt(bytes, i, end);
+  const stage = stageAt(bytes, view, i, end);
   if (stage === undefined) return undefined;
   i += stage.length;
   let key: string | undefined;
@@ -225,27 +296,17 @@ export function fastStageBytes(
     while (i < end && bytes[i] === 32) i++;
     if (i >= end) break;
     const ks = i;
-    let eq = i;
-    let x = 0;
-    while (eq < end) {
-      const c = bytes[eq];
-      if (c === 61 || c === 32) break;
-      x = x * 256 + c;
-      eq++;
-    }
+    const eq = indexOfEither(view, bytes, i, end, 61, 32); // "=", " "
     if (eq >= end || bytes[eq] !== 61 || eq === ks) return undefined; // a positional word
     const a = eq + 1;
-    let b = a;
-    while (b < end && bytes[b] !== 32) {
-      if (bytes[b] === 9) return undefined; // the general path splits on tabs too
-      b++;
-    }
+    const b = indexOfEither(view, bytes, a, end, 32, 9); // " ", "\t"
+    if (b < end && bytes[b] === 9) return undefined; // the general path splits on tabs too
     i = b;
     if (a < end) {
       const c = bytes[a];
       if (c === 34 || c === 123 || c === 91) return undefined; // quoted or JSON value
     }
-    const k = keyAt(x, bytes, ks, eq - ks);
+    const k = keyAt(view, ks, eq - ks);
     if (k < 0) return undefined;
     if (a === b) {
       // An empty value is absent, except an empty key: a watch event that resolved to no Foo.
@@ -291,14 +352,14 @@ export function fastStageBytes(
         break;
       }
       case K.kind:
-        if (is(bytes, a, b, "Foo")) kind = "Foo";
-        else if (is(bytes, a, b, "Deployment")) kind = "Deployment";
+        if (is(view, a, b, V.Foo)) kind = "Foo";
+        else if (is(view, a, b, V.Deployment)) kind = "Deployment";
         else return undefined;
         break;
       case K.event:
-        if (is(bytes, a, b, "add")) event = "add";
-        else if (is(bytes, a, b, "update")) event = "update";
-        else if (is(bytes, a, b, "delete")) event = "delete";
+        if (is(view, a, b, V.add)) event = "add";
+        else if (is(view, a, b, V.update)) event = "update";
+        else if (is(view, a, b, V.delete)) event = "delete";
         else return undefined;
         break;
       case K.name:
@@ -310,11 +371,11 @@ export function fastStageBytes(
         nsId = strings.lastId;
         break;
       case K.verb:
-        if (is(bytes, a, b, "updateStatus")) verb = "updateStatus";
-        else if (is(bytes, a, b, "update")) verb = "update";
-        else if (is(bytes, a, b, "create")) verb = "create";
-        else if (is(bytes, a, b, "patch")) verb = "patch";
-        else if (is(bytes, a, b, "delete")) verb = "delete";
+        if (is(view, a, b, V.updateStatus)) verb = "updateStatus";
+        else if (is(view, a, b, V.update)) verb = "update";
+        else if (is(view, a, b, V.create)) verb = "create";
+        else if (is(view, a, b, V.patch)) verb = "patch";
+        else if (is(view, a, b, V.delete)) verb = "delete";
         else return undefined;
         break;
       case K.target:
@@ -327,23 +388,23 @@ export function fastStageBytes(
         reasonId = strings.lastId;
         break;
       case K.cause:
-        if (is(bytes, a, b, "watch")) cause = "watch";
-        else if (is(bytes, a, b, "resync")) cause = "resync";
-        else if (is(bytes, a, b, "retry")) cause = "retry";
+        if (is(view, a, b, V.watch)) cause = "watch";
+        else if (is(view, a, b, V.resync)) cause = "resync";
+        else if (is(view, a, b, V.retry)) cause = "retry";
         else return undefined;
         break;
       case K.merged:
-        if (is(bytes, a, b, "processing")) merged = "processing";
-        else if (is(bytes, a, b, "dirty")) merged = "dirty";
-        else if (is(bytes, a, b, "false")) merged = false;
+        if (is(view, a, b, V.processing)) merged = "processing";
+        else if (is(view, a, b, V.dirty)) merged = "dirty";
+        else if (is(view, a, b, V.false)) merged = false;
         else return undefined;
         break;
       case K.found:
-        found = bool(bytes, a, b);
+        found = bool(view, a, b);
         if (found === undefined) return undefined;
         break;
       case K.changed:
-        changed = bool(bytes, a, b);
+        changed = bool(view, a, b);
         if (changed === undefined) return undefined;
         break;
       case K.fields:

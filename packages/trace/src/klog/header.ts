@@ -101,12 +101,6 @@ export function readHeaderAt(line: string, p: number, out: HeaderSpan): boolean 
   return true;
 }
 
-/** The digit of byte `c`, or -1000 (so that any sum with it stays negative). */
-function byteDigit(c: number): number {
-  const d = c - 48;
-  return d >= 0 && d <= 9 ? d : -1000;
-}
-
 /** The level of a header's first byte: I W E F, by character code. */
 const LEVELS: (KlogHeader["level"] | undefined)[] = [];
 LEVELS[73] = "I";
@@ -114,13 +108,19 @@ LEVELS[87] = "W";
 LEVELS[69] = "E";
 LEVELS[70] = "F";
 
+/** Whether an int32 holds a zero byte (exact: no false positives, nor misses). */
+function hasZeroByte(w: number): boolean {
+  return ((w - 0x01010101) & ~w & 0x80808080) !== 0;
+}
+
 /**
- * readHeaderAt on the bytes of a line, `bytes[p, end)`: the same answer, with offsets into
- * `bytes` — for ASCII text, where byte and character offsets are the same. Nothing at or past
- * `end` is read as part of the header.
+ * readHeaderAt on the bytes of a line, `bytes[p, end)`, viewed by `view` at the same offsets: the
+ * same answer, with offsets into `bytes` — for ASCII text, where byte and character offsets are
+ * the same. Nothing at or past `end` is read as part of the header.
  */
 export function readHeaderBytes(
   bytes: Uint8Array,
+  view: DataView,
   p: number,
   end: number,
   out: HeaderSpan,
@@ -129,39 +129,66 @@ export function readHeaderBytes(
   if (end - p < 28) return false;
   const level = LEVELS[bytes[p]];
   if (level === undefined) return false;
-  const month = byteDigit(bytes[p + 1]) * 10 + byteDigit(bytes[p + 2]);
-  const day = byteDigit(bytes[p + 3]) * 10 + byteDigit(bytes[p + 4]);
-  if (month < 1 || month > 12 || day < 1 || day > 31) return false;
-  if (bytes[p + 5] !== 32 || bytes[p + 8] !== 58) return false;
-  if (bytes[p + 11] !== 58 || bytes[p + 14] !== 46) return false;
-  const h = byteDigit(bytes[p + 6]) * 10 + byteDigit(bytes[p + 7]);
-  const m = byteDigit(bytes[p + 9]) * 10 + byteDigit(bytes[p + 10]);
-  const s = byteDigit(bytes[p + 12]) * 10 + byteDigit(bytes[p + 13]);
-  let frac = 0;
-  for (let i = p + 15; i < p + 21; i++) frac = frac * 10 + byteDigit(bytes[i]);
-  if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60 || frac < 0) return false;
-  let i = p + 21;
-  if (bytes[i] !== 32) return false;
+  if (bytes[p + 5] !== 32 || bytes[p + 8] !== 58 || bytes[p + 11] !== 58) return false;
+  if (bytes[p + 14] !== 46 || bytes[p + 21] !== 32) return false;
+  const mo1 = bytes[p + 1] - 48;
+  const mo2 = bytes[p + 2] - 48;
+  const d1 = bytes[p + 3] - 48;
+  const d2 = bytes[p + 4] - 48;
+  const h1 = bytes[p + 6] - 48;
+  const h2 = bytes[p + 7] - 48;
+  const mi1 = bytes[p + 9] - 48;
+  const mi2 = bytes[p + 10] - 48;
+  const s1 = bytes[p + 12] - 48;
+  const s2 = bytes[p + 13] - 48;
+  const f1 = bytes[p + 15] - 48;
+  const f2 = bytes[p + 16] - 48;
+  const f3 = bytes[p + 17] - 48;
+  const f4 = bytes[p + 18] - 48;
+  const f5 = bytes[p + 19] - 48;
+  const f6 = bytes[p + 20] - 48;
+  // Each is a digit when 0 ≤ d ≤ 9: OR-ed together, d and 9 - d of all of them stay ≥ 0 only then
+  // (one test instead of a branch per digit).
+  const any = mo1 | mo2 | d1 | d2 | h1 | h2 | mi1 | mi2 | s1 | s2 | f1 | f2 | f3 | f4 | f5 | f6;
+  const nines =
+    (9 - mo1) | (9 - mo2) | (9 - d1) | (9 - d2) | (9 - h1) | (9 - h2) | (9 - mi1) | (9 - mi2);
+  const fracNines =
+    (9 - s1) | (9 - s2) | (9 - f1) | (9 - f2) | (9 - f3) | (9 - f4) | (9 - f5) | (9 - f6);
+  if ((any | nines | fracNines) < 0) return false;
+  const month = mo1 * 10 + mo2;
+  const day = d1 * 10 + d2;
+  const h = h1 * 10 + h2;
+  const m = mi1 * 10 + mi2;
+  const s = s1 * 10 + s2;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || h > 23 || m > 59 || s > 60) return false;
+  const frac = ((((f1 * 10 + f2) * 10 + f3) * 10 + f4) * 10 + f5) * 10 + f6;
+  let i = p + 22;
   while (i < end && bytes[i] === 32) i++;
   let pid = 0;
   const pidStart = i;
   while (i < end) {
-    const d = byteDigit(bytes[i]);
-    if (d < 0) break;
+    const d = bytes[i] - 48;
+    if (d < 0 || d > 9) break;
     pid = pid * 10 + d;
     i++;
   }
   if (i === pidStart || i >= end || bytes[i] !== 32) return false;
   const srcStart = i + 1;
   // Up to the first "]", no spaces on the way; its last ":" right before the digits that end it.
+  // Four bytes at a time while they hold neither "]" nor " ", then byte by byte.
   let close = srcStart;
+  while (close + 4 <= end) {
+    const w = view.getInt32(close, true);
+    if (hasZeroByte(w ^ 0x5d5d5d5d) || hasZeroByte(w ^ 0x20202020)) break;
+    close += 4;
+  }
   while (close < end && bytes[close] !== 93) {
     if (bytes[close] === 32) return false;
     close++;
   }
   if (close >= end) return false;
   let colon = close - 1;
-  while (byteDigit(bytes[colon]) >= 0) colon--;
+  for (let d = bytes[colon] - 48; d >= 0 && d <= 9; d = bytes[colon] - 48) colon--;
   if (colon === close - 1 || colon <= srcStart || bytes[colon] !== 58) return false;
   out.level = level;
   out.month = month;

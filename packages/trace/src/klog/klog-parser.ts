@@ -202,16 +202,16 @@ export class KlogParser {
    */
   lineAt(bytes: Uint8Array, text: string, start: number, end: number, lineNo: number): void {
     const h = this.header;
-    // The year is settled on a first line read as text (its prefix may carry it).
-    if (this.year === undefined || !readHeaderBytes(bytes, start, end, h)) {
-      this.line(text.slice(start, end), lineNo);
-      return;
-    }
-    this.klogLines++;
     if (bytes !== this.bytes) {
       this.bytes = bytes;
       this.view = viewOf(bytes);
     }
+    // The year is settled on a first line read as text (its prefix may carry it).
+    if (this.year === undefined || !readHeaderBytes(bytes, this.view, start, end, h)) {
+      this.line(text.slice(start, end), lineNo);
+      return;
+    }
+    this.klogLines++;
     const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, start, lineNo);
     this.lastTs = ts;
     const source = this.sourceAt(bytes, text, h.srcStart, h.srcEnd);
@@ -226,7 +226,17 @@ export class KlogParser {
         where.src = src;
         where.line = lineNo;
         if (this.rows !== undefined) this.rows.fields.srcId = source.id;
-        const fast = fastStageBytes(bytes, text, at, end, this.strings, where, start, this.rows);
+        const fast = fastStageBytes(
+          bytes,
+          text,
+          at,
+          end,
+          this.strings,
+          where,
+          start,
+          this.rows,
+          this.view,
+        );
         if (fast === null) {
           this.lastKey = this.rows!.fields.key;
           return;

@@ -275,7 +275,9 @@ export function fastStageBytes(
   let ns: string | undefined;
   let verb: string | undefined;
   let target: string | undefined;
+  /** Where the target's value lies (-1: none); it is interned once the key is known. */
   let targetStart = 0;
+  let targetEnd = -1;
   let code: number | undefined;
   let reason: string | undefined;
   let generation: number | undefined;
@@ -379,9 +381,8 @@ export function fastStageBytes(
         else return undefined;
         break;
       case K.target:
-        target = strings.get(bytes, text, a, b);
-        targetId = strings.lastId;
         targetStart = a;
+        targetEnd = b;
         break;
       case K.reason:
         reason = strings.get(bytes, text, a, b);
@@ -424,9 +425,9 @@ export function fastStageBytes(
             ? READ_KEYS
             : WRITE_KEYS;
   if ((seen & ~allowed) !== 0) return undefined;
-  if (key === undefined && stage === "write" && target !== undefined) {
+  if (key === undefined && stage === "write" && targetEnd >= 0) {
     // deployments/ns/name or foos/ns/name/status → ns/name (what the general path derives too).
-    const tEnd = targetStart + target.length;
+    const tEnd = targetEnd;
     let s1 = targetStart;
     while (s1 < tEnd && bytes[s1] !== 47) s1++;
     let s2 = s1 + 1;
@@ -437,6 +438,10 @@ export function fastStageBytes(
     key = strings.key(bytes, text, s1 + 1, s3);
     keyId = strings.lastId;
   }
+  if (targetEnd >= 0) {
+    target = strings.keyed(bytes, text, targetStart, targetEnd);
+    targetId = strings.lastId;
+  }
   // An empty key is a watch's "no Foo"; on any other stage the general path reports it.
   if (key === undefined || (key === "" && stage !== "watch")) return undefined;
   if (stage === "watch") {
@@ -446,14 +451,14 @@ export function fastStageBytes(
       let slash = keyStart;
       while (slash < keyEnd && bytes[slash] !== 47) slash++;
       if (slash < keyEnd) {
-        name = strings.get(bytes, text, slash + 1, keyEnd);
+        name = strings.keyPart(bytes, text, slash + 1, keyEnd, 1);
         nameId = strings.lastId;
       } else {
         name = key;
         nameId = keyId;
       }
       if (ns === undefined && slash < keyEnd) {
-        ns = strings.get(bytes, text, keyStart, slash);
+        ns = strings.keyPart(bytes, text, keyStart, slash, 0);
         nsId = strings.lastId;
       }
     }

@@ -94,4 +94,45 @@ describe("Interner", () => {
       expect(strings.get(bytes, w, 0, 5)).toBe(w.slice(0, 5));
     }
   });
+
+  it("answers a key's parts as get does, remembered with the key — once full and started over too", () => {
+    const values = Array.from({ length: 90_000 }, (_, i) => `ns-${i % 13}/foo-${i % 40_000}`);
+    const { text, bytes, at } = textOf(values);
+    const strings = new Interner();
+    values.forEach((v, i) => {
+      const a = at[i];
+      const slash = a + v.indexOf("/");
+      expect(strings.key(bytes, text, a, a + v.length)).toBe(v);
+      const name = strings.keyPart(bytes, text, slash + 1, a + v.length, 1);
+      const nameId = strings.lastId;
+      const ns = strings.keyPart(bytes, text, a, slash, 0);
+      const nsId = strings.lastId;
+      expect([ns, name]).toEqual(v.split("/"));
+      // The same ids as get's for the same values.
+      expect(strings.get(bytes, text, slash + 1, a + v.length)).toBe(name);
+      expect(strings.lastId).toBe(nameId);
+      expect(strings.get(bytes, text, a, slash)).toBe(ns);
+      expect(strings.lastId).toBe(nsId);
+    });
+  });
+
+  it("answers a value keyed to the last key as get does, whichever value comes with the key", () => {
+    // Each key comes with one of two targets, changing now and then; 70k keys fill the table.
+    const lines = Array.from({ length: 140_000 }, (_, i) => {
+      const key = `ns/foo-${i % 70_000}`;
+      const target = i % 3 === 0 ? `deployments/${key}` : `foos/${key}/status`;
+      return [key, target];
+    });
+    const { text, bytes, at } = textOf(lines.flat());
+    const strings = new Interner();
+    lines.forEach(([key, target], i) => {
+      const k = at[2 * i];
+      const t = at[2 * i + 1];
+      expect(strings.key(bytes, text, k, k + key.length)).toBe(key);
+      expect(strings.keyed(bytes, text, t, t + target.length)).toBe(target);
+      const id = strings.lastId;
+      expect(strings.get(bytes, text, t, t + target.length)).toBe(target);
+      expect(strings.lastId).toBe(id);
+    });
+  });
 });

@@ -39,6 +39,12 @@ export class Interner {
   private view = viewOf(this.arena);
   /** The key looked up last (see `key`). */
   private last = -1;
+  /**
+   * What goes with entry e when it is a key, each as an entry + 1 (0: none yet): parts[3e] the part
+   * before its first "/", parts[3e + 1] the part after (see `keyPart`), parts[3e + 2] the value
+   * `keyed` answered with it last.
+   */
+  private parts = new Int32Array(0);
   /** The entry `get` answered from, or -1 (a value not stored). */
   private found = -1;
   /**
@@ -73,6 +79,45 @@ export class Interner {
     }
     const s = this.get(bytes, text, a, b);
     this.last = this.found;
+    return s;
+  }
+
+  /**
+   * `get` for a part of the key the last `key` call returned, bytes[a, b): its namespace (`which`
+   * 0, before its first "/") or its name (1, after). Remembered with the key's entry: a watch line
+   * derives both from its key, and a key's parts are the same every time.
+   */
+  keyPart(bytes: Uint8Array, text: string, a: number, b: number, which: 0 | 1): string {
+    const key = this.last;
+    if (key < 0) return this.get(bytes, text, a, b);
+    const known = this.parts[3 * key + which] - 1;
+    if (known >= 0) {
+      this.found = known;
+      return this.strings[known];
+    }
+    const s = this.get(bytes, text, a, b);
+    // Unless get started the table over (then `last` is -1 and the key's entry is gone).
+    if (this.found >= 0 && this.last === key) this.parts[3 * key + which] = this.found + 1;
+    return s;
+  }
+
+  /**
+   * `get` for a value that comes with the key the last `key` call returned, such as a write's
+   * target: the value the key came with last time is tried first, compared on its bytes — a
+   * Foo's writes name the same target or two, pass after pass.
+   */
+  keyed(bytes: Uint8Array, text: string, a: number, b: number): string {
+    const key = this.last;
+    if (key >= 0) {
+      if (bytes !== this.bytes) this.see(bytes);
+      const e = this.parts[3 * key + 2] - 1;
+      if (e >= 0 && this.same(e, a, b - a)) {
+        this.found = e;
+        return this.strings[e];
+      }
+    }
+    const s = this.get(bytes, text, a, b);
+    if (key >= 0 && this.found >= 0 && this.last === key) this.parts[3 * key + 2] = this.found + 1;
     return s;
   }
 
@@ -113,6 +158,9 @@ export class Interner {
       const spans = new Int32Array(Math.max(2 * this.spans.length, 1024));
       spans.set(this.spans);
       this.spans = spans;
+      const parts = new Int32Array((spans.length / 2) * 3);
+      parts.set(this.parts);
+      this.parts = parts;
     }
     this.spans[2 * e] = this.used;
     this.spans[2 * e + 1] = len;
@@ -180,6 +228,7 @@ export class Interner {
     this.strings = [];
     this.used = 0;
     this.last = -1;
+    this.parts.fill(0);
     this.base = this.base + MAX_ENTRIES < 2 ** 31 ? this.base + MAX_ENTRIES : 0;
   }
 }

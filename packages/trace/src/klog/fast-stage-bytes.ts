@@ -152,13 +152,35 @@ const V = {
   false: spelling("false"),
 };
 
+/** A stage's name, and its row in a FieldOrder. */
+interface StageSpelling extends Spelling<StageName> {
+  row: number;
+}
+
+function stageSpelling(text: StageName, row: number): StageSpelling {
+  return { ...spelling(text), row };
+}
+
 const STAGE_SPELLINGS = {
-  watch: spelling("watch"),
-  write: spelling("write"),
-  enqueue: spelling("enqueue"),
-  dequeue: spelling("dequeue"),
-  read: spelling("read"),
-} satisfies Record<StageName, Spelling<StageName>>;
+  watch: stageSpelling("watch", 0),
+  write: stageSpelling("write", 1),
+  enqueue: stageSpelling("enqueue", 2),
+  dequeue: stageSpelling("dequeue", 3),
+  read: stageSpelling("read", 4),
+} satisfies Record<StageName, StageSpelling>;
+
+/** Fields per stage that a FieldOrder remembers. */
+const ORDERED_FIELDS = 12;
+
+/**
+ * The keys of the last canonical line of each stage, in order (-1: none), refilled as lines are
+ * read. A producer writes its fields in the same order every time, so the field at the same place
+ * in the next line of that stage is tried first: a compare or two instead of a search for "="
+ * and a lookup of the key. A wrong guess costs the compare; the answer is the same either way.
+ */
+export function fieldOrder(): Int8Array {
+  return new Int8Array(5 * ORDERED_FIELDS).fill(-1);
+}
 
 /**
  * The canonical key spelled at bytes[i, i + len) (`view` over the same bytes), or -1: its bytes
@@ -207,6 +229,14 @@ function keyAt(view: DataView, i: number, len: number): K | -1 {
   }
 }
 
+/** Each canonical key's name and "=", by K: what a FieldOrder's guess is checked against. */
+const NAMED: Spelling<string>[] = (Object.entries(K) as [keyof typeof K, K][]).reduce<
+  Spelling<string>[]
+>((all, [name, k]) => {
+  all[k] = spelling(`${name}=`);
+  return all;
+}, []);
+
 /** The decimal number bytes[a, b) (1 to 15 digits), or -1. */
 function int(bytes: Uint8Array, a: number, b: number): number {
   if (b - a >= 16) return -1;
@@ -226,16 +256,21 @@ function bool(view: DataView, a: number, b: number): boolean | undefined {
   return undefined;
 }
 
-function stageAt(bytes: Uint8Array, view: DataView, i: number, end: number): StageName | undefined {
+function stageAt(
+  bytes: Uint8Array,
+  view: DataView,
+  i: number,
+  end: number,
+): StageSpelling | undefined {
   const c = bytes[i];
-  let s: Spelling<StageName>;
+  let s: StageSpelling;
   if (c === 119) s = bytes[i + 1] === 97 ? STAGE_SPELLINGS.watch : STAGE_SPELLINGS.write;
   else if (c === 101) s = STAGE_SPELLINGS.enqueue;
   else if (c === 100) s = STAGE_SPELLINGS.dequeue;
   else if (c === 114) s = STAGE_SPELLINGS.read;
   else return undefined;
   const n = i + s.text.length;
-  return n < end && bytes[n] === 32 && is(view, i, n, s) ? s.text : undefined;
+  return n < end && bytes[n] === 32 && is(view, i, n, s) ? s : undefined;
 }
 
 /**
@@ -256,11 +291,17 @@ export function fastStageBytes(
   rows?: RowOffer,
   /** A view of `bytes` (made here when not given). */
   view: DataView = viewOf(bytes),
+  /** The fields of the lines before (see fieldOrder), to guess this line's keys from. */
+  order?: Int8Array,
 ): UnsequencedEvent | TraceEvent | undefined | null {
   let i = from + 6;
-  const stage = stageAt(bytes, view, i, end);
-  if (stage === undefined) return undefined;
+  const spelt = stageAt(bytes, view, i, end);
+  if (spelt === undefined) return undefined;
+  const stage = spelt.text;
   i += stage.length;
+  /** Where this field's key is remembered in `order`. */
+  let field = spelt.row * ORDERED_FIELDS;
+  const lastField = field + ORDERED_FIELDS;
   let key: string | undefined;
   /** Where the key's value lies, for a watch line's name and namespace. */
   let keyStart = 0;
@@ -298,8 +339,23 @@ export function fastStageBytes(
     while (i < end && bytes[i] === 32) i++;
     if (i >= end) break;
     const ks = i;
-    const eq = indexOfEither(view, bytes, i, end, 61, 32); // "=", " "
-    if (eq >= end || bytes[eq] !== 61 || eq === ks) return undefined; // a positional word
+    let k: K | -1 = order !== undefined && field < lastField ? (order[field] as K | -1) : -1;
+    let eq: number;
+    const named = k < 0 ? undefined : NAMED[k];
+    if (
+      named !== undefined &&
+      ks + named.text.length <= end &&
+      is(view, ks, ks + named.text.length, named)
+    ) {
+      eq = ks + named.text.length - 1;
+    } else {
+      eq = indexOfEither(view, bytes, i, end, 61, 32); // "=", " "
+      if (eq >= end || bytes[eq] !== 61 || eq === ks) return undefined; // a positional word
+      k = keyAt(view, ks, eq - ks);
+      if (k < 0) return undefined;
+      if (order !== undefined && field < lastField) order[field] = k;
+    }
+    field++;
     const a = eq + 1;
     const b = indexOfEither(view, bytes, a, end, 32, 9); // " ", "\t"
     if (b < end && bytes[b] === 9) return undefined; // the general path splits on tabs too
@@ -308,8 +364,6 @@ export function fastStageBytes(
       const c = bytes[a];
       if (c === 34 || c === 123 || c === 91) return undefined; // quoted or JSON value
     }
-    const k = keyAt(view, ks, eq - ks);
-    if (k < 0) return undefined;
     if (a === b) {
       // An empty value is absent, except an empty key: a watch event that resolved to no Foo.
       if (k === K.key) key = "";

@@ -18,7 +18,7 @@ import { baseFile, findHeader, headerSpan, readHeaderBytes, yearInPrefix } from 
 import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
 import { fastStage, type LineContext } from "./fast-stage.ts";
-import { fastStageBytes, type RowOffer } from "./fast-stage-bytes.ts";
+import { fastStageBytes, fieldOrder, type RowOffer } from "./fast-stage-bytes.ts";
 import { stageFields, type LineRowTaker } from "./stage-fields.ts";
 import { copyAscii, Interner } from "./interner.ts";
 import { sameSpan, viewOf } from "./byte-span.ts";
@@ -101,6 +101,8 @@ export class KlogParser {
   private readonly where: LineContext = { ts: 0, src: "", line: 0 };
   /** The key of the last fast-path event: the next line likely names it again (see fastStage). */
   private lastKey: string | undefined;
+  /** The keys of the last STAGE lines read from bytes, in order (see fieldOrder). */
+  private readonly order = fieldOrder();
   /** Keys, targets, names and namespaces read from bytes, one string per distinct value. */
   private readonly strings = new Interner();
   /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none), for lines read as bytes. */
@@ -236,6 +238,7 @@ export class KlogParser {
           start,
           this.rows,
           this.view,
+          this.order,
         );
         if (fast === null) {
           this.lastKey = this.rows!.fields.key;

@@ -48,7 +48,30 @@ export interface HeaderSpan {
   srcEnd: number;
   msgStart: number;
   start: number;
+  /**
+   * The last header readHeaderBytes read, to compare the next one with (a log's lines share their
+   * second and their pid): see VALID … PID for the slots.
+   */
+  memo: Int32Array;
 }
+
+/** Slots of HeaderSpan.memo. */
+/** 1 once the slots below hold a header's. */
+const VALID = 0;
+/** The bytes "mmdd", " hh:", "mm:s" and "s." as little-endian words. */
+const DATE = 1;
+const HOUR = 2;
+const MINUTE = 3;
+const SECOND = 4;
+const MONTH = 5;
+const DAY = 6;
+const SECOND_OF_DAY = 7;
+/** 1 when PID_WORDS hold the 8 bytes after the header's 22nd: a pid of 7 columns and a space. */
+const PID_VALID = 8;
+const PID_WORDS = 9;
+const PID_WORDS2 = 10;
+const PID = 11;
+const MEMO_SIZE = 12;
 
 /**
  * Reads the header at `line[p]` into `out` without a regex or a substring (the hot path);
@@ -69,9 +92,11 @@ export function readHeaderAt(line: string, p: number, out: HeaderSpan): boolean 
   let frac = 0;
   for (let i = p + 15; i < p + 21; i++) {
     const d = digit(line, i);
+    // Checked digit by digit: a sum could make up for one -1000 ("300I87").
+    if (d < 0) return false;
     frac = frac * 10 + d;
   }
-  if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60 || frac < 0) return false;
+  if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60) return false;
   let i = p + 21;
   if (line.charCodeAt(i) !== 32) return false;
   while (line.charCodeAt(i) === 32) i++;
@@ -113,10 +138,28 @@ function hasZeroByte(w: number): boolean {
   return ((w - 0x01010101) & ~w & 0x80808080) !== 0;
 }
 
+/** Whether the four bytes of `w` are all ASCII digits. */
+function allDigits(w: number): boolean {
+  // A byte below "0" sets its top bit in the first term, one above "9" in the second; digits
+  // neither borrow nor carry, so no byte leaks into the next.
+  return (((w - 0x30303030) | (w + 0x46464646)) & 0x80808080) === 0;
+}
+
+/** The number the four ASCII digits of `w` spell (first digit in the low byte). */
+function fourDigits(w: number): number {
+  const d = w - 0x30303030;
+  return (
+    (d & 0xff) * 1000 + ((d >>> 8) & 0xff) * 100 + ((d >>> 16) & 0xff) * 10 + ((d >>> 24) & 0xff)
+  );
+}
+
 /**
  * readHeaderAt on the bytes of a line, `bytes[p, end)`, viewed by `view` at the same offsets: the
  * same answer, with offsets into `bytes` — for ASCII text, where byte and character offsets are
  * the same. Nothing at or past `end` is read as part of the header.
+ *
+ * The date and second, and the pid, are compared with those of the header read before (out.memo)
+ * as words: a log's lines share them, and a compare costs less than reading the digits again.
  */
 export function readHeaderBytes(
   bytes: Uint8Array,
@@ -129,50 +172,93 @@ export function readHeaderBytes(
   if (end - p < 28) return false;
   const level = LEVELS[bytes[p]];
   if (level === undefined) return false;
-  if (bytes[p + 5] !== 32 || bytes[p + 8] !== 58 || bytes[p + 11] !== 58) return false;
-  if (bytes[p + 14] !== 46 || bytes[p + 21] !== 32) return false;
-  const mo1 = bytes[p + 1] - 48;
-  const mo2 = bytes[p + 2] - 48;
-  const d1 = bytes[p + 3] - 48;
-  const d2 = bytes[p + 4] - 48;
-  const h1 = bytes[p + 6] - 48;
-  const h2 = bytes[p + 7] - 48;
-  const mi1 = bytes[p + 9] - 48;
-  const mi2 = bytes[p + 10] - 48;
-  const s1 = bytes[p + 12] - 48;
-  const s2 = bytes[p + 13] - 48;
-  const f1 = bytes[p + 15] - 48;
-  const f2 = bytes[p + 16] - 48;
-  const f3 = bytes[p + 17] - 48;
-  const f4 = bytes[p + 18] - 48;
-  const f5 = bytes[p + 19] - 48;
-  const f6 = bytes[p + 20] - 48;
-  // Each is a digit when 0 ≤ d ≤ 9: OR-ed together, d and 9 - d of all of them stay ≥ 0 only then
-  // (one test instead of a branch per digit).
-  const any = mo1 | mo2 | d1 | d2 | h1 | h2 | mi1 | mi2 | s1 | s2 | f1 | f2 | f3 | f4 | f5 | f6;
-  const nines =
-    (9 - mo1) | (9 - mo2) | (9 - d1) | (9 - d2) | (9 - h1) | (9 - h2) | (9 - mi1) | (9 - mi2);
-  const fracNines =
-    (9 - s1) | (9 - s2) | (9 - f1) | (9 - f2) | (9 - f3) | (9 - f4) | (9 - f5) | (9 - f6);
-  if ((any | nines | fracNines) < 0) return false;
-  const month = mo1 * 10 + mo2;
-  const day = d1 * 10 + d2;
-  const h = h1 * 10 + h2;
-  const m = mi1 * 10 + mi2;
-  const s = s1 * 10 + s2;
-  if (month < 1 || month > 12 || day < 1 || day > 31 || h > 23 || m > 59 || s > 60) return false;
-  const frac = ((((f1 * 10 + f2) * 10 + f3) * 10 + f4) * 10 + f5) * 10 + f6;
-  let i = p + 22;
-  while (i < end && bytes[i] === 32) i++;
-  let pid = 0;
-  const pidStart = i;
-  while (i < end) {
-    const d = bytes[i] - 48;
-    if (d < 0 || d > 9) break;
-    pid = pid * 10 + d;
-    i++;
+  const memo = out.memo;
+  const date = view.getInt32(p + 1, true);
+  const hour = view.getInt32(p + 5, true);
+  const minute = view.getInt32(p + 9, true);
+  const second = view.getUint16(p + 13, true);
+  let month: number;
+  let day: number;
+  let secondOfDay: number;
+  if (
+    memo[VALID] === 1 &&
+    date === memo[DATE] &&
+    hour === memo[HOUR] &&
+    minute === memo[MINUTE] &&
+    second === memo[SECOND]
+  ) {
+    month = memo[MONTH];
+    day = memo[DAY];
+    secondOfDay = memo[SECOND_OF_DAY];
+  } else {
+    if (bytes[p + 5] !== 32 || bytes[p + 8] !== 58 || bytes[p + 11] !== 58) return false;
+    if (bytes[p + 14] !== 46) return false;
+    const h1 = bytes[p + 6] - 48;
+    const h2 = bytes[p + 7] - 48;
+    const mi1 = bytes[p + 9] - 48;
+    const mi2 = bytes[p + 10] - 48;
+    const s1 = bytes[p + 12] - 48;
+    const s2 = bytes[p + 13] - 48;
+    // Each is a digit when 0 ≤ d ≤ 9: OR-ed together, d and 9 - d stay ≥ 0 only then.
+    const any = h1 | h2 | mi1 | mi2 | s1 | s2;
+    const nines = (9 - h1) | (9 - h2) | (9 - mi1) | (9 - mi2) | (9 - s1) | (9 - s2);
+    if (!allDigits(date) || (any | nines) < 0) return false;
+    const mmdd = fourDigits(date);
+    month = (mmdd / 100) | 0;
+    day = mmdd % 100;
+    const h = h1 * 10 + h2;
+    const m = mi1 * 10 + mi2;
+    const s = s1 * 10 + s2;
+    if (month < 1 || month > 12 || day < 1 || day > 31 || h > 23 || m > 59 || s > 60) return false;
+    secondOfDay = (h * 60 + m) * 60 + s;
+    memo[VALID] = 1;
+    memo[DATE] = date;
+    memo[HOUR] = hour;
+    memo[MINUTE] = minute;
+    memo[SECOND] = second;
+    memo[MONTH] = month;
+    memo[DAY] = day;
+    memo[SECOND_OF_DAY] = secondOfDay;
   }
-  if (i === pidStart || i >= end || bytes[i] !== 32) return false;
+  const us4 = view.getInt32(p + 15, true);
+  const us2 = view.getUint16(p + 19, true);
+  const u5 = (us2 & 0xff) - 48;
+  const u6 = (us2 >>> 8) - 48;
+  if (!allDigits(us4) || (u5 | u6 | (9 - u5) | (9 - u6)) < 0) return false;
+  const frac = fourDigits(us4) * 100 + u5 * 10 + u6;
+  if (bytes[p + 21] !== 32) return false;
+  let i: number;
+  let pid: number;
+  // The 8 bytes compared end before `end`: a remembered pid is followed by a location.
+  const longEnough = p + 30 < end;
+  const pid1 = longEnough ? view.getInt32(p + 22, true) : 0;
+  const pid2 = longEnough ? view.getInt32(p + 26, true) : 0;
+  if (
+    longEnough &&
+    memo[PID_VALID] === 1 &&
+    pid1 === memo[PID_WORDS] &&
+    pid2 === memo[PID_WORDS2]
+  ) {
+    pid = memo[PID];
+    i = p + 29;
+  } else {
+    i = p + 22;
+    while (i < end && bytes[i] === 32) i++;
+    pid = 0;
+    const pidStart = i;
+    while (i < end) {
+      const d = bytes[i] - 48;
+      if (d < 0 || d > 9) break;
+      pid = pid * 10 + d;
+      i++;
+    }
+    if (i === pidStart || i >= end || bytes[i] !== 32) return false;
+    // Remembered when the pid fills klog's 7 columns: the same 8 bytes then mean the same pid.
+    memo[PID_VALID] = longEnough && i === p + 29 && pid < 2 ** 31 ? 1 : 0;
+    memo[PID_WORDS] = pid1;
+    memo[PID_WORDS2] = pid2;
+    memo[PID] = pid;
+  }
   const srcStart = i + 1;
   // Up to the first "]", no spaces on the way; its last ":" right before the digits that end it.
   // Four bytes at a time while they hold neither "]" nor " ", then byte by byte.
@@ -193,7 +279,7 @@ export function readHeaderBytes(
   out.level = level;
   out.month = month;
   out.day = day;
-  out.timeOfDayUs = ((h * 60 + m) * 60 + s) * 1_000_000 + frac;
+  out.timeOfDayUs = secondOfDay * 1_000_000 + frac;
   out.pid = pid;
   out.srcStart = srcStart;
   out.srcEnd = close;
@@ -214,6 +300,7 @@ export function headerSpan(): HeaderSpan {
     srcEnd: 0,
     msgStart: 0,
     start: 0,
+    memo: new Int32Array(MEMO_SIZE),
   };
 }
 

@@ -1,0 +1,80 @@
+/**
+ * readHeaderBytes answers as readHeaderAt does, line after line with one record — whose memo of
+ * the header before (its date and second, its pid) must never answer for a header that differs.
+ */
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { headerSpan, readHeaderAt, readHeaderBytes, type HeaderSpan } from "./header.ts";
+import { viewOf } from "./byte-span.ts";
+
+/** The fields both readers fill (not the memo). */
+function fields(h: HeaderSpan): Omit<HeaderSpan, "memo"> {
+  const { memo: _memo, ...rest } = h;
+  return rest;
+}
+
+function expectSameAnswers(lines: string[]): void {
+  const span = headerSpan();
+  for (const line of lines) {
+    // Inside a longer text, as in a decoded window; what follows the line is not read.
+    const text = `${line}\n0123456789]`;
+    const bytes = new TextEncoder().encode(text);
+    const want = headerSpan();
+    const ok = readHeaderAt(line, 0, want);
+    const got = readHeaderBytes(bytes, viewOf(bytes), 0, line.length, span);
+    expect(got, line).toBe(ok);
+    if (ok) expect(fields(span), line).toEqual(fields(want));
+  }
+}
+
+describe("readHeaderBytes", () => {
+  it("reads a log's headers as readHeaderAt does, through changes of second, date, pid and level", () => {
+    expectSameAnswers([
+      "I1202 09:00:00.000087   48211 controller.go:133] STAGE/watch",
+      "I1202 09:00:00.000298   48211 controller.go:338] a",
+      "W1202 09:00:00.000299   48212 controller.go:338] same second, another pid",
+      "E1202 09:00:01.000299   48212 c.go:1] next second",
+      "I1203 09:00:01.000299   48212 c.go:1] next day, same time",
+      "I0103 09:00:01.000299   48212 c.go:1] another month",
+      "I0103 09:00:01.00029x   48212 c.go:1] not a digit in the microseconds",
+      "I0103 09:00:01.000300 12345678 c.go:1] a pid wider than 7 columns",
+      "I0103 09:00:01.000301 12345679 c.go:1] and another",
+      "I0103 09:00:01.000302   48212 c.go:1] back",
+      "I0103 09:00:01.000303   48212 c.go:] no line number",
+      "I0103 09:00:01.000304   48212 c.go:1 no bracket",
+      "I0103 09:00:01.000305   48212 c.go:1]",
+      "I0103 09:00:01.000306 4 c.go:1] short pid",
+      "I0103 09:00:01.000307   48212 c.go:1] again",
+      "I0103 09:00:01.000308   4821x c.go:1] a pid with a letter",
+      "I0103 09:00:01.000309   48212 c.go:1] again",
+      "I0103 09:0x:01.000310   48212 c.go:1] a minute with a letter",
+      "I1303 09:00:01.000311   48212 c.go:1] month 13",
+      "I0103 24:00:01.000312   48212 c.go:1] hour 24",
+      "I0102 15:04:05.000000 1 a:1]",
+    ]);
+  });
+
+  it("answers as readHeaderAt does for lines that differ from the one before in any byte", () => {
+    const base = "I1202 09:00:00.000087   48211 controller.go:133] m";
+    const alphabet = "0123456789 :.]IWEFx";
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.tuple(fc.nat(base.length - 1), fc.constantFrom(...alphabet)), {
+            maxLength: 3,
+          }),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (edits) => {
+          const lines = edits.map((e) => {
+            const chars = [...base];
+            for (const [at, c] of e) chars[at] = c;
+            return chars.join("");
+          });
+          expectSameAnswers(lines);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+});

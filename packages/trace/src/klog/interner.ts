@@ -95,9 +95,24 @@ export class Interner {
       this.found = known;
       return this.strings[known];
     }
+    return this.getFor(key, 3 * key + which, bytes, text, a, b);
+  }
+
+  /**
+   * `get`, its entry remembered in parts[at] unless get started the table over (then `last` is -1
+   * and the key's entry is gone). Apart from the lookups that try parts first, which stay small
+   * enough to be inlined where a line is read.
+   */
+  private getFor(
+    key: number,
+    at: number,
+    bytes: Uint8Array,
+    text: string,
+    a: number,
+    b: number,
+  ): string {
     const s = this.get(bytes, text, a, b);
-    // Unless get started the table over (then `last` is -1 and the key's entry is gone).
-    if (this.found >= 0 && this.last === key) this.parts[3 * key + which] = this.found + 1;
+    if (this.found >= 0 && this.last === key) this.parts[at] = this.found + 1;
     return s;
   }
 
@@ -116,9 +131,9 @@ export class Interner {
         return this.strings[e];
       }
     }
-    const s = this.get(bytes, text, a, b);
-    if (key >= 0 && this.found >= 0 && this.last === key) this.parts[3 * key + 2] = this.found + 1;
-    return s;
+    return key >= 0
+      ? this.getFor(key, 3 * key + 2, bytes, text, a, b)
+      : this.get(bytes, text, a, b);
   }
 
   /** text[a, b), where bytes[a, b) are its bytes at the same offsets (ASCII-aligned). */

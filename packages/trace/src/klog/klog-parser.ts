@@ -444,6 +444,12 @@ export class KlogParser {
     ) {
       return hit;
     }
+    return this.freshSource(bytes, text, a, b, slot);
+  }
+
+  /** A location not in the cache (see sourceAt): cut out, and cached in `slot`. */
+  private freshSource(bytes: Uint8Array, text: string, a: number, b: number, slot: number): Source {
+    const len = b - a;
     // A copy, not a slice: a slice would keep its whole decoded window alive.
     let high = 0;
     for (let i = a; i < b; i++) high |= bytes[i];
@@ -497,6 +503,11 @@ export class KlogParser {
     this.emit(e);
   }
 
+  /**
+   * The line's time. Kept small, its first line's work (settling the year) and a new day's in
+   * methods of their own: it is inlined into lineAt, whose budget for inlining is shared with
+   * the calls every line makes.
+   */
   private timestamp(
     month: number,
     day: number,
@@ -505,33 +516,37 @@ export class KlogParser {
     start: number,
     lineNo: number,
   ): number {
-    if (this.year === undefined) {
-      const fromPrefix = yearInPrefix(text, start);
-      let how: string;
-      if (this.opts.year !== undefined) {
-        this.year = this.opts.year;
-        how = "as given";
-      } else if (fromPrefix !== undefined) {
-        this.year = fromPrefix;
-        how = "from the timestamp before the klog header";
-      } else {
-        this.year = (this.opts.now?.() ?? new Date()).getUTCFullYear();
-        how = "the current year; the CLI's --year N reads them as another";
-      }
-      this.diag({
-        line: lineNo,
-        level: "info",
-        message: `klog lines carry no year: read as ${this.year} (${how}), times as UTC`,
-      });
-    } else if (month < this.lastMonth - 6) {
-      this.year++;
-    }
+    if (this.year === undefined) this.settleYear(text, start, lineNo);
+    else if (month < this.lastMonth - 6) this.year++;
     this.lastMonth = month;
-    const dk = month * 100 + day;
-    if (dk !== this.dayKey) {
-      this.dayKey = dk;
-      this.dayMs = Date.UTC(this.year, month - 1, day);
-    }
+    if (month * 100 + day !== this.dayKey) this.newDay(month, day);
     return this.dayMs * 1000 + tod;
+  }
+
+  private settleYear(text: string, start: number, lineNo: number): void {
+    const fromPrefix = yearInPrefix(text, start);
+    let how: string;
+    let year: number;
+    if (this.opts.year !== undefined) {
+      year = this.opts.year;
+      how = "as given";
+    } else if (fromPrefix !== undefined) {
+      year = fromPrefix;
+      how = "from the timestamp before the klog header";
+    } else {
+      year = (this.opts.now?.() ?? new Date()).getUTCFullYear();
+      how = "the current year; the CLI's --year N reads them as another";
+    }
+    this.year = year;
+    this.diag({
+      line: lineNo,
+      level: "info",
+      message: `klog lines carry no year: read as ${year} (${how}), times as UTC`,
+    });
+  }
+
+  private newDay(month: number, day: number): void {
+    this.dayKey = month * 100 + day;
+    this.dayMs = Date.UTC(this.year!, month - 1, day);
   }
 }

@@ -119,8 +119,10 @@ it(
           }),
         );
       }
-      // Keep the faults going a little after the last create.
+      // Keep the faults going a little after the last create — and until the restart came: on a
+      // fast machine the creates can all be done before its tick.
       await new Promise((r) => setTimeout(r, 1200));
+      while (!restarting) await new Promise((r) => setTimeout(r, 50));
     } finally {
       clearInterval(injector);
       await restarting;

@@ -109,10 +109,6 @@ const P = {
   reason: packed("reason"),
   fields: packed("fields"),
   merged: packed("merged"),
-  chan: packed("chan"),
-  ged: packed("ged"),
-  genera: packed("genera"),
-  tion: packed("tion"),
 };
 
 /** A constant value of up to 12 ASCII characters, packed to be compared with bytes (see `is`). */
@@ -150,6 +146,8 @@ const V = {
   dirty: spelling("dirty"),
   true: spelling("true"),
   false: spelling("false"),
+  changed: spelling("changed"),
+  generation: spelling("generation"),
 };
 
 /** A stage's name, and its row in a FieldOrder. */
@@ -219,11 +217,9 @@ function keyAt(view: DataView, i: number, len: number): K | -1 {
       return x === P.fields ? K.fields : -1;
     }
     case 7:
-      return packedAt(view, i, 4) === P.chan && packedAt(view, i + 4, 3) === P.ged ? K.changed : -1;
+      return is(view, i, i + 7, V.changed) ? K.changed : -1;
     case 10:
-      return packedAt(view, i, 6) === P.genera && packedAt(view, i + 6, 4) === P.tion
-        ? K.generation
-        : -1;
+      return is(view, i, i + 10, V.generation) ? K.generation : -1;
     default:
       return -1;
   }

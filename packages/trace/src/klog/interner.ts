@@ -100,8 +100,8 @@ export class Interner {
 
   /**
    * `get`, its entry remembered in parts[at] unless get started the table over (then `last` is -1
-   * and the key's entry is gone). Apart from the lookups that try parts first, which stay small
-   * enough to be inlined where a line is read.
+   * and the key's entry is gone). A method of its own so that keyPart and keyed stay small enough
+   * to be inlined where a line is read.
    */
   private getFor(
     key: number,

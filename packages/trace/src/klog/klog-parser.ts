@@ -109,7 +109,10 @@ export class KlogParser {
   private tagText = "";
   private tagFrom = 0;
   private tagAt = -1;
-  /** The bytes of the last line read as bytes, and a view of them (one per 64 KB window). */
+  /**
+   * The bytes of the last line read as bytes, and a view of them (one per 64 KB window; any view
+   * until the first).
+   */
   private bytes: Uint8Array | undefined;
   private view = SYNCED_BYTES;
 

@@ -5,6 +5,8 @@
  * time, a container runtime's `stderr F ` — so it is looked for anywhere in the line.
  */
 
+import { indexOfEither } from "./byte-span.ts";
+
 export interface KlogHeader {
   level: "I" | "W" | "E" | "F";
   month: number;
@@ -133,11 +135,6 @@ LEVELS[87] = "W";
 LEVELS[69] = "E";
 LEVELS[70] = "F";
 
-/** Whether an int32 holds a zero byte (exact: no false positives, nor misses). */
-function hasZeroByte(w: number): boolean {
-  return ((w - 0x01010101) & ~w & 0x80808080) !== 0;
-}
-
 /** Whether the four bytes of `w` are all ASCII digits. */
 function allDigits(w: number): boolean {
   // A byte below "0" sets its top bit in the first term, one above "9" in the second; digits
@@ -261,18 +258,8 @@ export function readHeaderBytes(
   }
   const srcStart = i + 1;
   // Up to the first "]", no spaces on the way; its last ":" right before the digits that end it.
-  // Four bytes at a time while they hold neither "]" nor " ", then byte by byte.
-  let close = srcStart;
-  while (close + 4 <= end) {
-    const w = view.getInt32(close, true);
-    if (hasZeroByte(w ^ 0x5d5d5d5d) || hasZeroByte(w ^ 0x20202020)) break;
-    close += 4;
-  }
-  while (close < end && bytes[close] !== 93) {
-    if (bytes[close] === 32) return false;
-    close++;
-  }
-  if (close >= end) return false;
+  const close = indexOfEither(view, bytes, srcStart, end, 93, 32); // "]", " "
+  if (close >= end || bytes[close] !== 93) return false;
   let colon = close - 1;
   for (let d = bytes[colon] - 48; d >= 0 && d <= 9; d = bytes[colon] - 48) colon--;
   if (colon === close - 1 || colon <= srcStart || bytes[colon] !== 58) return false;

@@ -272,7 +272,8 @@ function stageAt(
 /**
  * Reads the STAGE line whose tag starts at `from` and that ends at `end` (before its "\n" or
  * "\r\n"); the line starts at `lineStart` (its text is the event's `raw`), `at` is where it was
- * read. Undefined: take the general path.
+ * read. The event is whole, numbered with `at.seq`, and its key is left in `at.key`. Undefined:
+ * take the general path.
  * With `rows`, the line is first offered to it as `fields` (refilled here): null when it took the
  * line as a row of its own, and no event is made.
  */
@@ -289,7 +290,7 @@ export function fastStageBytes(
   view: DataView = viewOf(bytes),
   /** The fields of the lines before (see fieldOrder), to guess this line's keys from. */
   order?: Int8Array,
-): UnsequencedEvent | TraceEvent | undefined | null {
+): TraceEvent | undefined | null {
   let i = from + 6;
   const spelt = stageAt(bytes, view, i, end);
   if (spelt === undefined) return undefined;
@@ -548,13 +549,14 @@ export function fastStageBytes(
   }
   // Cut only for an event: a row taker that keeps no text spares a string per line.
   const raw = text.slice(lineStart, end);
-  const { ts, src, line } = at;
+  const { ts, src, line, seq } = at;
+  at.key = key;
   switch (stage) {
     case "watch": {
       // kind, event and name: checked above.
       if (kind === undefined || event === undefined || name === undefined) return undefined;
       if (ns !== undefined && rv !== undefined && oldRv !== undefined) {
-        return { ts, key, stage, kind, event, name, ns, rv, oldRv, src, raw, line, seq: 0 };
+        return { ts, key, stage, kind, event, name, ns, rv, oldRv, src, raw, line, seq };
       }
       const e: UnsequencedEvent = { ts: 0, key, stage, kind, event, name };
       if (ns !== undefined) e.ns = ns;
@@ -564,8 +566,8 @@ export function fastStageBytes(
     }
     case "enqueue": {
       if (len !== undefined && merged === undefined) {
-        if (cause === undefined) return { ts, key, stage, len, src, raw, line, seq: 0 };
-        return { ts, key, stage, len, cause, src, raw, line, seq: 0 };
+        if (cause === undefined) return { ts, key, stage, len, src, raw, line, seq };
+        return { ts, key, stage, len, cause, src, raw, line, seq };
       }
       const e: UnsequencedEvent = { ts: 0, key, stage };
       if (len !== undefined) e.len = len;
@@ -575,7 +577,7 @@ export function fastStageBytes(
     }
     case "dequeue": {
       if (len !== undefined && worker !== undefined) {
-        return { ts, key, stage, len, worker, src, raw, line, seq: 0 };
+        return { ts, key, stage, len, worker, src, raw, line, seq };
       }
       const e: UnsequencedEvent = { ts: 0, key, stage };
       if (len !== undefined) e.len = len;
@@ -584,8 +586,8 @@ export function fastStageBytes(
     }
     case "read": {
       if (rv !== undefined && found === undefined && worker === undefined) {
-        if (generation === undefined) return { ts, key, stage, rv, src, raw, line, seq: 0 };
-        return { ts, key, stage, rv, generation, src, raw, line, seq: 0 };
+        if (generation === undefined) return { ts, key, stage, rv, src, raw, line, seq };
+        return { ts, key, stage, rv, generation, src, raw, line, seq };
       }
       const e: UnsequencedEvent = { ts: 0, key, stage };
       if (rv !== undefined) e.rv = rv;
@@ -604,9 +606,9 @@ export function fastStageBytes(
         worker === undefined
       ) {
         if (rv === undefined) {
-          return { ts, key, stage, verb, target, code, src, raw, line, seq: 0 };
+          return { ts, key, stage, verb, target, code, src, raw, line, seq };
         }
-        return { ts, key, stage, verb, target, code, rv, src, raw, line, seq: 0 };
+        return { ts, key, stage, verb, target, code, rv, src, raw, line, seq };
       }
       const e: UnsequencedEvent = { ts: 0, key, stage, verb, target };
       if (code !== undefined) e.code = code;
@@ -628,10 +630,11 @@ export interface RowOffer {
 }
 
 /** The fields-first event completed with where it was read (see LineContext's order). */
-function finish(e: UnsequencedEvent, raw: string, at: LineContext): UnsequencedEvent {
+function finish(e: UnsequencedEvent, raw: string, at: LineContext): TraceEvent {
   e.ts = at.ts;
   e.src = at.src;
   e.raw = raw;
   e.line = at.line;
-  return e;
+  (e as TraceEvent).seq = at.seq;
+  return e as TraceEvent;
 }

@@ -318,6 +318,13 @@ export interface LineContext {
   ts: number;
   src: string;
   line: number;
+  /**
+   * The seq the line's event takes, for a reader that numbers it as it builds it (fastStageBytes):
+   * the reader's own `e.seq = …` on events of a dozen shapes is a megamorphic store per event.
+   */
+  seq: number;
+  /** The key of the event fastStageBytes read last (read back here, not from its event, for the same reason). */
+  key: string | undefined;
 }
 
 function finish(e: UnsequencedEvent, raw: string, at: LineContext | undefined): UnsequencedEvent {
@@ -326,6 +333,7 @@ function finish(e: UnsequencedEvent, raw: string, at: LineContext | undefined): 
     e.src = at.src;
     e.raw = raw;
     e.line = at.line;
+    (e as TraceEvent).seq = 0; // numbered by the reader, like the literals'
   }
   return e;
 }

@@ -98,7 +98,7 @@ export class KlogParser {
   private readonly sources: (Source | undefined)[] = new Array(SOURCE_SLOTS);
   private sourceCount = 0;
   /** Where the current line's fast-path event is read (one record, refilled per line). */
-  private readonly where: LineContext = { ts: 0, src: "", line: 0 };
+  private readonly where: LineContext = { ts: 0, src: "", line: 0, seq: 0, key: undefined };
   /** The key of the last fast-path event: the next line likely names it again (see fastStage). */
   private lastKey: string | undefined;
   /** The keys of the last STAGE lines read from bytes, in order (see fieldOrder). */
@@ -118,7 +118,8 @@ export class KlogParser {
 
   constructor(
     private readonly opts: KlogOptions,
-    private readonly emit: (e: UnsequencedEvent) => void,
+    /** Hands on an event, numbered by the caller — or already, with `numbered` (see LineContext.seq). */
+    private readonly emit: (e: UnsequencedEvent, numbered?: boolean) => void,
     private readonly diag: (d: Diagnostic) => void,
     /** Takes canonical lines as rows instead of events (see StageRowTaker). */
     private readonly rowTaker?: LineRowTaker,
@@ -205,7 +206,15 @@ export class KlogParser {
    * header, the STAGE tag and the canonical STAGE line read on the bytes, and noise lines dropped
    * without cutting them out. Anything else is cut out and read as text.
    */
-  lineAt(bytes: Uint8Array, text: string, start: number, end: number, lineNo: number): void {
+  lineAt(
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    end: number,
+    lineNo: number,
+    /** The seq the line's event would take. */
+    seq: number,
+  ): void {
     const h = this.header;
     if (bytes !== this.bytes) {
       this.bytes = bytes;
@@ -230,6 +239,7 @@ export class KlogParser {
         where.ts = ts;
         where.src = src;
         where.line = lineNo;
+        where.seq = seq;
         if (this.rows !== undefined) this.rows.fields.srcId = source.id;
         const fast = fastStageBytes(
           bytes,
@@ -248,8 +258,8 @@ export class KlogParser {
           return;
         }
         if (fast) {
-          this.lastKey = fast.key;
-          this.emit(fast);
+          this.lastKey = where.key;
+          this.emit(fast, true);
           return;
         }
       }
@@ -440,9 +450,10 @@ export class KlogParser {
       (SOURCE_SLOTS - 1);
     const hit = this.sources[slot];
     // Compared on bytes: String.prototype.startsWith cuts a substring to compare with.
+    // text.length, not code.byteLength: a DataView's getter is a builtin call, not inlined.
     if (
       hit?.code !== undefined &&
-      hit.code.byteLength === len &&
+      hit.text.length === len &&
       sameSpan(hit.code, 0, this.view, a, len)
     ) {
       return hit;

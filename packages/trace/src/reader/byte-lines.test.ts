@@ -317,7 +317,7 @@ describe("the klog byte path", () => {
 });
 
 describe("fastStageBytes", () => {
-  const where = { ts: 7, src: "c.go:1", line: 3 };
+  const where = { ts: 7, src: "c.go:1", line: 3, seq: 0, key: undefined };
   const canonical = [
     "STAGE/watch kind=Foo event=add key=ns/a rv=2 oldRv=1",
     "STAGE/watch kind=Foo event=add key=ns/a rv=2",
@@ -399,7 +399,14 @@ describe("fastStageBytes", () => {
       const got = fastStageBytes(bytes, line, 0, line.length, strings, where, 0);
       const r = parseStageMessage(line, 0);
       if (!r.ok) throw new Error(r.message);
-      const want = { ...r.event, ts: where.ts, src: where.src, raw: line, line: where.line };
+      const want = {
+        ...r.event,
+        ts: where.ts,
+        src: where.src,
+        raw: line,
+        line: where.line,
+        seq: where.seq,
+      };
       expect(got, line).toBeDefined();
       expect(JSON.stringify(got), line).toBe(JSON.stringify(want));
     }

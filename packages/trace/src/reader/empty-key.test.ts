@@ -45,7 +45,7 @@ describe("a STAGE line with an empty key", () => {
   });
 
   it("is no event on the fast paths, which leave it to the general one", () => {
-    const where = { ts: 1, src: "c.go:1", line: 2 };
+    const where = { ts: 1, src: "c.go:1", line: 2, seq: 0, key: undefined };
     for (const line of [
       "STAGE/enqueue key= len=1",
       "STAGE/dequeue key= len=0 worker=1",

@@ -70,7 +70,7 @@ export class TraceReader {
     end: number,
     no: number,
   ) => {
-    if (this.format === "klog") this.klog.lineAt(bytes, text, start, end, no);
+    if (this.format === "klog") this.klog.lineAt(bytes, text, start, end, no, this.nextSeq);
     else this.line(text.slice(start, end), no, true);
   };
 
@@ -90,7 +90,7 @@ export class TraceReader {
     };
     this.klog = new KlogParser(
       opts,
-      (e) => this.emit(e),
+      (e, numbered) => this.emit(e, numbered),
       (d) => this.diagnose(d),
       rows && {
         take: (f, at, text, start, end) => taken(rows.take(f, at, text, start, end, this.nextSeq)),
@@ -264,8 +264,10 @@ export class TraceReader {
     else this.out.push(e);
   }
 
-  private emit(e: UnsequencedEvent): void {
-    (e as TraceEvent).seq = this.nextSeq++;
+  /** `numbered`: e.seq is already the next seq (see LineContext.seq). */
+  private emit(e: UnsequencedEvent, numbered?: boolean): void {
+    if (numbered !== true) (e as TraceEvent).seq = this.nextSeq;
+    this.nextSeq++;
     this.events++;
     if (this.sink) this.sink(e as TraceEvent);
     else this.out.push(e as TraceEvent);

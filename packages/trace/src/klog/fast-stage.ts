@@ -319,11 +319,12 @@ export interface LineContext {
   src: string;
   line: number;
   /**
-   * The seq the line's event takes, for a reader that numbers it as it builds it (fastStageBytes):
+   * The seq the line's event takes. fastStageBytes numbers its events with it as it builds them:
    * the reader's own `e.seq = …` on events of a dozen shapes is a megamorphic store per event.
+   * fastStage (the text path, rarer) leaves 0 for the reader to set.
    */
   seq: number;
-  /** The key of the event fastStageBytes read last (read back here, not from its event, for the same reason). */
+  /** The key of fastStageBytes's last event: read from here, not from the event (same reason). */
   key: string | undefined;
 }
 

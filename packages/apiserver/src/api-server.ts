@@ -17,6 +17,7 @@ import {
   discoverGroups,
   discoverResources,
 } from "./http/discovery.ts";
+import { hostAllowed } from "./http/host-check.ts";
 import { aggregatedDiscovery } from "./http/negotiation.ts";
 import { openApi, SERVER_VERSION } from "./http/openapi.ts";
 import { serveResource } from "./http/resource-handler.ts";
@@ -134,6 +135,13 @@ class EmbeddedApiServer implements ApiServer {
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host, this.#host)) {
+      throw new ApiError(
+        403,
+        "Forbidden",
+        `Host ${JSON.stringify(req.headers.host ?? "")} is not this server: it answers loopback names and IP addresses only`,
+      );
+    }
     if (!originAllowed(req.headers.origin)) {
       throw new ApiError(403, "Forbidden", "cross-origin requests are not allowed");
     }

@@ -16,6 +16,7 @@ import { deploymentResource } from "../resources/deployment.ts";
 import { fooResource } from "../resources/foo.ts";
 import { INITIAL_NAMESPACES, namespaceResource } from "../resources/namespace.ts";
 import { ObjectStore } from "../store/object-store.ts";
+import { FOO_TYPE } from "../testing/raw-client.ts";
 import { patchTypeOf, type PatchType } from "./apply-patch.ts";
 import { applyJsonPatch } from "./json-patch.ts";
 import { applyMergePatch } from "./merge-patch.ts";
@@ -280,7 +281,7 @@ describe("the registry keeps prototype-named keys as data or drops them as a clu
                   },
                 },
               }
-            : { metadata: { name: "f" }, spec: { replicas: 1 } };
+            : { ...FOO_TYPE, metadata: { name: "f" }, spec: { replicas: 1 } };
           r.create(def, "default", base);
           const patch =
             type === "json"
@@ -322,10 +323,15 @@ describe("the registry keeps prototype-named keys as data or drops them as a clu
     const spec = JSON.parse(
       '{"replicas":1,"__proto__":{"x":1},"constructor":{"y":2},"toString":"s"}',
     ) as Record<string, unknown>;
-    const foo = r.create(fooResource, "default", { metadata: { name: "f" }, spec });
+    const foo = r.create(fooResource, "default", { ...FOO_TYPE, metadata: { name: "f" }, spec });
     expect(Object.keys(foo.spec as object)).toEqual(["replicas"]);
     expect(() =>
-      r.create(fooResource, "default", { metadata: { name: "g" }, spec }, { strict: true }),
+      r.create(
+        fooResource,
+        "default",
+        { ...FOO_TYPE, metadata: { name: "g" }, spec },
+        { strict: true },
+      ),
     ).toThrow(/unknown field "spec.__proto__", unknown field "spec.constructor"/);
   });
 

@@ -135,8 +135,9 @@ describe("replay", () => {
     const fifo = join(dir, "trace.fifo");
     execFileSync("mkfifo", [fifo]);
     const writer = spawn("sh", ["-c", 'cat "$1" > "$2"', "sh", klog, fifo]);
+    const written = new Promise((resolve) => writer.once("exit", resolve));
     const loaded = await loadTrace(fifo);
-    await new Promise((resolve) => writer.once("exit", resolve));
+    expect(await written).toBe(0);
     const fromFile = await loadTrace(klog);
     expect(loaded.format).toBe("klog");
     expect(loaded.lines).toBeUndefined();

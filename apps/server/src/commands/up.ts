@@ -16,6 +16,7 @@ import { openBrowser } from "../up/open-browser.ts";
 import { startLive } from "../up/start-live.ts";
 import { reachabilityLine } from "../up/reachability-line.ts";
 import { shareWarning } from "../up/share-warning.ts";
+import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-lines.ts";
 import { untilSignal } from "../up/signals.ts";
 
 export const usage = `usage: loopscope up [options]
@@ -101,15 +102,17 @@ export async function run(argv: string[]): Promise<number> {
   const local = shareWarning(flags);
   if (local) err(local);
   for (const done of live.session.changedCluster) err(done);
+  const recording = live.hub.recording;
+  recording?.whenFailed((f) => err(recordingFailedLine(shown(live.recordingPath), f)));
   err(`up (cluster: ${live.session.clusterName}); Ctrl-C to stop`);
   if (flags.open) await openBrowser(live.server.url, err);
 
   const signal = await untilSignal(() => err("stopping now (second signal)"));
   err(`${signal}: stopping …`);
   await live.stop();
-  const failure = live.hub.recording?.error;
+  const failure = recording?.failure;
   if (failure) {
-    err(`recording incomplete: ${failure.message}`);
+    err(recordingIncompleteLine(shown(live.recordingPath), failure, live.hub.lastSeq));
     return 1;
   }
   err(`stopped; ${live.hub.lastSeq} events recorded in ${shown(live.recordingPath)}`);

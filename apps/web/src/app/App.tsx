@@ -22,7 +22,7 @@ import { Overview } from "../timeline/Overview.tsx";
 import { Timeline } from "../timeline/Timeline.tsx";
 import { WorkshopDock } from "../workshop/WorkshopDock.tsx";
 import { useViewPick } from "./hooks.ts";
-import { BottomPanel, EventCount, LoadBar } from "./StatusParts.tsx";
+import { BottomPanel, EventCount, LoadBar, RecordingBadge } from "./StatusParts.tsx";
 import { useDeepLinkSync } from "./useDeepLinkSync.ts";
 import { useKeyboard } from "./useKeyboard.ts";
 import { PlaybackBar } from "./PlaybackBar.tsx";
@@ -208,6 +208,9 @@ export function App() {
           >
             {badge.text}
           </span>
+        )}
+        {token && conn?.recording && (
+          <RecordingBadge session={session} failure={conn.recording} token={token} />
         )}
         <EventCount session={session} />
         {/* Actions act on the server's cluster: only while its run is what the page shows, and

@@ -8,6 +8,7 @@ import type { Socket } from "node:net";
 import { CompetingWriter } from "./actors/competing-writer.ts";
 import { DeploymentControllerSim } from "./actors/deployment-controller.ts";
 import { GarbageCollector } from "./actors/garbage-collector.ts";
+import { PodSimulator } from "./actors/pod-simulator.ts";
 import { ApiError, pathNotFound } from "./errors.ts";
 import { FaultInjector } from "./faults.ts";
 import type { ServerContext } from "./http/context.ts";
@@ -59,6 +60,7 @@ class EmbeddedApiServer implements ApiServer {
     const registry = new Registry(store, idSource(opts.seed));
     registry.seedNamespaces();
     registry.seedFooCrd();
+    registry.seedKubernetesService();
     const hub = new WatchHub(store, opts.historyWindow ?? 1000);
     this.#writer = new CompetingWriter(registry);
     this.faults = new FaultInjector(hub, this.#writer);
@@ -75,6 +77,7 @@ class EmbeddedApiServer implements ApiServer {
         stepDelayMs: opts.deploymentStepDelayMs ?? 100,
       }),
       new GarbageCollector(registry, opts.garbageCollectionDelayMs ?? 20),
+      new PodSimulator(registry),
     ];
   }
 

@@ -44,6 +44,7 @@ import {
 } from "./resources/decode.ts";
 import { FOO_CRD } from "./resources/foo-crd.ts";
 import { INITIAL_NAMESPACES, namespaceResource } from "./resources/namespace.ts";
+import { KUBERNETES_SERVICE, serviceResource } from "./resources/service.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
 import {
   matchesSelector,
@@ -102,6 +103,11 @@ export class Registry {
       "kubectl.kubernetes.io/last-applied-configuration": JSON.stringify(FOO_CRD),
     };
     this.create(crdResource, undefined, crd);
+  }
+
+  /** Creates the `kubernetes` Service in `default` (once, at startup), as every cluster has. */
+  seedKubernetesService(): void {
+    this.create(serviceResource, "default", clone(KUBERNETES_SERVICE));
   }
 
   /** Creates default and the kube-* namespaces (once, at startup). */

@@ -39,18 +39,19 @@ export function upstreamFor(kc: KubeConfig): Upstream {
   return {
     url,
     async request(r) {
+      const headers: http.OutgoingHttpHeaders = r.headers;
       const opts: https.RequestOptions = {
         protocol: url.protocol,
         hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
         port: url.port || (secure ? 443 : 80),
         method: r.method,
         path: base + r.path,
-        headers: r.headers,
+        headers,
       };
       if (needsAuth) {
         const auth: https.RequestOptions = { headers: {} };
         await kc.applyToHTTPSOptions(auth);
-        for (const [k, v] of Object.entries(auth.headers ?? {})) opts.headers![k] = v;
+        for (const [k, v] of Object.entries(auth.headers ?? {})) headers[k] = v;
         if (auth.auth) opts.auth = auth.auth;
         // TLS material does not change while we run: one agent holds it (and the connections).
         agent ??= secure

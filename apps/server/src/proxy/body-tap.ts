@@ -13,6 +13,7 @@ export class BodyCopy {
   private chunks: Buffer[] = [];
   private size = 0;
   private over = false;
+  private decoded: { value: unknown } | undefined;
 
   constructor(private readonly limit: number) {}
 
@@ -27,8 +28,16 @@ export class BodyCopy {
     this.chunks.push(chunk);
   }
 
-  /** The body as decoded JSON; undefined when it was too big, empty or not JSON. */
+  /**
+   * The body as decoded JSON; undefined when it was too big, empty or not JSON. Decoded once:
+   * call it when the body is complete.
+   */
   json(gzipped = false): unknown {
+    this.decoded ??= { value: this.decode(gzipped) };
+    return this.decoded.value;
+  }
+
+  private decode(gzipped: boolean): unknown {
     if (this.over || this.size === 0) return undefined;
     try {
       let body = Buffer.concat(this.chunks, this.size);

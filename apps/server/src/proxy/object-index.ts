@@ -60,6 +60,11 @@ export class ObjectIndex {
     if (this.gone.size > this.capacity) this.gone.delete(this.gone.values().next().value!);
   }
 
+  /** The name key of `m` (what Waiting.object holds). */
+  nameKeyOf(m: { group: string; kind: string; namespace?: string; name: string }): string {
+    return nameKey(m);
+  }
+
   learnKind(group: string, resource: string, kind: string): void {
     this.kinds.set(`${group}/${resource}`, kind);
   }

@@ -95,8 +95,21 @@ export async function startProxyServer(o: ProxyServerOptions): Promise<ProxyServ
     delete headers.host;
     delete headers.authorization;
     const up = await o.upstream.request({ method, path: url, headers });
-    const sent = api && isWrite(api.verb) ? new BodyCopy(REQUEST_RECORD_LIMIT) : undefined;
+    // A read or write of the controller: its pass began before it reached us (see WireTracer).
+    const acts = api !== undefined && (api.verb === "get" || isWrite(api.verb));
+    const sent = acts && isWrite(api.verb) ? new BodyCopy(REQUEST_RECORD_LIMIT) : undefined;
     if (sent) req.on("data", (c: Buffer) => sent.push(c));
+    if (acts) {
+      req.on("end", () => {
+        const body = sent?.json();
+        o.onObservation({
+          type: "begin",
+          ts: nowMicros(),
+          request: api,
+          ...(body !== undefined ? { sent: body } : {}),
+        });
+      });
+    }
     req.pipe(up);
     // The client went away (closed its watch, timed out): end the upstream request with it.
     res.on("close", () => {
@@ -167,14 +180,13 @@ export async function startProxyServer(o: ProxyServerOptions): Promise<ProxyServ
           const object = code < 400 ? objectMeta(value) : undefined;
           o.onObservation({ type: "read", ts, request: api, code, ...(object ? { object } : {}) });
         } else {
-          const reqBody = sent?.json();
-          const object = (!isStatus(value) ? objectMeta(value) : undefined) ?? objectMeta(reqBody);
           const w: WireObservation = { type: "write", ts, request: api, code };
           const reason = statusReason(value);
           if (reason && code >= 400) w.reason = reason;
+          const object = isStatus(value) ? undefined : objectMeta(value);
           if (object) w.object = object;
-          const rvSent = api.verb === "update" ? objectMeta(reqBody)?.rv : undefined;
-          if (rvSent) w.rvSent = rvSent;
+          const reqBody = sent?.json();
+          if (reqBody !== undefined) w.sent = reqBody;
           o.onObservation(w);
         }
       },

@@ -45,6 +45,14 @@ const write = (
     object,
     ...extra,
   }) as WireObservation;
+const begin = (t: number, method: string, url: string, sent?: unknown) =>
+  ({ type: "begin", ts: ms(t), request: parseApiRequest(method, url)!, sent }) as WireObservation;
+/** A body as a client sends it: what a PUT's resourceVersion precondition is read from. */
+const body = (m: ObjectMeta) => ({
+  apiVersion: m.group ? `${m.group}/v1` : "v1",
+  kind: m.kind,
+  metadata: { name: m.name, namespace: m.namespace, resourceVersion: m.rv },
+});
 
 function traced(obs: WireObservation[], opts: Partial<WireTracerOptions> = {}, endAt?: number) {
   const events: TraceEvent[] = [];
@@ -58,6 +66,7 @@ function traced(obs: WireObservation[], opts: Partial<WireTracerOptions> = {}, e
   });
   for (const o of obs) tracer.observe(o);
   if (endAt !== undefined) tracer.advance(ms(endAt));
+  tracer.flush();
   const analyzer = new Analyzer();
   analyzer.pushAll(events);
   const passes = analyzer.passes("default/example-foo");
@@ -69,20 +78,21 @@ const createFoo: WireObservation[] = [
   watch(0, "ADDED", foo("10")),
   write(5, "POST", DEPLOYS, 201, deploy("11")),
   watch(6, "ADDED", deploy("11")), // arrives while the pass runs: held for the next
-  write(8, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { rvSent: "10" }),
-  watch(20, "MODIFIED", foo("12")), // after Done: the pass owed to the Deployment's add has begun
-  write(22, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { rvSent: "12" }),
-  write(40, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { rvSent: "12" }),
+  write(8, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { sent: body(foo("10")) }),
+  begin(19, "PUT", `${FOOS}/example-foo/status`),
+  watch(20, "MODIFIED", foo("12")), // after the next pass's request left: parked for the one after
+  write(22, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { sent: body(foo("12")) }),
+  write(40, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { sent: body(foo("12")) }),
 ];
 
 describe("WireTracer", () => {
   it("infers one pass per burst of writes ending in a status write, and classifies by resourceVersion", () => {
     const { events, passes, causes } = traced(createFoo, { primaries: [FOO] });
     expect(causes).toEqual(["external", "self", "self"]);
-    // The second pass took exactly the triggers pending at the first one's end; the Foo's own
-    // status echo, which came after that end, triggered the third.
+    // The second pass took the triggers that came before its request; the Foo's own status echo,
+    // which came after, triggered the third.
     expect(passes[1].triggers.map((t) => t.watchSeq)).toEqual([4]);
-    expect(passes[2].triggers.map((t) => t.watchSeq)).toEqual([8]);
+    expect(passes[2].triggers.map((t) => t.watchSeq)).toEqual([9]);
     expect(passes.map((p) => p.fromMarkers)).toEqual([true, true, true]);
     expect(passes.map((p) => p.outcome)).toEqual(["synced", "synced", "synced"]);
     expect(passes.map((p) => p.changingWrites)).toEqual([2, 0, 0]);
@@ -122,21 +132,38 @@ describe("WireTracer", () => {
     expect(analyzer.findings().map((f) => f.kind)).toContain("conflict");
   });
 
-  it("lets an owed pass that never shows give its triggers to the next visible one", () => {
+  it("gives a pass the watch events that came before its first request, and none after", () => {
     const { passes } = traced(
       [
         watch(0, "ADDED", foo("10")),
         write(5, "POST", DEPLOYS, 201, deploy("11")),
         watch(6, "MODIFIED", foo("20")), // someone else's edit, during the pass
-        write(8, "PUT", `${FOOS}/example-foo/status`, 200, foo("21"), { rvSent: "20" }),
-        watch(9, "MODIFIED", foo("21")), // the status echo, held for the pass after the owed one
-        // the owed pass wrote nothing; 300 ms later a write comes
-        write(300, "PUT", `${FOOS}/example-foo/status`, 200, foo("21"), { rvSent: "21" }),
+        write(8, "PUT", `${FOOS}/example-foo/status`, 200, foo("21"), { sent: body(foo("20")) }),
+        watch(9, "MODIFIED", foo("21")), // the status echo, after Done, before the next request
+        watch(28, "MODIFIED", deploy("22")), // the rollout, before the next pass's request
+        begin(29, "PUT", `${FOOS}/example-foo/status`, body(foo("21"))),
+        watch(31, "MODIFIED", deploy("23")), // between that request and its answer
+        write(32, "PUT", `${FOOS}/example-foo/status`, 200, foo("21"), { sent: body(foo("21")) }),
+        begin(50, "PUT", `${FOOS}/example-foo/status`, body(foo("21"))),
+        write(51, "PUT", `${FOOS}/example-foo/status`, 200, foo("21"), { sent: body(foo("21")) }),
       ],
       { primaries: [FOO], passGapMs: 100 },
     );
-    expect(passes.map((p) => p.triggers.length)).toEqual([1, 2]);
-    expect(passes.map((p) => p.cause)).toEqual(["external", "external"]);
+    expect(passes.map((p) => p.triggers.length)).toEqual([1, 3, 1]);
+    expect(passes.map((p) => p.cause)).toEqual(["external", "external", "external"]);
+  });
+
+  it("lets watch events go to the next pass when a begun request is never answered", () => {
+    const { passes } = traced(
+      [
+        watch(0, "ADDED", foo("10")),
+        begin(1, "PUT", `${FOOS}/example-foo/status`, body(foo("10"))),
+        watch(2, "MODIFIED", foo("11")),
+        write(500, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { sent: body(foo("11")) }),
+      ],
+      { primaries: [FOO], passGapMs: 100 },
+    );
+    expect(passes.map((p) => p.triggers.length)).toEqual([2]);
   });
 
   it("resolves owners through the objects it has seen, and a dependent of a deleted owner to none", () => {
@@ -159,6 +186,7 @@ describe("WireTracer", () => {
         watch(5, "ADDED", { ...foo("1"), name: "other", uid: "u2", namespace: "ns2" }),
       ],
       { primaries: [FOO] },
+      1000,
     );
     const watches = events.filter((e) => e.stage === "watch");
     expect(watches.map((e) => [e.kind, e.key])).toEqual([
@@ -170,9 +198,9 @@ describe("WireTracer", () => {
       ["Foo", "ns2/other"],
     ]);
     expect(watches[4]).toMatchObject({ event: "update", rv: "15", oldRv: "11" });
-    // No enqueue for an orphan.
+    // No enqueue for an orphan; the others once no pass took them for passGapMs.
     expect(events.filter((e) => e.stage === "enqueue").map((e) => e.causeSeq)).toEqual([
-      1, 3, 5, 7, 10,
+      1, 2, 3, 4, 6,
     ]);
   });
 
@@ -199,7 +227,7 @@ describe("WireTracer", () => {
         watch(0, "ADDED", deploy("11")),
         write(5, "PUT", `${DEPLOYS}/example-foo`, 200, deploy("11")),
         write(6, "PATCH", `${DEPLOYS}/example-foo`, 200, deploy("12")),
-        write(7, "PUT", `${FOOS}/example-foo/status`, 200, foo("13"), { rvSent: "10" }),
+        write(7, "PUT", `${FOOS}/example-foo/status`, 200, foo("13"), { sent: body(foo("10")) }),
       ],
       { primaries: [FOO] },
     );

@@ -6,23 +6,34 @@
  *
  * What is emitted, per primary object (the key "ns/name" of a Foo, or of `--for`'s kinds):
  * - `watch`: each watch event (and each item of a list, which an informer delivers as an add)
- *   about the object or about an object it controls through ownerReferences — followed by an
- *   `enqueue` marked `inferred`, since controllers enqueue their owner on every such event;
+ *   about the object or about an object it controls through ownerReferences — and an `enqueue`
+ *   marked `inferred` for it, since controllers enqueue their owner on every such event;
  * - `read`: a GET of the primary object itself that reached the API;
  * - `write`: each write the controller made to it or to what it controls, with the status code,
  *   the returned resourceVersion and whether it changed the object;
- * - `done` marked `inferred`: the end of a pass. Passes are not on the wire; the rules:
- *   1. a read or write of a key with no pass open opens one (the Analyzer opens it at that event
- *      and gives it the key's triggers so far — passes have no dequeue: `fromMarkers`);
- *   2. the pass ends after a status write to its primary object (controllers write status last),
- *      after a failed write (controllers return on error: outcome `requeued`), or when
- *      `passGapMs` go by without another read or write of the key;
- *   3. watch events that arrived while the pass ran made the workqueue hold the key (dirty while
- *      processing): the next pass starts at once at Done and takes exactly those. Watch events
- *      that come after the end go to the pass after that one, until the owed pass shows itself —
- *      or `passGapMs` pass without it (it wrote nothing), when they join the owed triggers.
- *   A pass that neither reads nor writes through the API cannot be seen: its triggers are
- *   counted with the key's next visible pass.
+ * - `done` marked `inferred`: the end of a pass; and after a failed pass, an `enqueue` with cause
+ *   `retry` marked `inferred` (the controller's rate-limited re-add).
+ *
+ * Passes are not on the wire. The rules (KeyPasses keeps them, one key each):
+ * 1. A pass begins when a read or write of a key with no pass open reaches the proxy (its dequeue
+ *    came just before: a lister read and some arithmetic). Its triggers are the key's watch events
+ *    the controller had received by then: those the proxy passed on before, except any the
+ *    request itself shows unseen — a body whose resourceVersion is older than a watch event of
+ *    that object was computed from a cache that had not taken the event in yet (a 409's usual
+ *    story); that event and those after it wait for the next pass. The Analyzer gives the pass it
+ *    opens at the first read or write every enqueue before it (no dequeue: `fromMarkers`).
+ * 2. Watch events that come while a pass is open are parked, as the workqueue parks them: they
+ *    trigger the next pass. So do those that come after the pass began and before its first answer.
+ * 3. A pass ends after a status write to its primary object (controllers write status last),
+ *    after a failed write (controllers return on error: outcome `requeued`), or when `passGapMs`
+ *    go by without another read or write of the key.
+ * 4. After a failed pass the key comes back rate-limited (5 ms × 2^n): that re-add triggers the
+ *    next pass, or the one after when watch events were parked during the failed one.
+ * 5. A pass never runs without a trigger: when the next pass shows none, the latest trigger given
+ *    to the pass before it is moved to it (the event reached the controller after its worker had
+ *    taken the key, though before that pass's request reached the proxy).
+ * A pass that neither reads nor writes through the API cannot be seen: its triggers are counted
+ * with the key's next visible pass.
  *
  * Which kinds are primary: `primaries` ("group/Kind"), or — when none are given — the kinds the
  * controller writes status to. Until its first status write names one, observations are held
@@ -34,7 +45,9 @@
  */
 import type { UnsequencedEvent, WatchVerb } from "@loopscope/trace";
 import { isWrite, targetOf, type ApiRequest } from "./api-path.ts";
+import { KeyPasses } from "./key-passes.ts";
 import { ObjectIndex } from "./object-index.ts";
+import { objectMeta } from "./object-meta.ts";
 import { groupKind, type ObjectMeta, type OwnerRef, type WireObservation } from "./wire.ts";
 
 export interface WireTracerOptions {
@@ -42,28 +55,12 @@ export interface WireTracerOptions {
   emit(e: UnsequencedEvent): number;
   /** "group/Kind" of the primary objects; none = learn them from status writes. */
   primaries?: readonly string[];
-  /** Quiet time that ends a pass, and that an owed pass may take to show (default 250 ms). */
+  /** Quiet time that ends a pass (default 250 ms). */
   passGapMs?: number;
   /** Observations held while the primary kinds are not known yet (default 10 000). */
   learnLimit?: number;
   /** Called once when a kind becomes primary (for a line on stderr). */
   onPrimary?(groupKind: string): void;
-}
-
-/** What the tracer knows of one key's passes. */
-interface KeyPasses {
-  key: string;
-  open: boolean;
-  /** µs of the open pass's latest read or write. */
-  last: number;
-  failed: boolean;
-  /** Enqueues emitted that no pass has taken yet. */
-  pending: number;
-  /** A pass is owed: it ended with triggers pending (since `owedSince`, µs). */
-  owed: boolean;
-  owedSince: number;
-  /** Watch events (seq, µs) for the pass after the owed one; their enqueues wait. */
-  held: { seq: number; ts: number }[];
 }
 
 export const DEFAULT_PASS_GAP_MS = 250;
@@ -75,7 +72,7 @@ export class WireTracer {
   private readonly watched = new ObjectIndex();
   private readonly primaries = new Set<string>();
   private readonly keys = new Map<string, KeyPasses>();
-  /** Keys with an open or owed pass: the ones `advance` may have to close. */
+  /** Keys with a pass open, begun or held, or triggers waiting: what `advance` may act on. */
   private readonly timed = new Set<KeyPasses>();
   private readonly gapUs: number;
   private readonly learnLimit: number;
@@ -119,28 +116,17 @@ export class WireTracer {
     this.trace(ob);
   }
 
-  /** Time is now `nowUs`: ends the passes (and owed waits) that have been quiet long enough. */
+  /** Time is now `nowUs`: ends quiet passes and lets out what no longer needs holding. */
   advance(nowUs: number): void {
     for (const st of this.timed) {
-      if (st.open && nowUs - st.last >= this.gapUs) this.end(st, nowUs);
-      if (st.owed && nowUs - st.owedSince >= this.gapUs) this.releaseHeld(st);
-      if (!st.open && !st.owed) this.timed.delete(st);
+      st.advance(nowUs);
+      if (!st.busy) this.timed.delete(st);
     }
   }
 
-  /** When `advance` will next have something to do (µs), if anything. */
-  nextDeadline(): number | undefined {
-    let next: number | undefined;
-    for (const st of this.timed) {
-      const t = st.open ? st.last + this.gapUs : st.owedSince + this.gapUs;
-      if (next === undefined || t < next) next = t;
-    }
-    return next;
-  }
-
-  /** Ends every open pass (the proxy is stopping: what was seen is all there will be). */
+  /** Ends every open pass and lets everything held go (the proxy is stopping). */
   flush(): void {
-    for (const st of this.timed) if (st.open) this.end(st, st.last);
+    for (const st of this.timed) st.flush();
     this.timed.clear();
   }
 
@@ -161,6 +147,8 @@ export class WireTracer {
           this.watch(ob.ts, known ? "MODIFIED" : "ADDED", item);
         }
         return;
+      case "begin":
+        return this.begin(ob);
       case "read":
         return this.read(ob);
       case "write":
@@ -181,15 +169,30 @@ export class WireTracer {
     if (m.namespace !== undefined) e.ns = m.namespace;
     if (m.rv !== undefined) e.rv = m.rv;
     if (event === "update" && before?.rv !== undefined) e.oldRv = before.rv;
-    const seq = this.o.emit(e);
-    if (key === "") return;
-    const st = this.passes(key);
-    if (st.owed) st.held.push({ seq, ts });
-    else this.enqueue(st, seq, ts);
+    if (key === "") {
+      this.o.emit(e);
+      return;
+    }
+    this.passes(key).watch(e, this.index.nameKeyOf(m), m.rv);
+  }
+
+  private begin(ob: Extract<WireObservation, { type: "begin" }>): void {
+    const m = this.sentObject(ob.request, ob.sent) ?? this.objectOf(ob.request);
+    if (!m) return;
+    const known = this.index.get(m);
+    const key =
+      ob.request.verb === "get"
+        ? this.isPrimary(m.group, m.kind)
+          ? nsName(m.namespace, m.name)
+          : undefined
+        : this.keyOf(m.owner === undefined && known ? { ...m, owner: known.owner } : m);
+    if (key === undefined || key === "") return;
+    const sent = ob.sent !== undefined ? { object: this.index.nameKeyOf(m), rv: m.rv } : undefined;
+    this.passes(key).begin(ob.ts, sent);
   }
 
   private read(ob: Extract<WireObservation, { type: "read" }>): void {
-    const m = ob.object ?? this.objectOf(ob.request, undefined);
+    const m = ob.object ?? this.objectOf(ob.request);
     if (!m || !this.isPrimary(m.group, m.kind)) return;
     if (ob.object) this.index.put(ob.object);
     const key = nsName(m.namespace, m.name);
@@ -197,12 +200,13 @@ export class WireTracer {
     if (ob.code === 404) e.found = false;
     else if (ob.code >= 400) return; // not an answer about the object (403, 500 …)
     if (ob.object?.rv !== undefined) e.rv = ob.object.rv;
-    this.activity(this.passes(key), e);
+    this.passes(key).activity(e);
   }
 
   private write(ob: Extract<WireObservation, { type: "write" }>): void {
     const r = ob.request;
-    const m = ob.object ?? this.objectOf(r, undefined);
+    const sent = this.sentObject(r, ob.sent);
+    const m = ob.object ?? sent ?? this.objectOf(r);
     if (!m) return;
     if (ob.object) this.index.learnKind(r.group, r.resource, ob.object.kind);
     const before = this.index.get(m);
@@ -224,81 +228,25 @@ export class WireTracer {
     if (ob.reason) e.reason = ob.reason;
     if (ok && ob.object?.rv !== undefined) e.rv = ob.object.rv;
     if (ok) {
-      const changed = changedBy(r, ob.object?.rv, ob.rvSent ?? before?.rv);
+      const rvSent = r.verb === "update" ? sent?.rv : undefined;
+      const changed = changedBy(r, ob.object?.rv, rvSent ?? before?.rv);
       if (changed !== undefined) e.changed = changed;
     }
     const st = this.passes(key);
-    this.activity(st, e);
-    if (!ok) st.failed = true;
+    st.activity(e);
     const statusOfPrimary = r.subresource === "status" && this.isPrimary(m.group, m.kind);
-    if (!ok || statusOfPrimary) this.end(st, ob.ts);
+    if (!ok || statusOfPrimary) st.end(!ok);
   }
 
-  // ── passes ─────────────────────────────────────────────────────────────────────────────────
-
+  /** The key's passes; the key is timed from now on (`advance` drops it once idle). */
   private passes(key: string): KeyPasses {
     let st = this.keys.get(key);
     if (st === undefined) {
-      st = {
-        key,
-        open: false,
-        last: 0,
-        failed: false,
-        pending: 0,
-        owed: false,
-        owedSince: 0,
-        held: [],
-      };
+      st = new KeyPasses(key, this.o.emit, this.gapUs);
       this.keys.set(key, st);
     }
+    this.timed.add(st);
     return st;
-  }
-
-  private enqueue(st: KeyPasses, causeSeq: number, ts: number): void {
-    this.o.emit({ stage: "enqueue", ts, key: st.key, causeSeq, inferred: true });
-    st.pending++;
-  }
-
-  /** A read or write of the key: it belongs to the open pass, or opens one. */
-  private activity(st: KeyPasses, e: UnsequencedEvent): void {
-    if (st.open) {
-      this.o.emit(e);
-    } else {
-      st.open = true;
-      st.failed = false;
-      // The Analyzer gives the new pass every enqueue emitted so far …
-      this.o.emit(e);
-      st.pending = 0;
-      // … and those held for the pass after it follow now.
-      if (st.owed) this.releaseHeld(st);
-      this.timed.add(st);
-    }
-    st.last = e.ts;
-  }
-
-  /** Ends the open pass; `at` (µs) is when that was decided: an owed pass is awaited from then. */
-  private end(st: KeyPasses, at: number): void {
-    if (!st.open) return;
-    st.open = false;
-    this.o.emit({
-      stage: "done",
-      ts: st.last,
-      key: st.key,
-      outcome: st.failed ? "requeued" : "synced",
-      inferred: true,
-    });
-    if (st.pending > 0) {
-      st.owed = true;
-      st.owedSince = at;
-      this.timed.add(st);
-    }
-  }
-
-  private releaseHeld(st: KeyPasses): void {
-    st.owed = false;
-    const held = st.held;
-    st.held = [];
-    for (const h of held) this.enqueue(st, h.seq, h.ts);
   }
 
   // ── objects ────────────────────────────────────────────────────────────────────────────────
@@ -324,14 +272,23 @@ export class WireTracer {
     return undefined;
   }
 
-  /** The object a request names, by what the index knows of its resource's kind. */
-  private objectOf(r: ApiRequest, name: string | undefined): ObjectMeta | undefined {
+  /** The object a request names in its URL, by what the index knows of its resource's kind. */
+  private objectOf(r: ApiRequest): ObjectMeta | undefined {
     const kind = this.index.kindOf(r.group, r.resource);
-    const n = name ?? r.name;
-    if (kind === undefined || n === undefined) return undefined;
-    const m: ObjectMeta = { group: r.group, kind, name: n };
+    if (kind === undefined || r.name === undefined) return undefined;
+    const m: ObjectMeta = { group: r.group, kind, name: r.name };
     if (r.namespace !== undefined) m.namespace = r.namespace;
     return this.index.get(m) ?? m;
+  }
+
+  /** The object a request body carries (its kind, when the body omits it, from the URL's resource). */
+  private sentObject(r: ApiRequest, sent: unknown): ObjectMeta | undefined {
+    if (sent === undefined) return undefined;
+    const kind = this.index.kindOf(r.group, r.resource);
+    const apiVersion = r.group === "" ? r.version : `${r.group}/${r.version}`;
+    const m = objectMeta(sent, kind === undefined ? undefined : { kind, apiVersion });
+    if (m && m.namespace === undefined && r.namespace !== undefined) m.namespace = r.namespace;
+    return m;
   }
 
   private learnKinds(r: { group: string; resource: string }, objects: ObjectMeta[]): void {

@@ -40,9 +40,15 @@ export type WireObservation =
   /** A list response passed to a client: what an informer delivers as adds before it watches. */
   | { type: "list"; ts: number; items: ObjectMeta[]; resource?: ResourceRef }
   /**
-   * A write's response passed to a client. `object`: the object the response (or, failing it,
-   * the request) names; `rvSent`: the resourceVersion the request body carried (a PUT's
-   * precondition); `reason`: a failure's Status reason or the transport error.
+   * A read or write of the controller reached the proxy whole (its body received): the moment
+   * closest to its pass's start that the wire shows. `sent`: the request body's object, if JSON.
+   */
+  | { type: "begin"; ts: number; request: ApiRequest; sent?: unknown }
+  /**
+   * A write's response passed to a client. `object`: the object the response names (not a
+   * Status); `sent`: the request body's object, if JSON (names what a failed create was about,
+   * and a PUT's resourceVersion precondition); `reason`: a failure's Status reason or the
+   * transport error.
    */
   | {
       type: "write";
@@ -51,7 +57,7 @@ export type WireObservation =
       code: number;
       reason?: string;
       object?: ObjectMeta;
-      rvSent?: string;
+      sent?: unknown;
     }
   /** A GET of one object passed to a client. */
   | { type: "read"; ts: number; request: ApiRequest; code: number; object?: ObjectMeta };

@@ -2,7 +2,8 @@
  * proxy: what `loopscope proxy` adds to a request. The same requests — a GET of a Foo and a no-op
  * PUT of its status, alternately, one at a time on a keep-alive connection, as a controller's
  * client makes them — go straight to the embedded API server (baseline) or through the tracing
- * proxy recording them into a TraceHub, as `loopscope proxy` runs it. Value = p95 latency in ms
+ * proxy recording them into a TraceHub, as `loopscope proxy` runs it (and through the bare proxy,
+ * forwarding only: what recording adds on top). Value = p95 latency in ms
  * over N requests (p50 in the details); the p95 added is printed after each round.
  * Goal: the proxy adds ≤ 2 ms at p95.
  *
@@ -12,6 +13,8 @@ import http from "node:http";
 import { fastCluster } from "./lib/foo-burst.ts";
 import { TraceHub } from "../../apps/server/src/hub/trace-hub.ts";
 import { startTracingProxy } from "../../apps/server/src/proxy/tracing-proxy.ts";
+import { startProxyServer } from "../../apps/server/src/proxy/proxy-server.ts";
+import { upstreamFor } from "../../apps/server/src/proxy/upstream.ts";
 import type { Bench, Measurement } from "./lib/types.ts";
 
 const FOO = "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos/bench-foo";
@@ -89,6 +92,11 @@ const bench: Bench = {
         spec: { deploymentName: "bench-foo", replicas: 1 },
       }),
     );
+    // The same proxy recording nothing: what forwarding alone costs.
+    const bare = await startProxyServer({
+      upstream: upstreamFor(upstream),
+      onObservation: () => {},
+    });
     let direct = NaN;
     return {
       baseline: {
@@ -100,6 +108,7 @@ const bench: Bench = {
         },
       },
       cases: [
+        { name: "forwarding only", run: () => latencies(bare.url, count) },
         {
           name: "through loopscope proxy",
           run: async () => {
@@ -114,6 +123,7 @@ const bench: Bench = {
       info: { requests: count * 2 },
       async teardown() {
         await proxy.stop();
+        await bare.close();
         await api.stop();
       },
     };

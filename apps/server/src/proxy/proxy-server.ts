@@ -133,7 +133,10 @@ export async function startProxyServer(o: ProxyServerOptions): Promise<ProxyServ
       const out: http.OutgoingHttpHeaders = { ...ures.headers };
       for (const h of HOP_BY_HOP) delete out[h];
       res.writeHead(ures.statusCode ?? 502, ures.statusMessage, out);
-      res.flushHeaders();
+      // A watch's headers go at once (clients wait for them before the first event); any other
+      // response's go with its body, in one packet.
+      if (api?.verb === "watch" || (api === undefined && /[?&]watch=(true|1)/.test(url)))
+        res.flushHeaders();
       const json = (ures.headers["content-type"] ?? "").includes("json");
       const recordAs = api ? recorder(api, ures, json, sent) : undefined;
       ures.pipe(res);

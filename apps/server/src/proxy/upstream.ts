@@ -34,7 +34,8 @@ export function upstreamFor(kc: KubeConfig): Upstream {
   // no await on the kubeconfig.
   const needsAuth =
     secure || Boolean(user && (user.token || user.exec || user.authProvider || user.username));
-  const agentOptions = { keepAlive: true, maxSockets: 256 };
+  // noDelay: a small request or response must not wait for an ACK (Nagle) on its way.
+  const agentOptions = { keepAlive: true, maxSockets: 256, noDelay: true };
   let agent: http.Agent | undefined;
   return {
     url,

@@ -153,6 +153,40 @@ describe("WireTracer", () => {
     expect(passes.map((p) => p.cause)).toEqual(["external", "external", "external"]);
   });
 
+  it("moves a pass's latest trigger to the next pass when that one would have none", () => {
+    const { passes } = traced(
+      [
+        watch(0, "ADDED", foo("10")),
+        write(5, "POST", DEPLOYS, 201, deploy("11")),
+        write(8, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { sent: body(foo("10")) }),
+        watch(9, "MODIFIED", foo("12")), // the status echo
+        watch(20, "MODIFIED", deploy("13")), // the rollout: reached the controller after its Get
+        begin(21, "PUT", `${FOOS}/example-foo/status`, body(foo("12"))),
+        write(22, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { sent: body(foo("12")) }),
+        begin(40, "PUT", `${FOOS}/example-foo/status`, body(foo("12"))),
+        write(41, "PUT", `${FOOS}/example-foo/status`, 200, foo("12"), { sent: body(foo("12")) }),
+      ],
+      { primaries: [FOO] },
+    );
+    expect(passes.map((p) => p.cause)).toEqual(["external", "self", "external"]);
+    expect(passes.map((p) => p.triggers.length)).toEqual([1, 1, 1]);
+  });
+
+  it("orders a retry after the watch events that came before it was due", () => {
+    const { passes } = traced(
+      [
+        watch(0, "ADDED", foo("10")),
+        write(5, "PUT", `${FOOS}/example-foo/status`, 409, undefined, { sent: body(foo("10")) }),
+        watch(7, "MODIFIED", foo("20")), // before the 5 ms retry is due
+        begin(30, "PUT", `${FOOS}/example-foo/status`, body(foo("20"))),
+        write(31, "PUT", `${FOOS}/example-foo/status`, 200, foo("21"), { sent: body(foo("20")) }),
+      ],
+      { primaries: [FOO] },
+    );
+    expect(passes[1].triggers.map((t) => t.cause)).toEqual(["external", "retry"]);
+    expect(passes.map((p) => p.cause)).toEqual(["external", "external"]);
+  });
+
   it("lets watch events go to the next pass when a begun request is never answered", () => {
     const { passes } = traced(
       [

@@ -39,9 +39,10 @@
  * controller writes status to. Until its first status write names one, observations are held
  * (at most `learnLimit`, the oldest dropped first) and then traced in their order.
  *
- * Invariants: events come out in the order of the observations that caused them, each at the
- * observation's time (a `done` at its pass's last read or write); a watch event's `enqueue` names
- * it by `causeSeq` (the seq `emit` returned for it).
+ * Invariants: each event carries its observation's time (a `done` its pass's last read or write);
+ * a key's events come out in the order the rules above put them in, a pass's once the key's next
+ * pass begins or the key has been quiet for `passGapMs` (KeyPasses), and all by `flush`; an
+ * `enqueue` names its watch event by `causeSeq` (the seq `emit` returned for it).
  */
 import type { UnsequencedEvent, WatchVerb } from "@loopscope/trace";
 import { isWrite, targetOf, type ApiRequest } from "./api-path.ts";
@@ -78,7 +79,6 @@ export class WireTracer {
   private readonly learnLimit: number;
   /** Observations held until a primary kind is known; undefined once one is. */
   private backlog: WireObservation[] | undefined;
-  private dropped = 0;
 
   constructor(private readonly o: WireTracerOptions) {
     this.gapUs = (o.passGapMs ?? DEFAULT_PASS_GAP_MS) * 1000;
@@ -92,20 +92,12 @@ export class WireTracer {
     return [...this.primaries];
   }
 
-  /** Observations dropped from the backlog while no primary kind was known. */
-  get droppedWhileLearning(): number {
-    return this.dropped;
-  }
-
   observe(ob: WireObservation): void {
     if (this.backlog !== undefined) {
       const kind = this.statusWriteKind(ob);
       if (kind === undefined) {
         this.backlog.push(ob);
-        if (this.backlog.length > this.learnLimit) {
-          this.backlog.shift();
-          this.dropped++;
-        }
+        if (this.backlog.length > this.learnLimit) this.backlog.shift();
         return;
       }
       const held = this.backlog;

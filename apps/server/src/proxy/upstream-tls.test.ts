@@ -77,7 +77,8 @@ describe.runIf(openssl)("the proxy in front of a TLS cluster", () => {
         rejectUnauthorized: true,
       },
       (req, res) => {
-        const cn = (req.socket as import("node:tls").TLSSocket).getPeerCertificate().subject?.CN;
+        const cn = (req.socket as import("node:tls").TLSSocket).getPeerCertificate().subject?.CN as
+          string | undefined;
         seen.push({ auth: req.headers.authorization, cn });
         if (req.headers.authorization !== `Bearer ${TOKEN}`) {
           res.writeHead(401).end();

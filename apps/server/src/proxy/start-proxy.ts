@@ -118,6 +118,8 @@ export async function startProxyRun(o: ProxyRunOptions): Promise<ProxyRun> {
         hub: h,
         runs,
         meta,
+        kubeConfig: upstream,
+        apiserver,
         cluster: {
           kind: o.upstream.kind,
           server,

@@ -29,24 +29,30 @@ export interface ClusterFoos {
 }
 
 /**
- * The state badge: deleted (gone from the cluster, with no event since the snapshot said so),
- * hot loop, error (its latest pass logged one), quiescent or settling.
+ * The state badge, what the Foo is doing now: deleted (gone from the cluster, with no event since
+ * the snapshot said so), hot loop (while it loops), error (its latest pass logged one), quiescent
+ * or settling.
  */
 export function objectState(
   s: KeySummary | undefined,
   cluster?: ClusterFoos,
   lastSeq = 0,
   lastPassErred = false,
-): { label: string; tone: string } {
+): { label: string; tone: string; title?: string } {
   if (cluster && lastSeq <= cluster.atSeq && s) {
     if (!cluster.present.has(s.key)) return { label: "deleted", tone: "muted" };
     if (cluster.deleting.has(s.key)) return { label: "deleting", tone: "warn" };
   }
   if (!s) return { label: "…", tone: "muted" };
-  if (s.hotLoop) return { label: "hot loop", tone: "bad" };
+  // `hotLoop` says this life had one, and stays so (as its finding does); a quiescent key's
+  // passes have stopped writing, so its loop is over.
+  if (s.hotLoop && !s.quiescent) return { label: "hot loop", tone: "bad" };
   // Synced, yet not reconciled: sample-controller logs some failures and returns nil.
   if (lastPassErred) return { label: "error", tone: "bad" };
-  if (s.quiescent) return { label: "quiescent", tone: "good" };
+  if (s.quiescent)
+    return s.hotLoop
+      ? { label: "quiescent", tone: "good", title: "quiet now: its hot loop stopped (Findings)" }
+      : { label: "quiescent", tone: "good" };
   return { label: "settling", tone: "warn" };
 }
 
@@ -201,7 +207,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                 </td>
                 <td className="num">{s?.conflicts ?? "–"}</td>
                 <td>
-                  <span className={`badge ${st.tone}`} data-testid="object-state">
+                  <span className={`badge ${st.tone}`} data-testid="object-state" title={st.title}>
                     {st.label}
                   </span>
                 </td>

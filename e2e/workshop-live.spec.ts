@@ -40,6 +40,33 @@ test("run hot-loop from the dashboard: hot-loop badge, narration of the self-tri
   await expect(foo).toHaveCount(1, { timeout: 30_000 });
   await foo.click();
 
+  // What it found is said once the loop stopped: no "so far" beside "done", and the counts are
+  // the Findings' to the word (they stopped growing with the loop).
+  const result = page.getByTestId("action-result");
+  await expect(result).toContainText("; it stopped once the bug was switched off");
+  await expect(result).not.toContainText("so far");
+  const said = /hot loop: (.*); it stopped/.exec((await result.textContent())!)![1];
+  await page.getByTestId("tab-findings").click();
+  await expect(page.locator('[data-testid="finding"][data-kind="hot-loop"]')).toContainText(said);
+  await page.getByTestId("tab-counts").click();
+  // The note sits clear of the objects table's headers, on a laptop and on a wide screen.
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ]) {
+    await page.setViewportSize({ width, height });
+    const note = (await page.locator(".action-note").boundingBox())!;
+    const head = (await page.getByTestId("objects-table").locator("thead").boundingBox())!;
+    const apart =
+      note.x >= head.x + head.width ||
+      head.x >= note.x + note.width ||
+      note.y >= head.y + head.height ||
+      head.y >= note.y + note.height;
+    expect(apart, `the note over the objects' headers at ${width}×${height}`).toBe(true);
+    await page.screenshot({ path: `test-results/workshop-live-done-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1600, height: 1000 });
+
   await page.getByTestId("workshop-toggle").click();
   await expect(page.getByTestId("workshop-hot-loop")).toBeVisible();
   await page.getByTestId("ws-step-first").click();

@@ -153,6 +153,8 @@ test("an unpatched log, another controller's log, and stepping on from a selecte
     expect(seen.notes).toBeGreaterThan(10);
     expect(seen.rvs).toBeGreaterThan(2);
     await expect(page.getByTestId("excerpt")).toContainText("‹self, echo of write seq");
+    // Its text is still the CLI's, a row a line (what a copy of it gives).
+    expect(await page.getByTestId("excerpt").textContent()).toMatch(/\ndequeue +\+0\.\d+s /);
     await page.screenshot({ path: `test-results/replay-excerpt-${width}.png` });
   }
   expect(errors).toEqual([]);

@@ -67,11 +67,14 @@ function ExcerptRows({ x }: { x: ExcerptText }) {
   return lines.map((line, i) => {
     const row = x.excerpt.rows[i - LINES_BEFORE_ROWS];
     const note = row?.kind === "event" && row.note ? `‹${row.note}›` : undefined;
-    if (note === undefined || !line.endsWith(note)) return <div key={i}>{line || "\n"}</div>;
+    // Each row keeps its newline: the text (textContent, a copy) reads as the CLI prints it, and
+    // a block's last line feed draws no empty line.
+    if (note === undefined || !line.endsWith(note)) return <div key={i}>{line + "\n"}</div>;
     return (
       <div key={i}>
         {line.slice(0, -note.length)}
         <span className="note">{note}</span>
+        {"\n"}
       </div>
     );
   });

@@ -282,7 +282,7 @@ export function App() {
         </button>
       </header>
       <LoadBar session={session} error={error} />
-      <ObjectsPanel session={session} view={view} cluster={cluster} />
+      <ObjectsPanel session={session} view={view} cluster={cluster} serverMode={conn?.info?.mode} />
       <main className="center">
         <Legend />
         <Overview session={session} view={view} />

@@ -9,6 +9,7 @@ import { DiagnosticsList } from "../panels/DiagnosticsList.tsx";
 import { ExcerptPanel } from "../panels/ExcerptPanel.tsx";
 import { FindingsList } from "../panels/FindingsList.tsx";
 import { aboutEarlierLife } from "../panels/earlierLife.ts";
+import { passesWithoutStages } from "../panels/stageLines.ts";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { useSessionVersion } from "./hooks.ts";
@@ -139,14 +140,19 @@ export const BottomPanel = memo(function BottomPanel({
       {tab === "counts" &&
         (focusKey && excerpt ? (
           <div className="counts-excerpt">
-            <CountsTable excerpt={excerpt.excerpt} />
+            <CountsTable
+              excerpt={excerpt.excerpt}
+              withoutStages={passesWithoutStages(session.store, excerpt.excerpt)}
+            />
             <ExcerptPanel session={session} keyName={focusKey} />
           </div>
         ) : (
           <p className="muted">
             {session.source.kind === "none"
               ? "Open a trace (button, drag and drop, or a sample) — or start `pnpm loopscope up` for live mode."
-              : "Select an object to see its counts and annotated excerpt."}
+              : session.store.length > 0 && session.store.keyList().length === 0
+                ? "No Foo in this trace: nothing to count (the objects panel says what it holds)."
+                : "Select an object to see its counts and annotated excerpt."}
           </p>
         ))}
       {tab === "diagnostics" && (

@@ -8,12 +8,12 @@ import { buildFold, type Fold } from "./fold.ts";
 
 interface Entry {
   version: number;
-  keys: string;
-  width: number;
   fold: Fold | undefined;
 }
 
-const cache = new WeakMap<TraceSession, Entry>();
+/** Per session, by keys and width (the timeline and the overview may differ by a pixel). */
+const cache = new WeakMap<TraceSession, Map<string, Entry>>();
+const KEEP = 4;
 
 /** The fold of `keys`' events and passes for a lane area `width` px wide. */
 export function sessionFold(
@@ -21,10 +21,11 @@ export function sessionFold(
   keys: readonly string[],
   width: number,
 ): Fold | undefined {
-  const id = keys.join("\n");
-  const hit = cache.get(session);
-  if (hit && hit.version === session.version && hit.keys === id && hit.width === width)
-    return hit.fold;
+  const id = `${width}\n${keys.join("\n")}`;
+  let entries = cache.get(session);
+  if (!entries) cache.set(session, (entries = new Map()));
+  const hit = entries.get(id);
+  if (hit && hit.version === session.version) return hit.fold;
   const store = session.store;
   const ts = store.ts.data;
   let count = 0;
@@ -40,6 +41,8 @@ export function sessionFold(
     for (const p of session.passesOf(k)) passes.push([p.start, p.end ?? Math.max(p.start, last)]);
   }
   const fold = buildFold({ times, passes, width });
-  cache.set(session, { version: session.version, keys: id, width, fold });
+  entries.delete(id);
+  entries.set(id, { version: session.version, fold });
+  if (entries.size > KEEP) entries.delete(entries.keys().next().value!);
   return fold;
 }

@@ -127,12 +127,14 @@ const bench: Bench = {
       return useful.slice(1);
     };
     const targets = { folded: await targetsIn("folded"), linear: await targetsIn("linear") };
-    let n = 0;
     const clickCase = (time: Time) => ({
       name: `click mark → details panel${time === "linear" ? " (linear time)" : ""}`,
       async run() {
         await useTime(p.page, time);
-        const t = targets[time][n++ % 2];
+        // The target whose details are not the ones shown (the other case may have left the
+        // same event selected), so the timed click changes the panel.
+        const shown = (await details.count()) ? await details.innerText() : "";
+        const t = targets[time].find((c) => c.text !== shown) ?? targets[time][0];
         return { value: await timedClick(p.page, t.x, t.y, true) };
       },
     });

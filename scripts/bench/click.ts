@@ -108,6 +108,10 @@ const bench: Bench = {
     const details = p.page.getByTestId("details");
     // Keep two marks whose clicks give different details, so every timed click changes the panel
     // (per time axis: the marks are elsewhere in folded and in linear time).
+    // What the panel shows, by its heading ("dequeue · seq 11"): the rest of it (the raw line)
+    // may still be filling in at 1M events.
+    const selected = async () =>
+      (await details.count()) ? await details.locator("h3").first().innerText() : "";
     const targetsIn = async (time: Time) => {
       await useTime(p.page, time);
       const marks = await findMarks(p.page);
@@ -116,7 +120,7 @@ const bench: Bench = {
       for (const m of marks.filter((_, i) => i % every === 0)) {
         await p.page.mouse.click(m.x, m.y);
         // (Until something is selected the panel is its hint, without the test id.)
-        const text = (await details.count()) ? await details.innerText() : "";
+        const text = await selected();
         if (text && !useful.some((u) => u.text === text)) useful.push({ ...m, text });
         if (useful.length === 3) break;
       }
@@ -133,7 +137,7 @@ const bench: Bench = {
         await useTime(p.page, time);
         // The target whose details are not the ones shown (the other case may have left the
         // same event selected), so the timed click changes the panel.
-        const shown = (await details.count()) ? await details.innerText() : "";
+        const shown = await selected();
         const t = targets[time].find((c) => c.text !== shown) ?? targets[time][0];
         return { value: await timedClick(p.page, t.x, t.y, true) };
       },

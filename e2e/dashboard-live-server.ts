@@ -1,6 +1,7 @@
 /**
- * Starts `loopscope up --port 0` for a dashboard e2e spec and parses what it prints (dashboard
- * URL, KUBECONFIG). The server runs in its own process group so stopping it stops tsx's child too.
+ * Starts `loopscope up --port 0` (or `loopscope replay FILE`) for a dashboard e2e spec and parses
+ * what it prints (dashboard URL, KUBECONFIG). The server runs in its own process group so
+ * stopping it stops tsx's child too.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -59,14 +60,16 @@ export async function startUp(extraArgs: string[] = []): Promise<LiveServer> {
   return {
     ...printed,
     recording,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      signalGroup(child.pid!, "SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      signalGroup(child.pid!, "SIGKILL"); // whatever of the group is left (tsx's node child)
-    },
+    stop: () => stopGroup(child),
   };
+}
+
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  signalGroup(child.pid!, "SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  signalGroup(child.pid!, "SIGKILL"); // whatever of the group is left (tsx's node child)
 }
 
 function signalGroup(pid: number, signal: NodeJS.Signals): void {
@@ -75,4 +78,34 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: the group is gone already.
   }
+}
+
+/** `loopscope replay FILE --port 0`: the dashboard over a saved trace (no cluster, no kubeconfig). */
+export async function startReplay(
+  file: string,
+): Promise<Omit<LiveServer, "kubeconfig" | "recording">> {
+  const child: ChildProcess = spawn(
+    "pnpm",
+    ["--silent", "loopscope", "replay", file, "--port", "0", "--no-build"],
+    { cwd: REPO, detached: true, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let out = "";
+  let err = "";
+  child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`loopscope replay printed no URL:\n${out}\n${err}`)),
+      45_000,
+    );
+    child.once("exit", (code) => reject(new Error(`loopscope replay exited ${code}:\n${err}`)));
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /^dashboard\s+(\S+)/m.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+  });
+  return { url, stop: () => stopGroup(child) };
 }

@@ -1,8 +1,8 @@
 /**
  * Workshop, live: `loopscope up` (embedded API server + controller). The hot-loop scenario is run
- * from the dashboard's scenario menu; the Foo gets the hot-loop badge in the objects list and in
- * the workshop, and the step-through narrates its passes as triggered by our own status writes.
- * When the scenario ends it switches the bug off again, and the key goes quiet.
+ * from the dashboard's scenario menu; the Foo gets the hot-loop badge in the workshop, and the
+ * step-through narrates its passes as triggered by our own status writes. When the scenario ends
+ * it switches the bug off again, the key goes quiet, and the objects table says so.
  */
 import { expect, test } from "@playwright/test";
 import { startUp, type LiveServer } from "./dashboard-live-server.ts";
@@ -39,7 +39,33 @@ test("run hot-loop from the dashboard: hot-loop badge, narration of the self-tri
   const foo = page.getByTestId("object-row").filter({ hasText: "example-foo" });
   await expect(foo).toHaveCount(1, { timeout: 30_000 });
   await foo.click();
-  await expect(foo.getByTestId("object-state")).toHaveText("hot loop", { timeout: 45_000 });
+
+  // What it found is said once the loop stopped: no "so far" beside "done", and the counts are
+  // the Findings' to the word (they stopped growing with the loop).
+  const result = page.getByTestId("action-result");
+  await expect(result).toContainText("; it stopped once the bug was switched off");
+  await expect(result).not.toContainText("so far");
+  const said = /hot loop: (.*); it stopped/.exec((await result.textContent())!)![1];
+  await page.getByTestId("tab-findings").click();
+  await expect(page.locator('[data-testid="finding"][data-kind="hot-loop"]')).toContainText(said);
+  await page.getByTestId("tab-counts").click();
+  // The note sits clear of the objects table's headers, on a laptop and on a wide screen.
+  for (const [width, height] of [
+    [1280, 800],
+    [1920, 1080],
+  ]) {
+    await page.setViewportSize({ width, height });
+    const note = (await page.locator(".action-note").boundingBox())!;
+    const head = (await page.getByTestId("objects-table").locator("thead").boundingBox())!;
+    const apart =
+      note.x >= head.x + head.width ||
+      head.x >= note.x + note.width ||
+      note.y >= head.y + head.height ||
+      head.y >= note.y + note.height;
+    expect(apart, `the note over the objects' headers at ${width}×${height}`).toBe(true);
+    await page.screenshot({ path: `test-results/workshop-live-done-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1600, height: 1000 });
 
   await page.getByTestId("workshop-toggle").click();
   await expect(page.getByTestId("workshop-hot-loop")).toBeVisible();
@@ -65,9 +91,12 @@ test("run hot-loop from the dashboard: hot-loop badge, narration of the self-tri
   await expect(page.getByTestId("pass-timing").first()).toBeAttached();
   await page.screenshot({ path: "test-results/workshop-live-queue.png" });
 
-  // The scenario ends by itself and switches the bug off: the loop stops, the key goes quiet.
+  // The scenario ends by itself and switches the bug off: the loop stops, the key goes quiet —
+  // and the objects table says so too: its state is what the Foo does now (the finding stays).
   await expect(page.getByTestId("workshop-quiescent")).toHaveText("quiet now", { timeout: 45_000 });
   await page.getByTestId("workshop-close").click();
-  await expect(foo.getByTestId("object-state")).toHaveText("hot loop");
+  // (While it loops the table says "hot loop": the loop is over in a second, too quick to see.)
+  await expect(foo.getByTestId("object-state")).toHaveText("quiescent");
+  await expect(foo.getByTestId("object-state")).toHaveAttribute("title", /hot loop stopped/);
   expect(errors).toEqual([]);
 });

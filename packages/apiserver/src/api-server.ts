@@ -8,6 +8,7 @@ import type { Socket } from "node:net";
 import { CompetingWriter } from "./actors/competing-writer.ts";
 import { DeploymentControllerSim } from "./actors/deployment-controller.ts";
 import { GarbageCollector } from "./actors/garbage-collector.ts";
+import { PodSimulator } from "./actors/pod-simulator.ts";
 import { ApiError, pathNotFound } from "./errors.ts";
 import { FaultInjector } from "./faults.ts";
 import type { ServerContext } from "./http/context.ts";
@@ -17,6 +18,7 @@ import {
   discoverGroups,
   discoverResources,
 } from "./http/discovery.ts";
+import { hostAllowed } from "./http/host-check.ts";
 import { aggregatedDiscovery } from "./http/negotiation.ts";
 import { openApi, SERVER_VERSION } from "./http/openapi.ts";
 import { serveResource } from "./http/resource-handler.ts";
@@ -58,6 +60,7 @@ class EmbeddedApiServer implements ApiServer {
     const registry = new Registry(store, idSource(opts.seed));
     registry.seedNamespaces();
     registry.seedFooCrd();
+    registry.seedKubernetesService();
     const hub = new WatchHub(store, opts.historyWindow ?? 1000);
     this.#writer = new CompetingWriter(registry);
     this.faults = new FaultInjector(hub, this.#writer);
@@ -74,6 +77,7 @@ class EmbeddedApiServer implements ApiServer {
         stepDelayMs: opts.deploymentStepDelayMs ?? 100,
       }),
       new GarbageCollector(registry, opts.garbageCollectionDelayMs ?? 20),
+      new PodSimulator(registry),
     ];
   }
 
@@ -134,6 +138,13 @@ class EmbeddedApiServer implements ApiServer {
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!hostAllowed(req.headers.host, this.#host)) {
+      throw new ApiError(
+        403,
+        "Forbidden",
+        `Host ${JSON.stringify(req.headers.host ?? "")} is not this server: it answers loopback names and IP addresses only`,
+      );
+    }
     if (!originAllowed(req.headers.origin)) {
       throw new ApiError(403, "Forbidden", "cross-origin requests are not allowed");
     }

@@ -49,6 +49,15 @@ describe("discovery", () => {
     expect(core.body.items[0].versions[0].resources.map((x) => x.resource)).toEqual([
       "namespaces",
       "events",
+      "pods",
+      "services",
+    ]);
+    // The simulation's own objects are read-only.
+    const pods = await c.get<{ resources: { name: string; verbs: string[] }[] }>("/api/v1");
+    expect(pods.body.resources.find((x) => x.name === "pods")?.verbs).toEqual([
+      "get",
+      "list",
+      "watch",
     ]);
   });
 

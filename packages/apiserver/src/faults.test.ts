@@ -3,7 +3,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "./index.ts";
-import { DEPLOYMENTS, FOOS, RawClient, eventually, type KObj } from "./testing/raw-client.ts";
+import {
+  DEPLOYMENTS,
+  FOO_TYPE,
+  FOOS,
+  RawClient,
+  eventually,
+  type KObj,
+} from "./testing/raw-client.ts";
 
 let server: ApiServer;
 let c: RawClient;
@@ -19,14 +26,20 @@ describe("faults", () => {
     server.faults.failNext(2, 503, ["create"]);
     expect(server.faults.state().failNext).toBe(2);
     expect((await c.get(FOOS)).status).toBe(200); // a list is not a create
-    const first = await c.post(FOOS, { metadata: { name: "flaky" }, spec: { replicas: 1 } });
+    const first = await c.post(FOOS, {
+      ...FOO_TYPE,
+      metadata: { name: "flaky" },
+      spec: { replicas: 1 },
+    });
     expect(first.status).toBe(503);
     expect(first.body).toMatchObject({ kind: "Status", reason: "ServiceUnavailable", code: 503 });
     expect(
-      (await c.post(FOOS, { metadata: { name: "flaky" }, spec: { replicas: 1 } })).status,
+      (await c.post(FOOS, { ...FOO_TYPE, metadata: { name: "flaky" }, spec: { replicas: 1 } }))
+        .status,
     ).toBe(503);
     expect(
-      (await c.post(FOOS, { metadata: { name: "flaky" }, spec: { replicas: 1 } })).status,
+      (await c.post(FOOS, { ...FOO_TYPE, metadata: { name: "flaky" }, spec: { replicas: 1 } }))
+        .status,
     ).toBe(201);
     expect(server.faults.state().failNext).toBe(0);
     server.faults.failNext(1);

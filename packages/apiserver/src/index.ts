@@ -19,3 +19,4 @@ export { COMPETING_WRITER_ANNOTATION } from "./actors/competing-writer.ts";
 export { REVISION_ANNOTATION } from "./actors/deployment-controller.ts";
 export { humanDuration } from "./table/human-duration.ts";
 export { FOO_CRD } from "./resources/foo-crd.ts";
+export { KubeconfigSymlinkError } from "./kubeconfig.ts";

@@ -5,14 +5,14 @@
  * kubectl 1.27 and 1.28 validate with protobuf OpenAPI v2, which the server does not serve, so
  * they apply with --validate=false (see the k8s-api-surface reference, §2.3).
  */
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "./index.ts";
+import { findDefaultKubectl, kubectlFor, type Kubectl } from "./testing/kubectl.ts";
 import {
   DEPLOYMENTS,
   FOOS,
@@ -24,11 +24,6 @@ import {
 
 const MANIFESTS = fileURLToPath(new URL("../../../public/manifests/", import.meta.url));
 const SDK_BIN = "/usr/lib/google-cloud-sdk/bin";
-
-function findDefaultKubectl(): string | undefined {
-  const r = spawnSync("sh", ["-c", "command -v kubectl"], { encoding: "utf8" });
-  return r.status === 0 ? r.stdout.trim() : undefined;
-}
 
 const defaultKubectl = findDefaultKubectl();
 const versioned = existsSync(SDK_BIN)
@@ -46,30 +41,6 @@ if (versioned.length === 0) {
   console.warn(
     `\n*** no bundled kubectl.1.* in ${SDK_BIN}: the per-version kubectl tests are SKIPPED ***\n`,
   );
-}
-
-interface Kubectl {
-  run(...args: string[]): Promise<string>;
-  env: NodeJS.ProcessEnv;
-  bin: string;
-}
-
-async function kubectlFor(
-  bin: string,
-  server: ApiServer,
-): Promise<{ k: Kubectl; cleanup: () => Promise<void> }> {
-  const home = await mkdtemp(join(tmpdir(), "loopscope-kubectl-"));
-  const kubeconfig = join(home, "kubeconfig.yaml");
-  await server.writeKubeconfig(kubeconfig);
-  const env = { PATH: process.env.PATH, HOME: home, KUBECONFIG: kubeconfig };
-  const run = (...args: string[]) =>
-    new Promise<string>((resolve, reject) => {
-      execFile(bin, args, { env, timeout: 60_000 }, (err, stdout, stderr) => {
-        if (err) reject(new Error(`kubectl ${args.join(" ")} failed: ${stderr || err.message}`));
-        else resolve(stdout);
-      });
-    });
-  return { k: { run, env, bin }, cleanup: () => rm(home, { recursive: true, force: true }) };
 }
 
 /** example-foo.yaml with another replica count, written next to the kubectl home. */

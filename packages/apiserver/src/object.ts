@@ -41,6 +41,26 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A client's JSON keys are data, never property names with a meaning in JS: `__proto__`,
+ * `constructor`, `prototype`, `toString` read and write own properties only. A plain `o[key]`
+ * read finds Object.prototype's members, and `o[key] = v` with `__proto__` sets the object's
+ * prototype (or, through a walked `__proto__`, writes onto Object.prototype for the whole
+ * process). Every walker, merge and patch over client data goes through these three.
+ */
+export function getOwn(o: object, key: string | number): unknown {
+  return Object.hasOwn(o, key) ? (o as Record<string | number, unknown>)[key] : undefined;
+}
+
+export function hasOwn(o: object, key: string | number): boolean {
+  return Object.hasOwn(o, key);
+}
+
+/** Sets an own, enumerable data property, whatever the key's name (`__proto__` included). */
+export function setOwn(o: object, key: string | number, value: unknown): void {
+  Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 export function clone<T>(v: T): T {
   return structuredClone(v);
 }

@@ -33,8 +33,18 @@ import {
 import { applyPatch, type PatchType } from "./patch/apply-patch.ts";
 import { allowedFieldSelectors } from "./resources/catalog.ts";
 import { crdResource } from "./resources/crd.ts";
+import {
+  cannotHandle,
+  decodeProblem,
+  deeperThan,
+  MAX_DEPTH,
+  metadataProblem,
+  requireKind,
+  TOO_DEEP,
+} from "./resources/decode.ts";
 import { FOO_CRD } from "./resources/foo-crd.ts";
 import { INITIAL_NAMESPACES, namespaceResource } from "./resources/namespace.ts";
+import { KUBERNETES_SERVICE, serviceResource } from "./resources/service.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
 import {
   matchesSelector,
@@ -93,6 +103,11 @@ export class Registry {
       "kubectl.kubernetes.io/last-applied-configuration": JSON.stringify(FOO_CRD),
     };
     this.create(crdResource, undefined, crd);
+  }
+
+  /** Creates the `kubernetes` Service in `default` (once, at startup), as every cluster has. */
+  seedKubernetesService(): void {
+    this.create(serviceResource, "default", clone(KUBERNETES_SERVICE));
   }
 
   /** Creates default and the kube-* namespaces (once, at startup). */
@@ -360,23 +375,35 @@ export class Registry {
       throw invalid(kindName(def), obj.metadata.name ?? "", def.group, def.kind, errors);
   }
 
+  /**
+   * The body as `def`'s object, decoded as the real server decodes it (resources/decode.ts):
+   * 400 for a wrong JSON type anywhere in metadata, a custom resource without its kind or
+   * apiVersion, or nesting past MAX_DEPTH — checked before anything recurses into the body.
+   */
   #asObject(def: ResourceDef, body: unknown): KObject {
     if (!isPlainObject(body))
       throw badRequest(
         `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: expected a JSON object`,
       );
+    if (deeperThan(body, MAX_DEPTH)) throw cannotHandle(def, TOO_DEEP);
+    requireKind(def, body);
     const obj = clone(body) as KObject;
     if (obj.kind !== undefined && obj.kind !== def.kind) {
       throw badRequest(
         `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: the kind "${String(obj.kind)}" does not match`,
       );
     }
-    if (obj.apiVersion !== undefined && obj.apiVersion !== apiVersionOf(def)) {
+    // A built-in type takes a missing apiVersion from the URL; a custom resource must say it.
+    if ((obj.apiVersion !== undefined || !def.builtIn) && obj.apiVersion !== apiVersionOf(def)) {
       throw badRequest(
-        `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${apiVersionOf(def)})`,
+        `the API version in the data (${String(obj.apiVersion ?? "")}) does not match the expected API version (${apiVersionOf(def)})`,
       );
     }
+    const metaWhy = metadataProblem(def, obj.metadata);
+    if (metaWhy) throw cannotHandle(def, metaWhy);
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
+    const why = decodeProblem(def, obj);
+    if (why) throw cannotHandle(def, why);
     return obj;
   }
 

@@ -4,7 +4,7 @@
  * A selector that does not parse is a 400, never "match everything".
  */
 import { badRequest } from "./errors.ts";
-import { isPlainObject, type KObject } from "./object.ts";
+import { getOwn, isPlainObject, type KObject } from "./object.ts";
 
 export type Requirement =
   | { key: string; op: "=" | "!="; value: string }
@@ -88,15 +88,19 @@ function matches(reqs: Requirement[], lookup: (key: string) => string | undefine
 }
 
 export function matchesLabels(reqs: Requirement[], obj: KObject): boolean {
-  const labels = obj.metadata.labels ?? {};
-  return matches(reqs, (k) => labels[k]);
+  const labels = isPlainObject(obj.metadata.labels) ? obj.metadata.labels : {};
+  // Own keys only: `labelSelector=constructor` must not match every object.
+  return matches(reqs, (k) => {
+    const v = getOwn(labels, k);
+    return typeof v === "string" ? v : undefined;
+  });
 }
 
 /** Field values are looked up by dotted path; a missing field reads as "" (as on a cluster). */
 export function matchesFields(reqs: Requirement[], obj: KObject): boolean {
   return matches(reqs, (path) => {
     let cur: unknown = obj;
-    for (const part of path.split(".")) cur = isPlainObject(cur) ? cur[part] : undefined;
+    for (const part of path.split(".")) cur = isPlainObject(cur) ? getOwn(cur, part) : undefined;
     return cur === undefined || cur === null ? "" : String(cur);
   });
 }

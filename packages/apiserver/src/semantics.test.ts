@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "./index.ts";
 import {
   DEPLOYMENTS,
+  FOO_TYPE,
   FOOS,
   RawClient,
   deploymentBody,
@@ -87,6 +88,8 @@ describe("create", () => {
       },
     ]);
     const zero = await c.post<{ message: string }>(FOOS, {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
       metadata: { name: "too-few" },
       spec: { replicas: 0 },
     });
@@ -96,12 +99,15 @@ describe("create", () => {
 
   it("prunes undeclared fields, or refuses them with fieldValidation=Strict", async () => {
     const lax = await c.post<KObj>(FOOS, {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
       metadata: { name: "pruned" },
       spec: { replicas: 1, bogus: true },
     });
     expect(lax.status).toBe(201);
     expect(lax.body.spec).toEqual({ replicas: 1 });
     const strict = await c.post<{ message: string }>(`${FOOS}?fieldValidation=Strict`, {
+      ...FOO_TYPE,
       metadata: { name: "strict" },
       spec: { replicas: 1, bogus: true },
     });
@@ -112,7 +118,7 @@ describe("create", () => {
   it("refuses a namespace that does not exist with 404", async () => {
     const r = await c.post<{ message: string }>(
       "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/nope/foos",
-      { metadata: { name: "x" }, spec: { replicas: 1 } },
+      { ...FOO_TYPE, metadata: { name: "x" }, spec: { replicas: 1 } },
     );
     expect(r.status).toBe(404);
     expect(r.body.message).toBe('namespaces "nope" not found');
@@ -124,6 +130,8 @@ describe("create", () => {
       try {
         const client = new RawClient(s.url);
         const r = await client.post<KObj>(FOOS, {
+          apiVersion: "samplecontroller.k8s.io/v1alpha1",
+          kind: "Foo",
           metadata: { generateName: "seeded-" },
           spec: { replicas: 1 },
         });
@@ -137,6 +145,8 @@ describe("create", () => {
 
   it("generates a name from generateName", async () => {
     const r = await c.post<KObj>(FOOS, {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
       metadata: { generateName: "gen-" },
       spec: { replicas: 1 },
     });
@@ -621,6 +631,8 @@ describe("selectors, namespaces and events", () => {
     expect(ns.status).toBe(201);
     expect(ns.body.status).toEqual({ phase: "Active" });
     const foo = await c.post("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-a/foos", {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
       metadata: { name: "f" },
       spec: { replicas: 1 },
     });

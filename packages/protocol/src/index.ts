@@ -14,7 +14,9 @@
  *   and always replaces the previous snapshot whole;
  * - on a kubeconfig's cluster, `reachability` follows `hello` on every connection and comes again
  *   each time the cluster's API server stops or starts answering, so a page that connects during
- *   an outage sees it; the embedded cluster (which lives in loopscope's process) never sends it.
+ *   an outage sees it; the embedded cluster (which lives in loopscope's process) never sends it;
+ * - once a live run's recording has failed (a full disk), `recording` follows `hello` on every
+ *   connection, and goes to every client the moment it fails; a recording never recovers.
  *
  * Authentication (see TOKEN_META, TOKEN_HEADER): the served index.html carries the run's token
  * in `<meta name="loopscope-token" content="…">`. Every /api request sends it in the
@@ -39,6 +41,8 @@ export type ServerMessage =
   | { type: "objects"; objects: ObjectsSnapshot }
   /** Whether the cluster's API server answers; replaces the previous state whole. */
   | { type: "reachability"; cluster: ClusterReachability }
+  /** The run's recording stopped: its file lacks every event after `savedThrough`. */
+  | { type: "recording"; failure: RecordingFailure }
   | { type: "pong"; t: number }
   | { type: "error"; message: string };
 
@@ -97,6 +101,22 @@ export type ClusterReachability =
       /** ISO time of the first request that got no answer. */
       since: string;
     };
+
+/**
+ * A live run's recording that could not be written (ENOSPC: the disk is full; EIO …). The run goes
+ * on, and the page holds every event; the file lacks those after `savedThrough`, which is
+ * `lastSeq - savedThrough` events and growing.
+ */
+export interface RecordingFailure {
+  /** The recording's file name (as ServerInfo.trace). */
+  trace: string;
+  /** The write's error: "ENOSPC: no space left on device, write". */
+  error: string;
+  /** ISO time of the failed write. */
+  since: string;
+  /** The last seq whose line is whole in the file (0: none). */
+  savedThrough: number;
+}
 
 export interface LoadIssue {
   /** 1-based line number in the replayed file, when known. */

@@ -71,6 +71,8 @@ export interface EnqueueEvent extends EventBase {
   causeSeq?: number;
   /** For retries: the rate limiter's delay before the add became ready. */
   delayMs?: number;
+  /** Not seen but inferred from what was (`loopscope proxy`: a watch event reached the controller). */
+  inferred?: boolean;
 }
 
 /** A worker's Get returned a key: a pass begins. */
@@ -121,6 +123,8 @@ export interface PassEndEvent extends EventBase {
   /** For "requeued": the rate limiter's delay. */
   delayMs?: number;
   worker?: number;
+  /** Not seen but inferred from what was (`loopscope proxy`: the pass's writes stopped). */
+  inferred?: boolean;
 }
 
 /** A non-stage line worth keeping beside the stages (controller messages, errors, events). */

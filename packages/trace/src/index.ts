@@ -39,6 +39,7 @@ export * from "./export/index.ts";
 export {
   buildExcerpt,
   defaultExcerptKey,
+  excerptLineColumn,
   excerptSpan,
   excerpt,
   renderExcerptMarkdown,

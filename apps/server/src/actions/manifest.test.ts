@@ -48,3 +48,30 @@ it("refuses the whole manifest when one document is bad, saying which and where"
   expect(rejects(`---\n# nothing\n`)).toMatch(/no objects/);
   expect(rejects(`- a\n- b\n`)).toMatch(/not a Kubernetes object/);
 });
+
+it("refuses a YAML alias bomb with the parser's reason, not as a cluster failure", () => {
+  const levels = ["a: &a [x, x, x, x, x, x, x, x, x]"];
+  for (const n of "bcdefgh") {
+    const prev = String.fromCharCode(n.charCodeAt(0) - 1);
+    levels.push(`${n}: &${n} [${Array(9).fill(`*${prev}`).join(", ")}]`);
+  }
+  expect(rejects(`kind: Foo\n${levels.join("\n")}\n`)).toMatch(
+    /^document 1: Excessive alias count indicates a resource exhaustion attack/,
+  );
+});
+
+it("treats kind names of Object.prototype's members as unknown kinds", () => {
+  for (const kind of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+    expect(rejects(`kind: ${kind}\napiVersion: v1\nmetadata: {name: a}\n`)).toMatch(
+      `kind ${kind} not supported`,
+    );
+  }
+});
+
+it("keeps __proto__ and constructor keys of a manifest as plain data", () => {
+  const [o] = parseManifest(`${foo("a")}  __proto__: {polluted: "yes"}\n  constructor: 3\n`);
+  const spec = o!.body.spec as Record<string, unknown>;
+  expect(Object.hasOwn(spec, "__proto__")).toBe(true);
+  expect(spec.constructor).toBe(3);
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+});

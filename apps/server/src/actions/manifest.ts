@@ -14,10 +14,11 @@ export interface ManifestObject {
   body: Record<string, unknown>;
 }
 
-const ACCEPTED: Record<string, string> = {
-  Foo: "samplecontroller.k8s.io/v1alpha1",
-  Deployment: "apps/v1",
-};
+/** kind → apiVersion. A Map: `kind: constructor` must not find Object.prototype's member. */
+const ACCEPTED = new Map<string, string>([
+  ["Foo", "samplecontroller.k8s.io/v1alpha1"],
+  ["Deployment", "apps/v1"],
+]);
 const DNS_NAME = /^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/;
 
 export function parseManifest(text: string): ManifestObject[] {
@@ -34,7 +35,14 @@ export function parseManifest(text: string): ManifestObject[] {
         `${where}${line ? `, line ${line}` : ""}: ${error.message.split("\n")[0]}`,
       );
     }
-    const body = doc.toJS() as unknown;
+    let body: unknown;
+    try {
+      body = doc.toJS();
+    } catch (err) {
+      // The yaml library refuses to expand too many aliases ("Excessive alias count indicates a
+      // resource exhaustion attack"): a billion-laughs bomb is bad input, said as such.
+      throw new HttpError(400, `${where}: ${(err as Error).message}`);
+    }
     if (body === null || body === undefined) return;
     if (typeof body !== "object" || Array.isArray(body)) {
       throw new HttpError(400, `${where}: not a Kubernetes object`);
@@ -43,11 +51,12 @@ export function parseManifest(text: string): ManifestObject[] {
       metadata?: { name?: unknown; namespace?: unknown };
     };
     const kind = String(o.kind);
-    if (!(kind in ACCEPTED)) {
+    const apiVersion = ACCEPTED.get(kind);
+    if (apiVersion === undefined) {
       throw new HttpError(400, `${where}: kind ${kind} not supported (Foo and Deployment only)`);
     }
-    if (o.apiVersion !== ACCEPTED[kind]) {
-      throw new HttpError(400, `${where}: ${kind} needs apiVersion ${ACCEPTED[kind]}`);
+    if (o.apiVersion !== apiVersion) {
+      throw new HttpError(400, `${where}: ${kind} needs apiVersion ${apiVersion}`);
     }
     const name = o.metadata?.name;
     const namespace = o.metadata?.namespace ?? "default";

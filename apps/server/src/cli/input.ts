@@ -1,7 +1,9 @@
 /**
  * Opens a trace for reading: a path, "-" for stdin, gzip detected by its magic bytes (so a
- * `.gz` without the suffix works too). Failures become `InputError` with a one-line reason the
- * CLI prints as is (exit 1) — never a stack trace.
+ * `.gz` without the suffix works too). A path that is not a regular file — a named pipe
+ * (`mkfifo`), the pipe of a shell's `<(cat f)`, a terminal — is read once, as a stream, like
+ * stdin: it cannot be read at an offset, nor opened twice. Failures become `InputError` with a
+ * one-line reason the CLI prints as is (exit 1) — never a stack trace.
  */
 import { createReadStream } from "node:fs";
 import { open, stat, type FileHandle } from "node:fs/promises";
@@ -33,6 +35,11 @@ export interface TraceInput {
   bytesRead(): number;
   gzip: boolean;
   name: string;
+  /**
+   * A regular file: it can be opened again and read at any offset afterwards (a replay reads
+   * klog lines back from it). False for stdin and pipes, which give their bytes once.
+   */
+  regularFile: boolean;
 }
 
 const CHUNK = 1 << 20;
@@ -73,6 +80,12 @@ export async function openTraceInput(path: string): Promise<TraceInput> {
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
+    if (!info.isFile()) {
+      // Sniffed as it streams: opening a pipe to look at its first bytes would take them away
+      // (or, for a FIFO, end the writer's side).
+      const pipe = createReadStream(path, { highWaterMark: CHUNK });
+      return fromStream(pipe, path, undefined, false);
+    }
     size = info.size;
     gzip = await isGzipFile(path);
   } catch (err) {
@@ -80,7 +93,7 @@ export async function openTraceInput(path: string): Promise<TraceInput> {
   }
   if (!gzip) return fromFile(path, size);
   const file = createReadStream(path, { highWaterMark: CHUNK });
-  return fromStream(file, path, size, gzip);
+  return { ...fromStream(file, path, size, gzip), regularFile: true };
 }
 
 /**
@@ -119,7 +132,14 @@ function fromFile(path: string, size: number): TraceInput {
       await fh?.close();
     }
   };
-  return { chunks: chunks(), size, bytesRead: () => read, gzip: false, name: path };
+  return {
+    chunks: chunks(),
+    size,
+    bytesRead: () => read,
+    gzip: false,
+    name: path,
+    regularFile: true,
+  };
 }
 
 function fromStream(
@@ -147,10 +167,17 @@ function fromStream(
       throw new InputError(`${name}: ${describe(err)}`);
     }
   };
-  return { chunks: chunks(), size, bytesRead: () => read, gzip: gzipKnown, name };
+  return {
+    chunks: chunks(),
+    size,
+    bytesRead: () => read,
+    gzip: gzipKnown,
+    name,
+    regularFile: false,
+  };
 }
 
-/** stdin: decompress when the first bytes say gzip. */
+/** stdin or a pipe: decompress when the first bytes say gzip. */
 async function* sniffGzip(source: Readable): AsyncGenerator<Buffer> {
   const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await it.next();

@@ -1,9 +1,21 @@
 /**
  * `loopscope apiserver` as a real process: it prints the export line, the kubeconfig it wrote
- * works with kubectl (when present), and Ctrl-C (SIGINT) stops it with exit code 0.
+ * works with kubectl (when present), and Ctrl-C (SIGINT) stops it with exit code 0. Its default
+ * kubeconfig goes in a fresh private folder, and no kubeconfig is written through a link.
  */
 import { execFile, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readlink,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +29,34 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "loopscope-apiserver-cli-"));
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** Starts `loopscope apiserver ARGS`; resolves once it printed its export line (or exited). */
+function startApiserver(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const child = spawn(
+    join(ROOT, "node_modules/.bin/tsx"),
+    ["apps/server/src/main.ts", "apiserver", ...args],
+    { cwd: ROOT, env },
+  );
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const ready = new Promise<void>((resolve) => {
+    child.stdout.on("data", () => out.includes("export KUBECONFIG=") && resolve());
+    void exited.then(() => resolve());
+  });
+  return { child, exited, ready, out: () => out, err: () => err };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
 
 describe("loopscope apiserver", () => {
   it("parses its options and refuses bad ones", () => {
@@ -72,5 +112,49 @@ describe("loopscope apiserver", () => {
     }
     expect(await exited).toBe(0);
     expect(out).toContain("embedded API server stopped");
+  });
+
+  it("writes its default kubeconfig in a fresh private folder, never at a path planted before", async () => {
+    // The path it used to write, in a temp folder of this test's own: a link planted there
+    // pointed the write at another file.
+    const tmp = join(dir, "tmp");
+    const port = await freePort();
+    await mkdir(join(tmp, "loopscope"), { recursive: true });
+    const victim = join(dir, "victim.txt");
+    await writeFile(victim, "precious\n");
+    await symlink(victim, join(tmp, "loopscope", `kubeconfig-${port}.yaml`));
+    const p = startApiserver(["--port", String(port)], { ...process.env, TMPDIR: tmp });
+    try {
+      await p.ready;
+      const path = /export KUBECONFIG=(\S+)/.exec(p.out())![1]!;
+      expect(path.startsWith(tmp)).toBe(true);
+      expect(path).not.toContain(`${tmp}/loopscope/`);
+      expect((await stat(join(path, ".."))).mode & 0o777).toBe(0o700);
+      expect((await stat(path)).mode & 0o777).toBe(0o600);
+      expect(await readFile(path, "utf8")).toContain(`server: "http://127.0.0.1:${port}"`);
+      expect(await readFile(victim, "utf8")).toBe("precious\n");
+      p.child.kill("SIGINT");
+      expect(await p.exited).toBe(0);
+      await expect(stat(path)).rejects.toThrow(/ENOENT/);
+    } finally {
+      p.child.kill("SIGKILL");
+    }
+  });
+
+  it("refuses to write --kubeconfig through a symbolic link, and says so", async () => {
+    const victim = join(dir, "victim2.txt");
+    await writeFile(victim, "precious\n");
+    const link = join(dir, "link.yaml");
+    await symlink(victim, link);
+    const p = startApiserver(["--kubeconfig", link]);
+    try {
+      expect(await p.exited).toBe(1);
+      expect(p.err()).toContain(`${link} is a symbolic link: not written through it`);
+      expect(await readFile(victim, "utf8")).toBe("precious\n");
+      expect((await lstat(link)).isSymbolicLink()).toBe(true);
+      expect(await readlink(link)).toBe(victim);
+    } finally {
+      p.child.kill("SIGKILL");
+    }
   });
 });

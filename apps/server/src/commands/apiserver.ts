@@ -4,9 +4,9 @@
  * `export KUBECONFIG=…` line, so kubectl (or a Go controller) can be pointed at it. Runs until
  * Ctrl-C. Exit 0 after a clean stop, 1 when the server cannot start, 2 on usage errors.
  */
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { ApiServerOptions } from "@loopscope/apiserver";
+import { writeKubeconfigFile } from "../up/kubeconfig-file.ts";
 
 export const usage = `usage: loopscope apiserver [--port N] [--kubeconfig PATH] [--ready-delay MS]
 
@@ -15,7 +15,8 @@ kubeconfig for it and prints the export KUBECONFIG=… line, for kubectl or the 
 Ctrl-C stops it.
 
   --port N          listen on 127.0.0.1:N (default: a free port)
-  --kubeconfig PATH where to write the kubeconfig (default: <tmp>/loopscope/kubeconfig-<port>.yaml)
+  --kubeconfig PATH where to write the kubeconfig (not through a symbolic link; default: a fresh
+                    private folder in the temp folder, removed at stop)
   --ready-delay MS  how long simulated Deployment pods take to become ready (default 1500)`;
 
 interface Args {
@@ -76,8 +77,26 @@ export async function run(argv: string[]): Promise<number> {
     );
     return 1;
   }
-  const path = args.kubeconfig ?? join(tmpdir(), "loopscope", `kubeconfig-${server.port}.yaml`);
-  await server.writeKubeconfig(path);
+  // The default goes in a fresh 0700 folder, as `up`'s does: a predictable path in the shared
+  // temp folder could be a link someone planted, or be swapped after it is written.
+  let path: string;
+  let removeKubeconfig = async () => {};
+  try {
+    if (args.kubeconfig) {
+      path = args.kubeconfig;
+      await server.writeKubeconfig(path);
+    } else {
+      const file = await writeKubeconfigFile(server.kubeconfigYaml());
+      path = file.path;
+      removeKubeconfig = file.remove;
+    }
+  } catch (e) {
+    await server.stop();
+    process.stderr.write(
+      `loopscope apiserver: cannot write the kubeconfig: ${e instanceof Error ? e.message : String(e)}\n`,
+    );
+    return 1;
+  }
   process.stdout.write(
     `embedded API server listening on ${server.url} (Foos, Deployments, Namespaces, Events)\n` +
       `kubeconfig written to ${path}; in another shell:\n\n` +
@@ -89,6 +108,7 @@ export async function run(argv: string[]): Promise<number> {
     process.once("SIGTERM", done);
   });
   await server.stop();
+  await removeKubeconfig();
   process.stdout.write("embedded API server stopped\n");
   return 0;
 }

@@ -14,6 +14,7 @@ import { DEFAULT_PORT, parseReplayFlags } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { untilSignal } from "../up/signals.ts";
+import { shareWarning } from "../up/share-warning.ts";
 
 export const usage = `usage: loopscope replay FILE [options]
 
@@ -21,7 +22,8 @@ Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAG
 
   --port N      dashboard port (default ${DEFAULT_PORT}; 0 = any free port)
   --host H      address to listen on (default 127.0.0.1)
-  --share       also print a read-only URL for others to watch
+  --share       also print a read-only URL for others to watch (with --host, for others
+                on the network: on 127.0.0.1 it opens only on this machine)
   --open        open the dashboard in a browser (xdg-open)
   --no-build    serve apps/web/dist as it is (skip the rebuild check)
   --year N      the year of klog lines (klog prints none; default: the current year)
@@ -33,11 +35,10 @@ export async function run(argv: string[]): Promise<number> {
   if ("exit" in parsed) return parsed.exit;
   const { flags } = parsed;
   const file = resolve(flags.file);
+  // A pipe (`<(cat f)`, mkfifo) is read like a file, once.
   const info = await stat(file).catch(() => undefined);
-  if (!info?.isFile()) {
-    err(
-      `${flags.file}: ${info?.isDirectory() ? "is a directory" : info ? "not a file" : "no such file"}`,
-    );
+  if (!info || info.isDirectory()) {
+    err(`${flags.file}: ${info ? "is a directory" : "no such file"}`);
     return 1;
   }
   if (!isLoopbackHost(flags.host)) {
@@ -74,6 +75,8 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(
     `dashboard  ${server.url}\n` + (server.shareUrl ? `read-only  ${server.shareUrl}\n` : ""),
   );
+  const local = shareWarning(flags);
+  if (local) err(local);
   if (flags.open) await openBrowser(server.url, err);
   const signal = await untilSignal(() => err("stopping now (second signal)"));
   err(`${signal}: stopping`);

@@ -31,6 +31,10 @@ export const commandTable: Record<string, CommandEntry> = {
     summary: "convert a trace FILE to Chrome/Perfetto JSON, OTLP spans or loopscope JSONL",
     load: () => import("./convert.ts"),
   },
+  proxy: {
+    summary: "a Kubernetes API proxy that traces any controller pointed at it, with the dashboard",
+    load: () => import("./proxy.ts"),
+  },
   apiserver: {
     summary: "run the embedded Kubernetes API server alone and print its KUBECONFIG",
     load: () => import("./apiserver.ts"),

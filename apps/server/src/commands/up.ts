@@ -15,6 +15,8 @@ import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { startLive } from "../up/start-live.ts";
 import { reachabilityLine } from "../up/reachability-line.ts";
+import { shareWarning } from "../up/share-warning.ts";
+import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-lines.ts";
 import { untilSignal } from "../up/signals.ts";
 
 export const usage = `usage: loopscope up [options]
@@ -30,7 +32,8 @@ and the dashboard; records every stage event to runs/<time>.jsonl; stops cleanly
   --workers N         controller workers (default 2)
   --resync D          informer resync period, e.g. 30s, 500ms, 0 = off (default 30s)
   --record FILE       record to FILE, continuing it if it exists (default runs/<time>.jsonl)
-  --share             also print a read-only URL for others to watch
+  --share             also print a read-only URL for others to watch (with --host, for
+                      others on the network: on 127.0.0.1 it opens only on this machine)
   --open              open the dashboard in a browser (xdg-open)
   --no-build          serve apps/web/dist as it is (skip the rebuild check)
   -v                  print the controller's klog STAGE lines on stderr
@@ -96,16 +99,20 @@ export async function run(argv: string[]): Promise<number> {
       (flags.context ? `; alias kubectl='kubectl --context ${flags.context}'` : ""),
   ];
   process.stdout.write(out.join("\n") + "\n");
+  const local = shareWarning(flags);
+  if (local) err(local);
   for (const done of live.session.changedCluster) err(done);
+  const recording = live.hub.recording;
+  recording?.whenFailed((f) => err(recordingFailedLine(shown(live.recordingPath), f)));
   err(`up (cluster: ${live.session.clusterName}); Ctrl-C to stop`);
   if (flags.open) await openBrowser(live.server.url, err);
 
   const signal = await untilSignal(() => err("stopping now (second signal)"));
   err(`${signal}: stopping …`);
   await live.stop();
-  const failure = live.hub.recording?.error;
+  const failure = recording?.failure;
   if (failure) {
-    err(`recording incomplete: ${failure.message}`);
+    err(recordingIncompleteLine(shown(live.recordingPath), failure, live.hub.lastSeq));
     return 1;
   }
   err(`stopped; ${live.hub.lastSeq} events recorded in ${shown(live.recordingPath)}`);

@@ -6,6 +6,7 @@ import type {
   ActionRequest,
   ClusterReachability,
   ObjectsSnapshot,
+  RecordingFailure,
   ServerInfo,
   ServerMode,
 } from "@loopscope/protocol";
@@ -31,6 +32,14 @@ export interface DashboardBackend {
   reachability?: {
     state(): ClusterReachability;
     onChange(listener: () => void): () => void;
+  };
+  /**
+   * A live run's recording: why it stopped, if a write to its file failed, and a subscription to
+   * that moment (it happens at most once; returns an unsubscribe). Absent in replay.
+   */
+  recording?: {
+    failure(): RecordingFailure | undefined;
+    onFailure(listener: () => void): () => void;
   };
   /**
    * Performs a mutation. Resolves with a human-readable result; rejects with an HttpError whose

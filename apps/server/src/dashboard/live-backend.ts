@@ -2,9 +2,10 @@
  * The backend of `loopscope up`: a hub fed by the session's controller, objects from the
  * controller's informer caches, actions against the session's cluster.
  */
-import type { ScenarioInfo, ServerInfo } from "@loopscope/protocol";
+import type { RecordingFailure, ScenarioInfo, ServerInfo } from "@loopscope/protocol";
 import type { Session } from "../session/session.ts";
 import type { TraceHub } from "../hub/trace-hub.ts";
+import type { Recording } from "../hub/recording.ts";
 import type { RecordingMeta } from "../hub/codec.ts";
 import type { RunsFolder } from "../recorded-runs/runs-folder.ts";
 import { clusterActions } from "../actions/cluster-actions.ts";
@@ -64,6 +65,7 @@ export function liveBackend(o: LiveBackendOptions): DashboardBackend {
     objects: () => objects.snapshot(),
     onObjectsChanged: (l) => objects.onChanged(l),
     reachability: o.reachability,
+    recording: o.hub.recording && recordingState(o.hub.recording, trace ?? ""),
     act,
     traceMeta: () => o.meta,
   };
@@ -77,4 +79,27 @@ function clusterInfo(session: Session): ServerInfo["cluster"] {
   return session.apiserver
     ? { kind: "embedded", server }
     : { kind: "kubeconfig", server, context: session.clusterName };
+}
+
+/** The recording's failure in the wire's terms, and its one moment. */
+function recordingState(
+  recording: Recording,
+  trace: string,
+): NonNullable<DashboardBackend["recording"]> {
+  const listeners = new Set<() => void>();
+  recording.whenFailed(() => {
+    for (const l of listeners) l();
+  });
+  return {
+    failure(): RecordingFailure | undefined {
+      const f = recording.failure;
+      if (!f) return undefined;
+      const error = f.error.message;
+      return { trace, error, since: new Date(f.at).toISOString(), savedThrough: f.savedThrough };
+    },
+    onFailure(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
 }

@@ -36,7 +36,7 @@ export interface LoadedTrace {
   diagnosticCount: number;
   /**
    * A plain klog file's lines, read back from it: its events are held without them (`raw`),
-   * which was ~40 % of what the hub held per event. Undefined for JSONL and gzip files.
+   * which was ~40 % of what the hub held per event. Undefined for JSONL, gzip files and pipes.
    */
   lines?: LineFile;
 }
@@ -50,7 +50,9 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   const reader = new TraceReader({ decode: decodeUtf8, ...(year !== undefined ? { year } : {}) });
   const hub = new TraceHub({ ringCapacity: Infinity });
   const renumber = renumberer();
-  const marks = input.gzip ? undefined : new LineMarks();
+  // A plain file's klog lines are read back from it later; a pipe gives its bytes once, so its
+  // events keep their lines.
+  const marks = input.regularFile && !input.gzip ? new LineMarks() : undefined;
   const take = (e: TraceEvent) => {
     // A klog event's `raw` is its whole line (numbered `line`): the file keeps it.
     if (marks !== undefined && reader.format === "klog") e.raw = undefined;

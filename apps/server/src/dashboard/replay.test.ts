@@ -1,4 +1,5 @@
 /** `loopscope replay`'s backend: a saved trace served over the same stream and API, read-only. */
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { gzipSync } from "node:zlib";
@@ -127,6 +128,22 @@ describe("replay", () => {
     }
     const events = (await loadTrace(gz)).hub.recentJson(1, 1000).map((t) => JSON.parse(t));
     expect(events.filter((e: TraceEvent) => e.raw !== undefined).length).toBeGreaterThan(10);
+  });
+
+  it("replays a klog log from a FIFO, its lines kept in its events (a pipe cannot be read twice)", async () => {
+    const klog = join(REPO_ROOT, "public", "traces", "create-foo.klog.log");
+    const fifo = join(dir, "trace.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const writer = spawn("sh", ["-c", 'cat "$1" > "$2"', "sh", klog, fifo]);
+    const written = new Promise((resolve) => writer.once("exit", resolve));
+    const loaded = await loadTrace(fifo);
+    expect(await written).toBe(0);
+    const fromFile = await loadTrace(klog);
+    expect(loaded.format).toBe("klog");
+    expect(loaded.lines).toBeUndefined();
+    expect(loaded.hub.lastSeq).toBe(fromFile.hub.lastSeq);
+    const events = loaded.hub.recentJson(1, loaded.hub.lastSeq).map((t) => JSON.parse(t));
+    expect(events.every((e: TraceEvent) => typeof e.raw === "string")).toBe(true);
   });
 
   it("refuses a missing file, binary data or a text with no trace in it, with a one-line reason", async () => {

@@ -7,7 +7,10 @@
  *   that much and leaves at worst one torn last line (readers skip it);
  * - `readRange` sees every event appended before the call (it flushes first);
  * - memory: pending bytes (≤ flushBytes + one interval's worth) plus a sparse seq→offset index
- *   (one entry per `indexEvery` events).
+ *   (one entry per `indexEvery` events);
+ * - a failed write (disk full: ENOSPC, an I/O error) ends the recording: `savedThrough` is the
+ *   last seq whose line is whole in the file, every later event is counted and dropped, and
+ *   each `whenFailed` listener hears of it once, at once — the run goes on without it.
  */
 import { open, type FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
@@ -30,8 +33,19 @@ export class NotARecordingError extends Error {
   }
 }
 
+/** Why a recording stopped, and what the file holds. */
+export interface WriteFailure {
+  error: Error;
+  /** When the write failed (ms since the epoch). */
+  at: number;
+  /** The last seq whose line is whole in the file (0: none); later events are not in it. */
+  savedThrough: number;
+}
+
 export class Recording {
   private pending: string[] = [];
+  /** Each pending line's event seq (0 for the header): what a failed write leaves saved. */
+  private pendingSeqs: number[] = [];
   private pendingBytes = 0;
   private timer: NodeJS.Timeout | undefined;
   /** Bytes appended so far, flushed or not: the offset the next line starts at. */
@@ -39,7 +53,12 @@ export class Recording {
   private readonly index: { seq: number; offset: number }[] = [];
   private sinceIndex = Infinity;
   private writes: Promise<void> = Promise.resolve();
-  private failure: Error | undefined;
+  private failed: WriteFailure | undefined;
+  private readonly failureListeners: ((f: WriteFailure) => void)[] = [];
+  /** The last seq whose line is whole in the file. */
+  private saved = 0;
+  /** The last seq appended, saved or not. */
+  private lastAppended = 0;
   private closed = false;
   private readonly flushMs: number;
   private readonly flushBytes: number;
@@ -49,6 +68,11 @@ export class Recording {
   private constructor(
     readonly path: string,
     private readonly fh: FileHandle,
+    /**
+     * A regular file: it can be read back (`readRange`), cut and synced. `--record /dev/full`
+     * or a pipe is written only.
+     */
+    readonly regularFile: boolean,
     opts: RecordingOptions,
   ) {
     this.flushMs = opts.flushMs ?? 100;
@@ -60,8 +84,8 @@ export class Recording {
   /** Creates (or truncates) `path` and writes the header line at once. */
   static async create(path: string, meta: RecordingMeta, opts: RecordingOptions = {}) {
     const fh = await open(path, "w+", 0o644);
-    const rec = new Recording(path, fh, opts);
-    rec.push(rec.codec.header(meta));
+    const rec = new Recording(path, fh, (await fh.stat()).isFile(), opts);
+    rec.push(rec.codec.header(meta), 0);
     await rec.flush();
     return rec;
   }
@@ -81,7 +105,13 @@ export class Recording {
   ): Promise<{ recording: Recording; lastSeq: number }> {
     // O_APPEND: every write lands at the end (after the cut below), whatever was read.
     const fh = await open(path, "a+", 0o644);
-    const rec = new Recording(path, fh, opts);
+    const rec = new Recording(path, fh, (await fh.stat()).isFile(), opts);
+    if (!rec.regularFile) {
+      // A device or a pipe has nothing to continue (/dev/full reads as endless zeros).
+      rec.push(rec.codec.header(meta), 0);
+      await rec.flush();
+      return { recording: rec, lastSeq: 0 };
+    }
     let lastSeq = 0;
     let offset = 0; // start of the line being scanned
     let clean = 0; // end of the last complete line
@@ -125,26 +155,47 @@ export class Recording {
     }
     await fh.truncate(clean);
     rec.size = clean;
-    if (clean === 0) rec.push(rec.codec.header(meta));
+    rec.saved = rec.lastAppended = lastSeq;
+    if (clean === 0) rec.push(rec.codec.header(meta), 0);
     await rec.flush();
     return { recording: rec, lastSeq };
   }
 
-  /** The first write error, if any; appends after it are dropped. */
-  get error(): Error | undefined {
-    return this.failure;
+  /** Why the recording stopped, if a write failed; appends after it are dropped. */
+  get failure(): WriteFailure | undefined {
+    return this.failed;
+  }
+
+  /** The last seq whose line is whole in the file. */
+  get savedThrough(): number {
+    return this.saved;
+  }
+
+  /** How many appended events the file lacks (all those after a failed write). */
+  get missing(): number {
+    return this.lastAppended - this.saved;
+  }
+
+  /** Calls `listener` once when a write fails (soon, if one has failed already). */
+  whenFailed(listener: (f: WriteFailure) => void): void {
+    if (this.failed) {
+      const f = this.failed;
+      queueMicrotask(() => listener(f));
+    } else this.failureListeners.push(listener);
   }
 
   /** `json`, when given, is JSON.stringify(e) (the hub computed it already). */
   append(e: TraceEvent, json?: string): void {
-    if (this.closed || this.failure) return;
+    if (this.closed) return;
+    this.lastAppended = e.seq;
+    if (this.failed) return;
     if (this.sinceIndex >= this.indexEvery) {
       this.index.push({ seq: e.seq, offset: this.size });
       this.sinceIndex = 0;
     }
     this.sinceIndex++;
     // Without extras the codec's line is exactly the event's JSON (trace's encodeEvent).
-    this.push(json !== undefined && !e.extra ? json + "\n" : this.codec.encode(e));
+    this.push(json !== undefined && !e.extra ? json + "\n" : this.codec.encode(e), e.seq);
     if (this.pendingBytes >= this.flushBytes) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }
@@ -155,22 +206,60 @@ export class Recording {
     this.timer = undefined;
     if (this.pending.length > 0) {
       const buf = Buffer.from(this.pending.join(""), "utf8");
+      const seqs = this.pendingSeqs;
       this.pending = [];
+      this.pendingSeqs = [];
       this.pendingBytes = 0;
-      this.writes = this.writes.then(async () => {
-        if (this.failure) return;
-        try {
-          await this.fh.write(buf);
-        } catch (err) {
-          this.failure = err instanceof Error ? err : new Error(String(err));
-        }
-      });
+      this.writes = this.writes.then(() => this.write(buf, seqs));
     }
     return this.writes;
   }
 
-  /** Events with seq in [from, to] from the file, in order. */
+  /** Writes one batch whole (a write may take part of it), or records why it could not. */
+  private async write(buf: Buffer, seqs: number[]): Promise<void> {
+    if (this.failed) return;
+    let written = 0;
+    try {
+      while (written < buf.length) {
+        const { bytesWritten } = await this.fh.write(buf, written, buf.length - written);
+        if (bytesWritten <= 0) throw new Error("the file took no bytes");
+        written += bytesWritten;
+      }
+    } catch (err) {
+      // The lines wholly written before the error are in the file (a torn one may follow).
+      let lines = 0;
+      for (let at = buf.indexOf(10); at >= 0 && at < written; at = buf.indexOf(10, at + 1)) lines++;
+      this.markSaved(seqs, lines);
+      this.fail(err);
+      return;
+    }
+    this.markSaved(seqs, seqs.length);
+  }
+
+  private markSaved(seqs: number[], lines: number): void {
+    for (let i = lines - 1; i >= 0; i--) {
+      if (seqs[i] > 0) {
+        this.saved = seqs[i];
+        return;
+      }
+    }
+  }
+
+  private fail(err: unknown): void {
+    this.failed = {
+      error: err instanceof Error ? err : new Error(String(err)),
+      at: Date.now(),
+      savedThrough: this.saved,
+    };
+    for (const l of this.failureListeners.splice(0)) l(this.failed);
+  }
+
+  /**
+   * Events with seq in [from, to] from the file, in order: those up to `savedThrough` (what a
+   * failed recording lacks is not there). Only for a regular file.
+   */
   async readRange(from: number, to: number): Promise<TraceEvent[]> {
+    if (!this.regularFile) throw new Error(`${this.path} is not a file to read back`);
     await this.flush();
     const out: TraceEvent[] = [];
     if (to < from || this.index.length === 0) return out;
@@ -204,15 +293,19 @@ export class Recording {
     await this.flush();
     this.closed = true;
     try {
-      await this.fh.sync();
+      // A device or pipe has no disk copy to sync (fsync answers EINVAL).
+      if (this.regularFile && !this.failed) await this.fh.sync();
+    } catch (err) {
+      this.fail(err);
     } finally {
       await this.fh.close();
     }
   }
 
-  private push(line: string): void {
+  private push(line: string, seq: number): void {
     const bytes = Buffer.byteLength(line, "utf8");
     this.pending.push(line);
+    this.pendingSeqs.push(seq);
     this.pendingBytes += bytes;
     this.size += bytes;
   }

@@ -8,8 +8,9 @@
  * - listeners are called synchronously after each event is numbered and held, so a listener
  *   that reads `lastSeq` or `range` sees the event;
  * - `range(from, to)` returns exactly the events with seq in [from, to] ∩ [1, lastSeq], from the
- *   ring when it still holds them, else from the recording; without a recording, events older
- *   than the ring are gone and `range` throws `RangeGoneError`.
+ *   ring when it still holds them, else from the recording; events older than the ring that the
+ *   recording does not hold either (none recorded, a recording that is not a file to read back,
+ *   or one that failed before them) are gone and `range` throws `RangeGoneError`.
  */
 import { encodeEvent, type TraceEvent, type UnsequencedEvent } from "@loopscope/trace";
 import { EventRing } from "./ring.ts";
@@ -45,9 +46,16 @@ export class TraceHub {
     return this.ring.lastSeq;
   }
 
-  /** Oldest seq `range` can still serve. */
+  /** Oldest seq `range` can still serve (without a gap up to the newest). */
   get oldestAvailable(): number {
-    return this.recording ? 1 : this.ring.firstSeq;
+    return this.fileHoldsUpTo() >= this.ring.firstSeq - 1 ? 1 : this.ring.firstSeq;
+  }
+
+  /** The last seq the recording can read back: all of them, or what a failed one saved. */
+  private fileHoldsUpTo(): number {
+    const r = this.recording;
+    if (!r?.regularFile) return 0;
+    return r.failure ? r.savedThrough : Infinity;
   }
 
   /** Numbers `e` (any seq it carries is replaced), holds and records it, tells listeners. */
@@ -99,9 +107,19 @@ export class TraceHub {
     const hi = Math.min(to, this.lastSeq);
     if (hi < lo) return [];
     if (this.ring.holds(lo, hi)) return this.ring.slice(lo, hi);
-    if (!this.recording) throw new RangeGoneError(this.ring.firstSeq);
-    // The whole range from disk: the ring may evict more while the read is under way.
-    return this.recording.readRange(lo, hi);
+    const recording = this.recording;
+    const onDisk = Math.min(hi, this.fileHoldsUpTo());
+    if (!recording || onDisk < lo) throw new RangeGoneError(this.ring.firstSeq);
+    // What a failed recording lacks comes from memory, taken now: the ring may evict more while
+    // the file is read.
+    let tail: TraceEvent[] = [];
+    if (onDisk < hi) {
+      if (!this.ring.holds(onDisk + 1, hi)) throw new RangeGoneError(this.ring.firstSeq);
+      tail = this.ring.slice(onDisk + 1, hi);
+    }
+    // The rest from disk, whole: the ring may evict more while the read is under way.
+    const head = await recording.readRange(lo, onDisk);
+    return tail.length > 0 ? head.concat(tail) : head;
   }
 
   /** Flushes and closes the recording; the hub keeps serving memory. */

@@ -3,14 +3,24 @@
  * status.lastSyncedAt, so every status write changes the Foo, its echo enqueues the key again and
  * the next pass writes again — forever. The scenario ends once the analysis has named the hot
  * loop and a fixed number of passes went by (the same picture every run); runScenario then turns
- * the bug off, which ends the loop on a live dashboard.
+ * the bug off, which ends the loop on a live dashboard, and the scenario says what it found once
+ * the key is quiet (`afterLessons`): its counts are then the finding's for good.
  */
-import type { Scenario } from "./scenario.ts";
+import type { Scenario, ScenarioContext } from "./scenario.ts";
 import { fooKey, fooObject, startClean, untilTrace } from "./steps.ts";
 
 const NAME = "example-foo";
 /** Passes to show: enough past the analysis threshold (5) for the loop to be unmistakable. */
 export const HOT_LOOP_PASSES = 12;
+
+/** The hot-loop finding's words, as the dashboard's Findings and `loopscope stats` give them. */
+function hotLoopDetail(ctx: ScenarioContext): string {
+  const key = fooKey(NAME);
+  const finding = ctx.events.analyzer
+    .findings()
+    .find((f) => f.kind === "hot-loop" && f.key === key);
+  return finding?.detail ?? "?";
+}
 
 export const hotLoop: Scenario = {
   name: "hot-loop",
@@ -27,11 +37,18 @@ export const hotLoop: Scenario = {
       const s = ctx.events.analyzer.summary(key);
       return s !== undefined && s.hotLoop && s.passes >= HOT_LOOP_PASSES;
     });
-    const finding = ctx.events.analyzer
-      .findings()
-      .find((f) => f.kind === "hot-loop" && f.key === key);
-    // So far: the loop runs on until the scenario turns the bug off, so the trace ends longer.
-    ctx.log(`hot loop: ${finding?.detail ?? "?"} (so far: it runs on until the scenario stops it)`);
-    ctx.mark(`scenario: hot loop detected — ${finding?.detail ?? ""}`, key);
+    ctx.mark(`scenario: hot loop detected — ${hotLoopDetail(ctx)}`, key);
+  },
+  async afterLessons(ctx, stopped) {
+    const key = fooKey(NAME);
+    if (!stopped) {
+      // Headless, the controller keeps the bug until the run ends: the trace will count more.
+      ctx.log(`hot loop: ${hotLoopDetail(ctx)} (so far: the loop runs on until the run ends)`);
+      return;
+    }
+    // The bug is off: the pass in flight writes once more, its echo finds nothing to change.
+    await ctx.settled([key]);
+    ctx.mark("scenario: the bug switched off, the loop stopped: the key is quiet again", key);
+    ctx.log(`hot loop: ${hotLoopDetail(ctx)}; it stopped once the bug was switched off`);
   },
 };

@@ -38,9 +38,13 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions):
   const emit = opts.emit ?? events.push;
   // Switch the scenario's lessons on for the run; put the previous values back afterwards.
   const before = session.controller.getLessons();
-  for (const [name, on] of Object.entries(scenario.lessons ?? {}) as [LessonName, boolean][]) {
-    session.controller.setLesson(name, on);
-  }
+  const lessons = Object.entries(scenario.lessons ?? {}) as [LessonName, boolean][];
+  for (const [name, on] of lessons) session.controller.setLesson(name, on);
+  const restore = () => {
+    for (const [name] of lessons) session.controller.setLesson(name, before[name]);
+  };
+  // Whether putting them back changes anything (it does not when the run began with them on).
+  const stopped = lessons.some(([name, on]) => before[name] !== on);
   const abort = new AbortController();
   const deadline = Date.now() + opts.timeoutMs;
   let reason = "";
@@ -66,7 +70,11 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions):
   };
   try {
     await Promise.race([
-      scenario.run(ctx),
+      (async () => {
+        await scenario.run(ctx);
+        restore();
+        await scenario.afterLessons?.(ctx, stopped);
+      })(),
       new Promise<never>((_, reject) =>
         abort.signal.addEventListener("abort", () =>
           reject(
@@ -82,9 +90,7 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions):
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", interrupt);
-    for (const name of Object.keys(scenario.lessons ?? {}) as LessonName[]) {
-      session.controller.setLesson(name, before[name]);
-    }
+    restore();
   }
 }
 

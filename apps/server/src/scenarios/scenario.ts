@@ -62,4 +62,12 @@ export interface Scenario {
   /** It slows or breaks the API server on purpose: only the embedded one can (see needFaults). */
   injectsFaults?: true;
   run(ctx: ScenarioContext): Promise<void>;
+  /**
+   * Runs after `run`, once runScenario has switched the lessons back. `stopped`: that changed a
+   * lesson (the dashboard's controller had them off: a hot loop's bug goes off and the loop
+   * ends); false when they stay on (a headless run starts its controller with them). It waits
+   * for what the switch stops, and says then what the scenario found: by that time for good, so
+   * its counts are those the trace's findings end with.
+   */
+  afterLessons?(ctx: ScenarioContext, stopped: boolean): Promise<void>;
 }

@@ -13,6 +13,9 @@ import { RETRIES } from "./not-owned.ts";
 import { BURST_NAMES } from "./burst.ts";
 import { WRITE_LATENCY_MS } from "./slow-api.ts";
 import { ofKey } from "./steps.ts";
+import { EventLog } from "./event-log.ts";
+import { runScenario } from "./run-scenario.ts";
+import { startSession } from "../session/session.ts";
 
 const KEY = "default/example-foo";
 
@@ -108,9 +111,12 @@ describe.concurrent("scenarios (headless, embedded API server)", () => {
   });
 
   it("hot-loop: the finding names the timestamp field; writes keep changing the Foo", async () => {
-    const r = await run("hot-loop");
+    const said: string[] = [];
+    const r = await run("hot-loop", (m) => said.push(m));
     const a = r.events.analyzer;
     const loop = a.findings().find((f) => f.kind === "hot-loop" && f.key === KEY)!;
+    // Headless the bug stays on until the run ends: the count it says is the count so far.
+    expect(said.at(-1)).toMatch(/^hot loop: .* \(so far: the loop runs on until the run ends\)$/);
     expect(loop).toBeDefined();
     expect(loop.fields?.length).toBeGreaterThan(0);
     expect(loop.fields!.every((f) => /^status\.lastSync/.test(f))).toBe(true);
@@ -118,6 +124,38 @@ describe.concurrent("scenarios (headless, embedded API server)", () => {
     expect(s.hotLoop).toBe(true);
     expect(s.passes).toBeGreaterThanOrEqual(HOT_LOOP_PASSES);
     expect(s.selfTriggered).toBeGreaterThanOrEqual(5);
+  });
+
+  it("hot-loop on a controller without the bug (the dashboard's): said once the loop stopped, its counts final", async () => {
+    const events = new EventLog();
+    const session = await startSession({
+      cluster: { kind: "embedded", apiserverOpts: FAST_CLUSTER },
+      resyncMs: 0,
+      onEvent: events.push,
+    });
+    const said: string[] = [];
+    try {
+      await runScenario(scenarios["hot-loop"]!, {
+        session,
+        events,
+        timeoutMs: 30_000,
+        log: (m) => said.push(m),
+      });
+      expect(session.controller.getLessons().hotLoopBug).toBe(false);
+      const finding = () =>
+        events.analyzer.findings().find((f) => f.kind === "hot-loop" && f.key === KEY)?.detail;
+      const s = events.analyzer.summary(KEY)!;
+      expect(s.hotLoop).toBe(true);
+      expect(s.quiescent).toBe(true);
+      expect(said.at(-1)).toBe(`hot loop: ${finding()}; it stopped once the bug was switched off`);
+      // Nothing more comes: what it said stays what the findings say.
+      const seen = events.events.length;
+      await new Promise((r) => setTimeout(r, 300));
+      expect(events.events.length).toBe(seen);
+      expect(said.at(-1)).toBe(`hot loop: ${finding()}; it stopped once the bug was switched off`);
+    } finally {
+      await session.stop();
+    }
   });
 
   it("fix-hot-loop: status written only when it differs — no no-op writes, quiescent", async () => {

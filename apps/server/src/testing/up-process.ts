@@ -1,7 +1,7 @@
 /**
- * The real `loopscope up --kubeconfig FILE` in a child process, for tests: started on a free port
- * with no web build and no resync, and handed back once its dashboard answers, with the page's
- * token. Tests that need other flags spawn it their own way.
+ * The real `loopscope up` in a child process, for tests: started on a free port with no web build
+ * and no resync, and handed back once its dashboard answers, with the page's token and the
+ * KUBECONFIG it printed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
@@ -18,6 +18,8 @@ export interface UpProcess {
   token: string;
   /** The page itself, as first fetched. */
   page: string;
+  /** The path of its `export KUBECONFIG=…` line. */
+  kubeconfig: string;
   stdout(): string;
   stderr(): string;
   /** SIGINT, as Ctrl-C; resolves with the exit code. */
@@ -27,20 +29,22 @@ export interface UpProcess {
 }
 
 /** Starts `up` on `kubeconfig`, recording to `record`, with `cwd` as its working folder. */
-export async function startUpProcess(
+export function startUpProcess(
   kubeconfig: string,
   record: string,
   cwd: string,
 ): Promise<UpProcess> {
+  return spawnUp(["--kubeconfig", kubeconfig, "--record", record], cwd);
+}
+
+/**
+ * Starts `up` with `args` (the embedded cluster unless they name a kubeconfig) on a free port,
+ * with no web build and no resync, in `cwd`.
+ */
+export async function spawnUp(args: string[], cwd: string): Promise<UpProcess> {
   const child = spawn(
     process.execPath,
-    [BIN, "up", "--kubeconfig", kubeconfig, "--port", "0"].concat([
-      "--record",
-      record,
-      "--no-build",
-      "--resync",
-      "0",
-    ]),
+    [BIN, "up", "--port", "0", "--no-build", "--resync", "0", ...args],
     { cwd, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";
@@ -52,11 +56,19 @@ export async function startUpProcess(
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   };
   try {
-    await vi.waitFor(() => expect(stderr).toContain("loopscope: up (cluster:"), {
-      timeout: 100_000,
-      interval: 50,
-    });
+    // Both streams: stdout's lines may arrive after stderr's "up" line.
+    await vi.waitFor(
+      () => {
+        expect(stderr).toContain("loopscope: up (cluster:");
+        expect(stdout).toMatch(/^export KUBECONFIG=.*\n/m);
+      },
+      {
+        timeout: 100_000,
+        interval: 50,
+      },
+    );
     const dashboard = /^dashboard {2}(http:\/\/\S+)$/m.exec(stdout)![1]!;
+    const kubeconfig = /^export KUBECONFIG=([^;\s]+)/m.exec(stdout)![1]!;
     const page = await (await fetch(dashboard)).text();
     const token = new RegExp(`name="${TOKEN_META}" content="([^"]+)"`).exec(page)![1]!;
     return {
@@ -64,6 +76,7 @@ export async function startUpProcess(
       dashboard,
       token,
       page,
+      kubeconfig,
       stdout: () => stdout,
       stderr: () => stderr,
       stop: () => {

@@ -115,6 +115,16 @@ describe("loopscope up, live", () => {
     await vi.waitFor(synced("default/third"), { timeout: 20_000, interval: 20 });
     const bad = await post({ action: "applyManifest", yaml: "kind: Secret\napiVersion: v1\n" });
     expect(bad.status).toBe(400);
+    // A billion-laughs manifest: refused with the parser's reason, not "cluster unreachable".
+    const laughs = ["a: &a [x, x, x, x, x, x, x, x, x]"];
+    for (const [i, n] of [..."bcdefgh"].entries())
+      laughs.push(`${n}: &${n} [${Array(9).fill(`*${"abcdefg"[i]}`).join(", ")}]`);
+    const bomb = await post({ action: "applyManifest", yaml: laughs.join("\n") });
+    expect(bomb.status).toBe(400);
+    expect(await bomb.json()).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("Excessive alias count"),
+    });
   });
 
   it("runs a scenario, switches a lesson and a fault from the dashboard API", async () => {

@@ -142,8 +142,9 @@ export async function startLive(o: LiveOptions): Promise<Live> {
     };
   } catch (err) {
     await unwind();
-    // Nothing ran: leave no header-only file in the runs list.
-    if (hub.lastSeq === 0) await rm(recordingPath, { force: true });
+    // Nothing ran: leave no header-only file in the runs list (never a device: --record
+    // /dev/full must not remove /dev/full).
+    if (hub.lastSeq === 0 && hub.recording?.regularFile) await rm(recordingPath, { force: true });
     throw err;
   }
 }

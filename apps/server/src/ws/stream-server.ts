@@ -4,7 +4,8 @@
  * current objects; pushes a fresh `objects` snapshot to every client when objects change
  * (coalesced to at most one per `objectsMs`; a congested client gets it once it drains); on a
  * kubeconfig's cluster, the cluster's reachability after `hello` and to every client on each
- * change (rare and small: sent even to a congested client, behind what it has queued).
+ * change (rare and small: sent even to a congested client, behind what it has queued); the same
+ * for a live run's recording once a write to it failed.
  * A client that does not answer a WebSocket ping within `heartbeatMs` is cut off, so a vanished
  * peer (laptop lid closed, cable pulled) does not keep a stream alive.
  */
@@ -58,6 +59,12 @@ export function createStreamServer(
     for (const s of streams) s.send({ type: "reachability", cluster });
   });
 
+  const recording = backend.recording;
+  const stopRecording = recording?.onFailure(() => {
+    const failure = recording.failure();
+    if (failure) for (const s of streams) s.send({ type: "recording", failure });
+  });
+
   function pushObjects(): void {
     objectsTimer = undefined;
     const objects = backend.objects();
@@ -93,6 +100,8 @@ export function createStreamServer(
         stream.send({ type: "hello", info: infoFor(backend, access === "reader") });
         // A page that opens during an outage must see it, not only one open before it began.
         if (reachability) stream.send({ type: "reachability", cluster: reachability.state() });
+        const failure = recording?.failure();
+        if (failure) stream.send({ type: "recording", failure });
         stream.send({ type: "objects", objects: backend.objects() });
       });
     },
@@ -106,6 +115,7 @@ export function createStreamServer(
       clearInterval(heartbeat);
       stopObjects();
       stopReachability?.();
+      stopRecording?.();
       if (objectsTimer) clearTimeout(objectsTimer);
       for (const s of streams) s.close();
       for (const ws of wss.clients) ws.close(1001, "server shutting down");

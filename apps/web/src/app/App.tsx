@@ -19,14 +19,17 @@ import { connectionBadge } from "./connectionBadge.ts";
 import { ViewStore, type Theme } from "../store/viewState.ts";
 import { Legend } from "../timeline/Legend.tsx";
 import { Overview } from "../timeline/Overview.tsx";
+import { PassView } from "../timeline/PassView.tsx";
 import { Timeline } from "../timeline/Timeline.tsx";
 import { WorkshopDock } from "../workshop/WorkshopDock.tsx";
 import { useViewPick } from "./hooks.ts";
-import { BottomPanel, EventCount, LoadBar } from "./StatusParts.tsx";
+import { BottomPanel, EventCount, LoadBar, RecordingBadge } from "./StatusParts.tsx";
 import { useDeepLinkSync } from "./useDeepLinkSync.ts";
 import { useKeyboard } from "./useKeyboard.ts";
 import { PlaybackBar } from "./PlaybackBar.tsx";
 import { usePlayback } from "./usePlayback.ts";
+import { ShortcutsOverlay } from "./ShortcutsOverlay.tsx";
+import { useSplit } from "./useSplit.ts";
 
 function initialTheme(): Theme {
   const saved = globalThis.localStorage?.getItem("loopscope-theme");
@@ -171,7 +174,12 @@ export function App() {
   }, [theme]);
 
   usePlayback(session, view);
-  useKeyboard(session, view, searchRef);
+  const [help, setHelp] = useState(false);
+  const toggleHelp = useCallback(() => setHelp((h) => !h), []);
+  const closeHelp = useCallback(() => setHelp(false), []);
+  useKeyboard(session, view, searchRef, toggleHelp);
+  const split = useSplit();
+  const timelineView = useViewPick(view, (s) => s.timelineView);
 
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -179,6 +187,11 @@ export function App() {
   return (
     <div
       className={`app ${dragging ? "dragging" : ""}`}
+      style={
+        split.height === undefined
+          ? undefined
+          : ({ "--center-height": `${split.height}px` } as React.CSSProperties)
+      }
       onDragOver={(e) => {
         e.preventDefault();
         setDragging(true);
@@ -208,6 +221,9 @@ export function App() {
           >
             {badge.text}
           </span>
+        )}
+        {token && conn?.recording && (
+          <RecordingBadge session={session} failure={conn.recording} token={token} />
         )}
         <EventCount session={session} />
         {/* Actions act on the server's cluster: only while its run is what the page shows, and
@@ -279,15 +295,29 @@ export function App() {
         </button>
       </header>
       <LoadBar session={session} error={error} />
-      <ObjectsPanel session={session} view={view} cluster={cluster} />
+      <ObjectsPanel session={session} view={view} cluster={cluster} serverMode={conn?.info?.mode} />
       <main className="center">
-        <Legend />
+        <Legend view={view} onHelp={toggleHelp} />
         <Overview session={session} view={view} />
-        <Timeline session={session} view={view} />
+        {timelineView === "passes" ? (
+          <PassView session={session} view={view} />
+        ) : (
+          <Timeline session={session} view={view} />
+        )}
         <PlaybackBar session={session} view={view} growing={!replaying} />
       </main>
       <DetailsPanel session={session} view={view} />
       <BottomPanel session={session} view={view} focusKey={selectedKeys[0]} />
+      <div
+        className="split"
+        role="separator"
+        aria-orientation="horizontal"
+        aria-label="Drag to share the height between the timeline and the panel below; double-click for the default"
+        data-testid="split"
+        onPointerDown={split.onPointerDown}
+        onDoubleClick={split.reset}
+      />
+      {help && <ShortcutsOverlay onClose={closeHelp} />}
       {dragging && (
         <div className="dropzone">Drop a trace file (JSONL or klog, optionally .gz)</div>
       )}

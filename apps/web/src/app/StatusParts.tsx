@@ -3,11 +3,13 @@
  * tabs), split out so a new batch re-renders them and not the whole page.
  */
 import { memo, useState } from "react";
+import { API, type RecordingFailure } from "@loopscope/protocol";
 import { CountsTable } from "../panels/CountsTable.tsx";
 import { DiagnosticsList } from "../panels/DiagnosticsList.tsx";
 import { ExcerptPanel } from "../panels/ExcerptPanel.tsx";
 import { FindingsList } from "../panels/FindingsList.tsx";
 import { aboutEarlierLife } from "../panels/earlierLife.ts";
+import { passesWithoutStages } from "../panels/stageLines.ts";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { useSessionVersion } from "./hooks.ts";
@@ -23,6 +25,47 @@ export function EventCount({ session }: { session: TraceSession }) {
       title="events held · last seq"
     >
       {session.store.length.toLocaleString()} events
+    </span>
+  );
+}
+
+/**
+ * A live run whose recording stopped (a write failed: a full disk): said in the top bar for as
+ * long as the run goes on, with how many events the file lacks — every one after `savedThrough`,
+ * so the count grows with the run — and a link that saves them from the server's memory.
+ */
+export function RecordingBadge({
+  session,
+  failure,
+  token,
+}: {
+  session: TraceSession;
+  failure: RecordingFailure;
+  token: string;
+}) {
+  useSessionVersion(session, 500, true);
+  const missing = Math.max(0, session.store.lastSeq() - failure.savedThrough);
+  const count = missing.toLocaleString("en-US");
+  const since = new Date(failure.since).toLocaleTimeString("en-GB");
+  const from = failure.savedThrough + 1;
+  const href = `${API.trace}?from=${from}&token=${encodeURIComponent(token)}`;
+  return (
+    <span className="recording-failed" data-testid="recording-failed" data-missing={missing}>
+      <span
+        className="status bad"
+        title={
+          `Writing the recording “${failure.trace}” failed at ${since}: ${failure.error}. ` +
+          (failure.savedThrough > 0
+            ? `The file has the events up to seq ${failure.savedThrough} and none after; `
+            : "The file has no events; ") +
+          `the ${count} since are in this page and the server's memory only. loopscope goes on.`
+        }
+      >
+        recording failed · file lacks {count} event{missing === 1 ? "" : "s"}
+      </span>{" "}
+      <a href={href} download={`missing-from-seq-${from}.jsonl`} data-testid="recording-save">
+        save them
+      </a>
     </span>
   );
 }
@@ -97,14 +140,19 @@ export const BottomPanel = memo(function BottomPanel({
       {tab === "counts" &&
         (focusKey && excerpt ? (
           <div className="counts-excerpt">
-            <CountsTable excerpt={excerpt.excerpt} />
+            <CountsTable
+              excerpt={excerpt.excerpt}
+              withoutStages={passesWithoutStages(session.store, excerpt.excerpt)}
+            />
             <ExcerptPanel session={session} keyName={focusKey} />
           </div>
         ) : (
           <p className="muted">
             {session.source.kind === "none"
               ? "Open a trace (button, drag and drop, or a sample) — or start `pnpm loopscope up` for live mode."
-              : "Select an object to see its counts and annotated excerpt."}
+              : session.store.length > 0 && session.store.keyList().length === 0
+                ? "No Foo in this trace: nothing to count (the objects panel says what it holds)."
+                : "Select an object to see its counts and annotated excerpt."}
           </p>
         ))}
       {tab === "diagnostics" && (

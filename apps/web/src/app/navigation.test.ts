@@ -67,4 +67,34 @@ describe("navigation", () => {
     expect(mid.get().selectedPass).toEqual({ key: KEY, index: 2 });
     expect(mid.get().selectedSeq).toBeUndefined();
   });
+
+  it("steps on from the selected pass: → its first event, ← the one before, the event alone selected", () => {
+    const session = sessionFromText(readFileSync(FIXTURE, "utf8"));
+    const passes = session.passesOf(KEY);
+    const p = passes[2]!;
+    const at = (v: ViewStore) => session.store.rowOfSeq(v.get().selectedSeq!);
+    // The playhead is at the end (as after a replay loaded): stepping from it went nowhere.
+    const end = session.store.timeExtent()![1];
+    const fwd = new ViewStore({
+      selectedKeys: [KEY],
+      selectedPass: { key: KEY, index: 2 },
+      playhead: end,
+    });
+    step(session, fwd, 1);
+    expect(fwd.get().selectedSeq).toBe(p.dequeueSeq);
+    expect(fwd.get().selectedPass).toBeUndefined();
+    const back = new ViewStore({
+      selectedKeys: [KEY],
+      selectedPass: { key: KEY, index: 2 },
+      playhead: end,
+    });
+    step(session, back, -1);
+    const row = at(back);
+    expect(session.store.ts.get(row)).toBeLessThanOrEqual(p.start);
+    expect(session.store.seq.get(row)).toBeLessThan(p.dequeueSeq!);
+    expect(back.get().selectedPass).toBeUndefined();
+    // The one before the dequeue is the event just before it among the Foo's stage events.
+    step(session, back, 1);
+    expect(back.get().selectedSeq).toBe(p.dequeueSeq);
+  });
 });

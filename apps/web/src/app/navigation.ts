@@ -56,13 +56,42 @@ export function stepTarget(
   return best;
 }
 
+/**
+ * Selects the next (dir 1) or previous (dir −1) stage event of the selected Foo(s), from the
+ * selected event — or, with a pass selected instead, from that pass: → its first event, ← the
+ * one before it — else from the playhead. The event becomes the one selection (the details panel
+ * shows one thing at a time).
+ */
 export function step(session: TraceSession, view: ViewStore, dir: 1 | -1): void {
   const s = view.get();
-  const keys = s.selectedKeys.length ? s.selectedKeys : session.store.keyList().slice(0, 1);
   const store = session.store;
   const cur = s.selectedSeq !== undefined ? store.rowOfSeq(s.selectedSeq) : -1;
-  const fromTs = cur >= 0 ? store.ts.get(cur) : (s.playhead ?? (dir > 0 ? -Infinity : Infinity));
-  const fromSeq = cur >= 0 ? store.seq.get(cur) : dir > 0 ? -1 : Infinity;
+  const pass =
+    cur < 0 && s.selectedPass
+      ? session.passesOf(s.selectedPass.key)[s.selectedPass.index]
+      : undefined;
+  const keys =
+    pass && !s.selectedKeys.includes(pass.key)
+      ? [pass.key]
+      : s.selectedKeys.length
+        ? s.selectedKeys
+        : session.store.keyList().slice(0, 1);
+  let fromTs: number;
+  let fromSeq: number;
+  if (cur >= 0) {
+    fromTs = store.ts.get(cur);
+    fromSeq = store.seq.get(cur);
+  } else if (pass) {
+    // The pass's first event: its dequeue, or its end line when the log has no dequeue lines.
+    const first = pass.dequeueSeq ?? pass.endSeq;
+    const row = first !== undefined ? store.rowOfSeq(first) : -1;
+    fromTs = row >= 0 ? store.ts.get(row) : pass.start;
+    if (row >= 0) fromSeq = dir > 0 ? store.seq.get(row) - 1 : store.seq.get(row);
+    else fromSeq = dir > 0 ? -1 : Infinity;
+  } else {
+    fromTs = s.playhead ?? (dir > 0 ? -Infinity : Infinity);
+    fromSeq = dir > 0 ? -1 : Infinity;
+  }
   const row = stepTarget(session, keys, fromTs, fromSeq, dir);
   if (row < 0) return;
   const ts = store.ts.get(row);
@@ -70,6 +99,7 @@ export function step(session: TraceSession, view: ViewStore, dir: 1 | -1): void 
   view.set({
     selectedKeys: keys,
     selectedSeq: store.seq.get(row),
+    selectedPass: undefined,
     playing: false,
     // The playhead goes where the step went, back as well as forward: the lanes show what came
     // up to the selected event, as in the workshop's step-through.

@@ -1,7 +1,9 @@
 /**
  * Keyboard: space play/pause (unless a button has the focus), ←/→ step, [ / ] previous / next
- * pass, f fit, c creation, / search, Esc clears the selection (in presenter mode it leaves
- * presenter mode first: see usePresenter). ↑/↓ in the objects table choose a Foo (ObjectsPanel).
+ * pass, f fit, c creation, t folded/linear time, p lanes/pass view, / search, ? the shortcuts
+ * overlay, Esc clears the selection (in presenter mode it leaves presenter mode first: see
+ * usePresenter). ↑/↓ in the objects table choose a Foo (ObjectsPanel). What the overlay lists is
+ * shortcuts.ts: keep the two in step.
  */
 import { useEffect, type RefObject } from "react";
 import type { TraceSession } from "../store/session.ts";
@@ -19,6 +21,7 @@ export function useKeyboard(
   session: TraceSession,
   view: ViewStore,
   search: RefObject<HTMLInputElement | null>,
+  toggleHelp: () => void,
 ): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -55,6 +58,16 @@ export function useKeyboard(
         case "c":
           fitCreation(session, view);
           break;
+        case "t":
+          view.set((s) => ({ timeMode: s.timeMode === "folded" ? "linear" : "folded" }));
+          break;
+        case "p":
+          view.set((s) => ({ timelineView: s.timelineView === "lanes" ? "passes" : "lanes" }));
+          break;
+        case "?":
+          e.preventDefault();
+          toggleHelp();
+          break;
         case "/":
           e.preventDefault();
           search.current?.focus();
@@ -66,5 +79,5 @@ export function useKeyboard(
     };
     globalThis.addEventListener("keydown", onKey);
     return () => globalThis.removeEventListener("keydown", onKey);
-  }, [session, view, search]);
+  }, [session, view, search, toggleHelp]);
 }

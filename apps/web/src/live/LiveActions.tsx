@@ -1,12 +1,14 @@
 /**
  * Buttons that drive the cluster: create/scale/delete example-foo, run a scenario. A scenario
- * runs for seconds: the bar says so while it runs and what it found when it is done, and the view
- * lets go of an old selection to follow the new events.
+ * runs for seconds: the bar says so while it runs and what it found when it is done (at the end
+ * of the actions' row, never over the objects table: actions.css), and the view lets go of an
+ * old selection to follow the new events.
  */
 import { useState } from "react";
-import type { ServerInfo } from "@loopscope/protocol";
+import type { ActionRequest, ServerInfo } from "@loopscope/protocol";
 import type { ViewStore } from "../store/viewState.ts";
 import { useAction } from "./api.ts";
+import "./actions.css";
 
 export function LiveActions({
   token,
@@ -19,6 +21,12 @@ export function LiveActions({
 }) {
   const action = useAction(token);
   const [scenario, setScenario] = useState("");
+  /** Whether what an action said is shown whole (it is cut to two lines in a narrow bar). */
+  const [open, setOpen] = useState(false);
+  const act = (req: ActionRequest) => {
+    setOpen(false);
+    action.mutate(req);
+  };
   const name = "example-foo";
   const disabled = action.isPending;
   const ran = action.variables?.action === "runScenario" ? action.variables.scenario : undefined;
@@ -29,21 +37,21 @@ export function LiveActions({
       <button
         data-testid="action-create"
         disabled={disabled}
-        onClick={() => action.mutate({ action: "createFoo", name, replicas: 1 })}
+        onClick={() => act({ action: "createFoo", name, replicas: 1 })}
       >
         create {name}
       </button>
       <button
         data-testid="action-scale"
         disabled={disabled}
-        onClick={() => action.mutate({ action: "scaleFoo", name, replicas: 3 })}
+        onClick={() => act({ action: "scaleFoo", name, replicas: 3 })}
       >
         scale to 3
       </button>
       <button
         data-testid="action-delete"
         disabled={disabled}
-        onClick={() => action.mutate({ action: "deleteFoo", name })}
+        onClick={() => act({ action: "deleteFoo", name })}
       >
         delete
       </button>
@@ -74,7 +82,7 @@ export function LiveActions({
                 playing: false,
                 follow: true,
               });
-              action.mutate({ action: "runScenario", scenario });
+              act({ action: "runScenario", scenario });
             }}
           >
             run
@@ -87,8 +95,15 @@ export function LiveActions({
         </div>
       )}
       {ran !== undefined && action.isSuccess && action.data.message && (
-        <div className="action-note" role="status">
-          <span data-testid="action-result">{action.data.message}</span>
+        <div className={`action-note ${open ? "open" : ""}`} role="status">
+          <span
+            className="said"
+            data-testid="action-result"
+            title={action.data.message}
+            onClick={() => setOpen(!open)}
+          >
+            {action.data.message}
+          </span>
           <button
             className="link dismiss"
             aria-label="Dismiss the result"
@@ -100,8 +115,13 @@ export function LiveActions({
       )}
       {action.isError && (
         // Floats under the bar, whatever its length: the bar must not grow and push the lanes down.
-        <div className="action-error" role="alert">
-          <span className="error" data-testid="action-error" title={action.error.message}>
+        <div className={`action-error ${open ? "open" : ""}`} role="alert">
+          <span
+            className="error said"
+            data-testid="action-error"
+            title={action.error.message}
+            onClick={() => setOpen(!open)}
+          >
             {action.error.message}
           </span>
           <button

@@ -10,6 +10,7 @@ import {
   type ClientMessage,
   type ClusterReachability,
   type ObjectsSnapshot,
+  type RecordingFailure,
   type ServerInfo,
   type ServerMessage,
 } from "@loopscope/protocol";
@@ -27,6 +28,8 @@ export interface ConnectionState {
   objects?: ObjectsSnapshot;
   /** A kubeconfig's cluster: whether it answers loopscope (the server says so on connect). */
   cluster?: ClusterReachability;
+  /** A live run whose recording could not be written (the server says so on connect). */
+  recording?: RecordingFailure;
   /** Reconnects so far (a drop followed by a successful resume). */
   reconnects: number;
   error?: string;
@@ -149,6 +152,9 @@ export class LiveConnection {
         return;
       case "reachability":
         this.set({ cluster: m.cluster });
+        return;
+      case "recording":
+        this.set({ recording: m.failure });
         return;
       case "catchUp": {
         try {

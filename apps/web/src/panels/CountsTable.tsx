@@ -6,7 +6,15 @@
  */
 import { excerptSpan, STAGES, type Excerpt } from "@loopscope/trace";
 
-export function CountsTable({ excerpt }: { excerpt: Excerpt }) {
+export function CountsTable({
+  excerpt,
+  withoutStages = false,
+}: {
+  excerpt: Excerpt;
+  /** The trace has no stage lines at all (see stageLines.ts): there are no stages to count. */
+  withoutStages?: boolean;
+}) {
+  if (withoutStages) return <NoStageLines excerpt={excerpt} />;
   const rc = excerpt.reconciles;
   const self = excerpt.rows.filter((r) => r.kind === "pass" && r.pass.cause === "self").length;
   const span = excerptSpan(excerpt, true);
@@ -55,5 +63,30 @@ export function CountsTable({ excerpt }: { excerpt: Excerpt }) {
           ` ${self} pass${self === 1 ? " was" : "es were"} triggered by the controller's own writes.`}
       </caption>
     </table>
+  );
+}
+
+/**
+ * A log without STAGE lines (an unpatched sample-controller's): its passes, how they ended, and
+ * what would show the five stages — not a table of five zeros against "expected 1". The counts
+ * table and the workshop's "What did you expect?" both say it.
+ */
+export function NoStageLines({ excerpt }: { excerpt: Excerpt }) {
+  let failed = 0;
+  for (const r of excerpt.rows) if (r.kind === "pass" && r.pass.outcome === "requeued") failed++;
+  const n = excerpt.passes;
+  return (
+    <div className="counts no-stages" data-testid="counts-no-stages" data-key={excerpt.key}>
+      <p>
+        <strong>This log has no STAGE lines</strong>: passes come from its “Successfully synced” /
+        “Error syncing” lines — {n} pass{n === 1 ? "" : "es"}
+        {failed > 0 ? `, ${failed} of them ended in error` : ""}.
+      </p>
+      <p className="muted">
+        Without them there is no watch, enqueue, dequeue, read or write to count, no creation to
+        count reconciles from, and no cause beyond a guess (a pass after an error is taken for its
+        retry). The patch in docs/go-controller.md adds the five lines to sample-controller.
+      </p>
+    </div>
   );
 }

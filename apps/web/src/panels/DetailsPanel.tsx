@@ -1,6 +1,7 @@
 /**
  * Details of the selected event (all fields, source file:line, raw log line, the object's
- * resourceVersion history) or the selected pass (cause, triggers, writes). All values are text.
+ * resourceVersion history) or else the selected pass (cause, outcome and errors, triggers,
+ * writes) — one of the two, never both. All values are text.
  */
 import type { TraceEvent } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
@@ -28,7 +29,12 @@ export const DetailsPanel = memo(function DetailsPanel({
   const selectedPass = useViewPick(view, (s) => s.selectedPass);
   const row = selectedSeq === undefined ? -1 : session.store.rowOfSeq(selectedSeq);
   const e = row >= 0 ? session.store.event(row) : undefined;
-  const pass = selectedPass ? session.passesOf(selectedPass.key)[selectedPass.index] : undefined;
+  const selected = selectedPass
+    ? session.passesOf(selectedPass.key)[selectedPass.index]
+    : undefined;
+  // One thing at a time: a click on a pass's dequeue or end selects the event and its pass; the
+  // event is shown, with a way to its pass.
+  const pass = e ? undefined : selected;
   const errors = pass ? passErrors(session.store, pass) : [];
   const where = (seq: number) => {
     const r = session.store.rowOfSeq(seq);
@@ -50,6 +56,14 @@ export const DetailsPanel = memo(function DetailsPanel({
     <section className="panel details" aria-label="Details" data-testid="details">
       <h2>Details</h2>
       {e && <EventDetails session={session} e={e} row={row} view={view} />}
+      {e && selected && (
+        <p className="muted" data-testid="event-pass">
+          in{" "}
+          <button className="link" onClick={() => view.set({ selectedSeq: undefined })}>
+            pass {passLabel(selected)}
+          </button>
+        </p>
+      )}
       {pass && (
         <div data-testid="pass-details">
           <h3>
@@ -74,7 +88,7 @@ export const DetailsPanel = memo(function DetailsPanel({
                 <dd className="error" data-testid="pass-errors">
                   {errors.map((x) => (
                     <div key={x.seq}>
-                      seq {x.seq}: {x.text}
+                      {where(x.seq)}: {x.text}
                     </div>
                   ))}
                 </dd>
@@ -82,8 +96,9 @@ export const DetailsPanel = memo(function DetailsPanel({
             )}
             <dt>writes</dt>
             <dd>
-              {pass.writeSeqs.length} ({pass.changingWrites} changing, {pass.noopWrites} no-op,{" "}
-              {pass.conflicts} conflicts)
+              {pass.fromMarkers && pass.writeSeqs.length === 0
+                ? "none logged (no STAGE/write line)"
+                : `${pass.writeSeqs.length} (${pass.changingWrites} changing, ${pass.noopWrites} no-op, ${pass.conflicts} conflicts)`}
             </dd>
             {pass.changedFields.length > 0 && (
               <>
@@ -92,10 +107,16 @@ export const DetailsPanel = memo(function DetailsPanel({
               </>
             )}
           </dl>
-          <h4>
-            Triggers ({pass.triggers.length} enqueue{pass.triggers.length === 1 ? "" : "s"} → 1
-            dequeue)
-          </h4>
+          {pass.fromMarkers && pass.triggers.length === 0 ? (
+            <p className="muted" data-testid="pass-from-marker">
+              Known from its end line alone: the log has no enqueue or dequeue line for it.
+            </p>
+          ) : (
+            <h4>
+              Triggers ({pass.triggers.length} enqueue{pass.triggers.length === 1 ? "" : "s"} →{" "}
+              {pass.dequeueSeq === undefined ? "no dequeue line" : "1 dequeue"})
+            </h4>
+          )}
           {/* Events are named as the excerpt names them — a log's by line ("line 14"), a JSONL
               trace's by seq ("seq 7") — and passes by number ("#2"): never both by "#". */}
           <ol className="triggers">
@@ -188,18 +209,30 @@ function EventDetails({
               </span>
             )}
           </h4>
+          {/* Three columns, the rv never broken nor pushed out of the panel: what happened
+              wraps instead (a 1280 px window gives the panel ~260 px). */}
           <table className="rv-history" data-testid="rv-history">
+            <thead>
+              <tr>
+                <th>seq</th>
+                <th>event</th>
+                <th className="num">rv</th>
+              </tr>
+            </thead>
             <tbody>
               {history.map((h) => (
                 <tr key={h.seq} className={h.seq === e.seq ? "selected" : undefined}>
                   <td>
                     <button className="link" onClick={() => view.set({ selectedSeq: h.seq })}>
-                      seq {h.seq}
+                      {h.seq}
                     </button>
                   </td>
-                  <td>{h.stage}</td>
-                  <td>{h.what}</td>
-                  <td className="num">rv {h.rv}</td>
+                  <td>
+                    {h.stage} {h.what}
+                  </td>
+                  <td className="num rv" data-testid="rv-history-rv">
+                    {h.rv}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,10 @@
-/** The annotated excerpt for one Foo (from packages/trace's `excerpt`), copyable and downloadable. */
-import { useState } from "react";
+/**
+ * The annotated excerpt for one Foo (packages/trace's `excerpt`, the text the CLI prints), one
+ * element per row, copyable and downloadable.
+ */
+import { useState, type CSSProperties } from "react";
+import { excerptLineColumn } from "@loopscope/trace";
+import type { ExcerptText } from "../store/excerptPort.ts";
 import type { TraceSession } from "../store/session.ts";
 
 export function downloadText(name: string, text: string, type = "text/markdown"): void {
@@ -40,9 +45,37 @@ export function ExcerptPanel({ session, keyName }: { session: TraceSession; keyN
         {x?.pending && <span className="muted">reading the log lines from the file…</span>}
         {copied && <span className="muted">{copied}</span>}
       </div>
-      <pre data-testid="excerpt" aria-busy={x?.pending}>
-        {x?.text ?? "No excerpt yet."}
+      {/* Long rows wrap, what wraps indented to the log line's column, so each row's note at
+          its end (‹self, echo of …›) is in view at any width, without scrolling sideways. */}
+      <pre
+        data-testid="excerpt"
+        aria-busy={x?.pending}
+        style={{ "--line-column": x ? excerptLineColumn(x.excerpt) : 0 } as CSSProperties}
+      >
+        {x ? <ExcerptRows x={x} /> : "No excerpt yet."}
       </pre>
     </div>
   );
+}
+
+/** renderExcerptText's title and blank line come before the rows, one line each. */
+const LINES_BEFORE_ROWS = 2;
+
+/** The text's lines; a row's note (`‹…›` at its end) kept whole where the row wraps. */
+function ExcerptRows({ x }: { x: ExcerptText }) {
+  const lines = x.text.replace(/\n$/, "").split("\n");
+  return lines.map((line, i) => {
+    const row = x.excerpt.rows[i - LINES_BEFORE_ROWS];
+    const note = row?.kind === "event" && row.note ? `‹${row.note}›` : undefined;
+    // Each row keeps its newline: the text (textContent, a copy) reads as the CLI prints it, and
+    // a block's last line feed draws no empty line.
+    if (note === undefined || !line.endsWith(note)) return <div key={i}>{line + "\n"}</div>;
+    return (
+      <div key={i}>
+        {line.slice(0, -note.length)}
+        <span className="note">{note}</span>
+        {"\n"}
+      </div>
+    );
+  });
 }

@@ -20,10 +20,14 @@ function sessionWithFoos(n: number): TraceSession {
 }
 
 /** The panel in a 420 px tall box, as the app's grid gives it a fixed share of the window. */
-async function renderPanel(session: TraceSession, view = new ViewStore()) {
+async function renderPanel(
+  session: TraceSession,
+  view = new ViewStore(),
+  serverMode?: "live" | "replay",
+) {
   const screen = await render(
     <div style={{ display: "grid", height: 420, width: 340, gridTemplateRows: "minmax(0, 1fr)" }}>
-      <ObjectsPanel session={session} view={view} />
+      <ObjectsPanel session={session} view={view} serverMode={serverMode} />
     </div>,
   );
   const panel = screen.container.querySelector("section.objects") as HTMLElement;
@@ -139,14 +143,38 @@ describe("objects table", () => {
     const { panel } = await renderPanel(sessionWithFoos(5), new ViewStore({ search: "nomatch" }));
     const empty = () => panel.querySelector('[data-testid="objects-empty"]')?.textContent;
     await expect.poll(empty).toBe("No objects match “nomatch”.");
-    const { panel: none } = await renderPanel(new TraceSession({ kind: "replay" }));
+    const { panel: none } = await renderPanel(new TraceSession({ kind: "none" }));
     expect(none.querySelector('[data-testid="objects-empty"]')?.textContent).toBe(
       "No objects yet.",
     );
     // A live cluster with no Foo yet says how to make one.
-    const { panel: live } = await renderPanel(new TraceSession({ kind: "live" }));
+    const { panel: live } = await renderPanel(
+      new TraceSession({ kind: "live" }),
+      undefined,
+      "live",
+    );
     expect(live.querySelector('[data-testid="objects-empty"]')?.textContent).toContain(
       "kubectl apply -f public/manifests/example-foo.yaml",
+    );
+  });
+
+  it("says what a trace without a Foo holds, and never gives a replay the live advice", async () => {
+    const notes = new TraceSession({ kind: "live" });
+    notes.push(
+      ["controllermanager.go:761", "controllermanager.go:761", "leaderelection.go:260"].map(
+        (src, i) => ({ seq: i + 1, ts: i, key: "", stage: "note", level: "I", text: "x", src }),
+      ),
+    );
+    // `loopscope replay` of another controller's log: the page's session is the server's.
+    const { panel } = await renderPanel(notes, undefined, "replay");
+    const text = panel.querySelector('[data-testid="objects-empty"]')?.textContent ?? "";
+    expect(text).toContain(
+      "No Foo in this trace. It holds 3 events, all notes — lines from controllermanager.go (2), leaderelection.go — and no line of sample-controller’s",
+    );
+    expect(text).not.toContain("KUBECONFIG");
+    const { panel: empty } = await renderPanel(new TraceSession({ kind: "replay" }));
+    expect(empty.querySelector('[data-testid="objects-empty"]')?.textContent).toContain(
+      "No Foo in this trace. Nothing in it is a line loopscope reads.",
     );
   });
 });

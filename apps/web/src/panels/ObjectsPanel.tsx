@@ -5,6 +5,7 @@
  * The table draws only the rows in view (see rowWindow.ts): spacer rows above and below stand in
  * for the rest, so 10k Foos scroll like 10 and a refresh while a file loads lays out a screenful.
  */
+import type { ServerInfo } from "@loopscope/protocol";
 import type { KeySummary } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
@@ -13,6 +14,7 @@ import { useSessionVersion, useViewPick } from "../app/hooks.ts";
 import { rowWindow, scrollToShow } from "./rowWindow.ts";
 import { passErrors } from "../store/passErrors.ts";
 import { sharedNamespace } from "./sharedNamespace.ts";
+import { NoObjects } from "./NoObjects.tsx";
 
 /** Height of one object row, px (the stylesheet keeps its cells to one line). */
 export const OBJECT_ROW_HEIGHT = 28;
@@ -29,24 +31,30 @@ export interface ClusterFoos {
 }
 
 /**
- * The state badge: deleted (gone from the cluster, with no event since the snapshot said so),
- * hot loop, error (its latest pass logged one), quiescent or settling.
+ * The state badge, what the Foo is doing now: deleted (gone from the cluster, with no event since
+ * the snapshot said so), hot loop (while it loops), error (its latest pass logged one), quiescent
+ * or settling.
  */
 export function objectState(
   s: KeySummary | undefined,
   cluster?: ClusterFoos,
   lastSeq = 0,
   lastPassErred = false,
-): { label: string; tone: string } {
+): { label: string; tone: string; title?: string } {
   if (cluster && lastSeq <= cluster.atSeq && s) {
     if (!cluster.present.has(s.key)) return { label: "deleted", tone: "muted" };
     if (cluster.deleting.has(s.key)) return { label: "deleting", tone: "warn" };
   }
   if (!s) return { label: "…", tone: "muted" };
-  if (s.hotLoop) return { label: "hot loop", tone: "bad" };
+  // `hotLoop` says this life had one, and stays so (as its finding does); a quiescent key's
+  // passes have stopped writing, so its loop is over.
+  if (s.hotLoop && !s.quiescent) return { label: "hot loop", tone: "bad" };
   // Synced, yet not reconciled: sample-controller logs some failures and returns nil.
   if (lastPassErred) return { label: "error", tone: "bad" };
-  if (s.quiescent) return { label: "quiescent", tone: "good" };
+  if (s.quiescent)
+    return s.hotLoop
+      ? { label: "quiescent", tone: "good", title: "quiet now: its hot loop stopped (Findings)" }
+      : { label: "quiescent", tone: "good" };
   return { label: "settling", tone: "warn" };
 }
 
@@ -60,10 +68,13 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   session,
   view,
   cluster,
+  serverMode,
 }: {
   session: TraceSession;
   view: ViewStore;
   cluster?: ClusterFoos;
+  /** What the page's server serves (a live cluster or a replayed file), once it said. */
+  serverMode?: ServerInfo["mode"];
 }) {
   useSessionVersion(session, 250);
   const selectedKeys = useViewPick(view, (s) => s.selectedKeys);
@@ -201,7 +212,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                 </td>
                 <td className="num">{s?.conflicts ?? "–"}</td>
                 <td>
-                  <span className={`badge ${st.tone}`} data-testid="object-state">
+                  <span className={`badge ${st.tone}`} data-testid="object-state" title={st.title}>
                     {st.label}
                   </span>
                 </td>
@@ -211,21 +222,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
           <Spacer rows={keys.length - end} />
         </tbody>
       </table>
-      {keys.length === 0 && (
-        <p className="muted" data-testid="objects-empty">
-          {q && session.store.keyList().length > 0 ? (
-            `No objects match “${search.trim()}”.`
-          ) : session.source.kind === "live" ? (
-            <>
-              No Foos yet. Create one with <b>create example-foo</b> above, or in a shell with the{" "}
-              <code>KUBECONFIG</code> that <code>loopscope up</code> printed:{" "}
-              <code>kubectl apply -f public/manifests/example-foo.yaml</code>
-            </>
-          ) : (
-            "No objects yet."
-          )}
-        </p>
-      )}
+      {keys.length === 0 && <NoObjects session={session} search={search} serverMode={serverMode} />}
     </section>
   );
 });

@@ -51,3 +51,24 @@ describe("errors logged in a pass that ended 'synced'", () => {
     });
   });
 });
+
+describe("the error a pass ended with", () => {
+  it("is the requeued pass's own, and a pass known from its end line alone has it too", () => {
+    const failed = "Operation cannot be fulfilled on foos.samplecontroller.k8s.io: conflict";
+    const session = new TraceSession({ kind: "replay", name: "x.log" });
+    session.push([
+      ...EVENTS.slice(0, 4),
+      { seq: 5, ts: 1040, stage: "done", key: KEY, outcome: "requeued", error: failed },
+      // An unpatched controller's log: its "Error syncing" line, no dequeue before it.
+      { seq: 6, ts: 2000, stage: "done", key: OTHER, outcome: "requeued", error: "boom" },
+      { seq: 7, ts: 2100, stage: "done", key: OTHER, outcome: "synced" },
+    ] as TraceEvent[]);
+    expect(passErrors(session.store, session.passesOf(KEY)[0]!)).toEqual([
+      { seq: 5, text: failed },
+    ]);
+    const [first, second] = session.passesOf(OTHER);
+    expect(first!.fromMarkers).toBe(true);
+    expect(passErrors(session.store, first!)).toEqual([{ seq: 6, text: "boom" }]);
+    expect(passErrors(session.store, second!)).toEqual([]);
+  });
+});

@@ -1,14 +1,17 @@
 /**
- * The errors the controller logged during a pass. sample-controller logs some failures with
- * HandleError and returns nil (a Foo with no deploymentName; the Foo gone from the lister), so the
- * pass ends "synced" — only its error line tells. Read from the store's rows of the pass, not
- * kept in the analysis: a pass has few events, and only the panels on screen ask.
+ * The errors of a pass: the one it ended with (a requeued pass's `done` carries the error its
+ * reconcile returned — a 409, "already exists", or the text of an "Error syncing" line), and
+ * errors the controller logged on the way. sample-controller logs some failures with HandleError
+ * and returns nil (a Foo with no deploymentName; the Foo gone from the lister), so the pass ends
+ * "synced" — only its error line tells. Read from the store's rows of the pass, not kept in the
+ * analysis: a pass has few events, and only the panels on screen ask.
  */
 import type { Pass } from "@loopscope/trace";
 import { KIND_CODES } from "./rowEncoder.ts";
 import type { TraceStore } from "./traceStore.ts";
 
 const NOTE = KIND_CODES.indexOf("note");
+const DONE = KIND_CODES.indexOf("done");
 
 export interface PassError {
   seq: number;
@@ -17,7 +20,8 @@ export interface PassError {
 
 export function passErrors(store: TraceStore, pass: Pass): PassError[] {
   const rows = store.rowsOf(pass.key);
-  const from = pass.dequeueSeq ?? pass.triggers[0]?.enqueueSeq;
+  // A pass read from its end line alone (a log without STAGE lines) is that line.
+  const from = pass.dequeueSeq ?? pass.triggers[0]?.enqueueSeq ?? pass.endSeq;
   if (from === undefined) return [];
   const to = pass.endSeq ?? Infinity;
   const out: PassError[] = [];
@@ -33,9 +37,11 @@ export function passErrors(store: TraceStore, pass: Pass): PassError[] {
     const row = rows[i];
     const seq = store.seq.data[row];
     if (seq > to) break;
-    if (store.stage.data[row] !== NOTE) continue;
+    const stage = store.stage.data[row];
+    if (stage !== NOTE && (stage !== DONE || seq !== pass.endSeq)) continue;
     const e = store.readEvent(row);
     if (e.stage === "note" && (e.level === "E" || e.level === "F")) out.push({ seq, text: e.text });
+    if (e.stage === "done" && e.error) out.push({ seq, text: e.error });
   }
   return out;
 }

@@ -4,6 +4,8 @@
  * data: keys and seqs only name things in the TraceStore.
  */
 export type Theme = "dark" | "light";
+/** Folded time gives idle gaps a fixed width and every pass a readable one (timeline/fold.ts). */
+export type TimeMode = "folded" | "linear";
 
 export interface ViewState {
   /** Selected Foo keys, in the order their lane groups are stacked. */
@@ -22,6 +24,9 @@ export interface ViewState {
   follow: boolean;
   theme: Theme;
   search: string;
+  timeMode: TimeMode;
+  /** The selected Foos as five lanes on a time axis, or one column per pass (PassView). */
+  timelineView: "lanes" | "passes";
 }
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16] as const;
@@ -38,6 +43,8 @@ export class ViewStore {
       follow: true,
       theme: "dark",
       search: "",
+      timeMode: "folded",
+      timelineView: "lanes",
       ...initial,
     };
   }

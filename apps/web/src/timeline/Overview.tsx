@@ -1,14 +1,16 @@
 /**
  * The overview strip: event density of the whole trace (selected Foos highlighted) with a d3 brush
- * showing, and setting, the timeline's window.
+ * showing, and setting, the timeline's window. It uses the timeline's time axis (timeScale.ts) —
+ * in folded time, the same fold — so the brush covers what the lanes show.
  */
-import { brushX, scaleLinear, select, type BrushBehavior } from "d3";
+import { brushX, select, type BrushBehavior } from "d3";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { useSessionVersion, useView } from "../app/hooks.ts";
 import { defaultWindow } from "./fit.ts";
-import { GUTTER } from "./timeScale.ts";
+import { sessionFold } from "./sessionFold.ts";
+import { GUTTER, makeTimeAxis } from "./timeScale.ts";
 
 const HEIGHT = 44;
 const BINS = 240;
@@ -31,33 +33,33 @@ export function Overview({ session, view }: { session: TraceSession; view: ViewS
     return () => ro.disconnect();
   }, []);
 
-  const x = useMemo(
-    () =>
-      scaleLinear()
-        .domain(ext ? [ext[0], ext[1] + 1] : [0, 1])
-        .range([GUTTER, width - 8])
-        .clamp(true),
-    [ext?.[0], ext?.[1], width],
-  );
+  const folded = state.timeMode === "folded";
+  const x = useMemo(() => {
+    const fold = folded ? sessionFold(session, state.selectedKeys, width - 8 - GUTTER) : undefined;
+    const axis = makeTimeAxis(ext ? [ext[0], ext[1] + 1] : [0, 1], 0, width, fold);
+    const [r0, r1] = axis.range;
+    const f = (us: number) => Math.min(r1, Math.max(r0, axis.x(us)));
+    f.invert = (px: number) => axis.invert(px);
+    return f;
+  }, [ext?.[0], ext?.[1], width, folded, version, state.selectedKeys]);
 
   const bins = useMemo(() => {
     const all = new Uint32Array(BINS);
     const sel = new Uint32Array(BINS);
     if (!ext) return { all, sel, max: 1 };
-    const span = ext[1] - ext[0] + 1;
     const ts = session.store.ts.data;
     const n = session.store.length;
-    for (let i = 0; i < n; i++)
-      all[Math.min(BINS - 1, Math.floor(((ts[i] - ext[0]) / span) * BINS))]++;
+    const per = BINS / Math.max(1, width - 8 - GUTTER);
+    const bin = (t: number) => Math.min(BINS - 1, Math.floor((x(t) - GUTTER) * per));
+    for (let i = 0; i < n; i++) all[bin(ts[i])]++;
     for (const k of state.selectedKeys) {
       const rows = session.store.rowsOf(k);
-      for (let i = 0; i < rows.length; i++)
-        sel[Math.min(BINS - 1, Math.floor(((ts[rows[i]] - ext[0]) / span) * BINS))]++;
+      for (let i = 0; i < rows.length; i++) sel[bin(ts[rows[i]])]++;
     }
     let max = 1;
     for (const v of all) max = Math.max(max, v);
     return { all, sel, max };
-  }, [version, state.selectedKeys]);
+  }, [version, state.selectedKeys, x]);
 
   useEffect(() => {
     const b = brushX<unknown>()

@@ -9,10 +9,12 @@ import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { useView, useSessionVersion } from "../app/hooks.ts";
 import { THEMES } from "../ui/palette.ts";
-import { AXIS_HEIGHT, drawTimeline, type DrawInput } from "./draw.ts";
+import { axisHeight, drawTimeline, type DrawInput, type DrawnGeometry } from "./draw.ts";
 import { hitTest, type Hit } from "./hitTest.ts";
-import { layoutLanes, passLabel, totalHeight } from "./layout.ts";
-import { makeTimeAxis } from "./timeScale.ts";
+import { GROUP_GAP, layoutLanes, passLabel, totalHeight } from "./layout.ts";
+import { GUTTER, makeTimeAxis } from "./timeScale.ts";
+import { sessionFold } from "./sessionFold.ts";
+import { usePresenterScale } from "./usePresenterScale.ts";
 import { Tooltip } from "./Tooltip.tsx";
 import { defaultWindow, keysExtent } from "./fit.ts";
 import { followWindow } from "./followWindow.ts";
@@ -40,6 +42,12 @@ function reportPaint(session: TraceSession, drawnSeq: number): void {
   probe?.(drawnSeq, session.store.lastSeq());
 }
 
+/** Lane and header heights at type scale 1, px. */
+const LANE_PX = 30;
+const HEADER_PX = 26;
+
+type GeometryCanvas = HTMLCanvasElement & { __geometry?: DrawnGeometry };
+
 export interface TimelineProps {
   session: TraceSession;
   view: ViewStore;
@@ -54,31 +62,39 @@ export function Timeline({ session, view }: TimelineProps) {
   const version = useSessionVersion(session);
   const state = useView(view);
   const keys = state.selectedKeys;
-  // Lanes grow to use the height (readable on a projector), within limits.
-  const laneHeight = Math.max(
-    22,
-    Math.min(
-      44,
-      Math.floor((size.height - AXIS_HEIGHT - keys.length * 40) / (5 * Math.max(1, keys.length))),
-    ),
-  );
-  const groups = useMemo(() => layoutLanes(keys, laneHeight), [keys, laneHeight]);
+  // Lanes take the height they need — bigger type and lanes on a projector — and the page gives
+  // the rest to the panels below (the timeline's box is sized to `needed`, see styles.css). When
+  // the box is smaller than that (a docked workshop, many Foos), lanes shrink to a floor first.
+  const typeScale = usePresenterScale();
+  const header = Math.round(HEADER_PX * typeScale);
+  const top = axisHeight({ typeScale });
+  const n = Math.max(1, keys.length);
+  const full = Math.round(LANE_PX * typeScale);
+  const fitting = Math.floor((size.height - top - n * (header + GROUP_GAP)) / (5 * n));
+  const laneHeight = Math.max(20, Math.min(full, fitting));
+  const groups = useMemo(() => layoutLanes(keys, laneHeight, header), [keys, laneHeight, header]);
+  const needed = top + n * (header + 5 * full + GROUP_GAP);
   const window = state.window ?? defaultWindow(session, keys);
   const origin = session.summaryOf(keys[0] ?? "")?.firstTs ?? window[0];
   const until = state.playhead ?? Infinity;
   const inputRef = useRef<DrawInput | undefined>(undefined);
+  const geometry = useRef<DrawnGeometry>({ passes: [], labels: [], breaks: [] });
+  const fold =
+    state.timeMode === "folded" ? sessionFold(session, keys, size.width - 8 - GUTTER) : undefined;
 
   const input: DrawInput = {
     session,
     groups,
-    axis: makeTimeAxis(window, origin, size.width),
+    axis: makeTimeAxis(window, origin, size.width, fold),
     width: size.width,
     height: size.height,
-    theme: THEMES[state.theme],
+    theme: THEMES[typeScale > 1 ? "presenter" : state.theme],
     until,
     selectedSeq: state.selectedSeq,
     selectedPass: state.selectedPass,
     scrollY,
+    typeScale,
+    geometry: geometry.current,
   };
   inputRef.current = input;
 
@@ -113,6 +129,8 @@ export function Timeline({ session, view }: TimelineProps) {
       const ctx = c.getContext("2d")!;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       const drawnSeq = drawTimeline(ctx, inputRef.current);
+      // What the frame drew, for the e2e checks and the screenshot script (see DrawnGeometry).
+      (c as GeometryCanvas).__geometry = inputRef.current.geometry;
       markFirstPaint(inputRef.current.session);
       reportPaint(inputRef.current.session, drawnSeq);
     });
@@ -168,7 +186,7 @@ export function Timeline({ session, view }: TimelineProps) {
         prev = t;
         if (!ev.sourceEvent || !inputRef.current) return;
         const { axis, width } = inputRef.current;
-        const a = axis.invert((axis.scale.range()[0] - r.x) / r.k);
+        const a = axis.invert((axis.range[0] - r.x) / r.k);
         const b = axis.invert((width - 8 - r.x) / r.k);
         if (!(b > a)) return;
         const ext = session.store.timeExtent();
@@ -182,7 +200,10 @@ export function Timeline({ session, view }: TimelineProps) {
       setScrollY((y) => {
         const max = Math.max(
           0,
-          totalHeight(inputRef.current?.groups ?? []) - c.clientHeight + AXIS_HEIGHT + 20,
+          totalHeight(inputRef.current?.groups ?? []) -
+            c.clientHeight +
+            axisHeight(inputRef.current ?? {}) +
+            20,
         );
         return Math.min(max, Math.max(0, y + ev.deltaY));
       });
@@ -219,7 +240,7 @@ export function Timeline({ session, view }: TimelineProps) {
     }
   };
 
-  const overflow = totalHeight(groups) + AXIS_HEIGHT > size.height;
+  const overflow = top + totalHeight(groups) > size.height + 1;
   const passes = keys.flatMap((k) => session.passesOf(k));
 
   return (
@@ -230,6 +251,8 @@ export function Timeline({ session, view }: TimelineProps) {
       data-version={version}
       data-window={`${window[0]} ${window[1]}`}
       data-origin={origin}
+      data-time={state.timeMode}
+      style={{ "--timeline-needed": `${needed}px` } as React.CSSProperties}
     >
       <canvas
         ref={canvasRef}

@@ -78,10 +78,10 @@ describe("pass labels in the header row", () => {
   const measure = (label: string) => label.length * 6;
   const placed = (passes: Pass[]) =>
     placePassLabels(passBands(passes, group, x, 1000, 0), measure, 100, 150, 1000).map(
-      (l) => `${l.band.label}@${l.x}`,
+      (l) => `${l.text}@${l.x}`,
     );
 
-  it("places labels left to right after the key's name, skipping those with no room", () => {
+  it("places labels after the key's name, short where the long one has no room, else none", () => {
     const passes = [
       pass({ index: 0, number: 1, start: 120, end: 130 }), // under the key's name
       pass({ index: 1, number: 2, start: 300, end: 310 }),
@@ -89,7 +89,7 @@ describe("pass labels in the header row", () => {
       pass({ index: 3, number: 4, start: 500, end: 510 }),
       pass({ index: 4, number: 5, start: 960, end: 970 }), // past the right edge
     ];
-    expect(placed(passes)).toEqual(["#2 external@304", "#4 external@504"]);
+    expect(placed(passes)).toEqual(["#2 external@304", "#4 external@504", "#5@964"]);
   });
 
   it("gives a new Foo's label the room its neighbours would have taken", () => {
@@ -102,9 +102,19 @@ describe("pass labels in the header row", () => {
     ];
     expect(placed(passes)).toEqual([
       "#1 external@204",
+      "#2@284",
       "new Foo · #1 external@304",
       "#3 external@504",
     ]);
+  });
+
+  it("labels a self-triggered pass before the external ones around it", () => {
+    const passes = [
+      pass({ index: 0, number: 1, start: 300, end: 310 }),
+      pass({ index: 1, number: 2, start: 330, end: 340, cause: "self" }), // inside #1's label
+      pass({ index: 2, number: 3, start: 350, end: 360 }),
+    ];
+    expect(placed(passes)).toEqual(["#1@304", "#2 self-triggered@334"]);
   });
 });
 

@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { THEMES } from "../ui/palette.ts";
-import { drawTimeline, type DrawInput } from "./draw.ts";
+import { axisHeight, drawTimeline, type DrawInput, type DrawnGeometry } from "./draw.ts";
+import { hitTest } from "./hitTest.ts";
 import { layoutLanes } from "./layout.ts";
-import { makeTimeAxis } from "./timeScale.ts";
+import { sessionFold } from "./sessionFold.ts";
+import { GUTTER, makeTimeAxis } from "./timeScale.ts";
 
 const KEY = "default/example-foo";
 
@@ -102,5 +104,50 @@ describe("time axis", () => {
           );
       }
     }
+  });
+});
+
+describe("folded time, one axis for painting and hit testing", () => {
+  it("finds each pass where the painter drew it, and the geometry has no label over another", () => {
+    const session = sessionFromText(canonical);
+    const width = 700;
+    const passes = session.passesOf(KEY);
+    const first = session.store.ts.get(0);
+    const last = Math.max(...passes.map((p) => p.end ?? p.start));
+    const fold = sessionFold(session, [KEY], width - 8 - GUTTER);
+    expect(fold).toBeDefined();
+    const axis = makeTimeAxis([first - 1000, last + 1000], first, width, fold);
+    const groups = layoutLanes([KEY], 30);
+    const geometry: DrawnGeometry = { passes: [], labels: [], breaks: [] };
+    const canvas = document.createElement("canvas");
+    canvas.width = width;
+    canvas.height = 240;
+    const input: DrawInput = {
+      session,
+      groups,
+      axis,
+      width,
+      height: 240,
+      theme: THEMES.dark,
+      until: Infinity,
+      scrollY: 0,
+      geometry,
+    };
+    drawTimeline(canvas.getContext("2d")!, input);
+    expect(geometry.passes.map((p) => p.index)).toEqual(passes.map((p) => p.index));
+    const readLane = groups[0].lanes[3];
+    const y = axisHeight(input) + readLane.y + 2; // the read lane's top edge: no mark there
+    for (const drawn of geometry.passes) {
+      expect(drawn.x1 - drawn.x0).toBeGreaterThanOrEqual(24);
+      const hit = hitTest(input, (drawn.x0 + drawn.x1) / 2, y);
+      expect(hit).toEqual({ kind: "pass", key: KEY, index: drawn.index });
+    }
+    for (let i = 0; i < geometry.labels.length; i++)
+      for (let j = i + 1; j < geometry.labels.length; j++) {
+        const a = geometry.labels[i];
+        const b = geometry.labels[j];
+        const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+        expect(apart, `${a.text} / ${b.text}`).toBe(true);
+      }
   });
 });

@@ -10,20 +10,59 @@
 import type { Pass } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ThemeColors } from "../ui/palette.ts";
-import {
-  GROUP_HEADER,
-  passBands,
-  placePassLabels,
-  startsNewLife,
-  type GroupBox,
-} from "./layout.ts";
+import { passBands, placePassLabels, startsNewLife, type GroupBox } from "./layout.ts";
 import { markStyle, type Glyph } from "./marks.ts";
-import { formatRelative, formatWall, GUTTER, type TimeAxis } from "./timeScale.ts";
+import { formatGap, formatRelative, formatWall, GUTTER, type TimeAxis } from "./timeScale.ts";
 
+/** The axis row's height at type scale 1. */
 export const AXIS_HEIGHT = 38;
-const FONT = "12px system-ui, -apple-system, 'Segoe UI', sans-serif";
-const FONT_SMALL = "11px system-ui, -apple-system, 'Segoe UI', sans-serif";
-const FONT_BOLD = "600 12px system-ui, -apple-system, 'Segoe UI', sans-serif";
+const FAMILY = "system-ui, -apple-system, 'Segoe UI', sans-serif";
+
+/** The axis row's height at the input's type scale (presenter mode draws bigger type). */
+export function axisHeight(input: { typeScale?: number }): number {
+  return Math.round(AXIS_HEIGHT * (input.typeScale ?? 1));
+}
+
+function fonts(scale: number) {
+  const px = (n: number) => `${Math.round(n * scale * 10) / 10}px`;
+  return {
+    normal: `${px(12)} ${FAMILY}`,
+    small: `${px(11)} ${FAMILY}`,
+    bold: `600 ${px(12)} ${FAMILY}`,
+  };
+}
+
+/** A text the frame drew, and where (canvas px). */
+export interface DrawnLabel {
+  kind: "pass" | "mark" | "tick" | "break";
+  text: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  /** The pass a pass label names (key + index). */
+  pass?: { key: string; index: number };
+}
+
+/** A pass band as drawn (clipped to the lanes), for tests and the screenshot script. */
+export interface DrawnPass {
+  key: string;
+  index: number;
+  number: number;
+  cause: string;
+  x0: number;
+  x1: number;
+}
+
+/**
+ * What a frame drew, in the layout's own coordinates: the geometry the e2e checks read (pass
+ * widths, overlapping labels) from the same computation that paints, not from pixels.
+ */
+export interface DrawnGeometry {
+  passes: DrawnPass[];
+  labels: DrawnLabel[];
+  breaks: { x0: number; x1: number; us: number }[];
+}
 
 export interface DrawInput {
   session: TraceSession;
@@ -38,6 +77,10 @@ export interface DrawInput {
   selectedPass?: { key: string; index: number };
   /** Vertical scroll offset of the lane area, px. */
   scrollY: number;
+  /** Type size factor: 1, or more for a projector (presenter mode). */
+  typeScale?: number;
+  /** When given, filled with what the frame drew (see DrawnGeometry). */
+  geometry?: DrawnGeometry;
 }
 
 const hatchCache = new Map<string, CanvasPattern | null>();
@@ -112,91 +155,178 @@ function glyph(ctx: CanvasRenderingContext2D, g: Glyph, x: number, y: number, r:
 export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): number {
   const { session, groups, axis, width, height, theme, until, scrollY } = input;
   const store = session.store;
+  const top = axisHeight(input);
+  if (input.geometry) {
+    input.geometry.passes.length = 0;
+    input.geometry.labels.length = 0;
+    input.geometry.breaks.length = 0;
+  }
   ctx.fillStyle = theme.background;
   ctx.fillRect(0, 0, width, height);
   drawGrid(ctx, input);
 
   ctx.save();
   ctx.beginPath();
-  ctx.rect(0, AXIS_HEIGHT, width, height - AXIS_HEIGHT);
+  ctx.rect(0, top, width, height - top);
   ctx.clip();
-  ctx.translate(0, AXIS_HEIGHT - scrollY);
+  ctx.translate(0, top - scrollY);
 
   const lastTs = Number.isFinite(until) ? until : (store.timeExtent()?.[1] ?? 0);
   let drawnSeq = 0;
   for (const g of groups) {
     if (g.y + g.height < scrollY || g.y > scrollY + height) continue;
-    drawGroupFrame(ctx, g, width, theme);
+    drawGroupFrame(ctx, g, input);
     const passes = session.passesOf(g.key).filter((p) => p.start <= until);
     drawBands(ctx, g, passes, input, lastTs);
     drawnSeq = Math.max(drawnSeq, drawMarks(ctx, g, input));
   }
+  drawBreaks(ctx, input);
   drawArrows(ctx, input);
   ctx.restore();
+  drawBreakLabels(ctx, input);
 
   if (Number.isFinite(until)) {
     const px = axis.x(until);
     if (px >= GUTTER && px <= width) {
       ctx.fillStyle = theme.text;
-      ctx.fillRect(px - 1, AXIS_HEIGHT - 6, 2, height);
+      ctx.fillRect(px - 1, top - 6, 2, height);
     }
   }
   return drawnSeq;
 }
 
-function drawGrid(ctx: CanvasRenderingContext2D, { axis, width, height, theme }: DrawInput): void {
-  const ticks = axis.scale.ticks(Math.max(2, Math.floor((width - GUTTER) / 110)));
-  const step = ticks.length > 1 ? ticks[1] - ticks[0] : 1;
+function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
+  const { axis, width, height, theme } = input;
+  const scale = input.typeScale ?? 1;
+  const top = axisHeight(input);
+  const f = fonts(scale);
   ctx.fillStyle = theme.panel;
-  ctx.fillRect(0, 0, width, AXIS_HEIGHT);
-  ctx.font = FONT_SMALL;
+  ctx.fillRect(0, 0, width, top);
+  ctx.font = f.small;
   ctx.textBaseline = "top";
   // Ticks under a millisecond apart need the microseconds to tell them apart.
-  const wall = (t: number) => formatWall(axis.origin + t * 1000, step < 1);
-  // d3 may give up to twice the ticks asked for: label every k-th where the labels (the wall
-  // clock's "09:14:06.043" is the wider) would run into each other; every tick keeps its line.
-  const widest = ticks.reduce(
-    (w, t) =>
-      Math.max(w, ctx.measureText(wall(t)).width, ctx.measureText(formatRelative(t, step)).width),
-    0,
-  );
-  const spacing = ticks.length > 1 ? Math.abs(axis.scale(ticks[1]) - axis.scale(ticks[0])) : width;
-  const every = Math.max(1, Math.ceil((widest + 10) / Math.max(1, spacing)));
-  for (const t of ticks) {
-    const px = Math.round(axis.scale(t)) + 0.5;
-    if (px < GUTTER) continue;
+  const wall = (ms: number, step: number) => formatWall(axis.origin + ms * 1000, step < 1);
+  const row2 = Math.round(19 * scale);
+  const breaks = axis.breaks();
+  const gutterWords = [axis.fold ? "folded time" : "since creation", "wall clock UTC"];
+  const gutterEnd = 6 + Math.max(...gutterWords.map((w) => ctx.measureText(w).width));
+  // A tick label runs into neither the one before it nor a break's label, and is never cut by
+  // the edge (a cut "+3" would read as another time than "+3.5 s").
+  let end = -Infinity;
+  for (const t of axis.ticks(110 * scale)) {
+    const px = Math.round(t.px) + 0.5;
+    if (px < GUTTER || px > width) continue;
     ctx.strokeStyle = theme.grid;
     ctx.lineWidth = 1;
     ctx.beginPath();
-    ctx.moveTo(px, AXIS_HEIGHT - 6);
+    ctx.moveTo(px, top - 6);
     ctx.lineTo(px, height);
     ctx.stroke();
-    if (Math.round(t / step) % every !== 0) continue;
-    // A label the edge would cut reads as another time ("+3" for "+3.5 s"): the line stays.
-    if (px + 3 + widest > width) continue;
+    const rel = formatRelative(t.ms, t.stepMs);
+    const w = Math.max(ctx.measureText(rel).width, ctx.measureText(wall(t.ms, t.stepMs)).width);
+    const x = px + 3;
+    if (x < end + 10 || x < gutterEnd + 6 || x + w > width) continue;
+    if (breaks.some((b) => x < b.x1 && x + w > b.x0)) continue;
     ctx.fillStyle = theme.text;
-    ctx.fillText(formatRelative(t, step), px + 3, 4);
+    ctx.fillText(rel, x, 4);
     ctx.fillStyle = theme.muted;
-    ctx.fillText(wall(t), px + 3, 19);
+    ctx.fillText(wall(t.ms, t.stepMs), x, row2);
+    end = x + w;
+    input.geometry?.labels.push({ kind: "tick", text: rel, x, y: 4, w, h: row2 + 12 * scale - 4 });
   }
   ctx.fillStyle = theme.muted;
-  ctx.fillText("since creation", 6, 4);
-  ctx.fillText("wall clock UTC", 6, 19);
+  ctx.fillText(gutterWords[0], 6, 4);
+  ctx.fillText(gutterWords[1], 6, row2);
+  const h = row2 + 12 * scale - 4;
+  input.geometry?.labels.push({
+    kind: "tick",
+    text: gutterWords[0],
+    x: 6,
+    y: 4,
+    w: gutterEnd - 6,
+    h,
+  });
 }
 
-function drawGroupFrame(
-  ctx: CanvasRenderingContext2D,
-  g: GroupBox,
-  width: number,
-  theme: ThemeColors,
-): void {
-  ctx.fillStyle = theme.panel;
-  ctx.fillRect(0, g.y, width, GROUP_HEADER);
-  ctx.fillStyle = theme.text;
-  ctx.font = FONT_BOLD;
+/** Where the axis row's own words end: labels drawn after them start past this. */
+function gutterWordsEnd(ctx: CanvasRenderingContext2D, input: DrawInput): number {
+  ctx.font = fonts(input.typeScale ?? 1).small;
+  const words = [input.axis.fold ? "folded time" : "since creation", "wall clock UTC"];
+  return 6 + Math.max(...words.map((w) => ctx.measureText(w).width));
+}
+
+/**
+ * Break marks of folded gaps: a pair of slanted lines down the lanes (and, drawBreakLabels, the
+ * gap's real length in the axis row: "412 ms"), so nobody reads the folded width as time.
+ */
+function drawBreaks(ctx: CanvasRenderingContext2D, input: DrawInput): void {
+  const { axis, groups, theme, width } = input;
+  const breaks = axis.breaks();
+  if (breaks.length === 0 || groups.length === 0) return;
+  for (const b of breaks) {
+    const x0 = Math.max(b.x0, GUTTER);
+    const x1 = Math.min(b.x1, width);
+    if (x1 - x0 < 6) continue;
+    const mid = (x0 + x1) / 2;
+    // Down each group's lanes (its header row keeps the key's name and the pass labels clear).
+    for (const g of groups) {
+      const y0 = g.lanesY;
+      const y1 = g.y + g.height;
+      ctx.fillStyle = theme.background;
+      ctx.globalAlpha = 0.55;
+      ctx.fillRect(mid - 5, y0, 10, y1 - y0);
+      ctx.globalAlpha = 1;
+      ctx.strokeStyle = theme.muted;
+      ctx.lineWidth = 1.25;
+      ctx.setLineDash([]);
+      for (const dx of [-3, 3]) {
+        ctx.beginPath();
+        ctx.moveTo(mid + dx - 2, y1);
+        ctx.lineTo(mid + dx + 2, y0);
+        ctx.stroke();
+      }
+    }
+    input.geometry?.breaks.push({ x0: b.x0, x1: b.x1, us: b.us });
+  }
+}
+
+/** The folded gaps' lengths, in the axis row (drawn outside the lanes' clip). */
+function drawBreakLabels(ctx: CanvasRenderingContext2D, input: DrawInput): void {
+  const { axis, theme, width } = input;
+  const scale = input.typeScale ?? 1;
+  const top = axisHeight(input);
+  const breaks = axis.breaks();
+  let end = gutterWordsEnd(ctx, input);
+  ctx.font = fonts(scale).small;
   ctx.textBaseline = "middle";
-  ctx.fillText(g.key, 8, g.y + GROUP_HEADER / 2);
-  ctx.font = FONT;
+  for (const b of breaks) {
+    const x0 = Math.max(b.x0, GUTTER);
+    const x1 = Math.min(b.x1, width);
+    const text = formatGap(b.us);
+    const w = ctx.measureText(text).width;
+    const x = (x0 + x1) / 2 - w / 2;
+    if (x < end + 4 || x < GUTTER || x + w > width || x1 - x0 < 6) continue;
+    const y = top - 9 * scale;
+    ctx.fillStyle = theme.panel;
+    ctx.fillRect(x - 2, y - 7 * scale, w + 4, 14 * scale);
+    ctx.fillStyle = theme.muted;
+    ctx.fillText(text, x, y);
+    end = x + w;
+    input.geometry?.labels.push({ kind: "break", text, x, y: y - 6 * scale, w, h: 12 * scale });
+  }
+}
+
+function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput): void {
+  const { width, theme } = input;
+  const f = fonts(input.typeScale ?? 1);
+  const header = g.lanesY - g.y;
+  ctx.fillStyle = theme.panel;
+  ctx.fillRect(0, g.y, width, header);
+  ctx.fillStyle = theme.text;
+  ctx.font = f.bold;
+  ctx.textBaseline = "middle";
+  ctx.fillText(g.key, 8, g.y + header / 2);
+  ctx.font = f.normal;
   g.lanes.forEach((lane, i) => {
     ctx.fillStyle = i % 2 ? theme.laneAlt : theme.background;
     ctx.fillRect(0, lane.y, width, lane.height);
@@ -214,17 +344,28 @@ function drawBands(
   ctx: CanvasRenderingContext2D,
   g: GroupBox,
   passes: readonly Pass[],
-  { session, axis, width, selectedPass, theme }: DrawInput,
+  input: DrawInput,
   lastTs: number,
 ): void {
+  const { session, axis, width, selectedPass, theme } = input;
+  const f = fonts(input.typeScale ?? 1);
+  const header = g.lanesY - g.y;
   const bands = passBands(passes, g, axis.x, width, lastTs);
-  ctx.font = FONT_BOLD;
+  ctx.font = f.bold;
   // Pass labels share the header row with the key's name: start after it.
   const nameEnd = 8 + ctx.measureText(g.key).width;
   for (const b of bands) {
     const x0 = Math.max(b.x0, GUTTER);
     const x1 = Math.min(b.x1, width);
     if (x1 <= x0) continue;
+    input.geometry?.passes.push({
+      key: b.pass.key,
+      index: b.pass.index,
+      number: b.pass.number,
+      cause: b.pass.cause,
+      x0,
+      x1,
+    });
     ctx.globalAlpha = 0.22;
     ctx.fillStyle = b.style.color;
     ctx.fillRect(x0, b.y, x1 - x0, b.height);
@@ -255,7 +396,7 @@ function drawBands(
     ctx.fillStyle = b.style.color;
     ctx.fillRect(x0, b.y, Math.min(3, x1 - x0), b.height);
     // The cause chip sits in the header row above its band.
-    ctx.fillRect(x0, g.y + GROUP_HEADER - 4, x1 - x0, 4);
+    ctx.fillRect(x0, g.y + header - 4, x1 - x0, 4);
     const sel =
       selectedPass && selectedPass.key === b.pass.key && selectedPass.index === b.pass.index;
     if (sel) {
@@ -264,14 +405,25 @@ function drawBands(
       ctx.strokeRect(x0 + 1, b.y + 1, x1 - x0 - 2, b.height - 2);
     }
   }
-  ctx.font = FONT_SMALL;
+  ctx.font = f.small;
   ctx.textBaseline = "middle";
   const measure = (label: string) => ctx.measureText(label).width;
-  for (const { band: b, x } of placePassLabels(bands, measure, GUTTER, nameEnd, width)) {
+  const lh = Math.max(10, header - 8);
+  for (const { band: b, x, text } of placePassLabels(bands, measure, GUTTER, nameEnd, width)) {
+    const w = measure(text);
     ctx.fillStyle = theme.panel;
-    ctx.fillRect(x - 2, g.y + 2, measure(b.label) + 4, GROUP_HEADER - 8);
+    ctx.fillRect(x - 2, g.y + 2, w + 4, lh);
     ctx.fillStyle = b.pass.cause === "self" ? b.style.color : theme.text;
-    ctx.fillText(b.label, x, g.y + GROUP_HEADER / 2 - 1);
+    ctx.fillText(text, x, g.y + header / 2 - 1);
+    input.geometry?.labels.push({
+      kind: "pass",
+      text,
+      x,
+      y: g.y + 2 + axisHeight(input) - input.scrollY,
+      w,
+      h: lh,
+      pass: { key: b.pass.key, index: b.pass.index },
+    });
   }
 }
 
@@ -331,7 +483,8 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
     glyph(ctx, m.glyph, x, y, r);
     painted[s].push({ x, row });
   }
-  ctx.font = FONT_SMALL;
+  const scale = input.typeScale ?? 1;
+  ctx.font = fonts(scale).small;
   ctx.textBaseline = "middle";
   ctx.fillStyle = theme.text;
   for (let s = 0; s < 5; s++) {
@@ -350,6 +503,9 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
       if (x + r + 4 + w > next - r - 2 || x + r + 4 + w > width) continue;
       ctx.fillText(label, x + r + 4, y);
       labelEnd = x + r + 4 + w;
+      const h = 12 * scale;
+      const y0 = y - h / 2 + axisHeight(input) - input.scrollY;
+      input.geometry?.labels.push({ kind: "mark", text: label, x: x + r + 4, y: y0, w, h });
     }
   }
   if (selected) {

@@ -4,7 +4,7 @@
  */
 import { STAGES } from "@loopscope/trace";
 import type { DrawInput } from "./draw.ts";
-import { AXIS_HEIGHT } from "./draw.ts";
+import { axisHeight } from "./draw.ts";
 import { MIN_BAND_PX } from "./layout.ts";
 
 export type Hit =
@@ -15,8 +15,9 @@ export type Hit =
 const RADIUS_PX = 6;
 
 export function hitTest(input: DrawInput, px: number, py: number): Hit | undefined {
-  if (py < AXIS_HEIGHT) return undefined;
-  const y = py - AXIS_HEIGHT + input.scrollY;
+  const top = axisHeight(input);
+  if (py < top) return undefined;
+  const y = py - top + input.scrollY;
   const g = input.groups.find((gr) => y >= gr.y && y < gr.y + gr.height);
   if (!g) return undefined;
   const lane = g.lanes.find((l) => y >= l.y && y < l.y + l.height);

@@ -30,19 +30,26 @@ export interface GroupBox {
   lanes: LaneBox[];
 }
 
-/** Stacks one group of five lanes per key, top to bottom, in the order given. */
-export function layoutLanes(keys: readonly string[], laneHeight = LANE_HEIGHT): GroupBox[] {
+/**
+ * Stacks one group of five lanes per key, top to bottom, in the order given; `header` is the
+ * height of each group's header row (the key and its pass labels).
+ */
+export function layoutLanes(
+  keys: readonly string[],
+  laneHeight = LANE_HEIGHT,
+  header = GROUP_HEADER,
+): GroupBox[] {
   const groups: GroupBox[] = [];
   let y = 0;
   for (const key of keys) {
-    const lanesY = y + GROUP_HEADER;
+    const lanesY = y + header;
     const lanes = STAGES.map((stage, i) => ({
       key,
       stage,
       y: lanesY + i * laneHeight,
       height: laneHeight,
     }));
-    const height = GROUP_HEADER + STAGES.length * laneHeight;
+    const height = header + STAGES.length * laneHeight;
     groups.push({ key, y, lanesY, height, lanes });
     y += height + GROUP_GAP;
   }
@@ -93,7 +100,7 @@ export function passBands(
       x0,
       x1,
       y: group.lanesY,
-      height: group.height - GROUP_HEADER,
+      height: group.y + group.height - group.lanesY,
       open,
       style: causeStyle(pass.cause, pass.inferred),
       label: passLabel(pass),
@@ -120,19 +127,31 @@ export function startsNewLife(pass: Pass): boolean {
   return pass.number === 1 && pass.index > 0;
 }
 
-/** A pass label placed in its group's header row: its band and the label's left edge. */
+/** A pass label placed in its group's header row: its band, the text and its left edge. */
 export interface PlacedLabel {
   band: PassBand;
+  text: string;
   x: number;
 }
 
 const LABEL_GAP = 6;
 
 /**
+ * The label's short form, for a band too narrow for the whole: "#2 self" for a self-triggered
+ * pass (the one a workshop looks for), the number alone for the rest (the band's colour and the
+ * legend say the cause).
+ */
+export function shortPassLabel(pass: Pass): string {
+  const self = pass.cause === "self" ? " self" : "";
+  return `${startsNewLife(pass) ? "new · " : ""}#${pass.number}${self}`;
+}
+
+/**
  * Which pass labels the header row has room for, and where: each at its band's left edge (never
- * left of `from`, the lanes' start), left to right, none running into the previous one, the
- * key's name (which ends at `nameEnd`) or the right edge. A new Foo's first pass is placed
- * before the others, so its neighbours give way to the label that says a life began there.
+ * left of `from`, the lanes' start), none running into another, the key's name (which ends at
+ * `nameEnd`) or the right edge. Labels are placed by importance — a new Foo's first pass (where a
+ * life began), then self-triggered passes (what the tool exists to show), then the rest — each in
+ * its long form where it fits, else its short form ("#2 self"); the less important give way.
  */
 export function placePassLabels(
   bands: readonly PassBand[],
@@ -142,29 +161,20 @@ export function placePassLabels(
   width: number,
 ): PlacedLabel[] {
   const at = (b: PassBand) => Math.max(b.x0, from) + 4;
-  const fits = (x: number, w: number) => x > nameEnd + LABEL_GAP && x + w < width;
   const placed: PlacedLabel[] = [];
-  const taken: [number, number][] = [];
-  let end = nameEnd;
-  for (const band of bands) {
-    if (!startsNewLife(band.pass)) continue;
+  const taken: [number, number][] = [[-Infinity, nameEnd]];
+  const rank = (b: PassBand) => (startsNewLife(b.pass) ? 0 : b.pass.cause === "self" ? 1 : 2);
+  const order = [...bands].sort((a, b) => rank(a) - rank(b) || a.x0 - b.x0);
+  for (const band of order) {
     const x = at(band);
-    const w = measure(band.label);
-    if (x > end + LABEL_GAP && fits(x, w)) {
-      placed.push({ band, x });
-      taken.push([x - LABEL_GAP, x + w + LABEL_GAP]);
-      end = x + w;
-    }
-  }
-  end = nameEnd;
-  for (const band of bands) {
-    if (startsNewLife(band.pass)) continue;
-    const x = at(band);
-    const w = measure(band.label);
-    const clear = taken.every(([a, b]) => x + w < a || x > b);
-    if (x > end + LABEL_GAP && fits(x, w) && clear) {
-      placed.push({ band, x });
-      end = x + w;
+    for (const text of [band.label, shortPassLabel(band.pass)]) {
+      const w = measure(text);
+      const clear = taken.every(([a, b]) => x + w + LABEL_GAP <= a || x >= b + LABEL_GAP);
+      if (x + w < width && clear) {
+        placed.push({ band, text, x });
+        taken.push([x, x + w]);
+        break;
+      }
     }
   }
   return placed.sort((a, b) => a.x - b.x);

@@ -1,32 +1,120 @@
 /**
- * The timeline's time axis. Positions are computed in milliseconds relative to an origin (the
- * selected Foo's first event, i.e. its creation as the controller saw it), so d3's ticks land on
- * round relative times; the wall clock is origin + offset.
+ * The timeline's time axis: one object that maps wall time to pixels and back, used by the
+ * painter, hit testing, the overview, zoom and pan alike. Linear time maps the window linearly;
+ * folded time (fold.ts) goes through the fold's coordinate first, so idle gaps take a fixed width
+ * and every pass a readable one — the window, deep links and the view store stay in wall time.
+ *
+ * Tick labels are relative to an origin (the selected Foo's first event, i.e. its creation as the
+ * controller saw it), so d3's ticks land on round relative times; the wall clock is origin +
+ * offset.
  */
-import { scaleLinear, type ScaleLinear } from "d3";
+import { tickStep, ticks as d3ticks } from "d3";
+import { foldT, foldU, type Fold } from "./fold.ts";
 
 export const GUTTER = 96;
 
+export type TimeMode = "folded" | "linear";
+
+/** A tick: where it is drawn and the time it stands for. */
+export interface Tick {
+  px: number;
+  /** ms since the origin */
+  ms: number;
+  /** the step of the ticks around it (label precision), ms */
+  stepMs: number;
+}
+
+/** A folded gap in view: where its break mark goes and how long it really was. */
+export interface Break {
+  x0: number;
+  x1: number;
+  us: number;
+}
+
 export interface TimeAxis {
-  /** ms since origin → px */
-  scale: ScaleLinear<number, number>;
   /** µs since epoch */
   origin: number;
+  /** The px range the window is mapped onto. */
+  range: [number, number];
+  /** The fold, in folded time; undefined in linear time. */
+  fold?: Fold;
   /** µs since epoch → px */
   x: (us: number) => number;
   /** px → µs since epoch */
   invert: (px: number) => number;
+  /** Ticks about `spacing` px apart (in folded time, within each stretch between breaks). */
+  ticks: (spacing: number) => Tick[];
+  /** Folded gaps in view (none in linear time). */
+  breaks: () => Break[];
 }
 
-export function makeTimeAxis(window: [number, number], origin: number, width: number): TimeAxis {
-  const scale = scaleLinear()
-    .domain([(window[0] - origin) / 1000, (window[1] - origin) / 1000])
-    .range([GUTTER, Math.max(GUTTER + 1, width - 8)]);
+/**
+ * The axis for `window` (wall µs) over [GUTTER, width − 8]; with a fold, in folded time (a window
+ * is still in wall time: its ends go through the fold).
+ */
+export function makeTimeAxis(
+  window: [number, number],
+  origin: number,
+  width: number,
+  fold?: Fold,
+): TimeAxis {
+  const r0 = GUTTER;
+  const r1 = Math.max(GUTTER + 1, width - 8);
+  const u = fold ? (us: number) => foldU(fold, us) : (us: number) => us;
+  const t = fold ? (x: number) => foldT(fold, x) : (x: number) => x;
+  const u0 = u(window[0]);
+  const u1 = u(window[1]);
+  const k = (r1 - r0) / (u1 - u0 || 1);
+  const x = (us: number) => r0 + (u(us) - u0) * k;
+  const invert = (px: number) => t(u0 + (px - r0) / k);
+  const ticksIn = (a: number, b: number, spacing: number, out: Tick[]) => {
+    const count = Math.floor((x(b) - x(a)) / spacing);
+    if (count < 1) return;
+    const ma = (a - origin) / 1000;
+    const mb = (b - origin) / 1000;
+    const stepMs = tickStep(ma, mb, count);
+    for (const ms of d3ticks(ma, mb, count)) out.push({ px: x(origin + ms * 1000), ms, stepMs });
+  };
   return {
-    scale,
     origin,
-    x: (us) => scale((us - origin) / 1000),
-    invert: (px) => origin + scale.invert(px) * 1000,
+    range: [r0, r1],
+    fold,
+    x,
+    invert,
+    ticks: (spacing) => {
+      const out: Tick[] = [];
+      const w0 = invert(r0);
+      const w1 = invert(r1);
+      if (!fold) {
+        ticksIn(w0, w1, spacing, out);
+        return out;
+      }
+      // Between breaks, time runs as it did; ticks go in each stretch on their own.
+      let from = w0;
+      for (const i of fold.folded) {
+        const a = fold.t[i];
+        if (a <= from) {
+          from = Math.max(from, fold.t[i + 1]);
+          continue;
+        }
+        if (a >= w1) break;
+        ticksIn(from, a, spacing, out);
+        from = fold.t[i + 1];
+      }
+      if (from < w1) ticksIn(from, w1, spacing, out);
+      return out;
+    },
+    breaks: () => {
+      if (!fold) return [];
+      const out: Break[] = [];
+      for (const i of fold.folded) {
+        const x0 = x(fold.t[i]);
+        const x1 = x(fold.t[i + 1]);
+        if (x1 < r0 || x0 > r1) continue;
+        out.push({ x0, x1, us: fold.t[i + 1] - fold.t[i] });
+      }
+      return out;
+    },
   };
 }
 
@@ -51,4 +139,15 @@ export function formatWall(us: number, withMicros = false): string {
     ? String(Math.floor(us % 1_000_000)).padStart(6, "0")
     : String(d.getUTCMilliseconds()).padStart(3, "0");
   return `${hh}:${mm}:${ss}.${frac}`;
+}
+
+/** A folded gap's length, as its break mark says it: "412 ms", "1.6 s", "3 min". */
+export function formatGap(us: number): string {
+  const ms = us / 1000;
+  if (ms < 1) return `${Math.round(us)} µs`;
+  if (ms < 1000) return `${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s < 10 ? s.toFixed(1) : Math.round(s)} s`;
+  const m = s / 60;
+  return m < 60 ? `${Math.round(m)} min` : `${(m / 60).toFixed(1)} h`;
 }

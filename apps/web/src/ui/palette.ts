@@ -56,7 +56,7 @@ export interface ThemeColors {
   selection: string;
 }
 
-export const THEMES: Record<"dark" | "light", ThemeColors> = {
+export const THEMES: Record<"dark" | "light" | "presenter", ThemeColors> = {
   dark: {
     background: "#14171c",
     panel: "#1c2028",
@@ -74,5 +74,15 @@ export const THEMES: Record<"dark" | "light", ThemeColors> = {
     grid: "#dde1e6",
     laneAlt: "#f7f8fa",
     selection: "#000000",
+  },
+  /** Presenter mode (workshop.css): black, white type, grid lines a projector still shows. */
+  presenter: {
+    background: "#000000",
+    panel: "#0b0b0b",
+    text: "#ffffff",
+    muted: "#d0d0d0",
+    grid: "#4a4a4a",
+    laneAlt: "#111111",
+    selection: "#ffffff",
   },
 };

@@ -4,6 +4,8 @@
  * whether the second pass was a no-op, and the reconcile count.
  */
 import type { TraceSession } from "../store/session.ts";
+import { NoStageLines } from "../panels/CountsTable.tsx";
+import { passesWithoutStages } from "../panels/stageLines.ts";
 import { expectations } from "./expectations.ts";
 
 export function ExpectPanel({
@@ -19,6 +21,7 @@ export function ExpectPanel({
   const excerpt = focusKey ? session.excerpt(focusKey)?.excerpt : undefined;
   if (!focusKey || !summary || !excerpt)
     return <p className="muted">Select a Foo to compare what you expected with what happened.</p>;
+  if (passesWithoutStages(session.store, excerpt)) return <NoStageLines excerpt={excerpt} />;
   const x = expectations(excerpt, summary);
   const mark = (ok: boolean | undefined) =>
     ok === undefined ? (

@@ -99,10 +99,7 @@ export class DeploymentControllerSim {
     const newTemplate = !known || !deepEqual(known.template, spec.template);
     const revision = newTemplate ? (known?.revision ?? 0) + 1 : known.revision;
     this.#templates.set(uid, { template: clone(spec.template), revision });
-    const rsName = `${d.metadata.name}-${createHash("sha256")
-      .update(JSON.stringify(spec.template ?? {}))
-      .digest("hex")
-      .slice(0, 10)}`;
+    const rsName = replicaSetOf(d).name;
     const { stepDelayMs: step, readyDelayMs: ready } = this.#opts;
     const rollout: Rollout = { generation, timers: [] };
     this.#rollouts.set(uid, rollout);
@@ -185,6 +182,20 @@ export class DeploymentControllerSim {
       if (!(e instanceof ApiError)) throw e;
     }
   }
+}
+
+/**
+ * The ReplicaSet a Deployment's current pod template runs in: `<deployment>-<pod-template-hash>`
+ * (a hash of the template, so a new template is a new ReplicaSet). Not served as an object; its
+ * name shows in the Deployment's conditions and in its pods' names and owner references.
+ */
+export function replicaSetOf(d: KObject): { name: string; hash: string } {
+  const spec = (d.spec ?? {}) as { template?: unknown };
+  const hash = createHash("sha256")
+    .update(JSON.stringify(spec.template ?? {}))
+    .digest("hex")
+    .slice(0, 10);
+  return { name: `${d.metadata.name}-${hash}`, hash };
 }
 
 /** Like deploymentutil.SetDeploymentCondition: an unchanged condition is left alone; a changed

@@ -10,6 +10,7 @@ import type { ResourceDef } from "../resources/resource.ts";
 import { aggregatedContentType, type DiscoveryVersion } from "./negotiation.ts";
 
 const VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"];
+const READ_VERBS = ["get", "list", "watch"];
 const SUB_VERBS = ["get", "patch", "update"];
 
 interface Discovery {
@@ -38,7 +39,7 @@ function aggregatedResource(r: ResourceDef): Record<string, unknown> {
     responseKind: { group: "", version: "", kind: r.kind },
     scope: r.namespaced ? "Namespaced" : "Cluster",
     singularResource: r.singular,
-    verbs: VERBS,
+    verbs: r.readOnly ? READ_VERBS : VERBS,
     ...(r.shortNames ? { shortNames: r.shortNames } : {}),
     ...(r.categories ? { categories: r.categories } : {}),
     ...(subresources.length ? { subresources } : {}),
@@ -116,7 +117,7 @@ export function discoverResources(group: string, version: string): unknown {
       singularName: r.singular,
       namespaced: r.namespaced,
       kind: r.kind,
-      verbs: VERBS,
+      verbs: r.readOnly ? READ_VERBS : VERBS,
       ...(r.shortNames ? { shortNames: r.shortNames } : {}),
       ...(r.categories ? { categories: r.categories } : {}),
     });

@@ -109,6 +109,13 @@ export async function serveResource(
   const method = req.method ?? "GET";
   const watch = query.get("watch") === "true" || query.get("watch") === "1";
   const verb = verbOf(method, rr, watch);
+  if (def.readOnly && verb !== "get" && verb !== "list" && verb !== "watch") {
+    throw new ApiError(
+      405,
+      "MethodNotAllowed",
+      `the server does not allow this method on the requested resource: ${def.plural} here are the simulated cluster's own, read-only`,
+    );
+  }
   if (subresource && subresource !== "status" && !(subresource === "scale" && def.scale))
     throw pathNotFound();
   if (subresource === "status" && def.status === "none") throw pathNotFound();

@@ -2,6 +2,7 @@
  * (client-node refuses to parse a body without one). */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, badRequest } from "../errors.ts";
+import { deeperThan, MAX_DEPTH, TOO_DEEP } from "../resources/decode.ts";
 
 /** The real server's request body limit. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -55,15 +56,22 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** Parses a JSON body; an empty body reads as `undefined` (DELETE from client-node sends none). */
+/**
+ * Parses a JSON body; an empty body reads as `undefined` (DELETE from client-node sends none).
+ * Nesting past MAX_DEPTH is refused here, before any code recurses into the value.
+ */
 export function parseJson(body: Buffer): unknown {
   const text = body.toString("utf8").trim();
   if (text === "") return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (e) {
     throw badRequest(
       `couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`,
     );
   }
+  if (deeperThan(value, MAX_DEPTH))
+    throw badRequest(`couldn't get version/kind; json parse error: ${TOO_DEEP}`);
+  return value;
 }

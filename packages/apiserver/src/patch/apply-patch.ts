@@ -7,16 +7,16 @@ import { applyStrategicMergePatch } from "./strategic-merge-patch.ts";
 
 export type PatchType = "json" | "merge" | "strategic";
 
-const MEDIA: Record<string, PatchType> = {
-  "application/json-patch+json": "json",
-  "application/merge-patch+json": "merge",
-  "application/strategic-merge-patch+json": "strategic",
-};
+const MEDIA = new Map<string, PatchType>([
+  ["application/json-patch+json", "json"],
+  ["application/merge-patch+json", "merge"],
+  ["application/strategic-merge-patch+json", "strategic"],
+]);
 
 /** Throws 415 for an unknown type, and for strategic merge on a custom resource. */
 export function patchTypeOf(contentType: string | undefined, def: ResourceDef): PatchType {
   const media = (contentType ?? "").split(";")[0].trim().toLowerCase();
-  const type = MEDIA[media];
+  const type = MEDIA.get(media);
   if (!type || (type === "strategic" && !def.builtIn)) {
     const accepted = ["application/json-patch+json", "application/merge-patch+json"];
     if (def.builtIn) accepted.push("application/strategic-merge-patch+json");

@@ -1,9 +1,11 @@
 /**
  * JSON Patch (RFC 6902) with JSON Pointers (RFC 6901): add, remove, replace, move, copy, test.
  * Operations apply in order to a copy; the first failing one aborts the whole patch (422).
+ * A pointer's tokens name own properties only: `/__proto__/x` is a missing path unless the
+ * document has a key "__proto__", and then it is that key (see object.ts getOwn/setOwn).
  */
 import { ApiError } from "../errors.ts";
-import { clone, deepEqual, isPlainObject } from "../object.ts";
+import { clone, deepEqual, getOwn, hasOwn, isPlainObject, setOwn } from "../object.ts";
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -38,7 +40,7 @@ function parentOf(doc: unknown, tokens: string[]): [Container, string] {
   let cur: unknown = doc;
   for (const t of tokens.slice(0, -1)) {
     if (Array.isArray(cur)) cur = cur[arrayIndex(cur, t, false)];
-    else if (isPlainObject(cur) && t in cur) cur = cur[t];
+    else if (isPlainObject(cur) && hasOwn(cur, t)) cur = getOwn(cur, t);
     else fail(`missing path "/${tokens.join("/")}"`);
   }
   if (!Array.isArray(cur) && !isPlainObject(cur)) fail(`missing path "/${tokens.join("/")}"`);
@@ -49,15 +51,15 @@ function get(doc: unknown, tokens: string[]): unknown {
   if (tokens.length === 0) return doc;
   const [parent, last] = parentOf(doc, tokens);
   if (Array.isArray(parent)) return parent[arrayIndex(parent, last, false)];
-  if (!(last in parent)) fail(`missing path "/${tokens.join("/")}"`);
-  return parent[last];
+  if (!hasOwn(parent, last)) fail(`missing path "/${tokens.join("/")}"`);
+  return getOwn(parent, last);
 }
 
 function remove(doc: unknown, tokens: string[]): unknown {
   const [parent, last] = parentOf(doc, tokens);
   if (Array.isArray(parent)) return parent.splice(arrayIndex(parent, last, false), 1)[0];
-  if (!(last in parent)) fail(`unable to remove nonexistent key: ${last}`);
-  const value = parent[last];
+  if (!hasOwn(parent, last)) fail(`unable to remove nonexistent key: ${last}`);
+  const value = getOwn(parent, last);
   delete parent[last];
   return value;
 }
@@ -66,7 +68,7 @@ function add(doc: unknown, tokens: string[], value: unknown): unknown {
   if (tokens.length === 0) return value;
   const [parent, last] = parentOf(doc, tokens);
   if (Array.isArray(parent)) parent.splice(arrayIndex(parent, last, true), 0, value);
-  else parent[last] = value;
+  else setOwn(parent, last, value);
   return doc;
 }
 

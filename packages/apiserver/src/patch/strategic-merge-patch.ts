@@ -4,26 +4,28 @@
  * replaced. Directives: `$patch: replace|delete|merge`, `$retainKeys`, `$setElementOrder/<list>`,
  * `$deleteFromPrimitiveList/<list>`. The merge keys are those of k8s.io/api's struct tags for the
  * fields these types contain, keyed by field name (no served type reuses a name with another key).
+ * Keys are own data properties, whatever their names (object.ts getOwn/setOwn): a field called
+ * `__proto__` or `constructor` merges like any other.
  */
 import { ApiError } from "../errors.ts";
-import { clone, isPlainObject } from "../object.ts";
+import { clone, getOwn, isPlainObject, setOwn } from "../object.ts";
 
-const MERGE_KEYS: Record<string, string> = {
-  containers: "name",
-  initContainers: "name",
-  ephemeralContainers: "name",
-  volumes: "name",
-  env: "name",
-  imagePullSecrets: "name",
-  resourceClaims: "name",
-  ports: "containerPort",
-  volumeMounts: "mountPath",
-  volumeDevices: "devicePath",
-  conditions: "type",
-  ownerReferences: "uid",
-  hostAliases: "ip",
-  topologySpreadConstraints: "topologyKey",
-};
+const MERGE_KEYS = new Map<string, string>([
+  ["containers", "name"],
+  ["initContainers", "name"],
+  ["ephemeralContainers", "name"],
+  ["volumes", "name"],
+  ["env", "name"],
+  ["imagePullSecrets", "name"],
+  ["resourceClaims", "name"],
+  ["ports", "containerPort"],
+  ["volumeMounts", "mountPath"],
+  ["volumeDevices", "devicePath"],
+  ["conditions", "type"],
+  ["ownerReferences", "uid"],
+  ["hostAliases", "ip"],
+  ["topologySpreadConstraints", "topologyKey"],
+]);
 
 /** Lists of scalars whose patch strategy is "merge" (set union) rather than replace. */
 const MERGED_PRIMITIVE_LISTS = new Set(["finalizers"]);
@@ -50,7 +52,7 @@ function mergeMap(
   original: Record<string, unknown>,
   patch: Record<string, unknown>,
 ): Record<string, unknown> | undefined {
-  const directive = patch.$patch;
+  const directive = getOwn(patch, "$patch");
   if (directive === "delete") return undefined;
   const result: Record<string, unknown> = directive === "replace" ? {} : { ...original };
   const orders: [string, unknown[]][] = [];
@@ -62,36 +64,37 @@ function mergeMap(
     }
     if (key.startsWith(DELETE_FROM)) {
       const field = key.slice(DELETE_FROM.length);
-      if (Array.isArray(result[field]) && Array.isArray(value)) {
-        result[field] = (result[field] as unknown[]).filter((x) => !value.includes(x));
+      const list = getOwn(result, field);
+      if (Array.isArray(list) && Array.isArray(value)) {
+        setOwn(
+          result,
+          field,
+          list.filter((x) => !value.includes(x)),
+        );
       }
       continue;
     }
     if (value === null) {
       delete result[key];
     } else if (isPlainObject(value)) {
-      const merged = mergeMap(
-        isPlainObject(result[key]) ? (result[key] as Record<string, unknown>) : {},
-        value,
-      );
+      const old = getOwn(result, key);
+      const merged = mergeMap(isPlainObject(old) ? old : {}, value);
       if (merged === undefined) delete result[key];
-      else result[key] = merged;
+      else setOwn(result, key, merged);
     } else if (Array.isArray(value)) {
-      result[key] = mergeList(
-        key,
-        Array.isArray(result[key]) ? (result[key] as unknown[]) : [],
-        value,
-      );
+      const old = getOwn(result, key);
+      setOwn(result, key, mergeList(key, Array.isArray(old) ? old : [], value));
     } else {
-      result[key] = value;
+      setOwn(result, key, value);
     }
   }
   for (const [field, order] of orders) {
-    if (Array.isArray(result[field]))
-      result[field] = reorder(field, result[field] as unknown[], order);
+    const list = getOwn(result, field);
+    if (Array.isArray(list)) setOwn(result, field, reorder(field, list, order));
   }
-  if (Array.isArray(patch.$retainKeys)) {
-    const keep = new Set(patch.$retainKeys as string[]);
+  const retain = getOwn(patch, "$retainKeys");
+  if (Array.isArray(retain)) {
+    const keep = new Set(retain as unknown[]);
     for (const key of Object.keys(result)) if (!keep.has(key)) delete result[key];
   }
   return result;
@@ -103,17 +106,16 @@ function fresh(item: unknown): unknown {
 }
 
 function mergeList(field: string, original: unknown[], patch: unknown[]): unknown[] {
-  const mergeKey = MERGE_KEYS[field];
+  const mergeKey = MERGE_KEYS.get(field);
   if (mergeKey) {
-    if (patch.some((p) => isPlainObject(p) && p.$patch === "replace")) {
-      return patch.filter((p) => !(isPlainObject(p) && p.$patch === "replace")).map(fresh);
-    }
+    const replaces = (p: unknown) => isPlainObject(p) && getOwn(p, "$patch") === "replace";
+    if (patch.some(replaces)) return patch.filter((p) => !replaces(p)).map(fresh);
     const result = original.map((x) => x);
     for (const item of patch) {
       if (!isPlainObject(item)) fail(`list ${field} must contain objects`);
-      const key = item[mergeKey];
-      const at = result.findIndex((x) => isPlainObject(x) && x[mergeKey] === key);
-      if (item.$patch === "delete") {
+      const key = getOwn(item, mergeKey);
+      const at = result.findIndex((x) => isPlainObject(x) && getOwn(x, mergeKey) === key);
+      if (getOwn(item, "$patch") === "delete") {
         if (at >= 0) result.splice(at, 1);
         continue;
       }
@@ -132,8 +134,8 @@ function mergeList(field: string, original: unknown[], patch: unknown[]): unknow
 
 /** `$setElementOrder`: listed items first, in that order; the rest keep their relative order. */
 function reorder(field: string, list: unknown[], order: unknown[]): unknown[] {
-  const mergeKey = MERGE_KEYS[field];
-  const identity = (x: unknown) => (mergeKey && isPlainObject(x) ? x[mergeKey] : x);
+  const mergeKey = MERGE_KEYS.get(field);
+  const identity = (x: unknown) => (mergeKey && isPlainObject(x) ? getOwn(x, mergeKey) : x);
   const wanted = order.map(identity);
   const listed = wanted.flatMap((w) => list.filter((x) => identity(x) === w));
   const rest = list.filter((x) => !wanted.includes(identity(x)));

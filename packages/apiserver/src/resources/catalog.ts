@@ -4,11 +4,15 @@ import { deploymentResource } from "./deployment.ts";
 import { EVENT_FIELD_SELECTORS, eventResource } from "./event.ts";
 import { fooResource } from "./foo.ts";
 import { namespaceResource } from "./namespace.ts";
+import { POD_FIELD_SELECTORS, podResource } from "./pod.ts";
+import { serviceResource } from "./service.ts";
 import type { ResourceDef } from "./resource.ts";
 
 export const RESOURCES: readonly ResourceDef[] = [
   namespaceResource,
   eventResource,
+  podResource,
+  serviceResource,
   deploymentResource,
   fooResource,
   crdResource,
@@ -41,5 +45,6 @@ export function allowedFieldSelectors(def: ResourceDef): string[] {
   const base = ["metadata.name", "metadata.namespace"];
   if (def === eventResource) return [...base, ...EVENT_FIELD_SELECTORS];
   if (def === namespaceResource) return [...base, "status.phase"];
+  if (def === podResource) return [...base, ...POD_FIELD_SELECTORS];
   return base;
 }

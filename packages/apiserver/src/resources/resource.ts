@@ -31,6 +31,11 @@ export interface ResourceDef {
   builtIn: boolean;
   /** PUT without metadata.resourceVersion is allowed (false for CRs: 422). */
   unconditionalUpdate: boolean;
+  /**
+   * Clients may only get, list and watch: the objects are the server's own simulation (pods of
+   * the simulated Deployments, the `kubernetes` Service). Writes answer 405.
+   */
+  readOnly?: boolean;
   /** Whether an update from old to next bumps metadata.generation; absent: no generation field. */
   generationChanged?(old: KObject, next: KObject): boolean;
   /** Fills defaults in place (create and update). */

@@ -4,7 +4,7 @@
  * resource before storing it. Only the keywords the served CRDs use are implemented.
  */
 import type { FieldError } from "../errors.ts";
-import { isPlainObject } from "../object.ts";
+import { getOwn, isPlainObject } from "../object.ts";
 
 export interface JsonSchema {
   type?: "object" | "array" | "string" | "integer" | "number" | "boolean";
@@ -87,7 +87,7 @@ function walkObject(
   root: boolean,
 ): void {
   for (const req of schema.required ?? []) {
-    if (obj[req] === undefined) {
+    if (getOwn(obj, req) === undefined) {
       out.errors.push({
         reason: "FieldValueRequired",
         field: join(path, req),
@@ -98,7 +98,8 @@ function walkObject(
   if (!schema.properties || schema["x-kubernetes-preserve-unknown-fields"]) return;
   for (const [key, value] of Object.entries(obj)) {
     if (root && ROOT_FIELDS.has(key)) continue;
-    const child = schema.properties[key];
+    // Own keys only: a field named "constructor" is not declared by Object.prototype's.
+    const child = getOwn(schema.properties, key) as JsonSchema | undefined;
     if (!child) {
       out.unknown.push(join(path, key));
       if (!strict) delete obj[key];

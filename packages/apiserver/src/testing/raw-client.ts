@@ -11,6 +11,8 @@ export interface Reply<T = Record<string, unknown>> {
 
 export const FOOS = "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos";
 export const DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
+/** What a Foo body must name (a custom resource's kind does not come from the URL). */
+export const FOO_TYPE = { apiVersion: "samplecontroller.k8s.io/v1alpha1", kind: "Foo" } as const;
 
 export class RawClient {
   readonly base: string;
@@ -71,8 +73,7 @@ export class RawClient {
   /** Creates a Foo and returns the stored object. */
   async createFoo(name: string, replicas = 1, extra: Record<string, unknown> = {}): Promise<KObj> {
     const r = await this.post<KObj>(FOOS, {
-      apiVersion: "samplecontroller.k8s.io/v1alpha1",
-      kind: "Foo",
+      ...FOO_TYPE,
       metadata: { name },
       spec: { deploymentName: name, replicas },
       ...extra,

@@ -90,6 +90,10 @@ export interface KeySummary {
   /** Passes from the key's first watch event until it was first quiescent; null if never. */
   reconcilesForCreate: number | null;
   quiescent: boolean;
+  /**
+   * This life had a hot loop (its finding). It stays true once the loop has stopped: `quiescent`
+   * says whether it has.
+   */
   hotLoop: boolean;
 }
 

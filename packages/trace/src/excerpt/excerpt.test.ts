@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { analyze, fixture } from "../testing/fixtures.ts";
 import { readTraceText } from "../reader/read-trace.ts";
-import { buildExcerpt, excerpt, renderExcerptText } from "./excerpt.ts";
+import { buildExcerpt, excerpt, excerptLineColumn, renderExcerptText } from "./excerpt.ts";
 
 describe("annotated excerpt", () => {
   const { events } = analyze(fixture("stage/create-canonical.log"));
@@ -24,6 +24,22 @@ describe("annotated excerpt", () => {
     ]);
     // Noise and the later resync are left out.
     expect(x.rows.every((r) => r.kind === "pass" || !r.event.raw?.includes("event.go"))).toBe(true);
+  });
+
+  it("says where each event row's log line starts, for a view that wraps long rows", () => {
+    const x = buildExcerpt(events)!;
+    const col = excerptLineColumn(x);
+    const lines = renderExcerptText(x).split("\n");
+    const rows = x.rows.filter((r) => r.kind === "event");
+    expect(rows.length).toBeGreaterThan(5);
+    for (const r of rows) {
+      const line = lines.find((l) =>
+        l.includes(r.event.raw!.slice(r.event.raw!.indexOf("] ") + 2)),
+      )!;
+      expect(line.slice(col - 2, col)).toBe("  ");
+      expect(line.slice(0, col).trim()).toContain(r.event.src!);
+      expect(line[col]).not.toBe(" ");
+    }
   });
 
   it("prints the stage in a left margin with file:line beside it", () => {

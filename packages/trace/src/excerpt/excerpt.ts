@@ -237,12 +237,23 @@ function closing(x: Excerpt): string {
     : end;
 }
 
+/** Width of the file:line column of renderExcerptText. */
+function srcWidthOf(x: Excerpt): number {
+  return Math.max(6, ...x.rows.map((r) => (r.kind === "event" ? (r.event.src ?? "").length : 0)));
+}
+
+/**
+ * The column where an event row's log line starts in renderExcerptText (after the stage, the
+ * offset and file:line): a view that wraps long rows indents what wraps to it, so the columns
+ * stay readable.
+ */
+export function excerptLineColumn(x: Excerpt): number {
+  return 8 + 1 + 9 + 2 + srcWidthOf(x) + 2;
+}
+
 export function renderExcerptText(x: Excerpt): string {
   const out = [`${x.key}: ${excerptSpan(x)}`, ""];
-  const srcWidth = Math.max(
-    6,
-    ...x.rows.map((r) => (r.kind === "event" ? (r.event.src ?? "").length : 0)),
-  );
+  const srcWidth = srcWidthOf(x);
   for (const r of x.rows) {
     if (r.kind === "pass") {
       out.push(`──── ${r.text} ────`);

@@ -37,6 +37,7 @@ const OPTIONAL: Record<string, Check> = {
   fields: strArray,
   error: str,
   level: oneOf("I", "W", "E", "F"),
+  inferred: bool,
 };
 
 const REQUIRED: Record<TraceEvent["stage"], Record<string, Check>> = {

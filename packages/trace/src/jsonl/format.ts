@@ -30,7 +30,7 @@ export interface TraceHeader {
 const COMMON = ["seq", "ts", "key", "stage", "src", "raw", "line"];
 export const KNOWN_FIELDS: Record<TraceEvent["stage"], ReadonlySet<string>> = {
   watch: new Set([...COMMON, "kind", "event", "ns", "name", "rv", "oldRv"]),
-  enqueue: new Set([...COMMON, "len", "merged", "cause", "causeSeq", "delayMs"]),
+  enqueue: new Set([...COMMON, "len", "merged", "cause", "causeSeq", "delayMs", "inferred"]),
   dequeue: new Set([...COMMON, "len", "worker"]),
   read: new Set([...COMMON, "rv", "generation", "found", "worker"]),
   write: new Set([
@@ -44,7 +44,7 @@ export const KNOWN_FIELDS: Record<TraceEvent["stage"], ReadonlySet<string>> = {
     "fields",
     "worker",
   ]),
-  done: new Set([...COMMON, "outcome", "error", "delayMs", "worker"]),
+  done: new Set([...COMMON, "outcome", "error", "delayMs", "worker", "inferred"]),
   note: new Set([...COMMON, "level", "text"]),
 };
 

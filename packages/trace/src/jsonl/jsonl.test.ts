@@ -97,6 +97,31 @@ describe("JSONL", () => {
     expect(back.map(encodeEvent).join("")).toBe(events.map(encodeEvent).join(""));
   });
 
+  it("reads `inferred` on enqueue and done as a field of the model, not an extra", () => {
+    const lines =
+      '{"seq":1,"ts":5,"key":"a/b","stage":"enqueue","causeSeq":0,"inferred":true}\n' +
+      '{"seq":2,"ts":6,"key":"a/b","stage":"done","outcome":"synced","inferred":true}\n' +
+      '{"seq":3,"ts":7,"key":"a/b","stage":"done","outcome":"synced","inferred":"yes"}\n';
+    const { events: back } = readTraceText(lines);
+    expect(back[0]).toEqual({
+      seq: 1,
+      ts: 5,
+      key: "a/b",
+      stage: "enqueue",
+      causeSeq: 0,
+      inferred: true,
+    });
+    expect(back[1]).toEqual({
+      seq: 2,
+      ts: 6,
+      key: "a/b",
+      stage: "done",
+      outcome: "synced",
+      inferred: true,
+    });
+    expect(back[2].extra).toEqual({ inferred: "yes" });
+  });
+
   it("keeps fields of a newer writer in extra and writes them back at top level", () => {
     const line =
       '{"seq":1,"ts":5,"key":"a/b","stage":"dequeue","worker":2,"queueShard":7,"len":"many"}\n';

@@ -1,0 +1,107 @@
+/**
+ * The real `loopscope proxy` in a child process, as a user runs it: the lines it prints work (the
+ * controller's export, kubectl's), the real FooController (another process) run with the printed
+ * kubeconfig gets traced, and Ctrl-C leaves a complete recording that `stats` reads.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { Analyzer, readTraceText } from "@loopscope/trace";
+import { REPO_ROOT } from "../up/web-build.ts";
+
+const BIN = join(REPO_ROOT, "apps", "server", "bin", "loopscope.mjs");
+const MANIFEST = join(REPO_ROOT, "public", "manifests", "example-foo.yaml");
+const run = promisify(execFile);
+const children: ChildProcess[] = [];
+let dir: string | undefined;
+
+afterEach(async () => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+function start(args: string[], cwd: string) {
+  const child = spawn(process.execPath, args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  const out = { stdout: "", stderr: "" };
+  child.stdout!.on("data", (b: Buffer) => (out.stdout += b.toString()));
+  child.stderr!.on("data", (b: Buffer) => (out.stderr += b.toString()));
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  return { child, out, exited };
+}
+
+describe("loopscope proxy (the command)", () => {
+  it(
+    "prints what to run, traces the controller run with it, and records until Ctrl-C",
+    { timeout: 180_000 },
+    async () => {
+      dir = await mkdtemp(join(tmpdir(), "loopscope-proxy-cmd-"));
+      const record = join(dir, "run.jsonl");
+      const proxy = start(
+        [BIN, "proxy", "--no-build", "--dashboard-port", "0", "--record", record],
+        dir,
+      );
+      await vi.waitFor(() => expect(proxy.out.stderr).toContain("Ctrl-C to stop"), {
+        timeout: 60_000,
+        interval: 50,
+      });
+      const controllerKc = /^export KUBECONFIG=(\S+)$/m.exec(proxy.out.stdout)![1];
+      const kubectlKc = /^KUBECONFIG=(\S+) kubectl/m.exec(proxy.out.stdout)![1];
+      expect(proxy.out.stdout).toMatch(/^dashboard {2}http:\/\/127\.0\.0\.1:\d+/m);
+
+      const fixture = fileURLToPath(new URL("./foo-controller.fixture.ts", import.meta.url));
+      const controller = start(["--import", "tsx", fixture, controllerKc], REPO_ROOT);
+      await vi.waitFor(() => expect(controller.out.stderr).toContain("ready"), { timeout: 60_000 });
+      await run("kubectl", ["apply", "-f", MANIFEST], {
+        env: { ...process.env, KUBECONFIG: kubectlKc },
+      });
+      await vi.waitFor(
+        () => expect(proxy.out.stderr).toContain("tracing samplecontroller.k8s.io/Foo objects"),
+        { timeout: 30_000, interval: 50 },
+      );
+      // Two passes at least (the create's, and its own writes' echoes') went by.
+      await vi.waitFor(
+        async () =>
+          expect(
+            (await readFile(record, "utf8")).match(/"stage":"done"/g)?.length ?? 0,
+          ).toBeGreaterThanOrEqual(2),
+        { timeout: 30_000, interval: 200 },
+      );
+      controller.child.kill("SIGTERM");
+      await controller.exited;
+      proxy.child.kill("SIGINT");
+      expect(await proxy.exited).toBe(0);
+      expect(proxy.out.stderr).toMatch(/stopped; \d+ events recorded/);
+
+      const { events, reader } = readTraceText(await readFile(record, "utf8"));
+      expect(reader.header?.source).toBe("proxy");
+      const analyzer = new Analyzer();
+      analyzer.pushAll(events);
+      const passes = analyzer.passes("default/example-foo");
+      expect(passes[0]).toMatchObject({ cause: "external", fromMarkers: true, outcome: "synced" });
+      expect(passes.some((p) => p.cause === "self")).toBe(true);
+      const creates = events.filter((e) => e.stage === "write" && e.verb === "create");
+      expect(creates).toEqual([
+        expect.objectContaining({
+          target: "deployments/default/example-foo",
+          code: 201,
+          changed: true,
+        }),
+      ]);
+    },
+  );
+
+  it("says what is wrong with its flags", { timeout: 60_000 }, async () => {
+    const bad = await run(process.execPath, [BIN, "proxy", "--for", "foo"]).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(bad).toMatchObject({ code: 2 });
+    expect((bad as { stderr: string }).stderr).toContain("--for takes GROUP/KIND");
+    const { stdout } = await run(process.execPath, [BIN, "proxy", "--help"]);
+    expect(stdout).toContain("usage: loopscope proxy");
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * `loopscope proxy`'s dashboard, in process: its info says where the cluster is, its objects
+ * snapshot claims nothing (so the page marks no Foo deleted), and its cluster actions reach the
+ * cluster directly — the Foo they create is someone else's change, traced as the controller sees it.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { API, TOKEN_HEADER, type ServerInfo } from "@loopscope/protocol";
+import { startProxyRun, type ProxyRun } from "./start-proxy.ts";
+
+let dir: string | undefined;
+let run: ProxyRun | undefined;
+
+afterEach(async () => {
+  await run?.stop();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("startProxyRun", () => {
+  it("serves info and a snapshot that claims nothing, and acts on the cluster directly", async () => {
+    dir = await mkdtemp(join(tmpdir(), "loopscope-proxy-run-"));
+    run = await startProxyRun({
+      upstream: { kind: "embedded" },
+      port: 0,
+      dashboardPort: 0,
+      webRoot: dir,
+      runsDir: join(dir, "runs"),
+      primaries: ["samplecontroller.k8s.io/Foo"],
+    });
+    const headers = { [TOKEN_HEADER]: run.dashboard.tokens.owner };
+    const info = (await (
+      await fetch(run.dashboard.url + API.info.slice(1), { headers })
+    ).json()) as ServerInfo;
+    expect(info).toMatchObject({ mode: "live", cluster: { kind: "embedded" }, scenarios: [] });
+    const objects = await (
+      await fetch(run.dashboard.url + API.objects.slice(1), { headers })
+    ).json();
+    expect(objects).toEqual({ atSeq: 0, objects: [] });
+
+    const res = await fetch(run.dashboard.url + API.action.slice(1), {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: JSON.stringify({ action: "createFoo", name: "from-the-page" }),
+    });
+    expect(res.status).toBe(200);
+    const kubectl = await fetch(
+      `${new URL(run.server).origin}/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos/from-the-page`,
+    );
+    expect(kubectl.status).toBe(200);
+  });
+
+  it("fails to start with one line for a kubeconfig it cannot read, and leaves no recording", async () => {
+    dir = await mkdtemp(join(tmpdir(), "loopscope-proxy-run-"));
+    await expect(
+      startProxyRun({
+        upstream: { kind: "kubeconfig", path: join(dir, "missing") },
+        port: 0,
+        dashboardPort: 0,
+        webRoot: dir,
+        runsDir: join(dir, "runs"),
+        primaries: [],
+      }),
+    ).rejects.toThrow(/^cannot read kubeconfig .*missing/);
+    expect(existsSync(join(dir, "runs"))).toBe(false);
+  });
+});

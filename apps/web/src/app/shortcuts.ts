@@ -1,0 +1,41 @@
+/**
+ * The dashboard's keyboard shortcuts, as the `?` overlay lists them. useKeyboard.ts handles
+ * them; this list is what people read, so it says what each does, not how.
+ */
+export interface Shortcut {
+  keys: string[];
+  does: string;
+}
+
+export const SHORTCUTS: readonly { group: string; items: readonly Shortcut[] }[] = [
+  {
+    group: "Move",
+    items: [
+      { keys: ["space"], does: "play / pause the replay" },
+      { keys: ["←", "→"], does: "previous / next event of the selected Foo" },
+      { keys: ["[", "]"], does: "previous / next pass" },
+      { keys: ["f"], does: "fit the selected Foos' whole life" },
+      { keys: ["c"], does: "zoom to the creation (first event → quiescent)" },
+    ],
+  },
+  {
+    group: "View",
+    items: [
+      { keys: ["t"], does: "folded ⇄ linear time" },
+      { keys: ["p"], does: "lanes ⇄ pass-by-pass view" },
+      { keys: ["wheel"], does: "zoom the timeline" },
+      { keys: ["drag"], does: "pan the timeline" },
+      { keys: ["shift", "wheel"], does: "scroll the lanes" },
+      { keys: ["ctrl / ⌘", "click"], does: "stack a second Foo's lanes" },
+    ],
+  },
+  {
+    group: "Find",
+    items: [
+      { keys: ["/"], does: "filter the objects" },
+      { keys: ["↑", "↓"], does: "choose a Foo in the objects table" },
+      { keys: ["Esc"], does: "clear the selection (leave presenter mode first)" },
+      { keys: ["?"], does: "show / hide these shortcuts" },
+    ],
+  },
+];

@@ -1,0 +1,229 @@
+/**
+ * Bad request bodies get what a real API server answers, over real HTTP: a metadata field of
+ * the wrong JSON type is a 400 naming the Go field and type (never stored coerced, never a
+ * 500), a custom resource without kind or apiVersion is a 400 (a built-in type takes both from
+ * the URL), and nesting past the limit is a 400 instead of a stack overflow. Nothing is stored
+ * by a refused request, and the server answers the next one.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "./index.ts";
+import { MAX_DEPTH } from "./resources/decode.ts";
+import {
+  DEPLOYMENTS,
+  FOO_TYPE,
+  FOOS,
+  RawClient,
+  deploymentBody,
+  type KObj,
+} from "./testing/raw-client.ts";
+
+let server: ApiServer;
+let c: RawClient;
+
+beforeAll(async () => {
+  server = await startApiServer();
+  c = new RawClient(server.url);
+});
+afterAll(() => server.stop());
+
+interface StatusBody {
+  kind: string;
+  reason: string;
+  message: string;
+  code: number;
+}
+
+const names = async (path: string) =>
+  (await c.get<{ items: KObj[] }>(path)).body.items.map((i) => i.metadata.name);
+
+function nested(depth: number): string {
+  return '{"a":'.repeat(depth - 1) + "{}" + "}".repeat(depth - 1);
+}
+
+describe("metadata of the wrong JSON type", () => {
+  // [metadata, the decode error after "cannot be handled as a Foo: "] for a custom resource,
+  // whose ObjectMeta is decoded on its own (field paths start at ObjectMeta).
+  const cases: [Record<string, unknown> | string, string][] = [
+    [
+      { name: 5 },
+      "json: cannot unmarshal number into Go struct field ObjectMeta.name of type string",
+    ],
+    [
+      { name: "m", labels: "app=x" },
+      "json: cannot unmarshal string into Go struct field ObjectMeta.labels of type map[string]string",
+    ],
+    [
+      { name: "m", labels: { app: 1 } },
+      "json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string",
+    ],
+    [
+      { name: "m", annotations: ["a"] },
+      "json: cannot unmarshal array into Go struct field ObjectMeta.annotations of type map[string]string",
+    ],
+    [
+      { name: "m", finalizers: "x" },
+      "json: cannot unmarshal string into Go struct field ObjectMeta.finalizers of type []string",
+    ],
+    [
+      { name: "m", finalizers: [true] },
+      "json: cannot unmarshal bool into Go struct field ObjectMeta.finalizers of type string",
+    ],
+    [
+      { name: "m", ownerReferences: { uid: "u" } },
+      "json: cannot unmarshal object into Go struct field ObjectMeta.ownerReferences of type []v1.OwnerReference",
+    ],
+    [
+      { name: "m", ownerReferences: [{ uid: 7 }] },
+      "json: cannot unmarshal number into Go struct field OwnerReference.ownerReferences.uid of type string",
+    ],
+    [
+      { name: "m", generation: 1.5 },
+      "json: cannot unmarshal number 1.5 into Go struct field ObjectMeta.generation of type int64",
+    ],
+    [
+      { name: "m", creationTimestamp: 5 },
+      "json: cannot unmarshal number into Go value of type string",
+    ],
+    ["m", "json: cannot unmarshal string into Go value of type v1.ObjectMeta"],
+  ];
+
+  it("a Foo: 400 BadRequest in the decoder's words, nothing stored", async () => {
+    for (const [metadata, why] of cases) {
+      const r = await c.post<StatusBody>(FOOS, { ...FOO_TYPE, metadata, spec: { replicas: 1 } });
+      expect(r.status, JSON.stringify(metadata)).toBe(400);
+      expect(r.body).toMatchObject({
+        kind: "Status",
+        reason: "BadRequest",
+        code: 400,
+        message: `Foo in version "v1alpha1" cannot be handled as a Foo: ${why}`,
+      });
+    }
+    expect(await names(FOOS)).toEqual([]);
+  });
+
+  it("a Deployment: the field path from the object's root, as Go decodes a built-in type", async () => {
+    const body = deploymentBody("typed");
+    const r = await c.post<StatusBody>(DEPLOYMENTS, {
+      ...body,
+      metadata: { ...body.metadata, labels: { app: 3 } },
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe(
+      'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string',
+    );
+    const spec = await c.post<StatusBody>(DEPLOYMENTS, { ...body, spec: "three replicas" });
+    expect(spec.body.message).toBe(
+      'Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field Deployment.spec of type v1.DeploymentSpec',
+    );
+    expect(await names(DEPLOYMENTS)).toEqual([]);
+  });
+
+  it("the same on update and patch: the stored object is left as it was", async () => {
+    const foo = await c.createFoo("kept");
+    const put = await c.put<StatusBody>(`${FOOS}/kept`, {
+      ...foo,
+      metadata: { ...foo.metadata, labels: { tier: false } },
+    });
+    expect(put.status).toBe(400);
+    const merge = await c.patch<StatusBody>(`${FOOS}/kept`, { metadata: { annotations: 7 } });
+    expect(merge.status).toBe(400);
+    expect(merge.body.message).toContain("ObjectMeta.annotations of type map[string]string");
+    const json = await c.patch<StatusBody>(
+      `${FOOS}/kept`,
+      [{ op: "add", path: "/metadata/finalizers", value: [1] }],
+      "application/json-patch+json",
+    );
+    expect(json.status).toBe(400);
+    const now = await c.get<KObj>(`${FOOS}/kept`);
+    expect(now.body.metadata).toEqual(foo.metadata);
+  });
+
+  it("a null field is left out, as Go leaves it zero", async () => {
+    const r = await c.post<KObj>(FOOS, {
+      ...FOO_TYPE,
+      metadata: { name: "nulls", labels: null, finalizers: null },
+      spec: { replicas: 1 },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.metadata).not.toHaveProperty("labels");
+    expect(r.body.metadata).not.toHaveProperty("finalizers");
+  });
+});
+
+describe("kind and apiVersion", () => {
+  it("a Foo without kind or apiVersion is a 400; a Deployment takes both from the URL", async () => {
+    const noKind = await c.post<StatusBody>(FOOS, {
+      apiVersion: FOO_TYPE.apiVersion,
+      metadata: { name: "no-kind" },
+      spec: { replicas: 1 },
+    });
+    expect(noKind.status).toBe(400);
+    expect(noKind.body.message).toMatch(
+      /^the object provided is unrecognized \(must be of type Foo\): Object 'Kind' is missing in '\{"apiVersion":.*\}' \(\{"apiVersion":"samplecontrolle \.\.\.\)$/,
+    );
+    const noVersion = await c.post<StatusBody>(FOOS, {
+      kind: "Foo",
+      metadata: { name: "no-version" },
+      spec: { replicas: 1 },
+    });
+    expect(noVersion.status).toBe(400);
+    expect(noVersion.body.message).toBe(
+      "the API version in the data () does not match the expected API version (samplecontroller.k8s.io/v1alpha1)",
+    );
+    const bare = await c.post<StatusBody>(FOOS, { metadata: { name: "bare" }, spec: {} });
+    expect(bare.status).toBe(400);
+    expect(await names(FOOS)).not.toContain("no-kind");
+
+    const { apiVersion: _a, kind: _k, ...untyped } = deploymentBody("untyped");
+    const d = await c.post<KObj>(DEPLOYMENTS, untyped);
+    expect(d.status).toBe(201);
+    expect(d.body).toMatchObject({ apiVersion: "apps/v1", kind: "Deployment" });
+  });
+});
+
+describe("deep nesting", () => {
+  it(`a body nested past ${MAX_DEPTH} levels is a 400 on create, update and patch`, async () => {
+    for (const depth of [MAX_DEPTH + 1, 100_000]) {
+      const body = `{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"deep"},"spec":${nested(depth)}}`;
+      const r = await c.request<StatusBody>("POST", DEPLOYMENTS, body);
+      expect(r.status, String(depth)).toBe(400);
+      expect(r.body.reason).toBe("BadRequest");
+      expect(r.body.message).toContain(`exceeded max depth (${MAX_DEPTH} levels of nesting)`);
+      const patch = await c.request<StatusBody>(
+        "PATCH",
+        `${FOOS}/kept`,
+        `{"spec":${nested(depth)}}`,
+        "application/merge-patch+json",
+      );
+      expect(patch.status).toBe(400);
+    }
+    // A JSON patch that builds the depth out of two shallow halves.
+    const half = JSON.parse(nested(MAX_DEPTH - 10)) as unknown;
+    const grown = await c.patch<StatusBody>(
+      `${FOOS}/kept`,
+      [
+        { op: "add", path: "/spec/deep", value: half },
+        {
+          op: "add",
+          path: `/spec/deep${"/a".repeat(MAX_DEPTH - 11)}/b`,
+          value: half,
+        },
+      ],
+      "application/json-patch+json",
+    );
+    expect(grown.status).toBe(400);
+    expect(grown.body.message).toContain("exceeded max depth");
+    expect((await c.get("/version")).status).toBe(200);
+  });
+
+  it(`${MAX_DEPTH} levels are fine`, async () => {
+    const body = deploymentBody("deep-ok");
+    const text = JSON.stringify(body).replace('"image":', `"x":${nested(MAX_DEPTH - 8)},"image":`);
+    const r = await c.request<KObj>("POST", DEPLOYMENTS, text);
+    expect(r.status).toBe(201);
+    const patched = await c.patch<KObj>(`${DEPLOYMENTS}/deep-ok`, {
+      metadata: { labels: { a: "b" } },
+    });
+    expect(patched.status).toBe(200);
+  });
+});

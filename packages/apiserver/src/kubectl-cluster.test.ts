@@ -1,0 +1,159 @@
+/**
+ * What users type besides Foos and Deployments, with the real kubectl: `kubectl get pods` shows
+ * the simulated Deployment's pods (ContainerCreating, then Running; as many as it has replicas;
+ * gone with it), read-only; `kubectl get services` the `kubernetes` Service; `kubectl
+ * cluster-info` the control plane's address.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "./index.ts";
+import { eventually } from "./testing/raw-client.ts";
+import { findDefaultKubectl, kubectlFor, type Kubectl } from "./testing/kubectl.ts";
+
+const kubectl = findDefaultKubectl();
+if (!kubectl) console.warn("\n*** kubectl NOT FOUND on PATH: pods/services tests SKIPPED ***\n");
+
+const rows = (out: string) =>
+  out
+    .trim()
+    .split("\n")
+    .map((l) => l.trim().split(/\s{2,}/));
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.25
+`;
+
+describe.skipIf(!kubectl)("kubectl get pods / services, cluster-info", { timeout: 120_000 }, () => {
+  let server: ApiServer;
+  let k: Kubectl;
+  let cleanup: () => Promise<void>;
+  // kubectl's exit status and stderr, for the commands expected to fail.
+  const fails = (...args: string[]) =>
+    k.run(...args).then(
+      (out) => `unexpected success: ${out}`,
+      (e: Error) => e.message,
+    );
+  const pods = async () => rows(await k.run("get", "pods")).slice(1);
+
+  beforeAll(async () => {
+    // Slow enough to see a pod before it is ready.
+    server = await startApiServer({ deploymentReadyDelayMs: 4000, garbageCollectionDelayMs: 1 });
+    ({ k, cleanup } = await kubectlFor(kubectl as string, server));
+  });
+  afterAll(async () => {
+    await server.stop();
+    await cleanup();
+  });
+
+  it("get services and cluster-info", async () => {
+    expect(rows(await k.run("get", "services"))).toEqual([
+      ["NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"],
+      [
+        "kubernetes",
+        "ClusterIP",
+        "10.96.0.1",
+        "<none>",
+        "443/TCP",
+        expect.stringMatching(/^\d+s$/),
+      ],
+    ]);
+    const svc = JSON.parse(await k.run("get", "svc", "kubernetes", "-o", "json"));
+    expect(svc).toMatchObject({
+      kind: "Service",
+      metadata: { namespace: "default", labels: { component: "apiserver" } },
+      spec: { type: "ClusterIP", ports: [{ name: "https", port: 443, protocol: "TCP" }] },
+    });
+    const info = await k.run("cluster-info");
+    expect(info).toContain(`Kubernetes control plane is running at ${server.url}`);
+    expect(await fails("delete", "svc", "kubernetes")).toContain(
+      "(MethodNotAllowed): the server does not allow this method on the requested resource",
+    );
+  });
+
+  it("get pods: the Deployment's pods, creating then running, following its replicas", async () => {
+    expect(await k.run("get", "pods")).toBe("");
+    const file = join(k.env.HOME as string, "web.yaml");
+    await writeFile(file, DEPLOYMENT);
+    await k.run("apply", "-f", file);
+    await eventually(async () => (await pods()).length === 2, 200);
+    const creating = await pods();
+    for (const [name, ready, status, restarts] of creating) {
+      expect(name).toMatch(/^web-[0-9a-f]{10}-[a-z0-9]{5}$/);
+      expect([ready, status, restarts]).toEqual(["0/1", "ContainerCreating", "0"]);
+    }
+    await eventually(async () => (await pods()).every((p) => p[2] === "Running"), 200);
+    expect((await pods()).map((p) => p.slice(0, 4))).toEqual(
+      creating.map((p) => [p[0], "1/1", "Running", "0"]),
+    );
+    const wide = rows(await k.run("get", "pods", "-o", "wide"));
+    expect(wide[0]).toEqual([
+      "NAME",
+      "READY",
+      "STATUS",
+      "RESTARTS",
+      "AGE",
+      "IP",
+      "NODE",
+      "NOMINATED NODE",
+      "READINESS GATES",
+    ]);
+    expect(wide[1]?.[5]).toMatch(/^10\.244\.\d+\.\d+$/);
+    expect(wide[1]?.[6]).toBe("loopscope-node");
+    const running = await k.run(
+      "get",
+      "pods",
+      "-l",
+      "app=web",
+      "--field-selector",
+      "status.phase=Running",
+      "-o",
+      "name",
+    );
+    expect(running.trim().split("\n")).toHaveLength(2);
+    // Owned by the ReplicaSet the Deployment's condition names.
+    const pod = JSON.parse(await k.run("get", "pod", creating[0]![0]!, "-o", "json"));
+    const deploy = JSON.parse(await k.run("get", "deploy", "web", "-o", "json"));
+    const rs = pod.metadata.ownerReferences[0];
+    expect(rs).toMatchObject({ apiVersion: "apps/v1", kind: "ReplicaSet", controller: true });
+    expect(
+      deploy.status.conditions.some((c: { message: string }) => c.message.includes(rs.name)),
+    ).toBe(true);
+
+    await k.run("scale", "deploy", "web", "--replicas=3");
+    await eventually(
+      async () => (await pods()).filter((p) => p[2] === "Running").length === 3,
+      200,
+    );
+    await k.run("scale", "deploy", "web", "--replicas=1");
+    await eventually(async () => (await pods()).length === 1, 200);
+  });
+
+  it("pods are read-only, and go with their Deployment", async () => {
+    const [name] = (await pods())[0]!;
+    expect(await fails("delete", "pod", name!)).toContain(
+      "(MethodNotAllowed): the server does not allow this method on the requested resource: pods here are the simulated cluster's own, read-only",
+    );
+    expect(await fails("label", "pod", name!, "x=y")).toContain("MethodNotAllowed");
+    expect((await pods())[0]![0]).toBe(name);
+    const all = await k.run("get", "all");
+    expect(all).toContain(`pod/${name}`);
+    expect(all).toContain("service/kubernetes");
+    expect(all).toContain("deployment.apps/web");
+    await k.run("delete", "deploy", "web");
+    await eventually(async () => (await k.run("get", "pods")) === "", 200);
+  });
+});

@@ -118,6 +118,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const loadAfter = loadavg().map((x) => Math.round(x * 100) / 100);
   if (results.length > 0) process.stdout.write("\n" + renderTable(results.flatMap(rowsOf)));
+  for (const r of results) if (r.report) process.stdout.write(`\n${r.name}:\n${r.report}`);
   process.stdout.write(
     `load average (1/5/15 min): before ${loadBefore.join(" ")}, after ${loadAfter.join(" ")}; ${cpus().length} CPUs\n`,
   );

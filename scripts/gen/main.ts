@@ -1,13 +1,15 @@
 /**
- * `pnpm gen --events N [--format jsonl|klog] [-o FILE] [--foos N] [--workers N] [--seed N]`
+ * `pnpm gen --events N [--format jsonl|klog] [--shape S] [-o FILE] [--foos N] [--workers N] [--seed N]`
  *
  * Writes a synthetic trace (scripts/gen/scenario.ts: N Foos × passes with self-triggered,
- * conflict and retry passes) as loopscope JSONL or as the Go controller's klog output. Streams:
+ * conflict and retry passes) as loopscope JSONL or as a controller's klog output, in one of the
+ * log shapes of scripts/gen/shapes.ts (--shape, default canonical). Streams:
  * memory stays flat at 5M events. Without -o it writes to stdout. Prints counts to stderr.
  */
 import { createWriteStream } from "node:fs";
 import { parseArgs } from "node:util";
 import { writeTrace, type GenFormat } from "./write.ts";
+import { LOG_SHAPES, type LogShape } from "./shapes.ts";
 
 async function main(argv: string[]): Promise<number> {
   let values;
@@ -17,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
       options: {
         events: { type: "string" },
         format: { type: "string", default: "jsonl" },
+        shape: { type: "string", default: "canonical" },
         out: { type: "string", short: "o" },
         foos: { type: "string" },
         workers: { type: "string" },
@@ -30,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (values.help) {
     process.stdout.write(
-      "usage: pnpm gen --events N [--format jsonl|klog] [-o FILE] [--foos N] [--workers N] [--seed N]\n",
+      `usage: pnpm gen --events N [--format jsonl|klog] [--shape ${LOG_SHAPES.join("|")}] [-o FILE] [--foos N] [--workers N] [--seed N]\n`,
     );
     return 0;
   }
@@ -50,13 +53,20 @@ async function main(argv: string[]): Promise<number> {
     if (events === undefined) throw new Error("--events is required");
     if (values.format !== "jsonl" && values.format !== "klog")
       throw new Error(`--format must be jsonl or klog (got ${values.format})`);
+    if (!(LOG_SHAPES as readonly string[]).includes(values.shape))
+      throw new Error(`--shape must be one of ${LOG_SHAPES.join(", ")} (got ${values.shape})`);
   } catch (e) {
     process.stderr.write(`gen: ${(e as Error).message}\n`);
     return 2;
   }
   const out = values.out ? createWriteStream(values.out) : process.stdout;
   const t0 = performance.now();
-  const r = await writeTrace(out, { events, foos, workers, seed }, values.format as GenFormat);
+  const r = await writeTrace(
+    out,
+    { events, foos, workers, seed },
+    values.format as GenFormat,
+    values.shape as LogShape,
+  );
   if (values.out)
     await new Promise<void>((res, rej) =>
       (out as ReturnType<typeof createWriteStream>).end((e?: Error | null) => (e ? rej(e) : res())),

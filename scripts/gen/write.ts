@@ -4,7 +4,7 @@
  */
 import type { Writable } from "node:stream";
 import { encodeEvent, encodeHeader } from "../../packages/trace/src/index.ts";
-import { klogLine } from "./klog-line.ts";
+import { shapeWriter, type LogShape } from "./shapes.ts";
 import { emptyCounts, scenario, type ScenarioCounts, type ScenarioOptions } from "./scenario.ts";
 
 export type GenFormat = "jsonl" | "klog";
@@ -13,6 +13,8 @@ export async function writeTrace(
   out: Writable,
   opts: ScenarioOptions,
   format: GenFormat,
+  /** For klog: how its lines are written (default "canonical"). */
+  shape: LogShape = "canonical",
 ): Promise<{ counts: ScenarioCounts; bytes: number }> {
   const counts = emptyCounts();
   let bytes = 0;
@@ -33,8 +35,11 @@ export async function writeTrace(
         extra: { generator: { ...opts } },
       }),
     );
+  const klog = shapeWriter(shape, opts.seed);
   for (const e of scenario(opts, counts)) {
-    const s = format === "jsonl" ? encodeEvent(e) : klogLine(e) + "\n";
+    const lines = format === "jsonl" ? [] : klog.lines(e);
+    if (format === "klog" && lines.length === 0) continue;
+    const s = format === "jsonl" ? encodeEvent(e) : lines.join("\n") + "\n";
     buf.push(s);
     pending += s.length;
     if (pending >= 1 << 20) await flush();

@@ -27,12 +27,12 @@ export { KlogParser, NOISE_FILES, type KlogOptions } from "./klog/klog-parser.ts
 export { parseKlogHeader, type KlogHeader } from "./klog/header.ts";
 export { parseStageMessage } from "./klog/stage-line.ts";
 export {
-  fieldList,
+  type LineContext,
   type StageFields,
   type StageName,
   type StageRowTaker,
 } from "./klog/stage-fields.ts";
-export type { LineContext } from "./klog/fast-stage.ts";
+export { fieldList } from "./klog/spellings.ts";
 export { parseMarker, type PassMarker } from "./klog/markers.ts";
 export { unquoteGo, readGoQuoted } from "./klog/go-quote.ts";
 export * from "./export/index.ts";

@@ -15,6 +15,8 @@ export interface BenchResult {
   unit: string;
   better: "higher" | "lower";
   info: Record<string, string | number>;
+  /** The bench's own summary of its cases (BenchSetup.report). */
+  report?: string;
   cases: {
     name: string;
     baseline: boolean;
@@ -39,6 +41,7 @@ export async function runBench(
     ? (runsWanted ?? bench.smokeRuns ?? SMOKE_RUNS)
     : Math.max(MIN_RUNS, runsWanted ?? bench.runs ?? MIN_RUNS);
   const values: number[][] = all.map(() => []);
+  let report: string | undefined;
   const details: (Record<string, number> | undefined)[] = all.map(() => undefined);
   try {
     if (!ctx.smoke) for (const c of all) await c.run(); // warm-up: JIT, page cache
@@ -53,6 +56,7 @@ export async function runBench(
       }
       ctx.log(`${name}: round ${round + 1}/${runs}`);
     }
+    report = setup.report?.();
   } finally {
     await setup.teardown?.();
   }
@@ -63,6 +67,7 @@ export async function runBench(
     unit: bench.unit,
     better: bench.better,
     info: setup.info ?? {},
+    ...(report !== undefined ? { report } : {}),
     cases: all.map((c, i) => {
       const summary = i === 0 ? base : summarize(values[i]);
       const comparable = c.unit === undefined || c.unit === (setup.baseline.unit ?? bench.unit);

@@ -39,6 +39,8 @@ export interface BenchSetup {
   cases: BenchCase[];
   /** Facts about the input (size, line counts) printed and saved with the results. */
   info?: Record<string, string | number>;
+  /** Printed under the table once every round ran: what the cases say together (a matrix). */
+  report?(): string;
   teardown?(): Promise<void> | void;
 }
 

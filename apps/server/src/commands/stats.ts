@@ -56,11 +56,46 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`loopscope stats: ${e.message}\n`);
     return 1;
   }
-  const result = statsJson(loaded.reader, loaded.analyzer);
-  process.stdout.write(
-    flags.json ? JSON.stringify(result, null, 2) + "\n" : statsTable(flags.file, result),
-  );
+  if (flags.json) await writeStatsJson(loaded.reader, loaded.analyzer, toStdout);
+  else process.stdout.write(statsTable(flags.file, statsJson(loaded.reader, loaded.analyzer)));
   return 0;
+}
+
+/** Writes to stdout, waiting while a pipe's buffer is full. */
+function toStdout(text: string): Promise<void> | undefined {
+  if (process.stdout.write(text)) return undefined;
+  return new Promise((resolve) => process.stdout.once("drain", resolve));
+}
+
+/** Pieces of the --json output are written at about this size. */
+const PIECE = 1 << 20;
+
+/**
+ * `--json`: the text of `JSON.stringify(statsJson(reader, analyzer), null, 2)` and a newline,
+ * byte for byte, written as it is made — a key's record at a time, in pieces of about 1 MB — so a
+ * log of 100k Foos neither waits for one 30 MB string nor holds one.
+ */
+export async function writeStatsJson(
+  reader: TraceReader,
+  analyzer: Analyzer,
+  write: (text: string) => Promise<void> | undefined,
+): Promise<void> {
+  const json = (v: unknown, indent: string) => JSON.stringify(v, null, 2).replaceAll("\n", indent);
+  let out = json(statsHead(reader, analyzer), "\n").slice(0, -2) + ',\n  "keys": {';
+  let first = true;
+  for (const k of analyzer.keys()) {
+    const record = json(statsKey(analyzer.summary(k)!), "\n    ");
+    out += `${first ? "" : ","}\n    ${JSON.stringify(k)}: ${record}`;
+    first = false;
+    if (out.length >= PIECE) {
+      await write(out);
+      out = "";
+    }
+  }
+  out += first ? "}" : "\n  }";
+  const { findings, diagnostics } = statsTail(reader, analyzer);
+  out += `,\n  "findings": ${json(findings, "\n  ")},\n  "diagnostics": ${json(diagnostics, "\n  ")}\n}\n`;
+  await write(out);
 }
 
 export interface StatsKey {
@@ -87,22 +122,36 @@ export interface StatsJson {
 }
 
 export function statsJson(reader: TraceReader, analyzer: Analyzer): StatsJson {
-  const snap = analyzer.snapshot();
   const keys: Record<string, StatsKey> = Object.create(null) as Record<string, StatsKey>;
-  for (const [k, s] of Object.entries(snap.keys)) {
-    keys[k] = {
-      byStage: s.byStage,
-      passes: s.passes,
-      passCauses: s.passCauses,
-      writes: s.writes,
-      changingWrites: s.changingWrites,
-      noopWrites: s.noopWrites,
-      conflicts: s.conflicts,
-      reconcilesForCreate: s.reconcilesForCreate,
-      quiescent: s.quiescent,
-      hotLoop: s.hotLoop,
-    };
-  }
+  for (const k of analyzer.keys()) keys[k] = statsKey(analyzer.summary(k)!);
+  return { ...statsHead(reader, analyzer), keys, ...statsTail(reader, analyzer) };
+}
+
+function statsHead(reader: TraceReader, analyzer: Analyzer) {
+  return {
+    format: reader.format ?? "klog",
+    lines: reader.lines,
+    events: reader.events,
+    byStage: analyzer.byStage(),
+  };
+}
+
+function statsKey(s: KeySummary): StatsKey {
+  return {
+    byStage: s.byStage,
+    passes: s.passes,
+    passCauses: s.passCauses,
+    writes: s.writes,
+    changingWrites: s.changingWrites,
+    noopWrites: s.noopWrites,
+    conflicts: s.conflicts,
+    reconcilesForCreate: s.reconcilesForCreate,
+    quiescent: s.quiescent,
+    hotLoop: s.hotLoop,
+  };
+}
+
+function statsTail(reader: TraceReader, analyzer: Analyzer) {
   const diagnostics = reader.diagnostics.map((d) => ({ line: d.line, message: d.message }));
   if (reader.diagnosticCount > reader.diagnostics.length) {
     const last = diagnostics[diagnostics.length - 1]?.line ?? 0;
@@ -111,20 +160,13 @@ export function statsJson(reader: TraceReader, analyzer: Analyzer): StatsJson {
       message: `… and ${reader.diagnosticCount - reader.diagnostics.length} more problems`,
     });
   }
-  return {
-    format: reader.format ?? "klog",
-    lines: reader.lines,
-    events: reader.events,
-    byStage: snap.byStage,
-    keys,
-    findings: snap.findings.map((f) => ({
-      kind: f.kind,
-      key: f.key,
-      detail: f.detail,
-      fields: f.fields ?? [],
-    })),
-    diagnostics,
-  };
+  const findings = analyzer.findings().map((f) => ({
+    kind: f.kind,
+    key: f.key,
+    detail: f.detail,
+    fields: f.fields ?? [],
+  }));
+  return { findings, diagnostics };
 }
 
 const SHOWN_KEYS = 40;

@@ -1,6 +1,6 @@
 /**
- * The replay worker's row path for klog logs: a canonical STAGE line, once packages/trace's reader
- * has taken it apart (fastStageBytes), goes from its fields straight into a row of the batch — no
+ * The replay worker's row path for klog logs: a STAGE line, once packages/trace's reader has taken
+ * it apart (readStageBytes), goes from its fields straight into a row of the batch — no
  * event object, and no walk over an event's fields to encode it. On a 1M-line log those two cost
  * more than reading the lines. The controller's "Successfully synced" lines (a pass's end) go the
  * same way.
@@ -45,7 +45,11 @@ const MAX_CODE = 0x7ffffffe;
 /** Remembered key ids (the reader's id → the encoder's), by the reader's id's low bits. */
 const KEY_SLOTS = 1 << 16;
 
-const KIND = { Foo: 1, Deployment: 2 } as const;
+/** Null-prototype: a kind spelled "constructor" is no code. */
+const KIND = Object.assign(Object.create(null) as Record<string, number | undefined>, {
+  Foo: 1,
+  Deployment: 2,
+});
 const EVENT = { add: 1, update: 2, delete: 3 } as const;
 const CAUSE = { watch: 1, resync: 2, retry: 3 } as const;
 const VERB: Record<string, number> = {
@@ -157,7 +161,7 @@ export class KlogRows implements StageRowTaker {
         v[2] = f.name;
         v[3] = f.ns;
         v[4] = at.src;
-        c[0] = f.kind === undefined ? 0 : KIND[f.kind];
+        c[0] = f.kind === undefined ? 0 : (KIND[f.kind] ?? -1);
         c[1] = f.event === undefined ? 0 : EVENT[f.event];
         c[2] = idCode(f.name, f.nameId);
         c[3] = idCode(f.ns, f.nsId);

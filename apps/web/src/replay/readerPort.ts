@@ -31,6 +31,8 @@ export interface ReaderPort {
   recognized(): number;
   /** What the input gave, to tell a trace from the rest (packages/trace's whyNotATrace). */
   outcome(): ReadOutcome;
+  /** Diagnostics made so far, those beyond the sink's (TraceReader's maxDiagnostics) included. */
+  diagnosticCount(): number;
 }
 
 const NL = 10;
@@ -103,5 +105,6 @@ export function createReader(encoder: RowEncoder, keepKlogRaw = true): ReaderPor
     lines: () => reader.lines + taken,
     recognized: () => reader.recognizedLines,
     outcome: () => reader,
+    diagnosticCount: () => reader.diagnosticCount,
   };
 }

@@ -14,6 +14,10 @@ export interface Read {
   format: string;
   /** Events that went through the sink (rows the fast paths took are not events). */
   events: TraceEvent[];
+  /** Lines read. */
+  lines: number;
+  /** Diagnostics made, those beyond `diagnostics` (the reader keeps 1000) included. */
+  diagnosticCount: number;
 }
 
 /**
@@ -36,6 +40,8 @@ export function general(chunks: Uint8Array[], keepRaw = true): Read {
     diagnostics: reader.diagnostics,
     format: reader.format ?? "empty",
     events,
+    lines: reader.lines,
+    diagnosticCount: reader.diagnosticCount,
   };
 }
 
@@ -62,7 +68,14 @@ export function fast(chunks: Uint8Array[], keepRaw = true): Read {
     buffer.fill(0x7b);
   }
   port.end(sink);
-  return { batch: encoder.finish(), diagnostics, format: port.format(), events };
+  return {
+    batch: encoder.finish(),
+    diagnostics,
+    format: port.format(),
+    events,
+    lines: port.lines(),
+    diagnosticCount: port.diagnosticCount(),
+  };
 }
 
 /** The batch as plain arrays (NaN compares equal under toEqual). */

@@ -12,18 +12,7 @@ import { Analyzer, type AnalyzerOptions } from "./analyzer.ts";
 import { randomTrace } from "../testing/random-trace.ts";
 import type { TraceEvent } from "../event.ts";
 import type { Pass } from "./model.ts";
-
-/**
- * JSON with every object's keys sorted: the record holds values, not the order in which the
- * Analyzer happened to set them (a pass is built with all its fields, set or not, for speed).
- */
-function json(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) =>
-    x !== null && typeof x === "object" && !Array.isArray(x)
-      ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : x,
-  );
-}
+import { sortedJson as json } from "../testing/golden.ts";
 
 /** The analysis as text, one record a line, so a difference shows where it is. */
 function record(events: TraceEvent[], opts: AnalyzerOptions): string {

@@ -144,6 +144,11 @@ export class Analyzer {
     for (const e of events) this.push(e);
   }
 
+  /** Events by stage so far (a copy). */
+  byStage(): StageCounts {
+    return { ...this.totals };
+  }
+
   /** Keys in order of first appearance. */
   keys(): string[] {
     return [...this.states.keys()];

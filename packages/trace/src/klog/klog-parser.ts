@@ -16,10 +16,9 @@ import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
 import { baseFile, findHeader, headerSpan, readHeaderBytes, yearInPrefix } from "./header.ts";
 import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts";
-import { parseStageMessage } from "./stage-line.ts";
-import { fastStage, type LineContext } from "./fast-stage.ts";
-import { fastStageBytes, fieldOrder, type RowOffer } from "./fast-stage-bytes.ts";
-import { stageFields, type LineRowTaker } from "./stage-fields.ts";
+import { isStructuredTag, parseStageMessage } from "./stage-line.ts";
+import { fieldOrder, readStageBytes, type RowOffer } from "./stage-bytes.ts";
+import { stageFields, type LineContext, type LineRowTaker } from "./stage-fields.ts";
 import { copyAscii, Interner } from "./interner.ts";
 import { sameSpan, viewOf } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
@@ -76,6 +75,21 @@ const SYNCED_BYTES = viewOf(new TextEncoder().encode(SYNCED));
  */
 const SOURCE_SLOTS = 128;
 
+/** Whether bytes[i, end) open with the structured tag `"STAGE"` (see isStructuredTag). */
+function structuredAt(bytes: Uint8Array, i: number, end: number): boolean {
+  return (
+    i + 7 <= end &&
+    bytes[i] === 34 &&
+    bytes[i + 1] === 83 &&
+    bytes[i + 2] === 84 &&
+    bytes[i + 3] === 65 &&
+    bytes[i + 4] === 71 &&
+    bytes[i + 5] === 69 &&
+    bytes[i + 6] === 34 &&
+    (i + 7 === end || bytes[i + 7] === 32 || bytes[i + 7] === 9)
+  );
+}
+
 /** A klog header inside a line (after one character at least): where a glued line begins. */
 const GLUED_HEADER = /.[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [^\s\]]+:\d+\] /;
 
@@ -97,11 +111,11 @@ export class KlogParser {
   private readonly header = headerSpan();
   private readonly sources: (Source | undefined)[] = new Array(SOURCE_SLOTS);
   private sourceCount = 0;
-  /** Where the current line's fast-path event is read (one record, refilled per line). */
+  /** Where the current line's byte-path event is read (one record, refilled per line). */
   private readonly where: LineContext = { ts: 0, src: "", line: 0, seq: 0, key: undefined };
-  /** The key of the last fast-path event: the next line likely names it again (see fastStage). */
+  /** The key of the last byte-path event: a pass-end line likely names it (see syncedMarkerKey). */
   private lastKey: string | undefined;
-  /** The keys of the last STAGE lines read from bytes, in order (see fieldOrder). */
+  /** The fields of the last STAGE lines read from bytes, in order (see fieldOrder). */
   private readonly order = fieldOrder();
   /** Keys, targets, names and namespaces read from bytes, one string per distinct value. */
   private readonly strings = new Interner();
@@ -130,7 +144,7 @@ export class KlogParser {
     };
   }
 
-  /** Where canonical STAGE lines are offered as rows first (see fastStageBytes). */
+  /** Where STAGE lines are offered as rows first (see readStageBytes). */
   private readonly rows: RowOffer | undefined;
 
   /** The pid in the header of the latest STAGE line (see otherProcess). */
@@ -174,23 +188,11 @@ export class KlogParser {
     const source = this.source(text, h.srcStart, h.srcEnd);
     const src = source.text;
     const msgStart = h.msgStart;
-    const at = text.indexOf("STAGE/", msgStart);
+    const structured = isStructuredTag(text, msgStart);
+    const at = structured ? msgStart : text.indexOf("STAGE/", msgStart);
     if (at >= 0) {
       this.stagePid = h.pid;
-      let fast: UnsequencedEvent | undefined;
-      if (at === msgStart) {
-        const where = this.where;
-        where.ts = ts;
-        where.src = src;
-        where.line = lineNo;
-        fast = fastStage(text, at, this.lastKey, where);
-      }
-      if (fast) {
-        this.lastKey = fast.key;
-        this.emit(fast);
-      } else {
-        this.stage(text.slice(msgStart), at - msgStart, lineNo, ts, src, text);
-      }
+      this.stage(text.slice(msgStart), at - msgStart, lineNo, ts, src, text);
       return;
     }
     if (!this.opts.keepNoise && (source.noise || this.otherProcess(h.pid))) {
@@ -231,20 +233,23 @@ export class KlogParser {
     const source = this.sourceAt(bytes, text, h.srcStart, h.srcEnd);
     const src = source.text;
     const msgStart = h.msgStart;
-    const at = this.findTag(bytes, text, msgStart, end);
+    const at = structuredAt(bytes, msgStart, end)
+      ? msgStart
+      : this.findTag(bytes, text, msgStart, end);
     if (at >= 0) {
       this.stagePid = h.pid;
-      if (at === msgStart) {
+      // The tag opens the message, bare or quoted: the byte path reads the line.
+      if (at <= msgStart + 1) {
         const where = this.where;
         where.ts = ts;
         where.src = src;
         where.line = lineNo;
         where.seq = seq;
         if (this.rows !== undefined) this.rows.fields.srcId = source.id;
-        const fast = fastStageBytes(
+        const read = readStageBytes(
           bytes,
           text,
-          at,
+          msgStart,
           end,
           this.strings,
           where,
@@ -253,13 +258,13 @@ export class KlogParser {
           this.view,
           this.order,
         );
-        if (fast === null) {
+        if (read === null) {
           this.lastKey = this.rows!.fields.key;
           return;
         }
-        if (fast) {
+        if (read) {
           this.lastKey = where.key;
-          this.emit(fast, true);
+          this.emit(read, true);
           return;
         }
       }

@@ -9,7 +9,6 @@ import fc from "fast-check";
 import { parseMarker, syncedMarkerKey } from "./markers.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { KlogParser } from "./klog-parser.ts";
-import { fastStage } from "./fast-stage.ts";
 import type { UnsequencedEvent } from "../event.ts";
 
 /** Text drawn from characters that matter to the scanners. */
@@ -109,37 +108,5 @@ describe("the source-location cache", () => {
       [2, "rexlector.go:376"],
       [4, "rexlector.go:376"],
     ]);
-  });
-});
-
-describe("the fast path with its line's context", () => {
-  const lines = [
-    "STAGE/watch kind=Foo event=add key=ns/a rv=2 oldRv=1",
-    "STAGE/watch kind=Foo event=add key=ns/a rv=2",
-    "STAGE/watch kind=Deployment event=update name=a-dep key=ns/a rv=2 oldRv=1",
-    "STAGE/enqueue key=ns/a len=1",
-    "STAGE/enqueue key=ns/a len=1 cause=watch",
-    "STAGE/enqueue key=ns/a cause=resync",
-    "STAGE/dequeue key=ns/a len=0 worker=1",
-    "STAGE/dequeue key=ns/a worker=1",
-    "STAGE/read key=ns/a rv=2 generation=1",
-    "STAGE/read key=ns/a rv=2",
-    "STAGE/read key=ns/a rv=2 found=false",
-    "STAGE/write verb=updateStatus target=foos/ns/a/status rv=3 code=200",
-    "STAGE/write verb=create target=deployments/ns/a code=201",
-    "STAGE/write verb=update target=deployments/ns/a code=409 reason=Conflict",
-    "STAGE/write verb=update target=deployments/ns/a rv=4 changed=true fields=spec.replicas",
-  ];
-  it("builds the event the reader always built: fields, then src, raw, line, seq", () => {
-    for (const text of lines) {
-      const plain = fastStage(text, 0);
-      const at = { ts: 7, src: "c.go:1", line: 3, seq: 5, key: undefined };
-      const whole = fastStage(text, 0, undefined, at);
-      expect(plain, text).toBeDefined();
-      // seq last, 0: the reader numbers the text path's events itself.
-      const expected = { ...plain, ts: 7, src: "c.go:1", raw: text, line: 3, seq: 0 };
-      expect(Object.keys(whole ?? {}), text).toEqual(Object.keys(expected));
-      expect(whole, text).toEqual(expected);
-    }
   });
 });

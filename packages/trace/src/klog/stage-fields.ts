@@ -1,17 +1,29 @@
 /**
- * A canonical STAGE line taken apart (see fast-stage-bytes.ts): its fields as one record, refilled
- * line after line.
+ * A STAGE line taken apart (see stage-bytes.ts): its fields as one record, refilled line after
+ * line.
  *
  * A reader that stores rows instead of events (the page's replay worker: typed-array columns)
  * takes the record as it is (`StageRowTaker`), and no event object is made for the line at all:
  * on a klog file of a million lines that object, and walking its fields to encode it, cost more
  * than reading the line.
  */
-import type { LineContext } from "./fast-stage.ts";
-
 export type StageName = "watch" | "enqueue" | "dequeue" | "read" | "write";
 
-/** Every field a canonical STAGE line may carry; undefined when the line does not. */
+/** Where a line's event is read: its time, source location and line number, refilled per line. */
+export interface LineContext {
+  ts: number;
+  src: string;
+  line: number;
+  /**
+   * The seq the line's event takes. The byte path numbers its events with it as it builds them:
+   * the reader's own `e.seq = …` on events of a dozen shapes is a megamorphic store per event.
+   */
+  seq: number;
+  /** The key of the byte path's last event: read from here, not from the event (same reason). */
+  key: string | undefined;
+}
+
+/** Every field a STAGE line may carry that a row holds; undefined when the line does not. */
 export interface StageFields {
   stage: StageName;
   key: string;
@@ -21,7 +33,7 @@ export interface StageFields {
   worker: number | undefined;
   generation: number | undefined;
   code: number | undefined;
-  kind: "Foo" | "Deployment" | undefined;
+  kind: string | undefined;
   event: "add" | "update" | "delete" | undefined;
   name: string | undefined;
   ns: string | undefined;
@@ -120,9 +132,4 @@ export function stageFields(): StageFields {
     fieldsId: -1,
     srcId: -1,
   };
-}
-
-/** The parts of a `fields=` value, as the event holds them. */
-export function fieldList(fields: string): string[] {
-  return fields.split(",").filter((f) => f.length > 0);
 }

@@ -9,56 +9,28 @@
  *
  * Fields it cannot find stay absent; keys it does not know go to `extra`.
  */
-import type {
-  EnqueueCause,
-  EnqueueEvent,
-  Stage,
-  UnsequencedEvent,
-  WatchVerb,
-  WriteVerb,
-} from "../event.ts";
+import type { EnqueueEvent, Stage, UnsequencedEvent } from "../event.ts";
 import { isStage } from "../event.ts";
 import { type Fields, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
-
-/** Key spellings, lower-cased. The first one present in the line wins. */
-const NAMES = {
-  key: [
-    "key",
-    "object",
-    "obj",
-    "objectname",
-    "objectref",
-    "objectreference",
-    "objref",
-    "resourcename",
-    "item",
-    "foo",
-    "workqueuekey",
-  ],
-  rv: ["rv", "resourceversion", "resource_version", "resource-version"],
-  oldRv: ["oldrv", "old_rv", "oldresourceversion", "old_resource_version", "old-rv"],
-  len: ["len", "queuelen", "queue_len", "queuelength", "queue_length", "length", "qlen", "depth"],
-  worker: ["worker", "workerid", "worker_id"],
-  kind: ["kind", "objectkind", "object_kind"],
-  event: ["event", "eventtype", "event_type", "type", "op", "action"],
-  name: ["name", "objname"],
-  ns: ["ns", "namespace"],
-  verb: ["verb", "op", "method", "action", "call"],
-  target: ["target", "resource", "path"],
-  code: ["code", "status", "statuscode", "status_code", "http"],
-  reason: ["reason", "err", "error"],
-  changed: ["changed", "modified"],
-  fields: ["fields", "changedfields", "changed_fields", "diff"],
-  generation: ["generation", "gen"],
-  found: ["found"],
-  merged: ["merged", "dedup", "deduped"],
-  cause: ["cause", "origin", "why", "reason"],
-  causeSeq: ["causeseq", "cause_seq"],
-  delay: ["delayms", "delay_ms", "delay", "backoff"],
-} as const;
-
-type Role = keyof typeof NAMES;
+import {
+  bool,
+  CAUSES,
+  durationMs,
+  fieldList,
+  isKeyName,
+  kindOf,
+  KINDS,
+  mergedOf,
+  NAMES,
+  num,
+  PLURAL,
+  roleOf,
+  WATCH_VERBS,
+  WRITE_VERBS,
+  writeVerbOf,
+  type Role,
+} from "./spellings.ts";
 
 /** `warnings`: fields that were there but unreadable (`len=abc`), left out of the event. */
 export type StageParse =
@@ -79,24 +51,17 @@ class Roles {
 
   constructor(
     private readonly f: Fields,
-    roles: readonly Role[],
+    stage: Stage,
   ) {
     for (let i = 0; i < f.keys.length; i++) {
       const lower = f.keys[i].toLowerCase();
       // `reason=` and `rv=` print empty when a Go value is nil/"": absent, not "". Only an
       // empty key means something (a watch event that resolved to no Foo).
-      if (f.values[i] === "" && !NAMES.key.includes(lower as never)) continue;
-      let used = false;
-      for (const role of roles) {
-        if ((NAMES[role] as readonly string[]).includes(lower)) {
-          // A second spelling of a role already filled (reason= and err=) is kept, not lost.
-          if (!this.byRole.has(role)) {
-            this.byRole.set(role, f.values[i]);
-            used = true;
-          }
-          break;
-        }
-      }
+      if (f.values[i] === "" && !isKeyName(lower)) continue;
+      const role = roleOf(stage, lower);
+      // A second spelling of a role already filled (reason= and err=) is kept, not lost.
+      const used = role !== undefined && !this.byRole.has(role);
+      if (used) this.byRole.set(role, f.values[i]);
       // defineProperty: a key spelled "__proto__" is data like any other, not a prototype.
       if (!used) Object.defineProperty((this.extra ??= {}), f.keys[i], OWN(f.values[i]));
     }
@@ -137,14 +102,6 @@ class Roles {
   }
 }
 
-const ROLES_BY_STAGE: Record<Stage, readonly Role[]> = {
-  watch: ["key", "rv", "oldRv", "kind", "event", "name", "ns"],
-  enqueue: ["key", "len", "merged", "cause", "causeSeq", "delay"],
-  dequeue: ["key", "len", "worker"],
-  read: ["key", "rv", "generation", "found", "worker"],
-  write: ["key", "verb", "target", "code", "reason", "rv", "changed", "fields", "worker"],
-};
-
 const NS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const TARGET = /^[a-z0-9.]+(\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?){2,3}$/;
 
@@ -170,94 +127,23 @@ function keyFromValue(v: string): string | undefined {
   return v;
 }
 
-function num(v: string | undefined): number | undefined {
-  if (v === undefined || v === "") return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : undefined;
+/** A structured klog call's message (`klog.InfoS("STAGE", "stage", "read", …)`), quotes included. */
+export const STRUCTURED_TAG = '"STAGE"';
+
+/** Whether `msg` holds the structured tag at `at`, followed by its pairs or nothing. */
+export function isStructuredTag(msg: string, at: number): boolean {
+  if (!msg.startsWith(STRUCTURED_TAG, at)) return false;
+  const c = msg.charCodeAt(at + STRUCTURED_TAG.length);
+  return Number.isNaN(c) || c === 32 || c === 9;
 }
-
-function bool(v: string | undefined): boolean | undefined {
-  if (v === undefined) return undefined;
-  const l = v.toLowerCase();
-  if (l === "true" || l === "yes" || l === "1") return true;
-  if (l === "false" || l === "no" || l === "0") return false;
-  return undefined;
-}
-
-/** "5ms", "1.5s", "250" (ms) → milliseconds. */
-function durationMs(v: string | undefined): number | undefined {
-  if (v === undefined) return undefined;
-  const m = /^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m)?$/.exec(v);
-  if (!m) return undefined;
-  const x = Number(m[1]);
-  const unit = m[2] ?? "ms";
-  const factor: Record<string, number> = {
-    ns: 1e-6,
-    us: 1e-3,
-    µs: 1e-3,
-    ms: 1,
-    s: 1000,
-    m: 60_000,
-  };
-  return x * factor[unit];
-}
-
-const WATCH_VERBS: Record<string, WatchVerb> = {
-  add: "add",
-  added: "add",
-  create: "add",
-  created: "add",
-  update: "update",
-  updated: "update",
-  modified: "update",
-  modify: "update",
-  delete: "delete",
-  deleted: "delete",
-  removed: "delete",
-};
-
-const WRITE_VERBS: Record<string, WriteVerb> = {
-  create: "create",
-  created: "create",
-  post: "create",
-  update: "update",
-  updated: "update",
-  put: "update",
-  updatestatus: "updateStatus",
-  update_status: "updateStatus",
-  "update-status": "updateStatus",
-  patch: "patch",
-  patched: "patch",
-  delete: "delete",
-  deleted: "delete",
-};
-
-const KINDS: Record<string, string> = {
-  foo: "Foo",
-  foos: "Foo",
-  deployment: "Deployment",
-  deployments: "Deployment",
-  deploy: "Deployment",
-};
-
-const PLURAL: Record<string, string> = { Foo: "foos", Deployment: "deployments" };
-
-const CAUSES: Record<string, EnqueueCause> = {
-  watch: "watch",
-  event: "watch",
-  resync: "resync",
-  sync: "resync",
-  retry: "retry",
-  requeue: "retry",
-  ratelimited: "retry",
-  "rate-limited": "retry",
-};
 
 /**
- * Parses a message body that contains "STAGE/" at `at`. `msg` is the text after the klog header
- * (or a whole header-less line).
+ * Parses a message body that holds a STAGE tag at `at`: "STAGE/" (bare, or inside InfoS's quoted
+ * message), or the structured tag `"STAGE"` whose `stage=` field names the stage. `msg` is the text
+ * after the klog header (or a whole header-less line).
  */
 export function parseStageMessage(msg: string, at: number): StageParse {
+  if (isStructuredTag(msg, at)) return parseStructured(msg, at + STRUCTURED_TAG.length);
   // InfoS: the tag is inside the quoted message; pairs follow the closing quote.
   let inner: string;
   let rest = "";
@@ -286,7 +172,31 @@ export function parseStageMessage(msg: string, at: number): StageParse {
   const body = rest ? inner.slice(tagEnd) + " " + rest : inner.slice(tagEnd);
   const f = scanFields(body, 0);
   if (f.error) return { ok: false, message: `STAGE/${stageName}: ${f.error}` };
-  const r = new Roles(f, ROLES_BY_STAGE[stageName]);
+  return parseFields(stageName, f);
+}
+
+/** The pairs after the structured tag (from `from`): `stage=` names the stage, the rest as usual. */
+function parseStructured(msg: string, from: number): StageParse {
+  const f = scanFields(msg, from);
+  if (f.error) return { ok: false, message: `"STAGE": ${f.error}` };
+  const i = f.keys.findIndex((k) => k.toLowerCase() === "stage");
+  const stageName = i < 0 ? undefined : f.values[i].toLowerCase();
+  if (stageName === undefined || !isStage(stageName)) {
+    return {
+      ok: false,
+      message:
+        i < 0
+          ? '"STAGE" line without stage=… (expected stage="watch", "enqueue", "dequeue", "read" or "write")'
+          : `unknown stage "${f.values[i]}" (expected watch, enqueue, dequeue, read or write)`,
+    };
+  }
+  f.keys.splice(i, 1);
+  f.values.splice(i, 1);
+  return parseFields(stageName, f);
+}
+
+function parseFields(stageName: Stage, f: Fields): StageParse {
+  const r = new Roles(f, stageName);
   const words = f.words.map(cleanWord).filter((w) => w.length > 0);
   const parsed = build(stageName, r, words);
   if (parsed.ok && r.warnings) parsed.warnings = r.warnings.map((w) => `STAGE/${stageName}: ${w}`);
@@ -310,7 +220,7 @@ function build(stage: Stage, r: Roles, words: string[]): StageParse {
       const kindRaw = r.get("kind") ?? words.find((w) => KINDS[w.toLowerCase()] !== undefined);
       const eventRaw =
         r.get("event") ?? words.find((w) => WATCH_VERBS[w.toLowerCase()] !== undefined);
-      const kind = kindRaw === undefined ? undefined : (KINDS[kindRaw.toLowerCase()] ?? kindRaw);
+      const kind = kindRaw === undefined ? undefined : kindOf(kindRaw);
       const event = eventRaw === undefined ? undefined : WATCH_VERBS[eventRaw.toLowerCase()];
       if (eventRaw !== undefined && event === undefined) {
         return {
@@ -355,12 +265,7 @@ function build(stage: Stage, r: Roles, words: string[]): StageParse {
       const e: Omit<EnqueueEvent, "seq"> = { ...base, key, stage: "enqueue" };
       setDefined(e, "len", r.num("len"));
       const merged = r.get("merged");
-      if (merged !== undefined) {
-        const l = merged.toLowerCase();
-        e.merged =
-          l === "dirty" || l === "processing" ? l : l === "false" || l === "no" ? false : undefined;
-        if (e.merged === undefined) delete e.merged;
-      }
+      if (merged !== undefined) setDefined(e, "merged", mergedOf(merged));
       const cause = r.get("cause");
       if (cause !== undefined && CAUSES[cause.toLowerCase()]) e.cause = CAUSES[cause.toLowerCase()];
       else {
@@ -403,14 +308,13 @@ function buildWrite(
   base: { ts: number; key: string; extra?: Record<string, unknown> },
 ): StageParse {
   const verbRaw = r.get("verb") ?? words.find((w) => WRITE_VERBS[w.toLowerCase()] !== undefined);
-  let verb: string | undefined =
-    verbRaw === undefined ? undefined : (WRITE_VERBS[verbRaw.toLowerCase()] ?? verbRaw);
+  let verb: string | undefined = verbRaw === undefined ? undefined : writeVerbOf(verbRaw);
   let target = r.get("target") ?? words.find((w) => TARGET.test(w));
   if (target === undefined) {
     const kindWord = words.find((w) => KINDS[w.toLowerCase()] !== undefined);
     const objKey = positionalKey(words) ?? key;
     if (kindWord !== undefined && objKey !== undefined) {
-      target = `${PLURAL[KINDS[kindWord.toLowerCase()]]}/${objKey}`;
+      target = `${PLURAL[kindOf(kindWord)]}/${objKey}`;
       const status = words.some((w) => w.toLowerCase() === "status") || verb === "updateStatus";
       if (status && target.startsWith("foos/")) target += "/status";
     }
@@ -449,19 +353,7 @@ function buildWrite(
   setDefined(e, "changed", changed);
   // `changed=status.lastSyncTime` names the fields rather than saying yes/no.
   const fields = r.get("fields") ?? (changed === undefined ? changedRaw : undefined);
-  if (fields !== undefined) {
-    let list: string[] = [];
-    if (fields.startsWith("[")) {
-      try {
-        const parsed = JSON.parse(fields) as unknown;
-        if (Array.isArray(parsed)) list = parsed.map(String);
-      } catch {
-        list = [];
-      }
-    } else list = fields.split(",");
-    list = list.map((s) => s.trim()).filter(Boolean);
-    setDefined(e, "fields", list);
-  }
+  if (fields !== undefined) setDefined(e, "fields", fieldList(fields));
   setDefined(e, "worker", r.num("worker"));
   return { ok: true, event: e };
 }

@@ -16,9 +16,10 @@
  *   "" with `overlong` = its length, still numbered. (A 600 MB gzip bomb of one line would
  *   otherwise be held whole, then fail to become a string at V8's 512 M character limit.) A line
  *   that lies whole inside one chunk is bounded by the chunk's size instead.
- * - Given a ByteLineSink, the lines of a decoded stretch of bytes whose text has one character
- *   per byte (ASCII, the common case) go to it as bytes and text side by side, not cut out as
- *   strings; every other line still goes to the LineSink. Numbering and "\r" dropping are the same.
+ * - Given a ByteLineSink, every line whose text has one character per byte (ASCII, the common
+ *   case) goes to it as bytes and text side by side, not cut out as a string; every other line
+ *   (and a line that needed joining across chunks after text did) goes to the LineSink. Numbering
+ *   and "\r" dropping are the same.
  */
 export type LineSink = (
   line: string,
@@ -130,19 +131,24 @@ export class LineSplitter {
 
   /** Decodes whole lines (`bytes` ends with "\n") and delivers them. */
   private deliver(bytes: Uint8Array, sink: LineSink, byteSink: ByteLineSink | undefined): void {
-    const text = this.decode(bytes);
-    // Line by line on the bytes only where each byte is one character, and where no unfinished
-    // line, over-long line or byte-order mark needs the text path's care.
+    // Line by line on the bytes only where no unfinished line, over-long line or byte-order mark
+    // needs the text path's care.
     if (
       byteSink === undefined ||
-      text.length !== bytes.length ||
       this.carry.length > 0 ||
       this.overlong > 0 ||
-      (!this.started && text.charCodeAt(0) === 0xfeff)
+      (!this.started && bytes[0] === 0xef)
     ) {
-      this.text(text, sink);
+      this.text(this.decode(bytes), sink);
       return;
     }
+    const text = this.decode(bytes);
+    if (text.length === bytes.length) this.byteLines(bytes, text, byteSink);
+    else this.mixed(bytes, sink, byteSink);
+  }
+
+  /** Whole lines whose bytes are their characters, `text` decoded from them. */
+  private byteLines(bytes: Uint8Array, text: string, byteSink: ByteLineSink): void {
     this.started = true;
     const n = text.length;
     let start = 0;
@@ -151,6 +157,34 @@ export class LineSplitter {
       const end = nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;
       byteSink(bytes, text, start, end, ++this.lineNo);
       start = nl + 1;
+    }
+  }
+
+  /**
+   * Whole lines, some of them not ASCII (a "µs", a name in another script, an invalid byte): those
+   * go as text, and the runs of ASCII lines between them still as bytes — a character now and then
+   * does not send a whole window down the text path.
+   */
+  private mixed(bytes: Uint8Array, sink: LineSink, byteSink: ByteLineSink): void {
+    const n = bytes.length;
+    let run = 0;
+    for (let start = 0; start < n;) {
+      const nl = bytes.indexOf(NL, start);
+      let i = start;
+      while (i < nl && bytes[i] < 0x80) i++;
+      if (i < nl) {
+        if (run < start) {
+          const ascii = bytes.subarray(run, start);
+          this.byteLines(ascii, this.decode(ascii), byteSink);
+        }
+        this.text(this.decode(bytes.subarray(start, nl + 1)), sink);
+        run = nl + 1;
+      }
+      start = nl + 1;
+    }
+    if (run < n) {
+      const ascii = bytes.subarray(run, n);
+      this.byteLines(ascii, this.decode(ascii), byteSink);
     }
   }
 

@@ -1,14 +1,12 @@
 /**
  * STAGE lines and JSONL records with an empty key or an unreadable number: an empty key is "no
  * Foo" on a watch event only; on any other stage the line is an error with its line number and
- * makes no event (no Foo named ""), whichever path reads it — the fast one, on text or on bytes,
- * or the general one. An unreadable number is left out of the event with a warning.
+ * makes no event (no Foo named ""), whichever path reads it — the byte path or the general one. An unreadable number is left out of the event with a warning.
  */
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../event.ts";
 import { encodeHeader } from "../jsonl/format.ts";
-import { fastStage } from "../klog/fast-stage.ts";
-import { fastStageBytes } from "../klog/fast-stage-bytes.ts";
+import { readStageBytes } from "../klog/stage-bytes.ts";
 import { Interner } from "../klog/interner.ts";
 import { readTraceText } from "./read-trace.ts";
 import { TraceReader } from "./trace-reader.ts";
@@ -44,17 +42,16 @@ describe("a STAGE line with an empty key", () => {
     }
   });
 
-  it("is no event on the fast paths, which leave it to the general one", () => {
+  it("is no event on the byte path, which leaves it to the general one", () => {
     const where = { ts: 1, src: "c.go:1", line: 2, seq: 0, key: undefined };
     for (const line of [
       "STAGE/enqueue key= len=1",
       "STAGE/dequeue key= len=0 worker=1",
       "STAGE/read key= rv=1",
     ]) {
-      expect(fastStage(line, 0, undefined, where), line).toBeUndefined();
       const bytes = new TextEncoder().encode(line);
       expect(
-        fastStageBytes(bytes, line, 0, line.length, new Interner(), where, 0),
+        readStageBytes(bytes, line, 0, line.length, new Interner(), where, 0),
         line,
       ).toBeUndefined();
     }

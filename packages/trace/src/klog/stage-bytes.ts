@@ -1,0 +1,597 @@
+/**
+ * Reads a STAGE line on its bytes: how every STAGE line of a klog log read in bulk is read. The
+ * tag is `STAGE/<stage>`, InfoS's `"STAGE/<stage>"`, or the structured `"STAGE"` whose first
+ * field is `stage=<stage>`; the fields come in any order, under any spelling of spellings.ts, bare
+ * or Go-quoted, and their values mean what spellings.ts says. Keys, targets, names and namespaces
+ * come from an Interner (one string per distinct value); verbs, kinds and the like are constants.
+ *
+ * Invariants:
+ * - `bytes[from, end)` and `text[from, end)` are the same characters at the same offsets (ASCII
+ *   bytes, or bytes the decoder replaced one for one): every decision is taken on bytes compared
+ *   with ASCII, which a non-ASCII byte and its replacement character both fail alike.
+ * - An event it returns is the one parseStageMessage (stage-line.ts) builds from the same message,
+ *   field for field and in the same property order. A line it cannot read exactly so — a
+ *   positional word, an escape in a quoted value, a JSON value, an unknown or repeated field, a
+ *   value that reads as nothing, a line without what its stage needs — it declines (undefined):
+ *   the caller then takes parseStageMessage, which also says what is wrong with the line.
+ */
+import { STAGES, type Stage, type TraceEvent } from "../event.ts";
+import type { Interner } from "./interner.ts";
+import type { LineContext, StageFields } from "./stage-fields.ts";
+import { indexOfEither, viewOf } from "./byte-span.ts";
+import {
+  bool,
+  CAUSES,
+  durationMs,
+  fieldList,
+  isKeyName,
+  kindOf,
+  mergedOf,
+  NAMES,
+  num,
+  roleOf,
+  WATCH_VERBS,
+  writeVerbOf,
+  type Role,
+} from "./spellings.ts";
+
+/** Role ids, a bit each in `seen`. */
+const ROLES = Object.keys(NAMES) as Role[];
+const R = Object.fromEntries(ROLES.map((r, i) => [r, i])) as Record<Role, number>;
+
+/** Every spelling of a field name (lower-case), by index, and its bytes. */
+const SPELLED = [...new Set(Object.values(NAMES).flat())] as string[];
+const SPELLED_BYTES = SPELLED.map((s) => new TextEncoder().encode(s));
+/** ROLE_OF[stage × SPELLED.length + spelling]: the role id it fills on that stage, or -1. */
+const ROLE_OF = new Int8Array(STAGES.length * SPELLED.length).fill(-1);
+STAGES.forEach((stage, si) =>
+  SPELLED.forEach((s, i) => {
+    const role = roleOf(stage, s);
+    if (role !== undefined) ROLE_OF[si * SPELLED.length + i] = R[role];
+  }),
+);
+/** Whether a spelling names a key (its empty value means "no Foo", not absent). */
+const KEY_NAME = SPELLED.map(isKeyName);
+
+/** Spellings by hash of their lower-cased bytes: open addressing, slot = index + 1. */
+const TABLE_BITS = 9;
+const TABLE = new Int16Array(1 << TABLE_BITS);
+
+function lower(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+function hashLower(bytes: Uint8Array, a: number, b: number): number {
+  let h = b - a;
+  for (let i = a; i < b; i++) h = (Math.imul(h, 31) + lower(bytes[i])) | 0;
+  return (h ^ (h >>> 9)) & ((1 << TABLE_BITS) - 1);
+}
+
+SPELLED_BYTES.forEach((s, i) => {
+  let slot = hashLower(s, 0, s.length);
+  while (TABLE[slot] !== 0) slot = (slot + 1) & ((1 << TABLE_BITS) - 1);
+  TABLE[slot] = i + 1;
+});
+
+/** Whether bytes[a, a + spelling's length) spell spelling `s`, in any case. */
+function spells(bytes: Uint8Array, a: number, end: number, s: number): boolean {
+  const sp = SPELLED_BYTES[s];
+  if (a + sp.length > end) return false;
+  for (let i = 0; i < sp.length; i++) if (lower(bytes[a + i]) !== sp[i]) return false;
+  return true;
+}
+
+/** The spelling bytes[a, b) is, in any case, or -1. */
+function spellingAt(bytes: Uint8Array, a: number, b: number): number {
+  let slot = hashLower(bytes, a, b);
+  for (;;) {
+    const s = TABLE[slot] - 1;
+    if (s < 0) return -1;
+    if (SPELLED_BYTES[s].length === b - a && spells(bytes, a, b, s)) return s;
+    slot = (slot + 1) & ((1 << TABLE_BITS) - 1);
+  }
+}
+
+/** Up to six ASCII characters as one number (exact: 48 bits), little-endian, as `packedAt` reads them. */
+function packed(name: string): number {
+  let x = 0;
+  for (let i = name.length - 1; i >= 0; i--) x = x * 256 + name.charCodeAt(i);
+  return x;
+}
+
+/** The 1 to 6 bytes at i, packed (see `packed`): one or two loads instead of a loop. */
+function packedAt(view: DataView, i: number, len: number): number {
+  switch (len) {
+    case 1:
+      return view.getUint8(i);
+    case 2:
+      return view.getUint16(i, true);
+    case 3:
+      return view.getUint16(i, true) + view.getUint8(i + 2) * 0x10000;
+    case 4:
+      return view.getUint32(i, true);
+    case 5:
+      return view.getUint32(i, true) + view.getUint8(i + 4) * 2 ** 32;
+    default:
+      return view.getUint32(i, true) + view.getUint16(i + 4, true) * 2 ** 32;
+  }
+}
+
+/** A constant value of up to 12 ASCII characters, packed to be compared with bytes (see `is`). */
+interface Spelling<T extends string> {
+  text: T;
+  head: number;
+  tail: number;
+}
+
+function spelling<T extends string>(text: T): Spelling<T> {
+  return { text, head: packed(text.slice(0, 6)), tail: packed(text.slice(6)) };
+}
+
+/** Whether bytes[a, b) (`view` over them) spell `s` exactly. */
+function is(view: DataView, a: number, b: number, s: Spelling<string>): boolean {
+  const len = b - a;
+  if (len !== s.text.length) return false;
+  if (len <= 6) return packedAt(view, a, len) === s.head;
+  return packedAt(view, a, 6) === s.head && packedAt(view, a + 6, len - 6) === s.tail;
+}
+
+/** The canonical values, read without cutting a string. */
+const V = {
+  Foo: spelling("Foo"),
+  Deployment: spelling("Deployment"),
+  add: spelling("add"),
+  update: spelling("update"),
+  delete: spelling("delete"),
+  updateStatus: spelling("updateStatus"),
+  create: spelling("create"),
+  patch: spelling("patch"),
+  watch: spelling("watch"),
+  resync: spelling("resync"),
+  retry: spelling("retry"),
+  processing: spelling("processing"),
+  dirty: spelling("dirty"),
+  true: spelling("true"),
+  false: spelling("false"),
+};
+
+/** The stage names, and each one's row in a FieldOrder. */
+const STAGE_SPELLINGS = STAGES.map((s) => spelling(s));
+const STAGE_FIELD = spelling("stage=");
+
+/** Fields per stage that a FieldOrder remembers. */
+const ORDERED_FIELDS = 12;
+
+/**
+ * The spellings of the last STAGE line of each stage, in order (-1: none), refilled as lines are
+ * read. A producer writes its fields in the same order every time, so the field at the same place
+ * in the next line of that stage is tried first: a compare instead of a search for "=" and a
+ * lookup. A wrong guess costs the compare; the answer is the same either way.
+ */
+export function fieldOrder(): Int16Array {
+  return new Int16Array(STAGES.length * ORDERED_FIELDS).fill(-1);
+}
+
+/** The decimal number bytes[a, b) (1 to 15 digits), or -1. */
+function int(bytes: Uint8Array, a: number, b: number): number {
+  if (b - a >= 16) return -1;
+  let x = 0;
+  for (let i = a; i < b; i++) {
+    const d = bytes[i] - 48;
+    if (d < 0 || d > 9) return -1;
+    x = x * 10 + d;
+  }
+  return x;
+}
+
+/** The stage whose name is bytes[i, …) followed by `after`, or -1. */
+function stageAt(bytes: Uint8Array, view: DataView, i: number, end: number, after: number): number {
+  const c = bytes[i];
+  let s: number;
+  if (c === 119)
+    s = bytes[i + 1] === 97 ? 0 : 4; // watch, write
+  else if (c === 101)
+    s = 1; // enqueue
+  else if (c === 100)
+    s = 2; // dequeue
+  else if (c === 114)
+    s = 3; // read
+  else return -1;
+  const n = i + STAGE_SPELLINGS[s].text.length;
+  if (n > end || !is(view, i, n, STAGE_SPELLINGS[s])) return -1;
+  if (n < end ? bytes[n] !== after : after !== 32) return -1;
+  return s;
+}
+
+/** Whether bytes[i, i + 6) are "STAGE/" (or, `slash` false, "STAGE" and a quote). */
+function tagAt(bytes: Uint8Array, i: number, end: number, slash: boolean): boolean {
+  return (
+    i + 6 <= end &&
+    bytes[i] === 83 &&
+    bytes[i + 1] === 84 &&
+    bytes[i + 2] === 65 &&
+    bytes[i + 3] === 71 &&
+    bytes[i + 4] === 69 &&
+    bytes[i + 5] === (slash ? 47 : 34)
+  );
+}
+
+/** A row taker with the record it is offered lines in (see readStageBytes). */
+export interface RowOffer {
+  fields: StageFields;
+  /** The line is text[start, end). */
+  take(f: StageFields, at: LineContext, text: string, start: number, end: number): boolean;
+}
+
+/**
+ * Reads the STAGE line whose message starts at `from` and that ends at `end` (before its "\n" or
+ * "\r\n"); the line starts at `lineStart` (its text is the event's `raw`), `at` is where it was
+ * read. The event is whole, numbered with `at.seq`, and its key is left in `at.key`. Undefined:
+ * take the general path.
+ * With `rows`, the line is first offered to it as `fields` (refilled here): null when it took the
+ * line as a row of its own, and no event is made.
+ */
+export function readStageBytes(
+  bytes: Uint8Array,
+  text: string,
+  from: number,
+  end: number,
+  strings: Interner,
+  at: LineContext,
+  lineStart: number,
+  rows?: RowOffer,
+  /** A view of `bytes` (made here when not given). */
+  view: DataView = viewOf(bytes),
+  /** The fields of the lines before (see fieldOrder), to guess this line's fields from. */
+  order?: Int16Array,
+): TraceEvent | undefined | null {
+  let i = from;
+  let si: number;
+  if (tagAt(bytes, i, end, true)) {
+    si = stageAt(bytes, view, i + 6, end, 32);
+    if (si < 0) return undefined;
+    i += 6 + STAGE_SPELLINGS[si].text.length;
+  } else if (bytes[i] === 34 && tagAt(bytes, i + 1, end, true)) {
+    // InfoS: "STAGE/<stage>" and its pairs after the quote.
+    si = stageAt(bytes, view, i + 7, end, 34);
+    if (si < 0) return undefined;
+    i += 8 + STAGE_SPELLINGS[si].text.length;
+    if (i < end && bytes[i] !== 32) return undefined;
+  } else if (bytes[i] === 34 && tagAt(bytes, i + 1, end, false)) {
+    // Structured: "STAGE" stage="<stage>" and the other pairs.
+    i += 7;
+    if (i >= end || bytes[i] !== 32) return undefined;
+    while (i < end && bytes[i] === 32) i++;
+    if (!is(view, i, Math.min(i + 6, end), STAGE_FIELD)) return undefined;
+    i += 6;
+    const quoted = bytes[i] === 34 ? 1 : 0;
+    si = stageAt(bytes, view, i + quoted, end, quoted ? 34 : 32);
+    if (si < 0) return undefined;
+    i += STAGE_SPELLINGS[si].text.length + 2 * quoted;
+    if (i < end && bytes[i] !== 32) return undefined;
+  } else return undefined;
+  const stage: Stage = STAGES[si];
+  const roleRow = si * SPELLED.length;
+  /** Where this field's spelling is remembered in `order`. */
+  let field = si * ORDERED_FIELDS;
+  const lastField = field + ORDERED_FIELDS;
+  let key: string | undefined;
+  /** Where the key's value lies, for a watch line's name and namespace. */
+  let keyStart = 0;
+  let keyEnd = 0;
+  let rv: string | undefined;
+  let oldRv: string | undefined;
+  let len: number | undefined;
+  let worker: number | undefined;
+  let kind: string | undefined;
+  let event: "add" | "update" | "delete" | undefined;
+  let name: string | undefined;
+  let ns: string | undefined;
+  let verb: string | undefined;
+  /** Where the target's value lies (-1: none); it is interned once the key is known. */
+  let targetStart = 0;
+  let targetEnd = -1;
+  let code: number | undefined;
+  let reason: string | undefined;
+  let generation: number | undefined;
+  let found: boolean | undefined;
+  let changed: boolean | undefined;
+  let fields: string | undefined;
+  let cause: "watch" | "resync" | "retry" | undefined;
+  let merged: false | "dirty" | "processing" | undefined;
+  let causeSeq: number | undefined;
+  let delayMs: number | undefined;
+  // The Interner's ids of the strings above (see Interner.lastId), for a row taker to compare.
+  let keyId = -1;
+  let nameId = -1;
+  let nsId = -1;
+  let targetId = -1;
+  let reasonId = -1;
+  let fieldsId = -1;
+  let seen = 0;
+  while (i < end) {
+    while (i < end && bytes[i] === 32) i++;
+    if (i >= end) break;
+    const ks = i;
+    let s = order !== undefined && field < lastField ? order[field] : -1;
+    let eq: number;
+    if (s >= 0 && spells(bytes, ks, end, s) && bytes[ks + SPELLED_BYTES[s].length] === 61) {
+      eq = ks + SPELLED_BYTES[s].length;
+    } else {
+      eq = indexOfEither(view, bytes, i, end, 61, 32); // "=", " "
+      if (eq >= end || bytes[eq] !== 61 || eq === ks) return undefined; // a positional word
+      s = spellingAt(bytes, ks, eq);
+      if (s < 0) return undefined; // a field only the general path keeps (in `extra`)
+      if (order !== undefined && field < lastField) order[field] = s;
+    }
+    field++;
+    let a = eq + 1;
+    let b: number;
+    const c = a < end ? bytes[a] : 32;
+    if (c === 34) {
+      // Go-quoted: the value is what lies between the quotes, when no escape is in it.
+      const q = indexOfEither(view, bytes, a + 1, end, 34, 92); // '"', "\"
+      if (q >= end || bytes[q] === 92) return undefined;
+      a++;
+      b = q;
+      i = q + 1;
+      if (i < end && bytes[i] !== 32) return undefined;
+    } else {
+      if (c === 123 || c === 91 || c === 9) return undefined; // JSON, or a tab the general path splits on
+      b = indexOfEither(view, bytes, a, end, 32, 9); // " ", "\t"
+      if (b < end && bytes[b] === 9) return undefined;
+      i = b;
+    }
+    const role = ROLE_OF[roleRow + s];
+    if (role < 0) return undefined; // not a field of this stage: the general path keeps it in `extra`
+    const bit = 1 << role;
+    // A field given twice (or under two spellings): the general path says which one counts.
+    if ((seen & bit) !== 0) return undefined;
+    if (a === b) {
+      // An empty value is absent, except an empty key: a watch event that resolved to no Foo.
+      if (KEY_NAME[s]) {
+        key = "";
+        seen |= bit;
+      }
+      continue;
+    }
+    seen |= bit;
+    switch (role) {
+      case R.key:
+        if (bytes[a] === 123) return undefined; // a JSON object, quoted: the general path reads it
+        key = strings.key(bytes, text, a, b);
+        keyId = strings.lastId;
+        keyStart = a;
+        keyEnd = b;
+        break;
+      case R.rv:
+        rv = text.slice(a, b);
+        break;
+      case R.oldRv:
+        oldRv = text.slice(a, b);
+        break;
+      case R.len:
+        len = number(bytes, text, a, b);
+        if (len === undefined) return undefined;
+        break;
+      case R.worker:
+        worker = number(bytes, text, a, b);
+        if (worker === undefined) return undefined;
+        break;
+      case R.generation:
+        generation = number(bytes, text, a, b);
+        if (generation === undefined) return undefined;
+        break;
+      case R.code:
+        code = number(bytes, text, a, b);
+        if (code === undefined) return undefined;
+        break;
+      case R.causeSeq:
+        causeSeq = number(bytes, text, a, b);
+        if (causeSeq === undefined) return undefined;
+        break;
+      case R.delay: {
+        const ms = int(bytes, a, b);
+        delayMs = ms >= 0 ? ms : durationMs(text.slice(a, b));
+        if (delayMs === undefined) return undefined;
+        break;
+      }
+      case R.kind:
+        if (is(view, a, b, V.Foo)) kind = "Foo";
+        else if (is(view, a, b, V.Deployment)) kind = "Deployment";
+        else kind = kindOf(text.slice(a, b));
+        break;
+      case R.event:
+        if (is(view, a, b, V.add)) event = "add";
+        else if (is(view, a, b, V.update)) event = "update";
+        else if (is(view, a, b, V.delete)) event = "delete";
+        else event = WATCH_VERBS[text.slice(a, b).toLowerCase()];
+        if (event === undefined) return undefined;
+        break;
+      case R.name:
+        name = strings.get(bytes, text, a, b);
+        nameId = strings.lastId;
+        break;
+      case R.ns:
+        ns = strings.get(bytes, text, a, b);
+        nsId = strings.lastId;
+        break;
+      case R.verb:
+        if (is(view, a, b, V.updateStatus)) verb = "updateStatus";
+        else if (is(view, a, b, V.update)) verb = "update";
+        else if (is(view, a, b, V.create)) verb = "create";
+        else if (is(view, a, b, V.patch)) verb = "patch";
+        else if (is(view, a, b, V.delete)) verb = "delete";
+        else verb = writeVerbOf(text.slice(a, b));
+        break;
+      case R.target:
+        targetStart = a;
+        targetEnd = b;
+        break;
+      case R.reason:
+        reason = strings.get(bytes, text, a, b);
+        reasonId = strings.lastId;
+        break;
+      case R.cause:
+        if (is(view, a, b, V.watch)) cause = "watch";
+        else if (is(view, a, b, V.resync)) cause = "resync";
+        else if (is(view, a, b, V.retry)) cause = "retry";
+        else cause = CAUSES[text.slice(a, b).toLowerCase()];
+        break;
+      case R.merged:
+        if (is(view, a, b, V.processing)) merged = "processing";
+        else if (is(view, a, b, V.dirty)) merged = "dirty";
+        else if (is(view, a, b, V.false)) merged = false;
+        else merged = mergedOf(text.slice(a, b));
+        break;
+      case R.found:
+        found = truth(view, text, a, b);
+        break;
+      case R.changed:
+        changed = truth(view, text, a, b);
+        // `changed=status.lastSyncTime` names fields: the general path reads it so.
+        if (changed === undefined) return undefined;
+        break;
+      case R.fields:
+        fields = strings.get(bytes, text, a, b);
+        fieldsId = strings.lastId;
+        break;
+    }
+  }
+  if (key === "" && stage === "write") key = undefined;
+  if (key === undefined && stage === "write" && targetEnd >= 0) {
+    // deployments/ns/name or foos/ns/name/status → ns/name (what the general path derives too).
+    const tEnd = targetEnd;
+    let s1 = targetStart;
+    while (s1 < tEnd && bytes[s1] !== 47) s1++;
+    let s2 = s1 + 1;
+    while (s2 < tEnd && bytes[s2] !== 47) s2++;
+    if (s2 >= tEnd) return undefined;
+    let s3 = s2 + 1;
+    while (s3 < tEnd && bytes[s3] !== 47) s3++;
+    key = strings.key(bytes, text, s1 + 1, s3);
+    keyId = strings.lastId;
+  }
+  let target: string | undefined;
+  if (targetEnd >= 0) {
+    target = strings.keyed(bytes, text, targetStart, targetEnd);
+    targetId = strings.lastId;
+  }
+  // An empty key is a watch's "no Foo"; on any other stage the general path reports it.
+  if (key === undefined || (key === "" && stage !== "watch")) return undefined;
+  if (stage === "watch") {
+    if (kind === undefined || event === undefined) return undefined; // assumed: see stage-line.ts
+    if (name === undefined) {
+      if (key === "") name = "";
+      else {
+        let slash = keyStart;
+        while (slash < keyEnd && bytes[slash] !== 47) slash++;
+        if (slash < keyEnd) {
+          name = strings.keyPart(bytes, text, slash + 1, keyEnd, 1);
+          nameId = strings.lastId;
+        } else {
+          name = key;
+          nameId = keyId;
+        }
+        if (ns === undefined && slash < keyEnd) {
+          ns = strings.keyPart(bytes, text, keyStart, slash, 0);
+          nsId = strings.lastId;
+        }
+      }
+    }
+  } else if (stage === "write") {
+    if (verb === undefined || target === undefined) return undefined;
+    if (verb === "update" && target.endsWith("/status")) verb = "updateStatus";
+  }
+  // A row holds what StageFields can: a line with more goes on as an event.
+  if (rows !== undefined && causeSeq === undefined && delayMs === undefined) {
+    const f = rows.fields;
+    f.stage = stage;
+    f.key = key;
+    f.rv = rv;
+    f.oldRv = oldRv;
+    f.len = len;
+    f.worker = worker;
+    f.generation = generation;
+    f.code = code;
+    f.kind = kind;
+    f.event = event;
+    f.name = name;
+    f.ns = ns;
+    f.verb = verb;
+    f.target = target;
+    f.reason = reason;
+    f.cause = cause;
+    f.merged = merged;
+    f.found = found;
+    f.changed = changed;
+    f.fields = fields;
+    f.keyId = keyId;
+    f.nameId = nameId;
+    f.nsId = nsId;
+    f.targetId = targetId;
+    f.reasonId = reasonId;
+    f.fieldsId = fieldsId;
+    if (rows.take(f, at, text, lineStart, end)) return null;
+  }
+  // Cut only for an event: a row taker that keeps no text spares a string per line.
+  const raw = text.slice(lineStart, end);
+  at.key = key;
+  // Built in parseStageMessage's order, so both paths make events of the same shapes.
+  const e = { ts: at.ts, key, stage } as Record<string, unknown>;
+  switch (stage) {
+    case "watch":
+      e.kind = kind;
+      e.event = event;
+      e.name = name;
+      if (ns !== undefined) e.ns = ns;
+      if (rv !== undefined) e.rv = rv;
+      if (oldRv !== undefined) e.oldRv = oldRv;
+      break;
+    case "enqueue":
+      if (len !== undefined) e.len = len;
+      if (merged !== undefined) e.merged = merged;
+      if (cause !== undefined) e.cause = cause;
+      if (causeSeq !== undefined) e.causeSeq = causeSeq;
+      if (delayMs !== undefined) e.delayMs = delayMs;
+      break;
+    case "dequeue":
+      if (len !== undefined) e.len = len;
+      if (worker !== undefined) e.worker = worker;
+      break;
+    case "read":
+      if (rv !== undefined) e.rv = rv;
+      if (generation !== undefined) e.generation = generation;
+      if (found !== undefined) e.found = found;
+      if (worker !== undefined) e.worker = worker;
+      break;
+    case "write":
+      e.verb = verb;
+      e.target = target;
+      if (code !== undefined) e.code = code;
+      if (reason !== undefined) e.reason = reason;
+      if (rv !== undefined) e.rv = rv;
+      if (changed !== undefined) e.changed = changed;
+      if (fields !== undefined) e.fields = fieldList(fields);
+      if (worker !== undefined) e.worker = worker;
+      break;
+  }
+  e.src = at.src;
+  e.raw = raw;
+  e.line = at.line;
+  e.seq = at.seq;
+  return e as unknown as TraceEvent;
+}
+
+/** A number field's value (digits, else what Number makes of it), or undefined when none. */
+function number(bytes: Uint8Array, text: string, a: number, b: number): number | undefined {
+  const x = int(bytes, a, b);
+  return x >= 0 ? x : num(text.slice(a, b));
+}
+
+/** A yes/no field's value, or undefined when it says neither. */
+function truth(view: DataView, text: string, a: number, b: number): boolean | undefined {
+  if (is(view, a, b, V.true)) return true;
+  if (is(view, a, b, V.false)) return false;
+  return bool(text.slice(a, b));
+}

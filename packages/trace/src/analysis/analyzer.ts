@@ -42,6 +42,7 @@ import { RvRings } from "./rv-ring.ts";
 import { WatchTable } from "./watch-table.ts";
 import { append, none } from "./short-list.ts";
 import { TriggerTable } from "./trigger-table.ts";
+import { statusInError } from "./error-status.ts";
 
 export interface AnalyzerOptions {
   /** Consecutive self-triggered changing passes that make a hot loop (default 5). */
@@ -501,6 +502,13 @@ export class Analyzer {
     const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, e.seq, undefined);
     this.table.setEnd(p, e.ts, e.seq);
     if (e.worker !== undefined) this.table.noteWorker(p, e.worker);
+    // A log without write lines (the unpatched Go controller's) shows a 409 only in the error
+    // the pass ended with; one whose write line already counted it is not counted twice.
+    if (e.error !== undefined && this.table.conflicts(p) === 0 && statusInError(e.error) === 409) {
+      st.conflicts++;
+      this.table.addConflict(p);
+      this.find("conflict", e.key, e.seq, `pass ended in a 409: ${e.error}`);
+    }
     this.close(st, p, e.outcome);
     if (e.outcome === "requeued") {
       this.find(

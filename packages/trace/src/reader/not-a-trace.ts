@@ -1,6 +1,7 @@
 /**
- * Why an input read whole is no trace, in words a user can act on: it is empty, it is text with
- * no STAGE events (a README, another program's log or JSON), or it is one of the exports
+ * Why an input read whole is no trace, in words a user can act on: it is empty, it is binary
+ * data, it is text with no STAGE events (a README, another program's log or JSON), or it is one
+ * of the exports
  * `loopscope convert` writes — which look like JSON records to the reader, so it read them as a
  * JSONL trace whose every line is bad.
  *
@@ -18,6 +19,10 @@ export interface ReadOutcome {
   readonly header: unknown;
   /** The format, once the reader settled it on a line that was not blank. */
   readonly format: string | undefined;
+  /** Lines that held NUL bytes. */
+  readonly nulLines?: number;
+  /** Lines recognized as trace input: klog lines, JSONL records. */
+  readonly recognizedLines?: number;
 }
 
 /** What the first bytes of an input say it is, when that is an export of another format. */
@@ -62,6 +67,10 @@ export function exportHead(chunk: Uint8Array): ExportHead | undefined {
  */
 export function whyNotATrace(read: ReadOutcome, head: ExportHead | undefined): string | undefined {
   if (read.events > 0 || read.header !== undefined) return undefined;
+  // NUL bytes and not one line of klog or JSON: binary data. (A log with a run of NULs from a
+  // crash in it has its klog lines around them.)
+  if ((read.nulLines ?? 0) > 0 && (read.recognizedLines ?? 0) === 0)
+    return "is not a text file (binary data)";
   if (read.format === undefined) return "is empty";
   if (head?.ours)
     return `is ${head.what} (loopscope convert's output); open the JSONL it was made from`;

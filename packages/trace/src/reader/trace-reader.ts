@@ -9,6 +9,9 @@
  *   increasing. A JSONL file's own seqs are kept when they increase (causeSeq refers to them);
  *   a seq that goes backwards is renumbered and the original kept in `extra.fileSeq`.
  * - At most `maxDiagnostics` diagnostics are kept; `diagnosticCount` counts them all.
+ * - A line with NUL bytes (a log written across a crash or a truncation holds a run of them) is
+ *   read from after its last NUL, with a diagnostic; what came before them was cut short and is
+ *   not read. Only an input with no trace line at all is binary (see whyNotATrace).
  */
 import type { TraceEvent, UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
@@ -44,6 +47,8 @@ export class TraceReader {
   diagnosticCount = 0;
   /** Events produced so far. */
   events = 0;
+  /** Lines that held NUL bytes (see nulLine). */
+  nulLines = 0;
 
   private readonly splitter: LineSplitter;
   private readonly klog: KlogParser;
@@ -52,6 +57,14 @@ export class TraceReader {
   private sink: ((e: TraceEvent) => void) | undefined;
   private readonly maxDiagnostics: number;
   private jsonLines = 0;
+  /**
+   * The decoded window the byte path saw last, and whether it holds a NUL: its lines are then
+   * read as text (see line), for a NUL is searched once per window, not per line.
+   */
+  private window = "";
+  private oddWindow = false;
+  /** The line being read from after its NULs, whole (see line). */
+  private wholeLine: string | undefined;
   private readonly onLine = (line: string, no: number, terminated: boolean, overlong?: number) => {
     if (overlong === undefined) this.line(line, no, terminated);
     else
@@ -70,8 +83,13 @@ export class TraceReader {
     end: number,
     no: number,
   ) => {
-    if (this.format === "klog") this.klog.lineAt(bytes, text, start, end, no, this.nextSeq);
-    else this.line(text.slice(start, end), no, true);
+    if (text !== this.window) {
+      this.window = text;
+      this.oddWindow = text.indexOf("\0") >= 0;
+    }
+    if (this.format === "klog" && !this.oddWindow) {
+      this.klog.lineAt(bytes, text, start, end, no, this.nextSeq);
+    } else this.line(text.slice(start, end), no, true);
   };
 
   constructor(private readonly opts: ReaderOptions = {}) {
@@ -181,6 +199,22 @@ export class TraceReader {
   }
 
   private line(text: string, no: number, terminated: boolean): void {
+    const nul = text.indexOf("\0");
+    if (nul >= 0) {
+      const after = this.nulLine(text, nul, no);
+      // Its events' `raw` stays the whole line: a replay reads klog lines back from the file.
+      this.wholeLine = text;
+      try {
+        if (after.length > 0) this.readLine(after, no, terminated);
+      } finally {
+        this.wholeLine = undefined;
+      }
+      return;
+    }
+    this.readLine(text, no, terminated);
+  }
+
+  private readLine(text: string, no: number, terminated: boolean): void {
     if (this.format === undefined) {
       const t = text.trimStart();
       if (t.length === 0) return;
@@ -198,6 +232,29 @@ export class TraceReader {
       }
       this.klog.line(text, no);
     } else this.jsonLine(text, no, terminated);
+  }
+
+  /**
+   * A line with NUL bytes, the first at `first`: what follows its last NUL is what was written
+   * after the crash (often the next start's first line), so that is read; what precedes its first
+   * was cut short by them. Returns the part to read ("" for none).
+   */
+  private nulLine(text: string, first: number, no: number): string {
+    this.nulLines++;
+    const last = text.lastIndexOf("\0");
+    let count = 0;
+    for (let i = first; i <= last; i++) if (text.charCodeAt(i) === 0) count++;
+    const before = text.slice(0, first).trim().length;
+    const after = text.slice(last + 1);
+    const read = after.trim().length > 0;
+    const lost =
+      before > 0 ? `; the ${before} characters before them, cut short, were not read` : "";
+    this.diagnose({
+      line: no,
+      level: read || before === 0 ? "warn" : "error",
+      message: `${count} NUL byte${count === 1 ? "" : "s"} (a log written across a crash or a truncation?)${read ? ": read from after them" : ""}${lost}`,
+    });
+    return read ? after : "";
   }
 
   private jsonLine(text: string, no: number, terminated: boolean): void {
@@ -266,6 +323,7 @@ export class TraceReader {
 
   /** `numbered`: e.seq is already the next seq (see LineContext.seq). */
   private emit(e: UnsequencedEvent, numbered?: boolean): void {
+    if (this.wholeLine !== undefined && e.raw !== undefined) e.raw = this.wholeLine;
     if (numbered !== true) (e as TraceEvent).seq = this.nextSeq;
     this.nextSeq++;
     this.events++;

@@ -158,6 +158,23 @@ export function badInputCorpus(opts: CorpusOptions = {}): CorpusCase[] {
   j("random-binary", "binary", [noise(4096, 7), noise(17, 99)]);
   j("binary-then-json", "binary", [withBytes("", noise(64, 3), RECORD)]);
   j("control-chars", "binary", ["\u0001\u0002\u0003\u001b[31m", "\u007f\u0008\u0008"]);
+  {
+    // A klog log written across a crash: a NUL run where the file was extended but not written,
+    // cutting a line short, and the restarted controller's first line right after the NULs; a
+    // line of NULs alone; and a file that begins with NULs (its first line after them).
+    const c = build("klog-nul-run", "binary", "klog", [
+      B(withBytes("", new Uint8Array(4096), goodKlog(1))),
+      G,
+      B(withBytes(goodKlog(3).slice(0, 40), new Uint8Array(3000), goodKlog(3))),
+      G,
+      B(new Uint8Array(100)),
+      G,
+    ]);
+    cases.push({
+      ...c,
+      good: [{ line: 1, key: "good/l1" }, { line: 3, key: "good/l3" }, ...c.good],
+    });
+  }
 
   // Invalid UTF-8: decoded with U+FFFD, so the line is unreadable JSON, not a crash.
   j("utf8-lone-continuation", "utf8", [bytes(0x80, 0x81, 0x82)]);

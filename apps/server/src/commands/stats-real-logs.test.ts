@@ -98,3 +98,16 @@ describe("a log with NUL bytes in it", { timeout: 90_000 }, () => {
     }
   });
 });
+
+describe("a file of one line over the length limit", { timeout: 90_000 }, () => {
+  it("says the line is over the limit, not that the file is empty", () => {
+    const dir = mkdtempSync(join(tmpdir(), "loopscope-long-"));
+    const file = join(dir, "one-line.log");
+    writeFileSync(file, Buffer.alloc(65 * 1024 * 1024, "a"));
+    const r = loopscope(["stats", file]);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `loopscope stats: ${file} holds no trace: line 1 is over the 64 MiB limit\n`,
+    );
+  });
+});

@@ -8,6 +8,7 @@
  * Only an input that gave no event at all is judged: a trace with a few bad lines still loads
  * (its bad lines reported), and so does a recording with a header and no events yet.
  */
+import { MAX_LINE } from "../lines/splitter.ts";
 
 /**
  * What a whole input gave the reader, as far as telling a trace from the rest goes — a
@@ -23,6 +24,8 @@ export interface ReadOutcome {
   readonly nulLines?: number;
   /** Lines recognized as trace input: klog lines, JSONL records. */
   readonly recognizedLines?: number;
+  /** The first line over the length limit (not read), if any. */
+  readonly overlongLine?: number;
 }
 
 /** What the first bytes of an input say it is, when that is an export of another format. */
@@ -71,6 +74,9 @@ export function whyNotATrace(read: ReadOutcome, head: ExportHead | undefined): s
   // crash in it has its klog lines around them.)
   if ((read.nulLines ?? 0) > 0 && (read.recognizedLines ?? 0) === 0)
     return "is not a text file (binary data)";
+  // Not "empty": its one line (or more) was too long to read.
+  if (read.format === undefined && read.overlongLine !== undefined)
+    return `holds no trace: line ${read.overlongLine} is over the ${MAX_LINE >> 20} MiB limit`;
   if (read.format === undefined) return "is empty";
   if (head?.ours)
     return `is ${head.what} (loopscope convert's output); open the JSONL it was made from`;

@@ -49,6 +49,8 @@ export class TraceReader {
   events = 0;
   /** Lines that held NUL bytes (see nulLine). */
   nulLines = 0;
+  /** The first line over the length limit (MAX_LINE), not read; undefined while none was. */
+  overlongLine: number | undefined;
 
   private readonly splitter: LineSplitter;
   private readonly klog: KlogParser;
@@ -67,12 +69,14 @@ export class TraceReader {
   private wholeLine: string | undefined;
   private readonly onLine = (line: string, no: number, terminated: boolean, overlong?: number) => {
     if (overlong === undefined) this.line(line, no, terminated);
-    else
+    else {
+      this.overlongLine ??= no;
       this.diagnose({
         line: no,
         level: "error",
         message: `line of ${overlong} bytes, over the ${MAX_LINE >> 20} MiB limit; skipped`,
       });
+    }
   };
 
   /** A line whose bytes are its characters (see ByteLineSink): klog reads it on the bytes. */

@@ -24,6 +24,8 @@ const CHOSEN = [
   "klog-nul-run",
   "random-binary",
   "utf8-outside-strings",
+  "utf8-in-key",
+  "klog-utf8-in-key",
   "long-line", // 8 MB here (the CLI and Node tests take 50 MB)
   "truncated-at-40",
   "torn-tail",

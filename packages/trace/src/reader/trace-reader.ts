@@ -60,13 +60,16 @@ export class TraceReader {
   private readonly maxDiagnostics: number;
   private jsonLines = 0;
   /**
-   * The decoded window the byte path saw last, and whether it holds a NUL: its lines are then
-   * read as text (see line), for a NUL is searched once per window, not per line.
+   * The decoded window the byte path saw last, and whether it holds a NUL or U+FFFD (invalid
+   * UTF-8): its lines are then read as text (see line), for those are searched once per window,
+   * not per line. (U+FFFD is found at once in a window of one-byte characters: it cannot be one.)
    */
   private window = "";
   private oddWindow = false;
   /** The line being read from after its NULs, whole (see line). */
   private wholeLine: string | undefined;
+  /** The number of the line being read when it holds U+FFFD, else 0 (see badKey). */
+  private replacedIn = 0;
   private readonly onLine = (line: string, no: number, terminated: boolean, overlong?: number) => {
     if (overlong === undefined) this.line(line, no, terminated);
     else {
@@ -89,7 +92,7 @@ export class TraceReader {
   ) => {
     if (text !== this.window) {
       this.window = text;
-      this.oddWindow = text.indexOf("\0") >= 0;
+      this.oddWindow = text.indexOf("\0") >= 0 || text.indexOf("\uFFFD") >= 0;
     }
     if (this.format === "klog" && !this.oddWindow) {
       this.klog.lineAt(bytes, text, start, end, no, this.nextSeq);
@@ -203,19 +206,16 @@ export class TraceReader {
   }
 
   private line(text: string, no: number, terminated: boolean): void {
+    this.replacedIn = text.indexOf("\uFFFD") >= 0 ? no : 0;
     const nul = text.indexOf("\0");
     if (nul >= 0) {
       const after = this.nulLine(text, nul, no);
       // Its events' `raw` stays the whole line: a replay reads klog lines back from the file.
       this.wholeLine = text;
-      try {
-        if (after.length > 0) this.readLine(after, no, terminated);
-      } finally {
-        this.wholeLine = undefined;
-      }
-      return;
-    }
-    this.readLine(text, no, terminated);
+      if (after.length > 0) this.readLine(after, no, terminated);
+      this.wholeLine = undefined;
+    } else this.readLine(text, no, terminated);
+    this.replacedIn = 0;
   }
 
   private readLine(text: string, no: number, terminated: boolean): void {
@@ -307,6 +307,7 @@ export class TraceReader {
       return;
     }
     const e = r.event;
+    if (this.badKey(e)) return;
     if (r.hasSeq && e.seq >= this.nextSeq) {
       this.nextSeq = e.seq + 1;
     } else {
@@ -327,12 +328,31 @@ export class TraceReader {
 
   /** `numbered`: e.seq is already the next seq (see LineContext.seq). */
   private emit(e: UnsequencedEvent, numbered?: boolean): void {
+    if (this.badKey(e)) return;
     if (this.wholeLine !== undefined && e.raw !== undefined) e.raw = this.wholeLine;
     if (numbered !== true) (e as TraceEvent).seq = this.nextSeq;
     this.nextSeq++;
     this.events++;
     if (this.sink) this.sink(e as TraceEvent);
     else this.out.push(e as TraceEvent);
+  }
+
+  /**
+   * Whether the event's key holds U+FFFD — bytes of the line that were not UTF-8 — and so names
+   * no Foo: a stage event is not read (it would make a phantom Foo), a note keeps its text and
+   * loses the key. Either way with a diagnostic.
+   */
+  private badKey(e: UnsequencedEvent): boolean {
+    if (this.replacedIn === 0 || e.key.indexOf("\uFFFD") < 0) return false;
+    const note = e.stage === "note";
+    this.diagnose({
+      line: this.replacedIn,
+      level: note ? "warn" : "error",
+      message: `invalid UTF-8 in the key ${JSON.stringify(e.key)}: ${note ? "the line is kept as a note of no Foo" : "line not read"}`,
+    });
+    if (!note) return true;
+    e.key = "";
+    return false;
   }
 
   private diagnose(d: Diagnostic): void {

@@ -183,6 +183,31 @@ export function badInputCorpus(opts: CorpusOptions = {}): CorpusCase[] {
   j("utf8-surrogate", "utf8", [bytes(0xed, 0xa0, 0x80, 0x7b)]);
   j("utf8-truncated-sequence", "utf8", [withBytes('{"ts":1', bytes(0xe2, 0x82), "")]);
   j("utf8-outside-strings", "utf8", [withBytes('{"ts":1,"key":"a/b","stage":', bytes(0xff), "}")]);
+  // In a key: no phantom Foo named "a/\uFFFDb" — a diagnostic (a record with a seq, which the
+  // web's byte path would take).
+  j("utf8-in-key", "utf8", [
+    withBytes('{"seq":900,"ts":1,"key":"bad/', bytes(0xff), 'x","stage":"dequeue"}'),
+    withBytes('{"ts":1,"key":"bad/', bytes(0xe2, 0x82), '","stage":"read"}'),
+  ]);
+  cases.push(
+    build(
+      "klog-utf8-in-key",
+      "utf8",
+      "klog",
+      around([
+        withBytes(
+          "I1202 09:00:00.000000    4242 controller.go:200] STAGE/dequeue key=bad/",
+          bytes(0xff),
+          "x",
+        ),
+        withBytes(
+          'I1202 09:00:00.000000    4242 controller.go:222] "Successfully synced" objectName="bad/',
+          bytes(0xc3),
+          '"',
+        ),
+      ]),
+    ),
+  );
 
   // Very long lines.
   j("long-line", "size", ['{"ts":1,"key":"a/b","stage":"note","text":"' + "a".repeat(longLine)]);

@@ -20,6 +20,7 @@ import { KlogParser, type KlogOptions } from "../klog/klog-parser.ts";
 import type { StageRowTaker } from "../klog/stage-fields.ts";
 import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.ts";
 import { decodeEvent } from "../jsonl/decode-event.ts";
+import { BACKWARDS_US, timeWentBack } from "./time-back.ts";
 
 export type TraceFormat = "klog" | "jsonl";
 
@@ -66,6 +67,9 @@ export class TraceReader {
    */
   private window = "";
   private oddWindow = false;
+  /** The time of the last JSONL record, and how often it went back (see time-back.ts). */
+  private jsonTs = -Infinity;
+  private timeJumps = 0;
   /** The line being read from after its NULs, whole (see line). */
   private wholeLine: string | undefined;
   /** The number of the line being read when it holds U+FFFD, else 0 (see badKey). */
@@ -185,14 +189,21 @@ export class TraceReader {
 
   /**
    * For a reader that reads loopscope's own JSONL records itself, bytes straight to columns (the
-   * web replay's worker): whether the record with this `seq` may be taken as it is — JSONL input
-   * past its first record, and `seq` (a valid one: a safe integer ≥ 1, < 2^52) increasing — and if
-   * so, counts it as read. Its line must still be pushed, as a blank line, to keep line numbers.
+   * web replay's worker): whether the record with this `seq` and `ts` may be taken as it is —
+   * JSONL input past its first record, `seq` (a valid one: a safe integer ≥ 1, < 2^52) increasing,
+   * and `ts` not far back (see time-back.ts) — and if so, counts it as read. Its line must still be
+   * pushed, as a blank line, to keep line numbers.
    */
-  takeRecord(seq: number): boolean {
-    if (this.format !== "jsonl" || (!this.header && this.events === 0) || seq < this.nextSeq) {
+  takeRecord(seq: number, ts: number): boolean {
+    if (
+      this.format !== "jsonl" ||
+      (!this.header && this.events === 0) ||
+      seq < this.nextSeq ||
+      ts < this.jsonTs - BACKWARDS_US
+    ) {
       return false;
     }
+    this.jsonTs = ts;
     this.nextSeq = seq + 1;
     this.events++;
     this.jsonLines++;
@@ -308,6 +319,11 @@ export class TraceReader {
     }
     const e = r.event;
     if (this.badKey(e)) return;
+    if (e.ts < this.jsonTs - BACKWARDS_US) {
+      const d = timeWentBack(no, e.ts, this.jsonTs, ++this.timeJumps);
+      if (d !== undefined) this.diagnose(d);
+    }
+    this.jsonTs = e.ts;
     if (r.hasSeq && e.seq >= this.nextSeq) {
       this.nextSeq = e.seq + 1;
     } else {

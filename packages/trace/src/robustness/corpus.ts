@@ -354,6 +354,23 @@ export function badInputCorpus(opts: CorpusOptions = {}): CorpusCase[] {
     ]),
   );
 
+  // Time going back an hour (a clock set back): read, and said once, in both formats.
+  cases.push(
+    build("time-back", "time", "jsonl", [
+      G,
+      O('{"seq":500,"ts":1764669600000000,"key":"time/a","stage":"dequeue"}'),
+      O('{"seq":501,"ts":1764666000000000,"key":"time/a","stage":"read"}'),
+      G,
+    ]),
+  );
+  cases.push(
+    build("klog-time-back", "time", "klog", [
+      O("I1202 10:00:00.000000    4242 controller.go:200] STAGE/dequeue key=time/a"),
+      O("I1202 09:00:00.500000    4242 controller.go:201] STAGE/read key=time/a"),
+      G,
+    ]),
+  );
+
   // Headers out of place.
   j("second-header", "header", ['{"loopscope":"trace","version":1}']);
   j("header-version-99", "header", ['{"loopscope":"trace","version":99,"future":[1,2]}']);

@@ -73,6 +73,13 @@ export class Analyzer {
   private readonly findingIndex = new Map<FindingKind, Map<string, FindingRecord>>();
   private readonly threshold: number;
   private readonly echoWindowUs: number;
+  /**
+   * The kinds of the keys' own objects (the primary kinds): Foo, as sample-controller's, and
+   * the kinds a status write's echo shows — the controller writes the status of its own objects
+   * (as `loopscope proxy` learns them; its traces may be of any kind). A second add of a primary
+   * kind begins a new life, and another writer's change to one ends a create (see watch).
+   */
+  private readonly primaryKinds = new Set<string>(["Foo"]);
   private eventCount = 0;
   private readonly totals: StageCounts = Object.fromEntries(
     STAGES.map((s) => [s, 0]),
@@ -244,19 +251,17 @@ export class Analyzer {
       return -1;
     }
     const st = this.state(e.key, e.ts);
-    // A Foo "add" with the resourceVersion the key's Foo already had is the informer listing it
-    // again — the controller restarted, or its watch expired — not a new object.
-    const relist =
-      e.kind === "Foo" &&
-      e.event === "add" &&
-      st.fooAdded &&
-      e.rv !== undefined &&
-      e.rv === st.fooRv;
-    // An informer says "add" once per object: another one for the key is a new Foo of that name.
-    if (e.kind === "Foo" && e.event === "add") {
-      if (st.fooAdded && !relist) this.newLife(st, e.ts);
-      st.fooAdded = true;
+    const primary = this.primaryKinds.has(e.kind);
+    let added = false;
+    if (e.event === "add") {
+      added = st.addedKinds.includes(e.kind);
+      if (!added) st.addedKinds = append(st.addedKinds, detach(e.kind));
     }
+    // An "add" of the key's own object with the resourceVersion it already had is the informer
+    // listing it again — the controller restarted, or its watch expired — not a new object.
+    const relist = primary && added && e.rv !== undefined && e.rv === st.fooRv;
+    // An informer says "add" once per object: another one for the key is a new object of that name.
+    if (primary && added && !relist) this.newLife(st, e.ts);
     st.watches++;
     // Passes that open after the key's first watch event are the ones its creation caused.
     if (st.createFrom === undefined) st.createFrom = st.rowCount;
@@ -264,7 +269,7 @@ export class Analyzer {
     st.lastWatch = cls;
     const cause = this.watches.cause(cls);
     if (e.rv !== undefined) {
-      if (e.kind === "Foo") {
+      if (primary) {
         st.fooRv = e.rv;
         st.fooWatchRv = true;
       } else if (e.kind === "Deployment") {
@@ -272,13 +277,11 @@ export class Analyzer {
         st.deployWatchRv = true;
       }
     }
-    // Someone acting on the Foo itself, or deleting its Deployment, starts something new: the
+    // Someone acting on the Foo itself, or deleting what it controls, starts something new: the
     // create was over. (A Deployment's add or update from another writer is most often its
     // rollout — the create still settling.)
     const newAction =
-      cause === "external" &&
-      !this.watches.inferred(cls) &&
-      (e.kind === "Foo" || (e.kind === "Deployment" && e.event === "delete"));
+      cause === "external" && !this.watches.inferred(cls) && (primary || e.event === "delete");
     this.noteTrigger(st, cause, newAction);
     return -1;
   }
@@ -295,6 +298,10 @@ export class Analyzer {
     if (e.rv !== undefined) {
       const writeSeq = this.rvs.find(st.ownRvs, e.rv);
       if (writeSeq !== undefined) {
+        // The echo of a status write is the key's own object: its kind is primary.
+        if (writeSeq === st.statusWriteSeq && !this.primaryKinds.has(e.kind)) {
+          this.primaryKinds.add(detach(e.kind));
+        }
         this.settleEcho(st, writeSeq);
         return watches.set(slot, e.seq, "self", false, writeSeq);
       }
@@ -470,6 +477,7 @@ export class Analyzer {
     }
     if (e.rv !== undefined) {
       st.writesWithRv++;
+      if (e.verb === "updateStatus" || e.target.endsWith("/status")) st.statusWriteSeq = e.seq;
       this.rvs.remember(st.ownRvs, e.rv, e.seq);
       if (echoKind === "Foo") st.fooRv = e.rv;
       else if (echoKind === "Deployment") st.deployRv = e.rv;

@@ -10,6 +10,7 @@ import { DEFAULT_PORT } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { untilSignal } from "../up/signals.ts";
+import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-lines.ts";
 import { startProxyRun } from "../proxy/start-proxy.ts";
 import { DEFAULT_PASS_GAP_MS } from "../proxy/wire-tracer.ts";
 
@@ -119,13 +120,15 @@ export async function run(argv: string[]): Promise<number> {
       ? `tracing ${flags.primaries.join(", ")} objects; Ctrl-C to stop`
       : `waiting for the controller's first status write to learn its primary kind (or pass --for); passes end ${DEFAULT_PASS_GAP_MS} ms after their last write at the latest; Ctrl-C to stop`,
   );
+  const recording = r.hub.recording;
+  recording?.whenFailed((f) => err(recordingFailedLine("proxy", shown(r.recordingPath), f)));
   if (flags.open) await openBrowser(r.dashboard.url, err);
   const signal = await untilSignal(() => err("stopping now (second signal)"));
   err(`${signal}: stopping …`);
   await r.stop();
-  const failure = r.hub.recording?.error;
+  const failure = recording?.failure;
   if (failure) {
-    err(`recording incomplete: ${failure.message}`);
+    err(recordingIncompleteLine(shown(r.recordingPath), failure, r.hub.lastSeq));
     return 1;
   }
   err(`stopped; ${r.hub.lastSeq} events recorded in ${shown(r.recordingPath)}`);

@@ -103,7 +103,7 @@ export async function run(argv: string[]): Promise<number> {
   if (local) err(local);
   for (const done of live.session.changedCluster) err(done);
   const recording = live.hub.recording;
-  recording?.whenFailed((f) => err(recordingFailedLine(shown(live.recordingPath), f)));
+  recording?.whenFailed((f) => err(recordingFailedLine("up", shown(live.recordingPath), f)));
   err(`up (cluster: ${live.session.clusterName}); Ctrl-C to stop`);
   if (flags.open) await openBrowser(live.server.url, err);
 

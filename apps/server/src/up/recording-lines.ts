@@ -1,17 +1,17 @@
 /**
- * What `loopscope up` says on stderr about a recording whose writes failed: once, the moment it
+ * What `loopscope up` (and `proxy`) says on stderr about a recording whose writes failed: once, the moment it
  * fails (a full disk was otherwise heard of only at Ctrl-C), and at stop, how many events the
  * file lacks.
  */
 import type { WriteFailure } from "../hub/recording.ts";
 
 /** The line said at once: what failed, what the file still has, that the run goes on. */
-export function recordingFailedLine(file: string, f: WriteFailure): string {
+export function recordingFailedLine(command: string, file: string, f: WriteFailure): string {
   const has =
     f.savedThrough > 0 ? `events up to seq ${f.savedThrough} and no later ones` : "no events";
   return (
     `recording failed at ${clockTime(new Date(f.at))}: ${file}: ${f.error.message}; ` +
-    `the file has ${has}. up goes on: the dashboard shows every event, and says how many the file lacks`
+    `the file has ${has}. ${command} goes on: the dashboard shows every event, and says how many the file lacks`
   );
 }
 

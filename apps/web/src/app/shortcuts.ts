@@ -12,7 +12,10 @@ export const SHORTCUTS: readonly { group: string; items: readonly Shortcut[] }[]
     group: "Move",
     items: [
       { keys: ["space"], does: "play / pause the replay" },
-      { keys: ["←", "→"], does: "previous / next event of the selected Foo" },
+      {
+        keys: ["←", "→"],
+        does: "previous / next event of the selected Foo (from the selected pass, if one is)",
+      },
       { keys: ["[", "]"], does: "previous / next pass" },
       { keys: ["f"], does: "fit the selected Foos' whole life" },
       { keys: ["c"], does: "zoom to the creation (first event → quiescent)" },

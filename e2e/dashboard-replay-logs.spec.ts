@@ -81,6 +81,8 @@ test("an unpatched log, another controller's log, and stepping on from a selecte
     "This log has no STAGE lines: passes come from its “Successfully synced” / “Error syncing” lines — 6 passes, 1 of them ended in error.",
   );
   await expect(page.getByTestId("count-row")).toHaveCount(0);
+  // Its conflict shows only in the error line: still a 409 in the objects table.
+  await expect(page.getByTestId("object-row").locator("td").nth(3)).toHaveText("1");
   // The failed pass says why it failed: the error of its "Error syncing" line (line 12).
   for (let i = 0; i < 3; i++) await page.keyboard.press("]");
   const pass = page.getByTestId("pass-details");

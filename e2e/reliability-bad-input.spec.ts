@@ -21,8 +21,11 @@ test.afterAll(async () => {
 
 const CHOSEN = [
   "nul-bytes",
+  "klog-nul-run",
   "random-binary",
   "utf8-outside-strings",
+  "utf8-in-key",
+  "klog-utf8-in-key",
   "long-line", // 8 MB here (the CLI and Node tests take 50 MB)
   "truncated-at-40",
   "torn-tail",
@@ -84,7 +87,7 @@ test("malformed files open: no page error, every readable event loaded, bad line
     [
       "photo.jpg",
       Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]),
-      NO_STAGE,
+      "is not a text file (binary data)",
     ],
     ["empty.jsonl", Buffer.alloc(0), "is empty"],
     [

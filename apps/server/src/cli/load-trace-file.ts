@@ -48,7 +48,6 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
     for await (const chunk of upToDamage(input.chunks, (why) => reader.inputStopped(why))) {
       if (first) {
         first = false;
-        refuseBinary(chunk, input.name);
         head = exportHead(chunk);
       }
       reader.push(chunk, take);
@@ -62,17 +61,9 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
   return { reader, analyzer, events };
 }
 
-/** Throws InputError when a file's first chunk is binary data (a NUL in its first 4 KB). */
-export function refuseBinary(chunk: Uint8Array, name: string): void {
-  const n = Math.min(chunk.length, 4096);
-  for (let i = 0; i < n; i++) {
-    if (chunk[i] === 0) throw new InputError(`${name}: not a text file (binary data)`);
-  }
-}
-
 /**
- * Throws InputError when a whole input read gave no trace: empty, no events in it, or an export
- * (`head`: what its first chunk looked like; see packages/trace's not-a-trace.ts).
+ * Throws InputError when a whole input read gave no trace: empty, binary data, no events in it,
+ * or an export (`head`: what its first chunk looked like; see packages/trace's not-a-trace.ts).
  */
 export function refuseNonTrace(
   reader: TraceReader,

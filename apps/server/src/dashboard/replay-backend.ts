@@ -17,7 +17,7 @@ import {
 } from "@loopscope/trace";
 import { openTraceInput, upToDamage } from "../cli/input.ts";
 import { progressMeter } from "../cli/progress.ts";
-import { refuseBinary, refuseNonTrace } from "../cli/load-trace-file.ts";
+import { refuseNonTrace } from "../cli/load-trace-file.ts";
 import { decodeUtf8 } from "../cli/utf8.ts";
 import type { LoadIssue } from "@loopscope/protocol";
 import { TraceHub } from "../hub/trace-hub.ts";
@@ -65,7 +65,6 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   try {
     for await (const chunk of upToDamage(input.chunks, (why) => reader.inputStopped(why))) {
       if (offset === 0) {
-        refuseBinary(chunk, input.name);
         head = exportHead(chunk);
       }
       if (marks === undefined) reader.push(chunk, take);

@@ -155,7 +155,7 @@ describe("replay", () => {
     );
     const bin = join(dir, "blob.bin");
     await writeFile(bin, Uint8Array.from([1, 2, 0, 3, 10, 0, 0]));
-    await expect(loadTrace(bin)).rejects.toThrow(/blob\.bin: not a text file \(binary data\)/);
+    await expect(loadTrace(bin)).rejects.toThrow(/blob\.bin is not a text file \(binary data\)$/);
   });
 
   it("refuses an empty file and loopscope's own exports, saying what they are", async () => {

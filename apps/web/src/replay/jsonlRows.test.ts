@@ -247,7 +247,7 @@ describe("the worker's JSONL rows", () => {
       const lines = bytes.toString("utf8").trimEnd().split("\n");
       const reader = new TraceReader();
       const encoder = new RowEncoder();
-      const rows = new JsonlRows(encoder, (seq) => reader.takeRecord(seq));
+      const rows = new JsonlRows(encoder, (seq, ts) => reader.takeRecord(seq, ts));
       let taken = 0;
       lines.forEach((l, i) => {
         const b = utf8.encode(l);
@@ -275,7 +275,7 @@ describe("the worker's JSONL rows", () => {
     ];
     const reader = new TraceReader();
     const encoder = new RowEncoder();
-    const rows = new JsonlRows(encoder, (seq) => reader.takeRecord(seq));
+    const rows = new JsonlRows(encoder, (seq, ts) => reader.takeRecord(seq, ts));
     reader.push(utf8.encode(lines[0]), () => undefined);
     for (const l of lines.slice(1)) {
       const b = utf8.encode(l.trimEnd());

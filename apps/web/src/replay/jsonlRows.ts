@@ -192,10 +192,10 @@ export class JsonlRows {
   private readonly escapedAt = new Uint8Array(MAX_FIELDS);
   private readonly text = new TextDecoder();
 
-  /** `take(seq)`: whether the general reader lets this record be taken as is (and counts it). */
+  /** `take(seq, ts)`: whether the general reader lets this record be taken as is (and counts it). */
   constructor(
     private readonly encoder: RowEncoder,
-    private readonly take: (seq: number) => boolean,
+    private readonly take: (seq: number, ts: number) => boolean,
   ) {
     this.keyIds = new ByteIds((k) => encoder.keyId(k));
     this.detailIds = new ByteIds((d) => encoder.detailId(d));
@@ -284,7 +284,9 @@ export class JsonlRows {
     // An empty key names no Foo: fine on a watch (an object no Foo owns) or a note; anywhere else
     // the general path reports the record.
     if (this.end[keyAt] - this.start[keyAt] === 2 && !UNKEYED[stage]) return false;
-    if (!this.take(seq)) return false;
+    // A key that is not ASCII may hold bytes that are not UTF-8: the general path tells.
+    if (!isAscii(b, this.start[keyAt], this.end[keyAt])) return false;
+    if (!this.take(seq, ts)) return false;
     // Interned only now: a declined line must leave no trace, not even a string id.
     const key = this.keyIds.id(b, this.start[keyAt] + 1, this.end[keyAt] - 1);
     const detail = members === 0 ? 0 : this.detailId(key, stage, b, n);
@@ -479,4 +481,11 @@ export class JsonlRows {
     }
     return pool[at] === CLOSE && at + 1 === end;
   }
+}
+
+/** Whether b[from, to) is ASCII. */
+function isAscii(b: Uint8Array, from: number, to: number): boolean {
+  let high = 0;
+  for (let i = from; i < to; i++) high |= b[i];
+  return high < 0x80;
 }

@@ -48,7 +48,7 @@ export function createReader(encoder: RowEncoder, keepKlogRaw = true): ReaderPor
   let current: ReaderSink | undefined;
   const klogRows = new KlogRows(encoder, keepKlogRaw, () => current?.row?.());
   const reader = new TraceReader({ rows: klogRows });
-  const rows = new JsonlRows(encoder, (seq) => reader.takeRecord(seq));
+  const rows = new JsonlRows(encoder, (seq, ts) => reader.takeRecord(seq, ts));
   let diagnosed = 0;
   /** Lines taken as rows since the general reader last saw a line. */
   let taken = 0;

@@ -42,6 +42,7 @@ import { RvRings } from "./rv-ring.ts";
 import { WatchTable } from "./watch-table.ts";
 import { append, none } from "./short-list.ts";
 import { TriggerTable } from "./trigger-table.ts";
+import { statusInError } from "./error-status.ts";
 
 export interface AnalyzerOptions {
   /** Consecutive self-triggered changing passes that make a hot loop (default 5). */
@@ -72,6 +73,13 @@ export class Analyzer {
   private readonly findingIndex = new Map<FindingKind, Map<string, FindingRecord>>();
   private readonly threshold: number;
   private readonly echoWindowUs: number;
+  /**
+   * The kinds of the keys' own objects (the primary kinds): Foo, as sample-controller's, and
+   * the kinds a status write's echo shows — the controller writes the status of its own objects
+   * (as `loopscope proxy` learns them; its traces may be of any kind). A second add of a primary
+   * kind begins a new life, and another writer's change to one ends a create (see watch).
+   */
+  private readonly primaryKinds = new Set<string>(["Foo"]);
   private eventCount = 0;
   private readonly totals: StageCounts = Object.fromEntries(
     STAGES.map((s) => [s, 0]),
@@ -248,19 +256,17 @@ export class Analyzer {
       return -1;
     }
     const st = this.state(e.key, e.ts);
-    // A Foo "add" with the resourceVersion the key's Foo already had is the informer listing it
-    // again — the controller restarted, or its watch expired — not a new object.
-    const relist =
-      e.kind === "Foo" &&
-      e.event === "add" &&
-      st.fooAdded &&
-      e.rv !== undefined &&
-      e.rv === st.fooRv;
-    // An informer says "add" once per object: another one for the key is a new Foo of that name.
-    if (e.kind === "Foo" && e.event === "add") {
-      if (st.fooAdded && !relist) this.newLife(st, e.ts);
-      st.fooAdded = true;
+    const primary = this.primaryKinds.has(e.kind);
+    let added = false;
+    if (e.event === "add") {
+      added = st.addedKinds.includes(e.kind);
+      if (!added) st.addedKinds = append(st.addedKinds, detach(e.kind));
     }
+    // An "add" of the key's own object with the resourceVersion it already had is the informer
+    // listing it again — the controller restarted, or its watch expired — not a new object.
+    const relist = primary && added && e.rv !== undefined && e.rv === st.fooRv;
+    // An informer says "add" once per object: another one for the key is a new object of that name.
+    if (primary && added && !relist) this.newLife(st, e.ts);
     st.watches++;
     // Passes that open after the key's first watch event are the ones its creation caused.
     if (st.createFrom === undefined) st.createFrom = st.rowCount;
@@ -268,7 +274,7 @@ export class Analyzer {
     st.lastWatch = cls;
     const cause = this.watches.cause(cls);
     if (e.rv !== undefined) {
-      if (e.kind === "Foo") {
+      if (primary) {
         st.fooRv = e.rv;
         st.fooWatchRv = true;
       } else if (e.kind === "Deployment") {
@@ -276,13 +282,11 @@ export class Analyzer {
         st.deployWatchRv = true;
       }
     }
-    // Someone acting on the Foo itself, or deleting its Deployment, starts something new: the
+    // Someone acting on the Foo itself, or deleting what it controls, starts something new: the
     // create was over. (A Deployment's add or update from another writer is most often its
     // rollout — the create still settling.)
     const newAction =
-      cause === "external" &&
-      !this.watches.inferred(cls) &&
-      (e.kind === "Foo" || (e.kind === "Deployment" && e.event === "delete"));
+      cause === "external" && !this.watches.inferred(cls) && (primary || e.event === "delete");
     this.noteTrigger(st, cause, newAction);
     return -1;
   }
@@ -299,6 +303,10 @@ export class Analyzer {
     if (e.rv !== undefined) {
       const writeSeq = this.rvs.find(st.ownRvs, e.rv);
       if (writeSeq !== undefined) {
+        // The echo of a status write is the key's own object: its kind is primary.
+        if (writeSeq === st.statusWriteSeq && !this.primaryKinds.has(e.kind)) {
+          this.primaryKinds.add(detach(e.kind));
+        }
         this.settleEcho(st, writeSeq);
         return watches.set(slot, e.seq, "self", false, writeSeq);
       }
@@ -474,6 +482,7 @@ export class Analyzer {
     }
     if (e.rv !== undefined) {
       st.writesWithRv++;
+      if (e.verb === "updateStatus" || e.target.endsWith("/status")) st.statusWriteSeq = e.seq;
       this.rvs.remember(st.ownRvs, e.rv, e.seq);
       if (echoKind === "Foo") st.fooRv = e.rv;
       else if (echoKind === "Deployment") st.deployRv = e.rv;
@@ -506,6 +515,13 @@ export class Analyzer {
     const p = st.open >= 0 ? st.open : this.openPass(st, e.ts, e.seq, undefined);
     this.table.setEnd(p, e.ts, e.seq);
     if (e.worker !== undefined) this.table.noteWorker(p, e.worker);
+    // A log without write lines (the unpatched Go controller's) shows a 409 only in the error
+    // the pass ended with; one whose write line already counted it is not counted twice.
+    if (e.error !== undefined && this.table.conflicts(p) === 0 && statusInError(e.error) === 409) {
+      st.conflicts++;
+      this.table.addConflict(p);
+      this.find("conflict", e.key, e.seq, `pass ended in a 409: ${e.error}`);
+    }
     this.close(st, p, e.outcome);
     if (e.outcome === "requeued") {
       this.find(

@@ -2,6 +2,7 @@
  * Everything the Analyzer remembers about one key. Bounded per key except its list of passes (one
  * per pass, which the views need) — the maps of recent resourceVersions and watches are capped.
  */
+import { none } from "./short-list.ts";
 import type { PassOutcome } from "../event.ts";
 import type { KeySummary, Pass, PassCause } from "./model.ts";
 import type { PassTable } from "./pass-table.ts";
@@ -84,8 +85,14 @@ export class KeyState {
   deployWatchRv = false;
   /** Whether this key's enqueues say why they happened (cause), as our probe's do. */
   causesLogged = false;
-  /** Whether a watch event said the key's Foo was added (a second add begins a new life). */
-  fooAdded = false;
+  /**
+   * The kinds watch events said were added under this key: a second add of the primary kind (the
+   * key's own object, see Analyzer.primaryKinds) begins a new life. Kept for every kind, since a
+   * kind may turn out to be primary after its first add.
+   */
+  addedKinds: string[] = none<string>();
+  /** seq of the key's latest successful status write with a resourceVersion; -1: none. */
+  statusWriteSeq = -1;
   /** Index of the first pass that follows the key's first watch event; undefined before it. */
   createFrom: number | undefined;
   /** Pass index where the key went quiet and nothing but resyncs followed (yet). */

@@ -11,6 +11,8 @@
  *   else from the current date, and the reader says which (one info diagnostic). A month that
  *   goes backwards by more than half a year (December → January) moves to the next year.
  * - Times are read as UTC (klog prints the controller's local time; the offset is unknowable).
+ * - A line's time more than BACKWARDS_US before the line above's gets a diagnostic; goroutine
+ *   jitter, far less, does not (see reader/time-back.ts).
  */
 import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
@@ -23,6 +25,7 @@ import { copyAscii, Interner } from "./interner.ts";
 import { sameSpan, viewOf } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
+import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
 
 export interface KlogOptions {
   /** The year klog lines belong to. Default: from the line prefix, else the current year. */
@@ -100,6 +103,8 @@ export class KlogParser {
   private dayMs = 0;
   private lastTs = 0;
   private headerlessNoted = false;
+  /** Times a line's time went back more than BACKWARDS_US (see wentBack). */
+  private timeJumps = 0;
   private jsonNoted = false;
   /** Lines read as klog: with a header, or header-less STAGE lines. */
   klogLines = 0;
@@ -184,6 +189,7 @@ export class KlogParser {
     }
     this.klogLines++;
     const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, h.start, lineNo);
+    if (ts < this.lastTs - BACKWARDS_US) this.wentBack(ts, lineNo);
     this.lastTs = ts;
     const source = this.source(text, h.srcStart, h.srcEnd);
     const src = source.text;
@@ -229,6 +235,7 @@ export class KlogParser {
     }
     this.klogLines++;
     const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, start, lineNo);
+    if (ts < this.lastTs - BACKWARDS_US) this.wentBack(ts, lineNo);
     this.lastTs = ts;
     const source = this.sourceAt(bytes, text, h.srcStart, h.srcEnd);
     const src = source.text;
@@ -540,6 +547,12 @@ export class KlogParser {
     this.lastMonth = month;
     if (month * 100 + day !== this.dayKey) this.newDay(month, day);
     return this.dayMs * 1000 + tod;
+  }
+
+  /** The line's time is well before the line above's (see reader/time-back.ts). */
+  private wentBack(ts: number, lineNo: number): void {
+    const d = timeWentBack(lineNo, ts, this.lastTs, ++this.timeJumps);
+    if (d !== undefined) this.diag(d);
   }
 
   private settleYear(text: string, start: number, lineNo: number): void {

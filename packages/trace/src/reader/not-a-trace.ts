@@ -1,12 +1,14 @@
 /**
- * Why an input read whole is no trace, in words a user can act on: it is empty, it is text with
- * no STAGE events (a README, another program's log or JSON), or it is one of the exports
+ * Why an input read whole is no trace, in words a user can act on: it is empty, it is binary
+ * data, it is text with no STAGE events (a README, another program's log or JSON), or it is one
+ * of the exports
  * `loopscope convert` writes — which look like JSON records to the reader, so it read them as a
  * JSONL trace whose every line is bad.
  *
  * Only an input that gave no event at all is judged: a trace with a few bad lines still loads
  * (its bad lines reported), and so does a recording with a header and no events yet.
  */
+import { MAX_LINE } from "../lines/splitter.ts";
 
 /**
  * What a whole input gave the reader, as far as telling a trace from the rest goes — a
@@ -18,6 +20,12 @@ export interface ReadOutcome {
   readonly header: unknown;
   /** The format, once the reader settled it on a line that was not blank. */
   readonly format: string | undefined;
+  /** Lines that held NUL bytes. */
+  readonly nulLines?: number;
+  /** Lines recognized as trace input: klog lines, JSONL records. */
+  readonly recognizedLines?: number;
+  /** The first line over the length limit (not read), if any. */
+  readonly overlongLine?: number;
 }
 
 /** What the first bytes of an input say it is, when that is an export of another format. */
@@ -62,6 +70,13 @@ export function exportHead(chunk: Uint8Array): ExportHead | undefined {
  */
 export function whyNotATrace(read: ReadOutcome, head: ExportHead | undefined): string | undefined {
   if (read.events > 0 || read.header !== undefined) return undefined;
+  // NUL bytes and not one line of klog or JSON: binary data. (A log with a run of NULs from a
+  // crash in it has its klog lines around them.)
+  if ((read.nulLines ?? 0) > 0 && (read.recognizedLines ?? 0) === 0)
+    return "is not a text file (binary data)";
+  // Not "empty": its one line (or more) was too long to read.
+  if (read.format === undefined && read.overlongLine !== undefined)
+    return `holds no trace: line ${read.overlongLine} is over the ${MAX_LINE >> 20} MiB limit`;
   if (read.format === undefined) return "is empty";
   if (head?.ours)
     return `is ${head.what} (loopscope convert's output); open the JSONL it was made from`;

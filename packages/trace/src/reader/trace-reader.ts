@@ -9,6 +9,9 @@
  *   increasing. A JSONL file's own seqs are kept when they increase (causeSeq refers to them);
  *   a seq that goes backwards is renumbered and the original kept in `extra.fileSeq`.
  * - At most `maxDiagnostics` diagnostics are kept; `diagnosticCount` counts them all.
+ * - A line with NUL bytes (a log written across a crash or a truncation holds a run of them) is
+ *   read from after its last NUL, with a diagnostic; what came before them was cut short and is
+ *   not read. Only an input with no trace line at all is binary (see whyNotATrace).
  */
 import type { TraceEvent, UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
@@ -17,6 +20,7 @@ import { KlogParser, type KlogOptions } from "../klog/klog-parser.ts";
 import type { StageRowTaker } from "../klog/stage-fields.ts";
 import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.ts";
 import { decodeEvent } from "../jsonl/decode-event.ts";
+import { BACKWARDS_US, timeWentBack } from "./time-back.ts";
 
 export type TraceFormat = "klog" | "jsonl";
 
@@ -44,6 +48,10 @@ export class TraceReader {
   diagnosticCount = 0;
   /** Events produced so far. */
   events = 0;
+  /** Lines that held NUL bytes (see nulLine). */
+  nulLines = 0;
+  /** The first line over the length limit (MAX_LINE), not read; undefined while none was. */
+  overlongLine: number | undefined;
 
   private readonly splitter: LineSplitter;
   private readonly klog: KlogParser;
@@ -52,14 +60,30 @@ export class TraceReader {
   private sink: ((e: TraceEvent) => void) | undefined;
   private readonly maxDiagnostics: number;
   private jsonLines = 0;
+  /**
+   * The decoded window the byte path saw last, and whether it holds a NUL or U+FFFD (invalid
+   * UTF-8): its lines are then read as text (see line), for those are searched once per window,
+   * not per line. (U+FFFD is found at once in a window of one-byte characters: it cannot be one.)
+   */
+  private window = "";
+  private oddWindow = false;
+  /** The time of the last JSONL record, and how often it went back (see time-back.ts). */
+  private jsonTs = -Infinity;
+  private timeJumps = 0;
+  /** The line being read from after its NULs, whole (see line). */
+  private wholeLine: string | undefined;
+  /** The number of the line being read when it holds U+FFFD, else 0 (see badKey). */
+  private replacedIn = 0;
   private readonly onLine = (line: string, no: number, terminated: boolean, overlong?: number) => {
     if (overlong === undefined) this.line(line, no, terminated);
-    else
+    else {
+      this.overlongLine ??= no;
       this.diagnose({
         line: no,
         level: "error",
         message: `line of ${overlong} bytes, over the ${MAX_LINE >> 20} MiB limit; skipped`,
       });
+    }
   };
 
   /** A line whose bytes are its characters (see ByteLineSink): klog reads it on the bytes. */
@@ -70,8 +94,13 @@ export class TraceReader {
     end: number,
     no: number,
   ) => {
-    if (this.format === "klog") this.klog.lineAt(bytes, text, start, end, no, this.nextSeq);
-    else this.line(text.slice(start, end), no, true);
+    if (text !== this.window) {
+      this.window = text;
+      this.oddWindow = text.indexOf("\0") >= 0 || text.indexOf("\uFFFD") >= 0;
+    }
+    if (this.format === "klog" && !this.oddWindow) {
+      this.klog.lineAt(bytes, text, start, end, no, this.nextSeq);
+    } else this.line(text.slice(start, end), no, true);
   };
 
   constructor(private readonly opts: ReaderOptions = {}) {
@@ -160,14 +189,21 @@ export class TraceReader {
 
   /**
    * For a reader that reads loopscope's own JSONL records itself, bytes straight to columns (the
-   * web replay's worker): whether the record with this `seq` may be taken as it is — JSONL input
-   * past its first record, and `seq` (a valid one: a safe integer ≥ 1, < 2^52) increasing — and if
-   * so, counts it as read. Its line must still be pushed, as a blank line, to keep line numbers.
+   * web replay's worker): whether the record with this `seq` and `ts` may be taken as it is —
+   * JSONL input past its first record, `seq` (a valid one: a safe integer ≥ 1, < 2^52) increasing,
+   * and `ts` not far back (see time-back.ts) — and if so, counts it as read. Its line must still be
+   * pushed, as a blank line, to keep line numbers.
    */
-  takeRecord(seq: number): boolean {
-    if (this.format !== "jsonl" || (!this.header && this.events === 0) || seq < this.nextSeq) {
+  takeRecord(seq: number, ts: number): boolean {
+    if (
+      this.format !== "jsonl" ||
+      (!this.header && this.events === 0) ||
+      seq < this.nextSeq ||
+      ts < this.jsonTs - BACKWARDS_US
+    ) {
       return false;
     }
+    this.jsonTs = ts;
     this.nextSeq = seq + 1;
     this.events++;
     this.jsonLines++;
@@ -181,6 +217,19 @@ export class TraceReader {
   }
 
   private line(text: string, no: number, terminated: boolean): void {
+    this.replacedIn = text.indexOf("\uFFFD") >= 0 ? no : 0;
+    const nul = text.indexOf("\0");
+    if (nul >= 0) {
+      const after = this.nulLine(text, nul, no);
+      // Its events' `raw` stays the whole line: a replay reads klog lines back from the file.
+      this.wholeLine = text;
+      if (after.length > 0) this.readLine(after, no, terminated);
+      this.wholeLine = undefined;
+    } else this.readLine(text, no, terminated);
+    this.replacedIn = 0;
+  }
+
+  private readLine(text: string, no: number, terminated: boolean): void {
     if (this.format === undefined) {
       const t = text.trimStart();
       if (t.length === 0) return;
@@ -198,6 +247,29 @@ export class TraceReader {
       }
       this.klog.line(text, no);
     } else this.jsonLine(text, no, terminated);
+  }
+
+  /**
+   * A line with NUL bytes, the first at `first`: what follows its last NUL is what was written
+   * after the crash (often the next start's first line), so that is read; what precedes its first
+   * was cut short by them. Returns the part to read ("" for none).
+   */
+  private nulLine(text: string, first: number, no: number): string {
+    this.nulLines++;
+    const last = text.lastIndexOf("\0");
+    let count = 0;
+    for (let i = first; i <= last; i++) if (text.charCodeAt(i) === 0) count++;
+    const before = text.slice(0, first).trim().length;
+    const after = text.slice(last + 1);
+    const read = after.trim().length > 0;
+    const lost =
+      before > 0 ? `; the ${before} characters before them, cut short, were not read` : "";
+    this.diagnose({
+      line: no,
+      level: read || before === 0 ? "warn" : "error",
+      message: `${count} NUL byte${count === 1 ? "" : "s"} (a log written across a crash or a truncation?)${read ? ": read from after them" : ""}${lost}`,
+    });
+    return read ? after : "";
   }
 
   private jsonLine(text: string, no: number, terminated: boolean): void {
@@ -246,6 +318,12 @@ export class TraceReader {
       return;
     }
     const e = r.event;
+    if (this.badKey(e)) return;
+    if (e.ts < this.jsonTs - BACKWARDS_US) {
+      const d = timeWentBack(no, e.ts, this.jsonTs, ++this.timeJumps);
+      if (d !== undefined) this.diagnose(d);
+    }
+    this.jsonTs = e.ts;
     if (r.hasSeq && e.seq >= this.nextSeq) {
       this.nextSeq = e.seq + 1;
     } else {
@@ -266,11 +344,31 @@ export class TraceReader {
 
   /** `numbered`: e.seq is already the next seq (see LineContext.seq). */
   private emit(e: UnsequencedEvent, numbered?: boolean): void {
+    if (this.badKey(e)) return;
+    if (this.wholeLine !== undefined && e.raw !== undefined) e.raw = this.wholeLine;
     if (numbered !== true) (e as TraceEvent).seq = this.nextSeq;
     this.nextSeq++;
     this.events++;
     if (this.sink) this.sink(e as TraceEvent);
     else this.out.push(e as TraceEvent);
+  }
+
+  /**
+   * Whether the event's key holds U+FFFD — bytes of the line that were not UTF-8 — and so names
+   * no Foo: a stage event is not read (it would make a phantom Foo), a note keeps its text and
+   * loses the key. Either way with a diagnostic.
+   */
+  private badKey(e: UnsequencedEvent): boolean {
+    if (this.replacedIn === 0 || e.key.indexOf("\uFFFD") < 0) return false;
+    const note = e.stage === "note";
+    this.diagnose({
+      line: this.replacedIn,
+      level: note ? "warn" : "error",
+      message: `invalid UTF-8 in the key ${JSON.stringify(e.key)}: ${note ? "the line is kept as a note of no Foo" : "line not read"}`,
+    });
+    if (!note) return true;
+    e.key = "";
+    return false;
   }
 
   private diagnose(d: Diagnostic): void {

@@ -158,6 +158,23 @@ export function badInputCorpus(opts: CorpusOptions = {}): CorpusCase[] {
   j("random-binary", "binary", [noise(4096, 7), noise(17, 99)]);
   j("binary-then-json", "binary", [withBytes("", noise(64, 3), RECORD)]);
   j("control-chars", "binary", ["\u0001\u0002\u0003\u001b[31m", "\u007f\u0008\u0008"]);
+  {
+    // A klog log written across a crash: a NUL run where the file was extended but not written,
+    // cutting a line short, and the restarted controller's first line right after the NULs; a
+    // line of NULs alone; and a file that begins with NULs (its first line after them).
+    const c = build("klog-nul-run", "binary", "klog", [
+      B(withBytes("", new Uint8Array(4096), goodKlog(1))),
+      G,
+      B(withBytes(goodKlog(3).slice(0, 40), new Uint8Array(3000), goodKlog(3))),
+      G,
+      B(new Uint8Array(100)),
+      G,
+    ]);
+    cases.push({
+      ...c,
+      good: [{ line: 1, key: "good/l1" }, { line: 3, key: "good/l3" }, ...c.good],
+    });
+  }
 
   // Invalid UTF-8: decoded with U+FFFD, so the line is unreadable JSON, not a crash.
   j("utf8-lone-continuation", "utf8", [bytes(0x80, 0x81, 0x82)]);
@@ -166,6 +183,31 @@ export function badInputCorpus(opts: CorpusOptions = {}): CorpusCase[] {
   j("utf8-surrogate", "utf8", [bytes(0xed, 0xa0, 0x80, 0x7b)]);
   j("utf8-truncated-sequence", "utf8", [withBytes('{"ts":1', bytes(0xe2, 0x82), "")]);
   j("utf8-outside-strings", "utf8", [withBytes('{"ts":1,"key":"a/b","stage":', bytes(0xff), "}")]);
+  // In a key: no phantom Foo named "a/\uFFFDb" — a diagnostic (a record with a seq, which the
+  // web's byte path would take).
+  j("utf8-in-key", "utf8", [
+    withBytes('{"seq":900,"ts":1,"key":"bad/', bytes(0xff), 'x","stage":"dequeue"}'),
+    withBytes('{"ts":1,"key":"bad/', bytes(0xe2, 0x82), '","stage":"read"}'),
+  ]);
+  cases.push(
+    build(
+      "klog-utf8-in-key",
+      "utf8",
+      "klog",
+      around([
+        withBytes(
+          "I1202 09:00:00.000000    4242 controller.go:200] STAGE/dequeue key=bad/",
+          bytes(0xff),
+          "x",
+        ),
+        withBytes(
+          'I1202 09:00:00.000000    4242 controller.go:222] "Successfully synced" objectName="bad/',
+          bytes(0xc3),
+          '"',
+        ),
+      ]),
+    ),
+  );
 
   // Very long lines.
   j("long-line", "size", ['{"ts":1,"key":"a/b","stage":"note","text":"' + "a".repeat(longLine)]);
@@ -308,6 +350,23 @@ export function badInputCorpus(opts: CorpusOptions = {}): CorpusCase[] {
       O("I1302 25:61:61.000000 x y] weird"),
       G,
       O(noise(300, 11)),
+      G,
+    ]),
+  );
+
+  // Time going back an hour (a clock set back): read, and said once, in both formats.
+  cases.push(
+    build("time-back", "time", "jsonl", [
+      G,
+      O('{"seq":500,"ts":1764669600000000,"key":"time/a","stage":"dequeue"}'),
+      O('{"seq":501,"ts":1764666000000000,"key":"time/a","stage":"read"}'),
+      G,
+    ]),
+  );
+  cases.push(
+    build("klog-time-back", "time", "klog", [
+      O("I1202 10:00:00.000000    4242 controller.go:200] STAGE/dequeue key=time/a"),
+      O("I1202 09:00:00.500000    4242 controller.go:201] STAGE/read key=time/a"),
       G,
     ]),
   );

@@ -47,5 +47,6 @@ function duration(us: number): string {
   if (s < 60) return `${s.toFixed(1)} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
   if (s < 86400 * 2) return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-  return `${Math.round(s / 86400)} days`;
+  if (s < 86400 * 366 * 100) return `${Math.round(s / 86400)} days`;
+  return "over a century";
 }

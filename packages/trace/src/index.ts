@@ -31,12 +31,7 @@ export {
 export { KlogParser, NOISE_FILES, type KlogOptions } from "./klog/klog-parser.ts";
 export { parseKlogHeader, type KlogHeader } from "./klog/header.ts";
 export { parseStageMessage } from "./klog/stage-line.ts";
-export {
-  type LineContext,
-  type StageFields,
-  type StageName,
-  type StageRowTaker,
-} from "./klog/stage-fields.ts";
+export { type LineContext, type StageFields, type StageRowTaker } from "./klog/stage-fields.ts";
 export { fieldList } from "./klog/spellings.ts";
 export { parseMarker, type PassMarker } from "./klog/markers.ts";
 export { unquoteGo, readGoQuoted } from "./klog/go-quote.ts";

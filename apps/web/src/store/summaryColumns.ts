@@ -42,21 +42,13 @@ function read(key: string, v: Float64Array, at: number): KeySummary {
   return {
     key,
     firstTs: v[at],
-    byStage: {
-      watch: v[at + BY_STAGE],
-      enqueue: v[at + BY_STAGE + 1],
-      dequeue: v[at + BY_STAGE + 2],
-      read: v[at + BY_STAGE + 3],
-      write: v[at + BY_STAGE + 4],
-    },
+    byStage: Object.fromEntries(
+      STAGES.map((s, i) => [s, v[at + BY_STAGE + i]]),
+    ) as KeySummary["byStage"],
     passes: v[at + PASSES],
-    passCauses: {
-      external: v[at + BY_CAUSE],
-      self: v[at + BY_CAUSE + 1],
-      resync: v[at + BY_CAUSE + 2],
-      retry: v[at + BY_CAUSE + 3],
-      unknown: v[at + BY_CAUSE + 4],
-    },
+    passCauses: Object.fromEntries(
+      PASS_CAUSES.map((c, i) => [c, v[at + BY_CAUSE + i]]),
+    ) as KeySummary["passCauses"],
     selfTriggered: v[at + REST],
     writes: v[at + REST + 1],
     changingWrites: v[at + REST + 2],

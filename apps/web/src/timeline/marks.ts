@@ -2,6 +2,7 @@
  * What a single event looks like on its lane: glyph, colour and a short label. Pure; the renderer
  * paints these, the tooltip and the tests read them.
  */
+import { STAGES } from "@loopscope/trace";
 import type { TraceStore } from "../store/traceStore.ts";
 import { OKABE_ITO, STAGE_COLOR } from "../ui/palette.ts";
 
@@ -15,11 +16,9 @@ export interface MarkStyle {
   label: string;
 }
 
-const STAGE_NAMES = ["watch", "enqueue", "dequeue", "read", "write"] as const;
-
 /** Style of the mark for the event at `row` (stage code < 5; pass ends and notes have none). */
 export function markStyle(store: TraceStore, row: number): MarkStyle {
-  const stage = STAGE_NAMES[store.stage.get(row)];
+  const stage = STAGES[store.stage.get(row)];
   const d = store.detailOf(row);
   switch (stage) {
     case "watch": {

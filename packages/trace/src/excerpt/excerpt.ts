@@ -3,7 +3,7 @@
  * quiescent, stage names down the left, file:line beside each, pass boundaries and causes
  * marked, then the count of each tag and the reconcile count for the create.
  */
-import type { TraceEvent } from "../event.ts";
+import type { Stage, TraceEvent } from "../event.ts";
 import type { Pass, PassCause } from "../analysis/model.ts";
 import { Analyzer, type AnalyzerOptions } from "../analysis/analyzer.ts";
 import { messageText } from "./stage-text.ts";
@@ -21,7 +21,7 @@ export interface Excerpt {
   key: string;
   rows: ExcerptRow[];
   /** Events per tag in the excerpt (stages and pass ends). */
-  counts: Record<"watch" | "enqueue" | "dequeue" | "read" | "write" | "done", number>;
+  counts: Record<Stage | "done", number>;
   /** Passes from creation to quiescence; null when the trace never shows it quiescent. */
   reconciles: number | null;
   /** Whether the excerpt stops because the key went quiescent (else: the trace ended). */

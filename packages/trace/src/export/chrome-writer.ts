@@ -19,20 +19,12 @@
  * Output: the JSON Object Format — `otherData`, then `traceEvents` — one trace event per line
  * (so it can be read back line by line), each starting with `ph` and `ts`. Memory: the Foo→pid table plus a bounded map of recent linkable events.
  */
-import type { TraceEvent } from "../event.ts";
+import { STAGES, type TraceEvent } from "../event.ts";
 import type { Pass, Trigger } from "../analysis/model.ts";
 import type { ChromeEvent } from "./chrome-format.ts";
 import { BoundedMap } from "./bounded-map.ts";
 
-export const CHROME_LANES = [
-  "passes",
-  "watch",
-  "enqueue",
-  "dequeue",
-  "read",
-  "write",
-  "notes",
-] as const;
+export const CHROME_LANES = ["passes", ...STAGES, "notes"] as const;
 export type ChromeLane = (typeof CHROME_LANES)[number];
 
 /** The `otherData.format` tag our writer puts in the file (the reader does not require it). */

@@ -7,7 +7,7 @@
  * on a klog file of a million lines that object, and walking its fields to encode it, cost more
  * than reading the line.
  */
-export type StageName = "watch" | "enqueue" | "dequeue" | "read" | "write";
+import type { Stage } from "../event.ts";
 
 /** Where a line's event is read: its time, source location and line number, refilled per line. */
 export interface LineContext {
@@ -25,7 +25,7 @@ export interface LineContext {
 
 /** Every field a STAGE line may carry that a row holds; undefined when the line does not. */
 export interface StageFields {
-  stage: StageName;
+  stage: Stage;
   key: string;
   rv: string | undefined;
   oldRv: string | undefined;

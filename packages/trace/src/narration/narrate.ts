@@ -276,10 +276,19 @@ class Narrator {
     const fields = p.changedFields.length > 0 ? p.changedFields.join(", ") : "something";
     const at = p.changingWriteSeqs?.[0];
     const write = `This pass will change ${fields}${at !== undefined ? ` (its write at seq ${at})` : ""}`;
+    // Passes refused with 409 inside the run are bridged, not counted (as the finding says).
+    const passes = this.ctx.passes(p.key);
+    let refused = 0;
+    for (let i = p.index - 1, want = p.loopRun - 1; want >= 1 && i >= 0; i--) {
+      if (passes[i]!.loopRun === want) want--;
+      else refused++;
+    }
     const run =
       p.loopRun === 1
         ? "the first self-triggered pass in a row to change something"
-        : `${p.loopRun} self-triggered passes in a row that each changed something`;
+        : refused > 0
+          ? `${p.loopRun} self-triggered passes that each changed something (${refused} refused with 409 between them, not counted)`
+          : `${p.loopRun} self-triggered passes in a row that each changed something`;
     return p.loopRun >= threshold
       ? ` ${write}: the key is looping on its own writes — a hot loop, ${run} (the Analyzer calls ${threshold} in a row one).`
       : ` ${write}: ${p.loopRun === 1 ? "" : "the key is looping on its own writes, "}${run}; the Analyzer calls ${threshold} in a row a hot loop.`;

@@ -509,6 +509,25 @@ describe("narrate", () => {
     expect(bridged).toBe(true);
   });
 
+  it("blames a 409 in the create-foo sample on our own write the lister had not caught up with", () => {
+    const text = readFileSync(
+      new URL("../../../../public/traces/create-foo.jsonl", import.meta.url),
+      "utf8",
+    );
+    const events = readTraceText(text).events;
+    const out = narrate(events);
+    const refused = out.filter((n) => n.text.includes("409 Conflict"));
+    expect(refused.length).toBeGreaterThan(0);
+    for (const n of refused) {
+      // Its read came before the echo of our status write; a Deployment's update in between
+      // (the Deployment controller's) is no change to the Foo.
+      expect(n.text).toMatch(
+        /our own updateStatus at seq \d+ came back only at seq \d+, after this read — the lister was behind our own write/,
+      );
+      expect(n.text).not.toContain("another writer");
+    }
+  });
+
   it("says an orphaned Deployment event queues nothing", () => {
     const out = narrate(
       trace([

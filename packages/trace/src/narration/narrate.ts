@@ -59,8 +59,8 @@ class Narrator {
   private readonly bySeq = new Map<number, Pass>();
   /** seq of an enqueue or of the watch event it came from → the pass it feeds and its trigger. */
   private readonly feeds = new Map<number, { pass: Pass; trigger: Trigger }>();
-  /** Writes and reads by seq: what a trigger's writeSeq or a pass's readSeq points at. */
-  private readonly lookup = new Map<number, WriteEvent | ReadEvent>();
+  /** Writes, reads and watch events by seq: what a trigger or a pass points at. */
+  private readonly lookup = new Map<number, WriteEvent | ReadEvent | WatchEvent>();
   /**
    * Per kind: the seq of our informer's note that its watch ended with 410 Gone, while the re-list
    * that follows hands its objects over (until the next event that is no watch or enqueue).
@@ -76,7 +76,8 @@ class Narrator {
     const keys = new Set<string>();
     for (const e of events) {
       if (e.key !== "") keys.add(e.key);
-      if (e.stage === "write" || e.stage === "read") this.lookup.set(e.seq, e);
+      if (e.stage === "write" || e.stage === "read" || e.stage === "watch")
+        this.lookup.set(e.seq, e);
     }
     for (const key of keys) {
       for (const pass of ctx.passes(key)) {
@@ -336,18 +337,22 @@ class Narrator {
   }
 
   /**
-   * What changed the object after the pass read it, as far as the Analyzer classified it: a
-   * watch event between the read and the refused write that it called an external change.
+   * What changed the object after the pass read it, as the Analyzer classified the watch events
+   * of that object between the read and the refused write: our own earlier write, whose echo
+   * reached the lister only after the read, or another writer's change.
    */
   private since(e: WriteEvent, p: Pass | undefined): string {
     const read = p?.readSeq !== undefined ? this.lookup.get(p.readSeq) : undefined;
-    if (!read) return "";
+    if (read?.stage !== "read") return "";
     const at = ` (${read.rv !== undefined ? `rv ${read.rv} ` : ""}at seq ${read.seq})`;
+    const kind = e.target.startsWith("foos/") ? "Foo" : "Deployment";
     for (let s = read.seq + 1; s < e.seq; s++) {
-      const f = this.feeds.get(s);
-      const t = f?.trigger;
-      if (f?.pass.key === e.key && t?.watchSeq === s && t.cause === "external" && !t.inferred)
-        return `${at}: another writer's change came in at seq ${s}`;
+      const w = this.lookup.get(s);
+      const t = this.feeds.get(s)?.trigger;
+      if (w?.stage !== "watch" || w.key !== e.key || w.kind !== kind || !t || t.inferred) continue;
+      if (t.cause === "self" && t.writeSeq !== undefined && t.writeSeq < read.seq)
+        return `${at}: ${this.ownWrite(t.writeSeq)} came back only at seq ${s}, after this read — the lister was behind our own write`;
+      if (t.cause === "external") return `${at}: another writer's change came in at seq ${s}`;
     }
     return `${at} — the lister's copy was behind`;
   }

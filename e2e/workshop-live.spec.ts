@@ -81,7 +81,7 @@ test("run hot-loop from the dashboard: hot-loop badge, narration of the self-tri
   // Where the Analyzer's run reaches its threshold: the count is the Analyzer's, and so is the
   // threshold the narration names.
   await expect(narration).toContainText(
-    /This pass will change [^(]*status\.lastSyncedAt[^(]* \(its write at seq \d+\): the key is looping on its own writes — a hot loop, 5 self-triggered passes (in a row )?that each changed something( \(\d+ refused with 409 between them, not counted\))? \(the Analyzer calls 5 in a row one\)\./,
+    /This pass will change [^(]*status\.lastSyncedAt[^(]* \(its write at seq \d+\): the key is looping on its own writes — a hot loop: 5 self-triggered passes (in a row )?that each changed something(, with \d+ refused with 409 between them \(not counted\))?; the Analyzer's threshold is 5\./,
   );
   await page.screenshot({ path: "test-results/workshop-live-hot-loop.png" });
 

@@ -59,7 +59,7 @@ describe("the workshop's narration of the scenario traces", () => {
     // The sample's two workers stumble on 409s inside the run: bridged, as the finding says.
     expect(s.findings().find((f) => f.kind === "hot-loop")!.detail).toContain("refused with 409");
     expect(told.text).toMatch(
-      /— a hot loop, 5 self-triggered passes that each changed something \(\d+ refused with 409 between them, not counted\) \(the Analyzer calls 5 in a row one\)\.$/,
+      /— a hot loop: 5 self-triggered passes that each changed something, with \d+ refused with 409 between them \(not counted\); the Analyzer's threshold is 5\.$/,
     );
     expect(HOT_LOOP_THRESHOLD).toBe(5);
   });

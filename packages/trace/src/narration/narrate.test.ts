@@ -419,7 +419,7 @@ describe("narrate", () => {
     // Said at the dequeue, before the pass writes: in the future tense, naming the write.
     // The first pass was the user's create: the run of self-triggered changing passes starts here.
     expect(out[8]!.text).toContain(
-      "This pass will change status.lastSyncedAt (its write at seq 11): the first self-triggered pass in a row to change something; the Analyzer calls 5 in a row a hot loop.",
+      "This pass will change status.lastSyncedAt (its write at seq 11): the first self-triggered pass in a row to change something; the Analyzer calls 5 a hot loop.",
     );
     expect(out[8]!.text).not.toContain("— a hot loop");
     expect(out[2]!.text).not.toContain("hot loop");
@@ -465,17 +465,17 @@ describe("narrate", () => {
     };
     const byDefault = texts();
     expect(byDefault[4]).toContain(
-      "the key is looping on its own writes, 4 self-triggered passes in a row that each changed something; the Analyzer calls 5 in a row a hot loop.",
+      "the key is looping on its own writes, 4 self-triggered passes in a row that each changed something; the Analyzer calls 5 a hot loop.",
     );
     expect(byDefault[5]).toContain(
-      "— a hot loop, 5 self-triggered passes in a row that each changed something (the Analyzer calls 5 in a row one).",
+      "— a hot loop: 5 self-triggered passes in a row that each changed something; the Analyzer's threshold is 5.",
     );
     // An Analyzer told a lower threshold finds the loop sooner, and the narration says so where
     // it does (its own fixed count of five used to say it two passes later).
     const sooner = texts(3);
     expect(sooner[2]).not.toContain("— a hot loop");
     expect(sooner[3]).toContain(
-      "— a hot loop, 3 self-triggered passes in a row that each changed something (the Analyzer calls 3 in a row one).",
+      "— a hot loop: 3 self-triggered passes in a row that each changed something; the Analyzer's threshold is 3.",
     );
   });
 
@@ -495,7 +495,7 @@ describe("narrate", () => {
       if (p.loopRun >= 2)
         expect(said).toMatch(
           new RegExp(
-            `${p.loopRun} self-triggered passes (in a row that each changed something|that each changed something \\(\\d+ refused with 409 between them, not counted\\))`,
+            `${p.loopRun} self-triggered passes (in a row that each changed something|that each changed something, with \\d+ refused with 409 between them \\(not counted\\))`,
           ),
         );
       bridged ||= p.loopRun >= 2 && said.includes("refused with 409 between them");

@@ -288,11 +288,11 @@ class Narrator {
       p.loopRun === 1
         ? "the first self-triggered pass in a row to change something"
         : refused > 0
-          ? `${p.loopRun} self-triggered passes that each changed something (${refused} refused with 409 between them, not counted)`
+          ? `${p.loopRun} self-triggered passes that each changed something, with ${refused} refused with 409 between them (not counted)`
           : `${p.loopRun} self-triggered passes in a row that each changed something`;
     return p.loopRun >= threshold
-      ? ` ${write}: the key is looping on its own writes — a hot loop, ${run} (the Analyzer calls ${threshold} in a row one).`
-      : ` ${write}: ${p.loopRun === 1 ? "" : "the key is looping on its own writes, "}${run}; the Analyzer calls ${threshold} in a row a hot loop.`;
+      ? ` ${write}: the key is looping on its own writes — a hot loop: ${run}; the Analyzer's threshold is ${threshold}.`
+      : ` ${write}: ${p.loopRun === 1 ? "" : "the key is looping on its own writes, "}${run}; the Analyzer calls ${threshold} a hot loop.`;
   }
 
   private read(e: ReadEvent): Narration {

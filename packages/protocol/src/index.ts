@@ -5,7 +5,8 @@
  * Stream invariants (the server keeps them, the web relies on them):
  * - every event carries `seq`; a client that says `resume(since)` receives exactly the events with
  *   seq > since, in order, with no duplicates, before any newer batch;
- * - events travel in batches (`events`), never one message each;
+ * - events travel in batches (`events`), never one message each, encoded as the trace file's
+ *   records are;
  * - a client that falls too far behind receives `catchUp` instead of the batches it missed and
  *   fetches that range over HTTP (GET /api/trace?from=&to=), then resumes;
  * - after `catchUp` the server sends no further `events` until the client's next `resume`, so
@@ -24,7 +25,6 @@
  * WebSocket URL carries `?token=`. A read-only share token is accepted for reads and the stream;
  * any mutation with it answers 403. Requests from a foreign Origin answer 403.
  */
-import type { TraceEvent } from "@loopscope/trace";
 
 // ---------- WebSocket: /ws?token=…  (token absent or wrong ⇒ 403; read-only share token allowed) --
 
@@ -34,7 +34,12 @@ export type ClientMessage =
 
 export type ServerMessage =
   | { type: "hello"; info: ServerInfo }
-  | { type: "events"; events: TraceEvent[] }
+  /**
+   * A batch of events, each the JSON record `encodeEvent` writes — the records of the trace's
+   * JSONL, which GET /api/trace sends one a line. Read both with packages/trace's decoders
+   * (decodeEventRecords, decodeEventLines), which check each record with decodeEvent.
+   */
+  | { type: "events"; events: unknown[] }
   /** The missed range is too large for the socket: fetch it over HTTP, then resume(to). */
   | { type: "catchUp"; from: number; to: number }
   /** Current state of the watched objects, so a new client can draw the present. */

@@ -16,8 +16,12 @@
  * The contract (where each stage fires, what it carries) is docs/stages.md.
  */
 
+/** The five stages, in the order of a pass: every list of stages is this one. */
 export const STAGES = ["watch", "enqueue", "dequeue", "read", "write"] as const;
 export type Stage = (typeof STAGES)[number];
+
+/** Every kind of record: the stages, then a pass's end and a note (a store's kind codes). */
+export const EVENT_KINDS = [...STAGES, "done", "note"] as const;
 
 /** What every record carries. */
 export interface EventBase {

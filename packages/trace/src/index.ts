@@ -22,7 +22,12 @@ export {
   KNOWN_FIELDS,
   type TraceHeader,
 } from "./jsonl/format.ts";
-export { decodeEvent } from "./jsonl/decode-event.ts";
+export {
+  decodeEvent,
+  decodeEventLine,
+  decodeEventLines,
+  decodeEventRecords,
+} from "./jsonl/decode-event.ts";
 export { KlogParser, NOISE_FILES, type KlogOptions } from "./klog/klog-parser.ts";
 export { parseKlogHeader, type KlogHeader } from "./klog/header.ts";
 export { parseStageMessage } from "./klog/stage-line.ts";

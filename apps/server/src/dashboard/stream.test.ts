@@ -1,8 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { ServerMessage } from "@loopscope/protocol";
+import { API, TOKEN_HEADER, type ServerMessage } from "@loopscope/protocol";
 import type { UnsequencedEvent } from "@loopscope/trace";
 import { Recording } from "../hub/recording.ts";
 import { TraceHub } from "../hub/trace-hub.ts";
@@ -73,6 +73,37 @@ describe("event stream", () => {
     await vi.waitFor(() =>
       expect(messages.at(-1)).toMatchObject({ type: "objects", objects: { atSeq: 900 } }),
     );
+    await client.close();
+  });
+
+  it("sends each event as one record: alike on the WebSocket, over GET /api/trace and on disk", async () => {
+    await start();
+    // Extras are where encodings part: nested under `extra` in the event, flattened in a file.
+    hub.push({ ...enqueue(1), extra: { queue: "fast", cause: "bogus" } });
+    hub.push({ stage: "note", ts: 2, key: "", text: "t", extra: { level2: { a: 1 } } });
+    hub.push(enqueue(3));
+    const records: unknown[] = [];
+    const client = new StreamClient({
+      baseUrl: server.url,
+      token: server.tokens.owner,
+      onMessage: (m) => {
+        if (m.type === "events") records.push(...m.events);
+      },
+    });
+    await client.connect();
+    await client.waitFor(3);
+    const res = await fetch(new URL(`${API.trace}?from=1&to=3`, server.url), {
+      headers: { [TOKEN_HEADER]: server.tokens.owner },
+    });
+    const overHttp = (await res.text()).trimEnd().split("\n").slice(1);
+    await hub.recording!.flush();
+    const onDisk = (await readFile(join(dir, "run.jsonl"), "utf8")).trimEnd().split("\n").slice(1);
+    expect(records).toEqual(overHttp.map((l) => JSON.parse(l) as unknown));
+    expect(records).toEqual(onDisk.map((l) => JSON.parse(l) as unknown));
+    expect(records[0]).toEqual({ ...enqueue(1), seq: 1, queue: "fast", cause: "bogus" });
+    // Decoded as a file's records are: the extras back under `extra`.
+    expect(client.events).toEqual(await hub.range(1, 3));
+    expect(client.events[0].extra).toEqual({ queue: "fast", cause: "bogus" });
     await client.close();
   });
 

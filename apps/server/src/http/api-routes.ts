@@ -6,7 +6,7 @@ import type { ServerResponse } from "node:http";
 import { API, type ActionResponse, type ServerInfo } from "@loopscope/protocol";
 import { encodeEvent } from "@loopscope/trace";
 import type { DashboardBackend } from "../dashboard/backend.ts";
-import { jsonlCodec } from "../hub/codec.ts";
+import { recordingHeader } from "../hub/codec.ts";
 import { parseActionRequest } from "../actions/validate.ts";
 import type { RequestContext, Route } from "./router.ts";
 import { HttpError, readBody, sendJson } from "./respond.ts";
@@ -105,7 +105,7 @@ async function sendTrace(backend: DashboardBackend, { url, res }: RequestContext
     "content-disposition": `attachment; filename="loopscope-${from}-${to}.jsonl"`,
     "cache-control": "no-store",
   });
-  await write(res, jsonlCodec.header(backend.traceMeta()));
+  await write(res, recordingHeader(backend.traceMeta()));
   const last = Math.min(to, hub.lastSeq);
   // A replayed klog file's events leave their lines in the file: a download gets them back,
   // the dashboard (raw=0) reads only those it shows.

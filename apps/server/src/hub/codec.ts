@@ -1,15 +1,10 @@
 /**
- * How the hub writes and reads its recording: packages/trace's JSONL format (a header line,
- * then one event per line), so `loopscope replay`, the web's file loader and every other
- * reader take a recording as it is.
+ * How the hub's recording begins: packages/trace's JSONL header, then one event a line as
+ * `encodeEvent` writes it (read back with `decodeEventLine`), so `loopscope replay`, the web's
+ * file loader and every other reader take a recording as it is. The same lines are what the
+ * WebSocket and GET /api/trace send (see TraceHub.push).
  */
-import {
-  decodeEvent,
-  encodeEvent,
-  encodeHeader,
-  isHeaderRecord,
-  type TraceEvent,
-} from "@loopscope/trace";
+import { encodeHeader, isHeaderRecord } from "@loopscope/trace";
 
 export interface RecordingMeta {
   /** "live" for a run recorded by `loopscope up`. */
@@ -20,38 +15,17 @@ export interface RecordingMeta {
   cluster?: string;
 }
 
-export interface TraceCodec {
-  /** The header line, "\n" included. */
-  header(meta: RecordingMeta): string;
-  /** One event as one line, "\n" included. */
-  encode(e: TraceEvent): string;
-  /** The event on a line, or undefined for the header, a blank or a torn/malformed line. */
-  decode(line: string): TraceEvent | undefined;
-  /** Whether the line is a header this codec writes (what a recording begins with). */
-  isHeader(line: string): boolean;
+/** The header line, "\n" included. */
+export function recordingHeader({ source, created, cluster }: RecordingMeta): string {
+  return encodeHeader({ source, created, extra: cluster ? { cluster } : undefined });
 }
 
-export const jsonlCodec: TraceCodec = {
-  header: ({ source, created, cluster }) =>
-    encodeHeader({ source, created, extra: cluster ? { cluster } : undefined }),
-  encode: encodeEvent,
-  decode(line) {
-    if (!line.startsWith("{")) return undefined;
-    let record: unknown;
-    try {
-      record = JSON.parse(line);
-    } catch {
-      return undefined;
-    }
-    const r = decodeEvent(record);
-    return r.ok && r.hasSeq ? r.event : undefined;
-  },
-  isHeader(line) {
-    if (!line.startsWith("{")) return false;
-    try {
-      return isHeaderRecord(JSON.parse(line));
-    } catch {
-      return false;
-    }
-  },
-};
+/** Whether the line is a trace header (what a recording begins with). */
+export function isHeaderLine(line: string): boolean {
+  if (!line.startsWith("{")) return false;
+  try {
+    return isHeaderRecord(JSON.parse(line));
+  } catch {
+    return false;
+  }
+}

@@ -14,14 +14,13 @@
  */
 import { open, type FileHandle } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import type { TraceEvent } from "@loopscope/trace";
-import { jsonlCodec, type RecordingMeta, type TraceCodec } from "./codec.ts";
+import { decodeEventLine, encodeEvent, type TraceEvent } from "@loopscope/trace";
+import { isHeaderLine, recordingHeader, type RecordingMeta } from "./codec.ts";
 
 export interface RecordingOptions {
   flushMs?: number;
   flushBytes?: number;
   indexEvery?: number;
-  codec?: TraceCodec;
 }
 
 /** `--record FILE` named a file that is not a recording to continue. */
@@ -63,7 +62,6 @@ export class Recording {
   private readonly flushMs: number;
   private readonly flushBytes: number;
   private readonly indexEvery: number;
-  private readonly codec: TraceCodec;
 
   private constructor(
     readonly path: string,
@@ -78,14 +76,13 @@ export class Recording {
     this.flushMs = opts.flushMs ?? 100;
     this.flushBytes = opts.flushBytes ?? 256 * 1024;
     this.indexEvery = opts.indexEvery ?? 1024;
-    this.codec = opts.codec ?? jsonlCodec;
   }
 
   /** Creates (or truncates) `path` and writes the header line at once. */
   static async create(path: string, meta: RecordingMeta, opts: RecordingOptions = {}) {
     const fh = await open(path, "w+", 0o644);
     const rec = new Recording(path, fh, (await fh.stat()).isFile(), opts);
-    rec.push(rec.codec.header(meta), 0);
+    rec.push(recordingHeader(meta), 0);
     await rec.flush();
     return rec;
   }
@@ -95,7 +92,7 @@ export class Recording {
    * crash mid-write) is cut off so new lines start at a clean boundary, the events already there
    * are indexed so `readRange` serves them, and `lastSeq` says where the next run's seqs start.
    * A missing or empty file is created with a header, as by `create`. A file that does not begin
-   * with the codec's header (a klog log, someone's notes) is refused untouched: appending events
+   * with a trace header (a klog log, someone's notes) is refused untouched: appending events
    * to it would spoil both.
    */
   static async openAppend(
@@ -108,7 +105,7 @@ export class Recording {
     const rec = new Recording(path, fh, (await fh.stat()).isFile(), opts);
     if (!rec.regularFile) {
       // A device or a pipe has nothing to continue (/dev/full reads as endless zeros).
-      rec.push(rec.codec.header(meta), 0);
+      rec.push(recordingHeader(meta), 0);
       await rec.flush();
       return { recording: rec, lastSeq: 0 };
     }
@@ -127,12 +124,12 @@ export class Recording {
         const line = buf.toString("utf8", 0, nl);
         if (first && line.trim() !== "") {
           first = false;
-          if (!rec.codec.isHeader(line)) {
+          if (!isHeaderLine(line)) {
             await fh.close();
             throw new NotARecordingError(path);
           }
         }
-        const e = rec.codec.decode(line);
+        const e = decodeEventLine(line);
         if (e && e.seq > lastSeq) {
           if (rec.sinceIndex >= rec.indexEvery) {
             rec.index.push({ seq: e.seq, offset });
@@ -156,7 +153,7 @@ export class Recording {
     await fh.truncate(clean);
     rec.size = clean;
     rec.saved = rec.lastAppended = lastSeq;
-    if (clean === 0) rec.push(rec.codec.header(meta), 0);
+    if (clean === 0) rec.push(recordingHeader(meta), 0);
     await rec.flush();
     return { recording: rec, lastSeq };
   }
@@ -184,8 +181,8 @@ export class Recording {
     } else this.failureListeners.push(listener);
   }
 
-  /** `json`, when given, is JSON.stringify(e) (the hub computed it already). */
-  append(e: TraceEvent, json?: string): void {
+  /** `line` is encodeEvent(e) (the hub computed it already). */
+  append(e: TraceEvent, line = encodeEvent(e)): void {
     if (this.closed) return;
     this.lastAppended = e.seq;
     if (this.failed) return;
@@ -194,8 +191,7 @@ export class Recording {
       this.sinceIndex = 0;
     }
     this.sinceIndex++;
-    // Without extras the codec's line is exactly the event's JSON (trace's encodeEvent).
-    this.push(json !== undefined && !e.extra ? json + "\n" : this.codec.encode(e), e.seq);
+    this.push(line, e.seq);
     if (this.pendingBytes >= this.flushBytes) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
   }
@@ -278,7 +274,7 @@ export class Recording {
       const lines = (carry + text.write(chunk.subarray(0, bytesRead))).split("\n");
       carry = lines.pop() ?? "";
       for (const line of lines) {
-        const e = this.codec.decode(line);
+        const e = decodeEventLine(line);
         if (!e || e.seq < from) continue;
         if (e.seq > to) return out;
         out.push(e);

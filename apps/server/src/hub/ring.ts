@@ -1,13 +1,13 @@
 /**
- * A fixed-capacity ring of the newest events, indexed by seq, held as their JSON text.
+ * A fixed-capacity ring of the newest events, indexed by seq, held as their trace-file lines.
  *
  * Invariants: events are appended in strictly increasing, gap-free seq order; the ring holds
  * exactly the events with seq in [firstSeq, lastSeq] (empty when lastSeq < firstSeq); when full,
  * appending evicts the oldest. Memory is bounded by `capacity` events whatever the rate. Text,
  * not objects: it is what the recording and every client's batches need, serialized once, and
- * it costs a fraction of the objects' memory; the rare reader of objects parses.
+ * it costs a fraction of the objects' memory; the rare reader of objects decodes.
  */
-import type { TraceEvent } from "@loopscope/trace";
+import { decodeEventLine, type TraceEvent } from "@loopscope/trace";
 
 export class EventRing {
   private readonly texts: (string | undefined)[];
@@ -38,12 +38,12 @@ export class EventRing {
     return this.last;
   }
 
-  /** `json` must be JSON.stringify of the event numbered `seq`. */
-  append(seq: number, json: string): void {
+  /** `line` must be encodeEvent of the event numbered `seq`. */
+  append(seq: number, line: string): void {
     if (this.count > 0 && seq !== this.last + 1) {
       throw new Error(`ring: seq ${seq} does not follow ${this.last}`);
     }
-    this.texts[seq % this.capacity] = json;
+    this.texts[seq % this.capacity] = line;
     this.last = seq;
     if (this.count < this.capacity) this.count++;
   }
@@ -53,8 +53,8 @@ export class EventRing {
     return to < from || (from >= this.firstSeq && to <= this.last);
   }
 
-  /** JSON texts of the events with seq in [from, to] ∩ held range, in order. */
-  sliceJson(from: number, to: number): string[] {
+  /** Lines ("\n" included) of the events with seq in [from, to] ∩ held range, in order. */
+  lines(from: number, to: number): string[] {
     const lo = Math.max(from, this.firstSeq);
     const hi = Math.min(to, this.last);
     const out: string[] = [];
@@ -64,6 +64,6 @@ export class EventRing {
 
   /** The same events as objects. */
   slice(from: number, to: number): TraceEvent[] {
-    return this.sliceJson(from, to).map((t) => JSON.parse(t) as TraceEvent);
+    return this.lines(from, to).map((l) => decodeEventLine(l) as TraceEvent);
   }
 }

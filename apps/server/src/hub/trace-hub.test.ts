@@ -2,10 +2,9 @@ import { mkdtemp, readFile, rm, writeFile, appendFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { UnsequencedEvent } from "@loopscope/trace";
+import { decodeEventLine, type UnsequencedEvent } from "@loopscope/trace";
 import { Recording } from "./recording.ts";
 import { RangeGoneError, TraceHub } from "./trace-hub.ts";
-import { jsonlCodec } from "./codec.ts";
 
 const note = (i: number): UnsequencedEvent => ({
   stage: "note",
@@ -101,7 +100,7 @@ describe("Recording", () => {
     for (let i = 5; i < 3000; i++) hub.push(note(i));
     await hub.close();
     const lines = (await readFile(path, "utf8")).trimEnd().split("\n");
-    const seqs = lines.map((l) => jsonlCodec.decode(l)?.seq).filter((s) => s !== undefined);
+    const seqs = lines.map((l) => decodeEventLine(l)?.seq).filter((s) => s !== undefined);
     expect(seqs).toEqual(Array.from({ length: 3000 }, (_, i) => i + 1));
   });
 

@@ -61,9 +61,11 @@ export class TraceHub {
   /** Numbers `e` (any seq it carries is replaced), holds and records it, tells listeners. */
   push(e: UnsequencedEvent | TraceEvent): TraceEvent {
     const event = { ...e, seq: this.ring.lastSeq + 1 } as TraceEvent;
-    const json = JSON.stringify(event);
-    this.ring.append(event.seq, json);
-    this.recording?.append(event, json);
+    // Encoded once, as the trace file's line: what the recording, the WebSocket's batches and
+    // GET /api/trace all send.
+    const line = encodeEvent(event);
+    this.ring.append(event.seq, line);
+    this.recording?.append(event, line);
     for (const l of this.listeners) l(event);
     return event;
   }
@@ -73,32 +75,14 @@ export class TraceHub {
     return () => this.listeners.delete(listener);
   }
 
-  /** Whether [from, to] can be answered from memory without touching the disk. */
-  inMemory(from: number, to: number): boolean {
-    return this.ring.holds(from, Math.min(to, this.lastSeq));
-  }
-
-  /** What memory holds of [from, to], synchronously, as each event's JSON.stringify text. */
-  recentJson(from: number, to: number): string[] {
-    return this.ring.sliceJson(from, to);
-  }
-
   /**
-   * [from, to] as trace-file lines ("\n" included, packages/trace's JSONL encoding), for
-   * downloads: from memory without re-serializing when the ring holds them.
+   * [from, to] as trace-file lines ("\n" included, packages/trace's `encodeEvent`), for the
+   * WebSocket's batches and downloads: from memory as encoded by `push` when the ring holds them.
    */
   async rangeLines(from: number, to: number): Promise<string[]> {
     const lo = Math.max(1, from);
     const hi = Math.min(to, this.lastSeq);
-    if (hi >= lo && this.ring.holds(lo, hi)) {
-      // A `"extra":{` key can only be the field (quotes inside strings are escaped): the one
-      // case where the file's encoding (extras flattened) differs from the event's JSON.
-      return this.ring
-        .sliceJson(lo, hi)
-        .map((t) =>
-          t.includes('"extra":{') ? encodeEvent(JSON.parse(t) as TraceEvent) : t + "\n",
-        );
-    }
+    if (this.ring.holds(lo, hi)) return this.ring.lines(lo, hi);
     return (await this.range(lo, hi)).map(encodeEvent);
   }
 

@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, expect, it, vi } from "vitest";
-import { readTraceText, type UnsequencedEvent } from "@loopscope/trace";
+import { decodeEventRecords, readTraceText, type UnsequencedEvent } from "@loopscope/trace";
 import type { ServerMessage } from "@loopscope/protocol";
 import { Recording } from "../hub/recording.ts";
 import { TraceHub } from "../hub/trace-hub.ts";
@@ -67,7 +67,7 @@ it(
       token: server.tokens.owner,
       onMessage: (m: ServerMessage) => {
         if (m.type !== "events") return;
-        for (const e of m.events) {
+        for (const e of decodeEventRecords(m.events)) {
           wsEvents++;
           arrivals.set(e.seq, (arrivals.get(e.seq) ?? 0) + 1);
         }

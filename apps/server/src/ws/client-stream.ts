@@ -139,12 +139,11 @@ export class ClientStream {
         if (this.congested) return this.schedule(true);
         const from = this.cursor + 1;
         const to = Math.min(last, this.cursor + this.tuning.batchEvents);
-        const texts = this.hub.inMemory(from, to)
-          ? this.hub.recentJson(from, to)
-          : (await this.hub.range(from, to)).map((e) => JSON.stringify(e));
+        const lines = await this.hub.rangeLines(from, to);
         if (this.closed || this.waitingForResume || this.cursor !== from - 1) return;
-        // The `events` message, assembled from each event's JSON text computed once by the hub.
-        this.sendText(`{"type":"events","events":[${texts.join(",")}]}`);
+        // The `events` message, assembled from each event's trace-file line as the hub encoded
+        // it once (the "\n" ending each is JSON whitespace).
+        this.sendText(`{"type":"events","events":[${lines.join(",")}]}`);
         this.cursor = to;
       }
     } catch (err) {

@@ -5,8 +5,7 @@
  */
 import WebSocket from "ws";
 import { API, TOKEN_HEADER, type ServerMessage } from "@loopscope/protocol";
-import type { TraceEvent } from "@loopscope/trace";
-import { jsonlCodec } from "../hub/codec.ts";
+import { decodeEventLines, decodeEventRecords, type TraceEvent } from "@loopscope/trace";
 
 export interface StreamClientOptions {
   /** http://host:port/ of the dashboard server. */
@@ -69,7 +68,7 @@ export class StreamClient {
 
   private async onMessage(msg: ServerMessage): Promise<void> {
     this.opts.onMessage?.(msg);
-    if (msg.type === "events") this.take(msg.events);
+    if (msg.type === "events") this.take(decodeEventRecords(msg.events));
     else if (msg.type === "catchUp") {
       this.catchUps++;
       this.fetching = true;
@@ -91,10 +90,7 @@ export class StreamClient {
     url.searchParams.set("to", String(to));
     const res = await fetch(url, { headers: { [TOKEN_HEADER]: this.opts.token } });
     if (!res.ok) throw new Error(`GET ${url.pathname}: ${res.status}`);
-    return (await res.text())
-      .split("\n")
-      .map((l) => jsonlCodec.decode(l))
-      .filter((e): e is TraceEvent => e !== undefined);
+    return decodeEventLines(await res.text());
   }
 
   private take(events: TraceEvent[]): void {

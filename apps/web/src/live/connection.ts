@@ -14,11 +14,10 @@ import {
   type ServerInfo,
   type ServerMessage,
 } from "@loopscope/protocol";
-import type { TraceEvent } from "@loopscope/trace";
+import { decodeEventLines, decodeEventRecords, type TraceEvent } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import { feedSession, type Feeding } from "../replay/load.ts";
 import { serverLines } from "../store/logLines.ts";
-import { decodeRange } from "./jsonl.ts";
 
 export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
 
@@ -145,7 +144,7 @@ export class LiveConnection {
         if (m.info.linesInFile) this.session.readLinesFrom(serverLines(this.base, this.token));
         return;
       case "events":
-        this.append(m.events);
+        this.append(decodeEventRecords(m.events));
         return;
       case "objects":
         this.set({ objects: m.objects });
@@ -181,7 +180,7 @@ export class LiveConnection {
           } else {
             const res = await fetch(url, { headers });
             if (!res.ok) throw new Error(`catch-up failed: HTTP ${res.status}`);
-            this.append(decodeRange(await res.text()));
+            this.append(decodeEventLines(await res.text()));
           }
         } catch (err) {
           this.set({ error: err instanceof Error ? err.message : String(err) });

@@ -10,20 +10,16 @@
  * - an event is rebuilt losslessly from its row (see TraceStore.event): a field goes into a numeric
  *   column only when the column holds it exactly, everything else into the interned detail JSON.
  */
-import { NOT_DECIMAL, rvNumber, type TraceEvent } from "@loopscope/trace";
+import { EVENT_KINDS, NOT_DECIMAL, rvNumber, type TraceEvent } from "@loopscope/trace";
 
-export const STAGE_CODE: Record<TraceEvent["stage"], number> = {
-  watch: 0,
-  enqueue: 1,
-  dequeue: 2,
-  read: 3,
-  write: 4,
-  done: 5,
-  note: 6,
-};
+/** Stage by code: a row's stage column holds the kind's index in EVENT_KINDS. */
+export const KIND_CODES = EVENT_KINDS;
 
-/** Stage by code: the inverse of STAGE_CODE. */
-export const KIND_CODES = ["watch", "enqueue", "dequeue", "read", "write", "done", "note"] as const;
+/** Code by stage: the inverse of KIND_CODES. */
+export const STAGE_CODE = Object.fromEntries(EVENT_KINDS.map((k, i) => [k, i])) as Record<
+  TraceEvent["stage"],
+  number
+>;
 
 /** Fields that get their own numeric column (when they are plain integers). */
 export const NUMERIC_FIELDS = ["rv", "oldRv", "line", "len", "causeSeq", "worker"] as const;

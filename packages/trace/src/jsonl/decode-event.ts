@@ -127,3 +127,41 @@ export function decodeEvent(o: unknown): DecodeResult {
   if (extra) out.extra = extra;
   return { ok: true, event: out as unknown as TraceEvent, hasSeq };
 }
+
+/**
+ * Events as they travel from the server — each one the JSON record `encodeEvent` writes, in an
+ * array on the WebSocket and one a line in a JSONL body (catch-up, a recording) — are checked as
+ * a file's records are: by decodeEvent. A record without a seq of its own, or that decodeEvent
+ * refuses, is left out: the server numbers every event it sends.
+ */
+export function decodeEventRecords(records: readonly unknown[]): TraceEvent[] {
+  const out: TraceEvent[] = [];
+  for (const rec of records) {
+    const r = decodeEvent(rec);
+    if (r.ok && r.hasSeq) out.push(r.event);
+  }
+  return out;
+}
+
+/** The event on one JSONL line (see decodeEventRecords); undefined for any other line. */
+export function decodeEventLine(line: string): TraceEvent | undefined {
+  if (!line.startsWith("{")) return undefined;
+  let rec: unknown;
+  try {
+    rec = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  const r = decodeEvent(rec);
+  return r.ok && r.hasSeq ? r.event : undefined;
+}
+
+/** The events of a JSONL text, in order (its header, blank and bad lines left out). */
+export function decodeEventLines(text: string): TraceEvent[] {
+  const out: TraceEvent[] = [];
+  for (const line of text.split("\n")) {
+    const e = decodeEventLine(line);
+    if (e !== undefined) out.push(e);
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeEvent, encodeHeader } from "./format.ts";
+import { decodeEventLines, decodeEventRecords } from "./decode-event.ts";
 import { readTraceText } from "../reader/read-trace.ts";
 import type { TraceEvent } from "../event.ts";
 
@@ -162,5 +163,30 @@ describe("JSONL", () => {
     expect(back.map((e) => e.seq)).toEqual([10, 11]);
     expect(back[1].extra).toEqual({ fileSeq: 4 });
     expect(reader.diagnostics.map((d) => d.level)).toEqual(["warn", "warn"]); // no header; renumbered
+  });
+});
+
+describe("events from the server", () => {
+  const records: unknown[] = [
+    { seq: 1, ts: 10, key: "ns/a", stage: "enqueue", len: 1 },
+    // An optional field of the wrong type is kept in extra, as in a file.
+    { seq: 2, ts: 11, key: "ns/a", stage: "dequeue", len: "3" },
+    // No seq of its own, a stage it does not know, not an object: left out.
+    { ts: 12, key: "ns/a", stage: "read" },
+    { seq: 4, ts: 13, key: "ns/a", stage: "toString" },
+    "noise",
+    { seq: 5, ts: 14, key: "ns/a", stage: "done", outcome: "synced", inferred: true },
+  ];
+
+  it("are checked alike on the WebSocket (records) and in a catch-up (JSONL lines)", () => {
+    const fromSocket = decodeEventRecords(JSON.parse(JSON.stringify(records)) as unknown[]);
+    const body =
+      encodeHeader({ source: "live" }) + records.map((r) => JSON.stringify(r)).join("\n") + "\n";
+    expect(decodeEventLines(body)).toEqual(fromSocket);
+    expect(fromSocket).toEqual([
+      { seq: 1, ts: 10, key: "ns/a", stage: "enqueue", len: 1 },
+      { seq: 2, ts: 11, key: "ns/a", stage: "dequeue", extra: { len: "3" } },
+      { seq: 5, ts: 14, key: "ns/a", stage: "done", outcome: "synced", inferred: true },
+    ]);
   });
 });

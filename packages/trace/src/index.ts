@@ -1,6 +1,6 @@
 export * from "./event.ts";
 export * from "./analysis/model.ts";
-export { Analyzer, type AnalyzerOptions } from "./analysis/analyzer.ts";
+export { Analyzer, HOT_LOOP_THRESHOLD, type AnalyzerOptions } from "./analysis/analyzer.ts";
 export { NOT_DECIMAL, rvNumber } from "./analysis/rv-number.ts";
 export { LineSplitter, type LineSink, type Utf8Decoder } from "./lines/splitter.ts";
 export { LineMarks } from "./lines/line-marks.ts";

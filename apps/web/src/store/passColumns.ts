@@ -32,6 +32,7 @@ export interface PassBatch {
   changingWrites: Uint32Array;
   noopWrites: Uint32Array;
   conflicts: Uint32Array;
+  loopRun: Uint32Array;
   /** Lists: a count per pass, the items of all passes one after another. */
   triggerCount: Uint32Array;
   triggerEnqueueSeq: Float64Array;
@@ -134,6 +135,7 @@ export class PassEncoder {
       changingWrites: new Uint32Array(n),
       noopWrites: new Uint32Array(n),
       conflicts: new Uint32Array(n),
+      loopRun: new Uint32Array(n),
       triggerCount: new Uint32Array(n),
       triggerEnqueueSeq: new Float64Array(triggers),
       triggerWatchSeq: new Float64Array(triggers),
@@ -175,6 +177,7 @@ export class PassEncoder {
       b.changingWrites[i] = p.changingWrites;
       b.noopWrites[i] = p.noopWrites;
       b.conflicts[i] = p.conflicts;
+      b.loopRun[i] = p.loopRun;
       const trs = p.triggers;
       b.triggerCount[i] = trs.length;
       for (let k = 0; k < trs.length; k++) {
@@ -276,6 +279,7 @@ export class PassDecoder {
       changingWrites: b.changingWrites[i],
       noopWrites: b.noopWrites[i],
       conflicts: b.conflicts[i],
+      loopRun: b.loopRun[i],
       changedFields: EMPTY as never[],
       fromMarkers: (flags & FROM_MARKERS) !== 0,
     };

@@ -21,6 +21,7 @@ function pass(p: Partial<Pass>): Pass {
     writeSeqs: [],
     changingWrites: 0,
     noopWrites: 0,
+    loopRun: 0,
     conflicts: 0,
     changedFields: [],
     fromMarkers: false,

@@ -5,6 +5,7 @@
  * traces are small, and past CAP events only the focused Foo's events are narrated.
  */
 import {
+  HOT_LOOP_THRESHOLD,
   machineryStates,
   narrate,
   type MachineryState,
@@ -39,7 +40,11 @@ export function workshopData(session: TraceSession, focusKey: string | undefined
   } else {
     events = Array.from(store.rowsOf(focusKey), (r) => store.event(r));
   }
-  const narrations = narrate(events, { passes: (k) => session.passesOf(k) });
+  // The session's analysis runs with the Analyzer's defaults (replay/analysisFeed.ts).
+  const narrations = narrate(events, {
+    passes: (k) => session.passesOf(k),
+    hotLoopThreshold: HOT_LOOP_THRESHOLD,
+  });
   const states = machineryStates(events);
   const indexOf = new Map<number, number>();
   let workers = 1;

@@ -20,8 +20,11 @@ function record(events: TraceEvent[], opts: AnalyzerOptions): string {
   const mirror = new Analyzer({ ...opts, trackChanges: true });
   const indexes: number[] = [];
   const takes: string[] = [];
+  /** Copies of the passes as taken: what a store that holds only what it was handed has. */
+  const held = new Map<string, Pass>();
   const take = (): void => {
     const changed = mirror.takeChangedPasses();
+    for (const p of changed) held.set(`${p.key}#${p.index}`, structuredClone(p));
     if (changed.length > 0) takes.push(changed.map((p) => `${p.key}#${p.index}`).join(" "));
   };
   events.forEach((e, i) => {
@@ -42,6 +45,7 @@ function record(events: TraceEvent[], opts: AnalyzerOptions): string {
     expect(a.summary(key)).toEqual(snap.keys[key]);
     const passes: readonly Pass[] = a.passes(key);
     expect(mirror.passes(key)).toEqual(passes);
+    for (const p of passes) expect(held.get(`${key}#${p.index}`)).toEqual(p);
     for (const p of passes) out.push(`  pass ${json(p)}`);
   }
   for (const t of takes) out.push(`take ${t}`);

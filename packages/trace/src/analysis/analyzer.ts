@@ -44,8 +44,11 @@ import { append, none } from "./short-list.ts";
 import { TriggerTable } from "./trigger-table.ts";
 import { statusInError } from "./error-status.ts";
 
+/** Consecutive self-triggered changing passes that make a hot loop, unless told otherwise. */
+export const HOT_LOOP_THRESHOLD = 5;
+
 export interface AnalyzerOptions {
-  /** Consecutive self-triggered changing passes that make a hot loop (default 5). */
+  /** Consecutive self-triggered changing passes that make a hot loop (default HOT_LOOP_THRESHOLD). */
   hotLoopThreshold?: number;
   /**
    * Without resourceVersions, how long after one of our writes a watch event (or an enqueue
@@ -98,7 +101,7 @@ export class Analyzer {
   private changeEpoch = 1;
 
   constructor(opts: AnalyzerOptions = {}) {
-    this.threshold = Math.max(1, opts.hotLoopThreshold ?? 5);
+    this.threshold = Math.max(1, opts.hotLoopThreshold ?? HOT_LOOP_THRESHOLD);
     this.echoWindowUs = (opts.echoWindowMs ?? 5000) * 1000;
     if (opts.trackChanges) this.changed = [];
   }
@@ -145,6 +148,11 @@ export class Analyzer {
     this.changed = [];
     this.changeEpoch++;
     return out;
+  }
+
+  /** Consecutive self-triggered changing passes that make a hot loop (see Pass.loopRun). */
+  get hotLoopThreshold(): number {
+    return this.threshold;
   }
 
   /** Pushes many events. */
@@ -825,6 +833,7 @@ export class Analyzer {
       let next = end + 1;
       while (next < rows.length && table.isStumble(rows[next])) next++;
       if (next >= rows.length || table.run(rows[next]) === 0) break;
+      this.touch(st, rows[next]);
       table.setRun(rows[next], table.run(rows[end]) + 1);
       end = next;
       st.runFields = intersect(st.runFields, table.changedFields(rows[end]));

@@ -111,3 +111,92 @@ describe("hot loop interleaved with conflict stumbles", () => {
     expect(a.summary(KEY)!.hotLoop).toBe(false);
   });
 });
+
+describe("Pass.loopRun", () => {
+  it("counts the run at each pass, bridging the stumbles, which count nothing", () => {
+    const a = new Analyzer();
+    a.pushAll(build(6));
+    const runs = a.passes(KEY).map((p) => p.loopRun);
+    // The first pass was the user's create (external); each writing pass after it is one more.
+    expect(runs).toEqual([0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0]);
+  });
+
+  it("is handed on again when an earlier pass joins the run late (its write settled later)", () => {
+    const S = "foos/default/example-foo/status";
+    const F = ["status.lastSyncedAt"];
+    const events = [
+      { stage: "watch", key: KEY, kind: "Foo", event: "add", name: "example-foo", rv: "1" },
+      { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 1 },
+      { stage: "dequeue", key: KEY, worker: 1 },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: S,
+        code: 200,
+        rv: "2",
+        changed: true,
+        fields: F,
+      },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: S,
+        code: 200,
+        rv: "3",
+        changed: true,
+        fields: F,
+      },
+      { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+      { stage: "watch", key: KEY, kind: "Foo", event: "update", name: "example-foo", rv: "2" },
+      { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 7 },
+      { stage: "dequeue", key: KEY, worker: 1 },
+      { stage: "watch", key: KEY, kind: "Foo", event: "update", name: "example-foo", rv: "3" },
+      { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 10, merged: "processing" },
+      // Whether this one changed its Deployment is known only when its echo comes (seq 17).
+      {
+        stage: "write",
+        key: KEY,
+        verb: "update",
+        target: "deployments/default/example-foo",
+        code: 200,
+        rv: "4",
+      },
+      { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+      { stage: "dequeue", key: KEY, worker: 1 },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: S,
+        code: 200,
+        rv: "5",
+        changed: true,
+        fields: F,
+      },
+      { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+      {
+        stage: "watch",
+        key: KEY,
+        kind: "Deployment",
+        event: "update",
+        name: "example-foo",
+        rv: "4",
+      },
+    ].map((d, i) => ({ ...d, seq: i + 1, ts: 1_000_000 + i * 1000 }) as TraceEvent);
+    const a = new Analyzer({ trackChanges: true });
+    const held = new Map<number, number>();
+    for (const e of events) {
+      a.push(e);
+      for (const p of a.takeChangedPasses()) held.set(p.index, p.loopRun);
+    }
+    expect(a.passes(KEY).map((p) => p.loopRun)).toEqual([0, 1, 2]);
+    // A store that holds only what it was handed has the run as the Analyzer has it.
+    expect([...held.entries()].sort((x, y) => x[0] - y[0])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ]);
+  });
+});

@@ -64,6 +64,13 @@ export interface Pass {
   changingWrites: number;
   noopWrites: number;
   conflicts: number;
+  /**
+   * The hot-loop rule's count at this pass: how many self-triggered passes that each made a
+   * changing write run up to this one, it included (passes between them that only stumbled on a
+   * 409 are bridged, not counted); 0 when this pass is not one. From the Analyzer's threshold on
+   * (AnalyzerOptions.hotLoopThreshold) the run is a hot loop.
+   */
+  loopRun: number;
   /** Field paths changed by this pass's writes, when known. */
   changedFields: string[];
   outcome?: PassOutcome;

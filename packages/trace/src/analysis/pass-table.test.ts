@@ -28,6 +28,7 @@ describe("PassTable", () => {
       if (i % 3 === 0) t.setEnd(row, 1.7e15 + i + 0.5, 10 * i + 1);
       if (i % 11 === 0) t.setOutcome(row, i % 2 ? "requeued" : "synced");
       if (i % 13 === 0) t.addWrite(row, i);
+      if (i % 17 === 0) t.setRun(row, i % 9);
     }
     for (const i of [0, 1, 4095, 4096, 4097, 8191, 8192, n - 1]) {
       const p = t.pass(i, `k${i % 7}`);
@@ -45,6 +46,7 @@ describe("PassTable", () => {
         changingWrites: 0,
         noopWrites: 0,
         conflicts: 0,
+        loopRun: i % 17 === 0 ? i % 9 : 0,
         changedFields: [],
         fromMarkers: i % 5 === 0,
         dequeueSeq: i % 5 ? 10 * i : undefined,

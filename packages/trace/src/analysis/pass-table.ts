@@ -335,6 +335,7 @@ export class PassTable {
     p.changingWrites = changing;
     p.noopWrites = i[j + NOOP];
     p.conflicts = i[j + CONFLICTS];
+    p.loopRun = i[j + RUN];
     p.changedFields = this.changedFields(row);
     p.fromMarkers = (i[j + FLAGS] & FROM_MARKERS) !== 0;
     p.dequeueSeq = orUndefined(n[o + DEQUEUE_SEQ]);
@@ -366,6 +367,7 @@ function blankPass(): Pass {
     changingWrites: 0,
     noopWrites: 0,
     conflicts: 0,
+    loopRun: 0,
     changedFields: none(),
     fromMarkers: false,
     dequeueSeq: undefined,

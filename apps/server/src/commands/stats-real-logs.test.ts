@@ -4,27 +4,15 @@
  * controller's log, whose conflicts show only in its "Error syncing" lines, and a log written
  * across a crash, with runs of NUL bytes in it.
  */
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { loopscope } from "../testing/file-command.ts";
 import { loadTrace } from "../dashboard/replay-backend.ts";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
-const TSX = join(ROOT, "node_modules/.bin/tsx");
-
-function loopscope(args: string[], input?: Buffer | string) {
-  const r = spawnSync(TSX, ["apps/server/src/main.ts", ...args], {
-    cwd: ROOT,
-    input,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-    timeout: 60_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 describe("loopscope stats on real log shapes", { timeout: 90_000 }, () => {
   it("counts an unpatched controller's 'Error syncing … the object has been modified' as a conflict", () => {

@@ -9,24 +9,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { loopscope, TSX } from "../testing/file-command.ts";
 
 const ROOT = fileURLToPath(new URL("../../../../", import.meta.url));
-const TSX = join(ROOT, "node_modules/.bin/tsx");
 const STAGE = join(ROOT, "packages/trace/fixtures/stage");
 
-function loopscope(args: string[], input?: Buffer | string) {
-  const r = spawnSync(TSX, ["apps/server/src/main.ts", ...args], {
-    cwd: ROOT,
-    input,
-    encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
-    // A replay that took its file for a trace serves it until Ctrl-C: that is a failure too.
-    timeout: 60_000,
-  });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
-
-// Each spawn starts tsx afresh (~1–3 s on a busy 2-core machine).
 describe("loopscope stats", { timeout: 90_000 }, () => {
   it("prints exactly the documented JSON shape", () => {
     const r = loopscope(["stats", join(STAGE, "create-canonical.log"), "--json", "--year", "2026"]);

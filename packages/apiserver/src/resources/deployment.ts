@@ -6,7 +6,7 @@
 import type { FieldError } from "../errors.ts";
 import { deepEqual, isPlainObject, type KObject } from "../object.ts";
 import { formatLabelSelector } from "../selectors.ts";
-import { NAME_COLUMN, column } from "../table/table.ts";
+import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import type { ResourceDef } from "./resource.ts";
 
@@ -165,11 +165,7 @@ export const deploymentResource: ResourceDef = {
         "integer",
         "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
       ),
-      column(
-        "Age",
-        "string",
-        "CreationTimestamp is a timestamp representing the server time when this object was created.",
-      ),
+      ageColumn(),
       column("Containers", "string", "Names of each container in the template.", 1),
       column("Images", "string", "Images referenced by each container in the template.", 1),
       column(

@@ -4,7 +4,7 @@
  * spec.replicas 1..10, no additional printer columns (so NAME and AGE only).
  */
 import { badRequest } from "../errors.ts";
-import { NAME_COLUMN, column } from "../table/table.ts";
+import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import { checkSchema, type JsonSchema } from "./schema.ts";
 import { specChanged, type ResourceDef } from "./resource.ts";
@@ -58,14 +58,7 @@ export const fooResource: ResourceDef = {
     return errors;
   },
   table: {
-    columns: [
-      NAME_COLUMN,
-      column(
-        "Age",
-        "date",
-        "CreationTimestamp is a timestamp representing the server time when this object was created.",
-      ),
-    ],
+    columns: [NAME_COLUMN, ageColumn("date")],
     cells: (obj, now) => [obj.metadata.name, age(obj.metadata.creationTimestamp, now)],
   },
 };

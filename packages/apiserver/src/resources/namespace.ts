@@ -3,7 +3,7 @@
  * `kubectl create namespace` adds more. Deleting one marks it Terminating; the garbage collector
  * then removes its contents and the namespace itself.
  */
-import { NAME_COLUMN, column } from "../table/table.ts";
+import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import type { ResourceDef } from "./resource.ts";
 
@@ -31,15 +31,7 @@ export const namespaceResource: ResourceDef = {
     };
   },
   table: {
-    columns: [
-      NAME_COLUMN,
-      column("Status", "string", "The status of the namespace"),
-      column(
-        "Age",
-        "string",
-        "CreationTimestamp is a timestamp representing the server time when this object was created.",
-      ),
-    ],
+    columns: [NAME_COLUMN, column("Status", "string", "The status of the namespace"), ageColumn()],
     cells: (ns, now) => [
       ns.metadata.name,
       ((ns.status ?? {}) as { phase?: string }).phase ?? "",

@@ -5,7 +5,7 @@
  * Terminating once deleted), RESTARTS, AGE; -o wide adds IP and NODE.
  */
 import { isPlainObject, type KObject } from "../object.ts";
-import { NAME_COLUMN, column } from "../table/table.ts";
+import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import type { ResourceDef } from "./resource.ts";
 
@@ -80,11 +80,7 @@ export const podResource: ResourceDef = {
         "string",
         "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.",
       ),
-      column(
-        "Age",
-        "string",
-        "CreationTimestamp is a timestamp representing the server time when this object was created.",
-      ),
+      ageColumn(),
       column("IP", "string", "podIP address allocated to the pod.", 1),
       column("Node", "string", "NodeName indicates in which node this pod is scheduled.", 1),
       column(

@@ -4,7 +4,7 @@
  * Columns as kubectl's service printer.
  */
 import type { KObject } from "../object.ts";
-import { NAME_COLUMN, column } from "../table/table.ts";
+import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import type { ResourceDef } from "./resource.ts";
 
@@ -77,11 +77,7 @@ export const serviceResource: ResourceDef = {
         "externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.",
       ),
       column("Port(s)", "string", "The list of ports that are exposed by this service."),
-      column(
-        "Age",
-        "string",
-        "CreationTimestamp is a timestamp representing the server time when this object was created.",
-      ),
+      ageColumn(),
       column(
         "Selector",
         "string",

@@ -51,6 +51,14 @@ export const NAME_COLUMN = column(
   "name",
 );
 
+const CREATED =
+  "CreationTimestamp is a timestamp representing the server time when this object was created.";
+
+/** Built-in kinds' Age column; a CRD's printer columns type it "date" (`ageColumn("date")`). */
+export function ageColumn(type: TableColumn["type"] = "string"): TableColumn {
+  return column("Age", type, CREATED);
+}
+
 export function rowObject(obj: KObject, include: IncludeObject): unknown {
   if (include === "None") return undefined;
   if (include === "Object") return obj;

@@ -4,7 +4,7 @@
  * spec.replicas 1..10, no additional printer columns (so NAME and AGE only).
  */
 import { badRequest } from "../errors.ts";
-import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
+import { NAME_COLUMN, ageColumn } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import { checkSchema, type JsonSchema } from "./schema.ts";
 import { specChanged, type ResourceDef } from "./resource.ts";

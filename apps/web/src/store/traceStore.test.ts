@@ -42,6 +42,17 @@ describe("TraceStore", () => {
     evs.forEach((e, i) => expect(store.event(i), `row ${i}`).toEqual(e));
   });
 
+  it("keeps loopscope proxy's `inferred` on enqueue and done", () => {
+    const store = new TraceStore();
+    const evs: TraceEvent[] = [
+      { seq: 1, ts: 1, key: "ns/a", stage: "enqueue", cause: "watch", inferred: true },
+      { seq: 2, ts: 2, key: "ns/a", stage: "done", outcome: "synced", inferred: true },
+      { seq: 3, ts: 3, key: "ns/a", stage: "done", outcome: "synced" },
+    ];
+    store.append(evs);
+    evs.forEach((e, i) => expect(store.event(i)).toEqual(e));
+  });
+
   it("keeps odd values that do not fit a numeric column in the detail string", () => {
     const store = new TraceStore();
     const odd: TraceEvent = {

@@ -9,7 +9,7 @@ import { DiagnosticsList } from "../panels/DiagnosticsList.tsx";
 import { ExcerptPanel } from "../panels/ExcerptPanel.tsx";
 import { FindingsList } from "../panels/FindingsList.tsx";
 import { aboutEarlierLife } from "../panels/earlierLife.ts";
-import { passesWithoutStages } from "../panels/stageLines.ts";
+import { passesWithoutStages, unseenStages } from "../panels/stageLines.ts";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { useSessionVersion } from "./hooks.ts";
@@ -143,6 +143,7 @@ export const BottomPanel = memo(function BottomPanel({
             <CountsTable
               excerpt={excerpt.excerpt}
               withoutStages={passesWithoutStages(session.store, excerpt.excerpt)}
+              unseen={unseenStages(session.store)}
             />
             <ExcerptPanel session={session} keyName={focusKey} />
           </div>

@@ -4,15 +4,18 @@
  * excerpt's span, so the two agree — writes twice, watch/enqueue again from the controller's own
  * writes, and the reconcile count for that one create.
  */
-import { excerptSpan, STAGES, type Excerpt } from "@loopscope/trace";
+import { excerptSpan, STAGES, type Excerpt, type Stage } from "@loopscope/trace";
 
 export function CountsTable({
   excerpt,
   withoutStages = false,
+  unseen = [],
 }: {
   excerpt: Excerpt;
   /** The trace has no stage lines at all (see stageLines.ts): there are no stages to count. */
   withoutStages?: boolean;
+  /** Stages the trace could not see (a proxy's, see stageLines.ts): no expectation to miss. */
+  unseen?: readonly Stage[];
 }) {
   if (withoutStages) return <NoStageLines excerpt={excerpt} />;
   const rc = excerpt.reconciles;
@@ -30,17 +33,18 @@ export function CountsTable({
       <tbody>
         {STAGES.map((stage) => {
           const n = excerpt.counts[stage];
+          const offWire = unseen.includes(stage);
           return (
             <tr
               key={stage}
               data-testid="count-row"
               data-stage={stage}
-              className={n !== 1 ? "differs" : undefined}
+              className={n !== 1 && !offWire ? "differs" : undefined}
             >
               <td className="stage">STAGE/{stage}</td>
               <td className="num">1</td>
               <td className="num" data-testid="count-observed">
-                {n}
+                {offWire ? <OffTheWire stage={stage} n={n} /> : n}
               </td>
             </tr>
           );
@@ -63,6 +67,24 @@ export function CountsTable({
           ` ${self} pass${self === 1 ? " was" : "es were"} triggered by the controller's own writes.`}
       </caption>
     </table>
+  );
+}
+
+/** A stage the proxy cannot see: what its count means instead of a miss against "1". */
+export function OffTheWire({ stage, n }: { stage: Stage; n: number }) {
+  const [short, why] =
+    stage === "enqueue"
+      ? [`${n} inferred`, "loopscope proxy infers one per watch event it passed on"]
+      : stage === "read"
+        ? [
+            `${n} API GETs`,
+            "only GETs that reached the API; the controller's lister reads are unseen",
+          ]
+        : ["unseen", "a worker's Get from its queue never reaches the wire"];
+  return (
+    <span className="muted" data-testid="off-the-wire" title={why}>
+      {short}
+    </span>
   );
 }
 

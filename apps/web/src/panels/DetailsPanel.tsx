@@ -36,6 +36,10 @@ export const DetailsPanel = memo(function DetailsPanel({
   // event is shown, with a way to its pass.
   const pass = e ? undefined : selected;
   const errors = pass ? passErrors(session.store, pass) : [];
+  const endRow = pass?.endSeq === undefined ? -1 : session.store.rowOfSeq(pass.endSeq);
+  const end = endRow >= 0 ? session.store.event(endRow) : undefined;
+  // loopscope proxy ends a pass it inferred from a burst of writes: say so where the pass is read.
+  const fromWire = end?.stage === "done" && end.inferred === true;
   const where = (seq: number) => {
     const r = session.store.rowOfSeq(seq);
     const line = r >= 0 ? session.store.numOf("line", r) : undefined;
@@ -82,6 +86,15 @@ export const DetailsPanel = memo(function DetailsPanel({
             </dd>
             <dt>outcome</dt>
             <dd>{pass.outcome ?? "—"}</dd>
+            {fromWire && (
+              <>
+                <dt>seen</dt>
+                <dd data-testid="pass-from-wire">
+                  inferred from the wire: loopscope proxy saw the watch events and writes, not the
+                  controller's queue
+                </dd>
+              </>
+            )}
             {errors.length > 0 && (
               <>
                 <dt>errors</dt>

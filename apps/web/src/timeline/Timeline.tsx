@@ -18,6 +18,7 @@ import { usePresenterScale } from "./usePresenterScale.ts";
 import { Tooltip } from "./Tooltip.tsx";
 import { defaultWindow, keysExtent } from "./fit.ts";
 import { followWindow } from "./followWindow.ts";
+import { unseenStages } from "../panels/stageLines.ts";
 
 /**
  * `performance.mark("loopscope:first-paint")` at the first frame that draws a session's events,
@@ -95,6 +96,7 @@ export function Timeline({ session, view }: TimelineProps) {
     scrollY,
     typeScale,
     geometry: geometry.current,
+    unseen: unseenStages(session.store),
   };
   inputRef.current = input;
 

@@ -7,7 +7,7 @@
  * events in view cost one pass over the visible rows and ~width paints per lane); labels only
  * where the previous label on the lane leaves room.
  */
-import type { Pass } from "@loopscope/trace";
+import type { Pass, Stage } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ThemeColors } from "../ui/palette.ts";
 import { passBands, placePassLabels, startsNewLife, type GroupBox } from "./layout.ts";
@@ -34,7 +34,7 @@ function fonts(scale: number) {
 
 /** A text the frame drew, and where (canvas px). */
 export interface DrawnLabel {
-  kind: "pass" | "mark" | "tick" | "break";
+  kind: "pass" | "mark" | "tick" | "break" | "unseen";
   text: string;
   x: number;
   y: number;
@@ -81,6 +81,8 @@ export interface DrawInput {
   typeScale?: number;
   /** When given, filled with what the frame drew (see DrawnGeometry). */
   geometry?: DrawnGeometry;
+  /** Lanes the trace could not see (a proxy's: enqueue, dequeue, read): hatched and said so. */
+  unseen?: readonly Stage[];
 }
 
 const hatchCache = new Map<string, CanvasPattern | null>();
@@ -316,6 +318,13 @@ function drawBreakLabels(ctx: CanvasRenderingContext2D, input: DrawInput): void 
   }
 }
 
+/** What an unseen lane holds instead (see stageLines.ts OFF_THE_WIRE). */
+const UNSEEN_SAYS: Partial<Record<Stage, string>> = {
+  enqueue: "inferred",
+  dequeue: "unseen",
+  read: "API GETs only",
+};
+
 function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput): void {
   const { width, theme } = input;
   const f = fonts(input.typeScale ?? 1);
@@ -330,8 +339,29 @@ function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawI
   g.lanes.forEach((lane, i) => {
     ctx.fillStyle = i % 2 ? theme.laneAlt : theme.background;
     ctx.fillRect(0, lane.y, width, lane.height);
+    const mid = lane.y + lane.height / 2;
     ctx.fillStyle = theme.muted;
-    ctx.fillText(lane.stage, 18, lane.y + lane.height / 2);
+    if (input.unseen?.includes(lane.stage)) {
+      // Not "nothing happened" but "nothing could be seen": hatched, and said under its name.
+      ctx.fillStyle = hatch(ctx, theme.grid) ?? theme.laneAlt;
+      ctx.fillRect(GUTTER, lane.y, width - GUTTER, lane.height);
+      ctx.fillStyle = theme.muted;
+      ctx.fillText(lane.stage, 18, mid - 6 * (input.typeScale ?? 1));
+      ctx.font = f.small;
+      const says = UNSEEN_SAYS[lane.stage] ?? "unseen";
+      const y = mid + 7 * (input.typeScale ?? 1);
+      ctx.fillText(says, 18, y);
+      const w = ctx.measureText(says).width;
+      input.geometry?.labels.push({
+        kind: "unseen",
+        text: `${lane.stage}: ${says}`,
+        x: 18,
+        y: y - 5.5,
+        w,
+        h: 11,
+      });
+      ctx.font = f.normal;
+    } else ctx.fillText(lane.stage, 18, mid);
   });
   ctx.strokeStyle = theme.grid;
   ctx.beginPath();

@@ -4,8 +4,8 @@
  * whether the second pass was a no-op, and the reconcile count.
  */
 import type { TraceSession } from "../store/session.ts";
-import { NoStageLines } from "../panels/CountsTable.tsx";
-import { passesWithoutStages } from "../panels/stageLines.ts";
+import { NoStageLines, OffTheWire } from "../panels/CountsTable.tsx";
+import { passesWithoutStages, unseenStages } from "../panels/stageLines.ts";
 import { expectations } from "./expectations.ts";
 
 export function ExpectPanel({
@@ -23,6 +23,7 @@ export function ExpectPanel({
     return <p className="muted">Select a Foo to compare what you expected with what happened.</p>;
   if (passesWithoutStages(session.store, excerpt)) return <NoStageLines excerpt={excerpt} />;
   const x = expectations(excerpt, summary);
+  const unseen = unseenStages(session.store);
   const mark = (ok: boolean | undefined) =>
     ok === undefined ? (
       <span className="mark pending">…</span>
@@ -48,13 +49,19 @@ export function ExpectPanel({
               <tr key={c.stage} data-stage={c.stage}>
                 <td className="mono">STAGE/{c.stage}</td>
                 <td>1</td>
-                <td
-                  className={c.observed === 1 ? "" : "differs"}
-                  data-testid={`observed-${c.stage}`}
-                >
-                  {c.observed}
-                  {c.observed !== 1 ? " ≠ 1" : ""}
-                </td>
+                {unseen.includes(c.stage) ? (
+                  <td data-testid={`observed-${c.stage}`}>
+                    <OffTheWire stage={c.stage} n={c.observed} />
+                  </td>
+                ) : (
+                  <td
+                    className={c.observed === 1 ? "" : "differs"}
+                    data-testid={`observed-${c.stage}`}
+                  >
+                    {c.observed}
+                    {c.observed !== 1 ? " ≠ 1" : ""}
+                  </td>
+                )}
               </tr>
             ))}
           </tbody>

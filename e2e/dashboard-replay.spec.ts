@@ -120,11 +120,16 @@ test("a sample trace is one click away and deep links reopen the same moment", a
     new RegExp(`trace=traces%2Fcreate-foo\\.jsonl.*foo=default%2Fexample-foo.*ev=${second.seq}`),
   );
 
+  // Time drawn linear, as it was seen, goes with the link.
+  await page.getByTestId("time-linear").click();
+  await expect(page).toHaveURL(/time=linear/);
+
   const link = page.url();
   const again = await page.context().newPage();
   await again.goto(link);
   await expect(again.getByTestId("event-details")).toContainText(secondLabel);
   await expect(again.getByTestId("object-row")).toHaveAttribute("aria-selected", "true");
+  await expect(again.getByTestId("time-linear")).toHaveAttribute("aria-pressed", "true");
 });
 
 test("opens a gzip-compressed trace (DecompressionStream in the worker)", async ({ page }) => {

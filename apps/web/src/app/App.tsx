@@ -48,6 +48,8 @@ export function App() {
         window: link.window,
         selectedSeq: link.seq,
         follow: link.window === undefined,
+        ...(link.timeMode && { timeMode: link.timeMode }),
+        ...(link.timelineView && { timelineView: link.timelineView }),
       }),
     [link],
   );

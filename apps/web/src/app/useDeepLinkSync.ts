@@ -18,6 +18,8 @@ export function useDeepLinkSync(session: TraceSession, view: ViewStore): void {
         foos: s.selectedKeys,
         window: s.window,
         seq: s.selectedSeq,
+        timeMode: s.timeMode,
+        timelineView: s.timelineView,
       });
       const next = `${globalThis.location.pathname}${q}`;
       if (next !== `${globalThis.location.pathname}${globalThis.location.search}`) {

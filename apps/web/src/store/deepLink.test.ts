@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeDeepLink, encodeDeepLink, isSafeTracePath } from "./deepLink.ts";
+import { decodeDeepLink, encodeDeepLink, isSafeTracePath, type DeepLink } from "./deepLink.ts";
 
 describe("deep links", () => {
   it("round-trips trace, foos, window and selected event", () => {
@@ -9,7 +9,18 @@ describe("deep links", () => {
       window: [1000, 2500] as [number, number],
       seq: 42,
     };
-    expect(decodeDeepLink(encodeDeepLink(link))).toEqual(link);
+    expect(decodeDeepLink(encodeDeepLink(link))).toMatchObject(link);
+  });
+
+  it("keeps linear time and the pass view, and leaves the defaults out of the URL", () => {
+    const seen: DeepLink = { foos: ["default/a"], timeMode: "linear", timelineView: "passes" };
+    expect(encodeDeepLink(seen)).toBe("?foo=default%2Fa&time=linear&view=passes");
+    expect(decodeDeepLink(encodeDeepLink(seen))).toMatchObject(seen);
+    expect(encodeDeepLink({ foos: [], timeMode: "folded", timelineView: "lanes" })).toBe("");
+    expect(decodeDeepLink("?time=sideways&view=x")).toMatchObject({
+      timeMode: undefined,
+      timelineView: undefined,
+    });
   });
 
   it("drops a window that is empty or reversed and a non-positive seq", () => {

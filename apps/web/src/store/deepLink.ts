@@ -1,15 +1,20 @@
 /**
- * Deep links: the URL's query holds the trace, the selected Foo(s), the time window and the
- * selected event, so a link reopens the same moment. Times are integers in µs since the epoch.
+ * Deep links: the URL's query holds the trace, the selected Foo(s), the time window, the
+ * selected event and how time and passes are drawn, so a link reopens the same moment as it was
+ * seen. Times are integers in µs since the epoch; the defaults (folded time, lanes) are left out.
  *
- *   ?trace=traces/hot-loop.jsonl&foo=default/example-foo&t0=…&t1=…&ev=42
+ *   ?trace=traces/hot-loop.jsonl&foo=default/example-foo&t0=…&t1=…&ev=42&time=linear&view=passes
  */
+import type { TimeMode, ViewState } from "./viewState.ts";
+
 export interface DeepLink {
   /** A path relative to the app (a sample under traces/) or a run name served by the server. */
   trace?: string;
   foos: string[];
   window?: [number, number];
   seq?: number;
+  timeMode?: TimeMode;
+  timelineView?: ViewState["timelineView"];
 }
 
 export function decodeDeepLink(search: string): DeepLink {
@@ -23,6 +28,8 @@ export function decodeDeepLink(search: string): DeepLink {
     foos: q.getAll("foo").filter((f) => f.length > 0),
     window: q.has("t0") && q.has("t1") && t1 > t0 ? [t0, t1] : undefined,
     seq: q.has("ev") && Number.isInteger(ev) && ev > 0 ? ev : undefined,
+    timeMode: q.get("time") === "linear" ? "linear" : undefined,
+    timelineView: q.get("view") === "passes" ? "passes" : undefined,
   };
 }
 
@@ -35,6 +42,8 @@ export function encodeDeepLink(link: DeepLink): string {
     q.set("t1", String(Math.round(link.window[1])));
   }
   if (link.seq !== undefined) q.set("ev", String(link.seq));
+  if (link.timeMode === "linear") q.set("time", "linear");
+  if (link.timelineView === "passes") q.set("view", "passes");
   const s = q.toString();
   return s ? `?${s}` : "";
 }

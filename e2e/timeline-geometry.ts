@@ -18,7 +18,7 @@ export interface Rect {
 export interface Geometry {
   passes: { key: string; index: number; number: number; cause: string; x0: number; x1: number }[];
   labels: Rect[];
-  breaks: { x0: number; x1: number; us: number }[];
+  breaks: { x0: number; x1: number; us: number; mid: number }[];
 }
 
 /** The geometry of a frame drawn after every change so far (two animation frames later). */
@@ -52,6 +52,13 @@ export function overlappingLabels(labels: readonly Rect[]): [Rect, Rect][] {
       if (dx > 0.5 && dy > 0.5) out.push([a, b]);
     }
   return out;
+}
+
+/** Mark labels drawn across a fold's break mark (±5 px of its middle), which would cut them. */
+export function labelsOverBreaks(g: Geometry): Rect[] {
+  return g.labels.filter(
+    (l) => l.kind === "mark" && g.breaks.some((b) => l.x < b.mid + 5 && l.x + l.w > b.mid - 5),
+  );
 }
 
 /** Self-triggered passes drawn, and whether one of them has its label in the header row. */

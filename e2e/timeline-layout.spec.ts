@@ -9,7 +9,12 @@
 import { expect, test, type Page, type TestInfo } from "@playwright/test";
 import { serveDist, type StaticSite } from "./dashboard-harness.ts";
 import { startUp, type LiveServer } from "./dashboard-live-server.ts";
-import { overlappingLabels, readGeometry, selfLabelled } from "./timeline-geometry.ts";
+import {
+  labelsOverBreaks,
+  overlappingLabels,
+  readGeometry,
+  selfLabelled,
+} from "./timeline-geometry.ts";
 
 const VIEWPORTS = [
   { width: 1280, height: 800 },
@@ -38,6 +43,7 @@ async function checkModes(page: Page, info: TestInfo, name: string, create: bool
       const where = `${name} ${vp.width}×${vp.height} ${mode}`;
       expect(g.passes.length, `${where}: passes drawn`).toBeGreaterThan(0);
       expect(overlappingLabels(g.labels), `${where}: overlapping labels`).toEqual([]);
+      expect(labelsOverBreaks(g), `${where}: labels across a break mark`).toEqual([]);
       const self = selfLabelled(g);
       if (self.drawn > 0)
         expect(self.labelled, `${where}: a self-triggered pass labelled`).toBe(true);

@@ -150,4 +150,42 @@ describe("folded time, one axis for painting and hit testing", () => {
         expect(apart, `${a.text} / ${b.text}`).toBe(true);
       }
   });
+
+  it("keeps mark labels off the break marks of folded gaps, at any width", () => {
+    const session = sessionFromText(canonical);
+    const passes = session.passesOf(KEY);
+    const first = session.store.ts.get(0);
+    const last = Math.max(...passes.map((p) => p.end ?? p.start));
+    let labels = 0;
+    let breaks = 0;
+    for (let width = 500; width <= 1900; width += 50) {
+      const fold = sessionFold(session, [KEY], width - 8 - GUTTER);
+      const geometry: DrawnGeometry = { passes: [], labels: [], breaks: [] };
+      const canvas = document.createElement("canvas");
+      canvas.width = width;
+      canvas.height = 240;
+      drawTimeline(canvas.getContext("2d")!, {
+        session,
+        groups: layoutLanes([KEY], 30),
+        axis: makeTimeAxis([first - 1000, last + 1000], first, width, fold),
+        width,
+        height: 240,
+        theme: THEMES.dark,
+        until: Infinity,
+        scrollY: 0,
+        geometry,
+      });
+      const marks = geometry.labels.filter((l) => l.kind === "mark");
+      labels += marks.length;
+      breaks += geometry.breaks.length;
+      for (const l of marks)
+        for (const b of geometry.breaks)
+          expect(
+            l.x >= b.mid + 5 || l.x + l.w <= b.mid - 5,
+            `${width} px: "${l.text}" across the break at ${b.mid}`,
+          ).toBe(true);
+    }
+    expect(labels).toBeGreaterThan(0);
+    expect(breaks).toBeGreaterThan(0);
+  });
 });

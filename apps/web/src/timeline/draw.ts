@@ -61,7 +61,8 @@ export interface DrawnPass {
 export interface DrawnGeometry {
   passes: DrawnPass[];
   labels: DrawnLabel[];
-  breaks: { x0: number; x1: number; us: number }[];
+  /** Folded gaps with their break mark drawn at `mid` (±BREAK_HALF px) down the lanes. */
+  breaks: { x0: number; x1: number; us: number; mid: number }[];
 }
 
 export interface DrawInput {
@@ -261,22 +262,30 @@ function gutterWordsEnd(ctx: CanvasRenderingContext2D, input: DrawInput): number
  * Break marks of folded gaps: a pair of slanted lines down the lanes (and, drawBreakLabels, the
  * gap's real length in the axis row: "412 ms"), so nobody reads the folded width as time.
  */
+/** Half the width of a break mark down the lanes, px. */
+const BREAK_HALF = 5;
+
+/** Where a folded gap's break mark is drawn, or undefined when too little of it is in view. */
+function breakMid(b: { x0: number; x1: number }, width: number): number | undefined {
+  const x0 = Math.max(b.x0, GUTTER);
+  const x1 = Math.min(b.x1, width);
+  return x1 - x0 < 6 ? undefined : (x0 + x1) / 2;
+}
+
 function drawBreaks(ctx: CanvasRenderingContext2D, input: DrawInput): void {
   const { axis, groups, theme, width } = input;
   const breaks = axis.breaks();
   if (breaks.length === 0 || groups.length === 0) return;
   for (const b of breaks) {
-    const x0 = Math.max(b.x0, GUTTER);
-    const x1 = Math.min(b.x1, width);
-    if (x1 - x0 < 6) continue;
-    const mid = (x0 + x1) / 2;
+    const mid = breakMid(b, width);
+    if (mid === undefined) continue;
     // Down each group's lanes (its header row keeps the key's name and the pass labels clear).
     for (const g of groups) {
       const y0 = g.lanesY;
       const y1 = g.y + g.height;
       ctx.fillStyle = theme.background;
       ctx.globalAlpha = 0.55;
-      ctx.fillRect(mid - 5, y0, 10, y1 - y0);
+      ctx.fillRect(mid - BREAK_HALF, y0, 2 * BREAK_HALF, y1 - y0);
       ctx.globalAlpha = 1;
       ctx.strokeStyle = theme.muted;
       ctx.lineWidth = 1.25;
@@ -288,7 +297,7 @@ function drawBreaks(ctx: CanvasRenderingContext2D, input: DrawInput): void {
         ctx.stroke();
       }
     }
-    input.geometry?.breaks.push({ x0: b.x0, x1: b.x1, us: b.us });
+    input.geometry?.breaks.push({ x0: b.x0, x1: b.x1, us: b.us, mid });
   }
 }
 
@@ -517,6 +526,14 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
   ctx.font = fonts(scale).small;
   ctx.textBaseline = "middle";
   ctx.fillStyle = theme.text;
+  // A label does not cross a break mark: drawn over it, the mark would cut the text.
+  const breakMids: number[] = [];
+  for (const b of axis.breaks()) {
+    const mid = breakMid(b, width);
+    if (mid !== undefined) breakMids.push(mid);
+  }
+  const overBreak = (x0: number, x1: number) =>
+    breakMids.some((m) => x0 < m + BREAK_HALF && x1 > m - BREAK_HALF);
   for (let s = 0; s < 5; s++) {
     const marks = painted[s];
     if (marks.length > width / 4) continue; // too dense for any label
@@ -531,6 +548,7 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
       const w = ctx.measureText(label).width;
       const next = i + 1 < marks.length ? marks[i + 1].x : Infinity;
       if (x + r + 4 + w > next - r - 2 || x + r + 4 + w > width) continue;
+      if (overBreak(x + r + 4, x + r + 4 + w)) continue;
       ctx.fillText(label, x + r + 4, y);
       labelEnd = x + r + 4 + w;
       const h = 12 * scale;

@@ -50,3 +50,19 @@ export {
 } from "./excerpt/excerpt.ts";
 export { canonicalText, messageText } from "./excerpt/stage-text.ts";
 export * from "./narration/index.ts";
+// Trace bytes → typed-array row batches (the dashboard's replay worker and live store).
+export {
+  ABSENT,
+  fieldOfColumn,
+  KIND_CODES,
+  NUMERIC_FIELDS,
+  RowEncoder,
+  STAGE_CODE,
+  transferList,
+  type ColumnBatch,
+  type NumericField,
+  type RowColumns,
+} from "./rows/row-encoder.ts";
+export { RowDecoder } from "./rows/row-decoder.ts";
+export { createRowReader, type RowReader, type RowSink } from "./rows/row-reader.ts";
+export { JsonlRows } from "./rows/jsonl-rows.ts";

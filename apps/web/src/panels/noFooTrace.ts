@@ -4,7 +4,7 @@
  * kept for context), and which source files wrote those — so the objects panel can say what it
  * found instead of an empty table. Only asked for when the trace has no key.
  */
-import { KIND_CODES } from "../store/rowEncoder.ts";
+import { KIND_CODES } from "@loopscope/trace";
 import type { TraceStore } from "../store/traceStore.ts";
 
 const NOTE = KIND_CODES.indexOf("note");

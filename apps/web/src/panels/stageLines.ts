@@ -4,8 +4,7 @@
  * lines — and no watch, enqueue, dequeue, read or write: the views say so rather than count five
  * stages that were never logged.
  */
-import { STAGES, type Excerpt, type Stage } from "@loopscope/trace";
-import { KIND_CODES } from "../store/rowEncoder.ts";
+import { STAGES, type Excerpt, type Stage, KIND_CODES } from "@loopscope/trace";
 import type { TraceStore } from "../store/traceStore.ts";
 
 /** The first kind code that is not a stage (KIND_CODES lists the five stages first). */

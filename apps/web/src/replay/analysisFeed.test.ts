@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { Analyzer, readTraceText, type TraceEvent } from "@loopscope/trace";
+import { Analyzer, readTraceText, type TraceEvent, RowEncoder, RowDecoder } from "@loopscope/trace";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { TraceSession } from "../store/session.ts";
-import { RowEncoder } from "../store/rowEncoder.ts";
-import { RowDecoder } from "../store/rowDecoder.ts";
 import { AnalysisFeed } from "./analysisFeed.ts";
 
 const trace = (rel: string): TraceEvent[] =>

@@ -4,12 +4,17 @@
  * store/remoteAnalysis): the passes the Analyzer reports opened or changed since the last take,
  * the summaries of the keys that had events, and the findings.
  */
-import { Analyzer, type Finding, type KeySummary, type TraceEvent } from "@loopscope/trace";
+import {
+  Analyzer,
+  type Finding,
+  type KeySummary,
+  type TraceEvent,
+  RowDecoder,
+  type ColumnBatch,
+} from "@loopscope/trace";
 import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";
 import { PassEncoder } from "../store/passColumns.ts";
-import { RowDecoder } from "../store/rowDecoder.ts";
 import { encodeSummaries, NO_SUMMARIES } from "../store/summaryColumns.ts";
-import type { ColumnBatch } from "../store/rowEncoder.ts";
 
 /**
  * While a big file loads nearly every key has events in every batch: summaries (per key) and

@@ -4,8 +4,8 @@
  * runs packages/trace's Analyzer on them and hands each batch on to the page together with what it
  * changed in the analysis (see protocol.ts). It runs beside the reader worker, on the other core.
  */
+import { transferList } from "@loopscope/trace";
 import { passTransferList } from "../store/passColumns.ts";
-import { transferList } from "../store/rowEncoder.ts";
 import { AnalysisFeed } from "./analysisFeed.ts";
 import type { FromAnalysis, ReaderToAnalysis, ToAnalysis } from "./protocol.ts";
 

@@ -7,11 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { LineMarks, type TraceEvent } from "@loopscope/trace";
+import { LineMarks, type TraceEvent, RowEncoder, createRowReader } from "@loopscope/trace";
 import { badInputCorpus } from "../../../../packages/trace/src/robustness/corpus.ts";
 import { fileLines } from "../store/logLines.ts";
-import { RowEncoder } from "../store/rowEncoder.ts";
-import { createReader } from "./readerPort.ts";
 
 const FIXTURES = fileURLToPath(
   new URL("../../../../packages/trace/fixtures/stage/", import.meta.url),
@@ -19,7 +17,7 @@ const FIXTURES = fileURLToPath(
 
 /** Reads `bytes` in pieces of `piece` bytes (0: as the worker does): the events and the lines. */
 async function readBack(bytes: Uint8Array, piece: number) {
-  const reader = createReader(new RowEncoder());
+  const reader = createRowReader(new RowEncoder());
   const marks = new LineMarks();
   const lines = fileLines(new Blob([bytes.slice()]));
   const events: TraceEvent[] = [];

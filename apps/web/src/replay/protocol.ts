@@ -5,9 +5,9 @@
  * to the page with what it changed in the analysis. No event object ever crosses a thread and no
  * column is copied; the store and the analysis are never a batch apart.
  */
+import { type ColumnBatch } from "@loopscope/trace";
 import type { Diagnostic } from "@loopscope/trace";
 import type { AnalysisUpdate } from "../store/remoteAnalysis.ts";
-import type { ColumnBatch } from "../store/rowEncoder.ts";
 
 /**
  * Page → reader worker. `analysis` is the port to the analysis worker. `file` is a whole file, or

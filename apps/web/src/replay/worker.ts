@@ -4,7 +4,7 @@
  * arriving over HTTP, and hands its rows as batches of typed-array columns (transferred) to the
  * analysis worker, which passes them on to the page (see protocol.ts). loopscope's own JSONL
  * records go from bytes to rows directly; everything else through packages/trace's push-style
- * reader (readerPort.ts). The page never builds or clones an event object while a large file
+ * reader (createRowReader, packages/trace/src/rows). The page never builds or clones an event object while a large file
  * loads. It keeps no rows after posting (the page's TraceStore owns them); it keeps the string
  * tables' ids.
  */
@@ -15,10 +15,11 @@ import {
   type Diagnostic,
   type ExportHead,
   type TraceEvent,
+  RowEncoder,
+  transferList,
+  createRowReader,
 } from "@loopscope/trace";
-import { RowEncoder, transferList } from "../store/rowEncoder.ts";
 import type { FromReader, ReaderToAnalysis, ToReader, TraceRequest } from "./protocol.ts";
-import { createReader } from "./readerPort.ts";
 import { fileChunks, streamChunks } from "./fileChunks.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
@@ -97,7 +98,7 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
     chunks = streamChunks(body, count);
   }
   const encoder = new RowEncoder();
-  const reader = createReader(encoder, marks === undefined);
+  const reader = createRowReader(encoder, marks === undefined);
   const toAnalysis = (m: ReaderToAnalysis, transfer: Transferable[] = []) =>
     analysis.postMessage(m, transfer);
   let diagnostics: Diagnostic[] = [];

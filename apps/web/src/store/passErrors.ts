@@ -6,8 +6,8 @@
  * "synced" — only its error line tells. Read from the store's rows of the pass, not kept in the
  * analysis: a pass has few events, and only the panels on screen ask.
  */
+import { KIND_CODES } from "@loopscope/trace";
 import type { Pass } from "@loopscope/trace";
-import { KIND_CODES } from "./rowEncoder.ts";
 import type { TraceStore } from "./traceStore.ts";
 
 const NOTE = KIND_CODES.indexOf("note");

@@ -6,6 +6,7 @@
  * The analysis itself is packages/trace's incremental Analyzer (the same code the CLI runs); this
  * file only forwards batches to it and caches its read side per version.
  */
+import { type ColumnBatch } from "@loopscope/trace";
 import type { Diagnostic, Finding, KeySummary, LineFile, Pass, TraceEvent } from "@loopscope/trace";
 import { createAnalysis, type LocalAnalysis } from "./analysisPort.ts";
 import {
@@ -17,7 +18,6 @@ import {
 } from "./excerptPort.ts";
 import { fileLines, type LogLines } from "./logLines.ts";
 import { RemoteAnalysis, type AnalysisUpdate } from "./remoteAnalysis.ts";
-import type { ColumnBatch } from "./rowEncoder.ts";
 import { TraceStore } from "./traceStore.ts";
 
 export type SourceKind = "none" | "live" | "replay";

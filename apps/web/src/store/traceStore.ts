@@ -12,8 +12,6 @@
  * - an event is rebuilt losslessly from its row by `event(row)` (round trip tested);
  * - `version` increases on every append; views redraw when it changes and never hold rows.
  */
-import type { TraceEvent } from "@loopscope/trace";
-import { Column, StringTable } from "./columns.ts";
 import {
   ABSENT,
   fieldOfColumn,
@@ -22,9 +20,11 @@ import {
   RowEncoder,
   type ColumnBatch,
   type NumericField,
-} from "./rowEncoder.ts";
+} from "@loopscope/trace";
+import type { TraceEvent } from "@loopscope/trace";
+import { Column, StringTable } from "./columns.ts";
 
-export { STAGE_CODE } from "./rowEncoder.ts";
+export { STAGE_CODE } from "@loopscope/trace";
 
 const NO_ROWS: readonly number[] = Object.freeze([]);
 /** No row: the end of a key's chain (see `nextOfKey`). */

@@ -8,8 +8,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { badInputCorpus } from "../../../../packages/trace/src/robustness/corpus.ts";
-import { expectSame } from "../testing/readerPaths.ts";
+import { badInputCorpus } from "../robustness/corpus.ts";
+import { expectSame } from "../testing/reader-paths.ts";
 
 const utf8 = new TextEncoder();
 const STAGES = new Set(["watch", "enqueue", "dequeue", "read", "write"]);

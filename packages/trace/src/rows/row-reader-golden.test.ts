@@ -4,13 +4,13 @@
  * must give exactly the records recorded there from packages/trace's own reader — the page and the
  * CLI say the same of every file.
  */
+import { RowDecoder } from "../index.ts";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { analysisRecord, readRecord } from "../../../../packages/trace/src/testing/golden.ts";
-import { badInputCorpus } from "../../../../packages/trace/src/robustness/corpus.ts";
-import { RowDecoder } from "../store/rowDecoder.ts";
-import { chunked, fast } from "../testing/readerPaths.ts";
+import { analysisRecord, readRecord } from "../testing/golden.ts";
+import { badInputCorpus } from "../robustness/corpus.ts";
+import { chunked, fast } from "../testing/reader-paths.ts";
 
 const TRACE = fileURLToPath(new URL("../../../../packages/trace/", import.meta.url));
 const PUBLIC = fileURLToPath(new URL("../../../../public/traces/", import.meta.url));

@@ -14,9 +14,10 @@
  *   invalid field, a missing or decreasing seq, the first record — is declined (`read` returns
  *   false and changes nothing) and the caller hands the line to the general path.
  */
-import { KNOWN_FIELDS, type TraceEvent } from "@loopscope/trace";
-import { ABSENT, KIND_CODES, NUMERIC_FIELDS, type RowEncoder } from "../store/rowEncoder.ts";
-import { ByteIds, HASH_SEED } from "./byteIds.ts";
+import type { TraceEvent } from "../event.ts";
+import { KNOWN_FIELDS } from "../jsonl/format.ts";
+import { ABSENT, KIND_CODES, NUMERIC_FIELDS, type RowEncoder } from "./row-encoder.ts";
+import { ByteIds, HASH_SEED } from "./byte-ids.ts";
 
 /** Every field name a record may carry; a field's index is its bit in the masks below. */
 const FIELDS = [

@@ -5,21 +5,24 @@
  * The worker feeds it byte chunks; rows go into the RowEncoder, either directly or
  * as events through the sink, in file order; new diagnostics come out through the sink.
  */
-import { TraceReader, type Diagnostic, type ReadOutcome, type TraceEvent } from "@loopscope/trace";
-import type { RowEncoder } from "../store/rowEncoder.ts";
-import { JsonlRows } from "./jsonlRows.ts";
-import { KlogRows } from "./klogRows.ts";
+import type { Diagnostic } from "../analysis/model.ts";
+import type { TraceEvent } from "../event.ts";
+import type { ReadOutcome } from "../reader/not-a-trace.ts";
+import { TraceReader } from "../reader/trace-reader.ts";
+import type { RowEncoder } from "./row-encoder.ts";
+import { JsonlRows } from "./jsonl-rows.ts";
+import { KlogRows } from "./klog-rows.ts";
 
-export interface ReaderSink {
+export interface RowSink {
   event(e: TraceEvent): void;
   diagnostic(d: Diagnostic): void;
   /** A row went into the encoder directly (JSONL records excepted: they count as lines). */
   row?(): void;
 }
 
-export interface ReaderPort {
-  push(chunk: Uint8Array, sink: ReaderSink): void;
-  end(sink: ReaderSink): void;
+export interface RowReader {
+  push(chunk: Uint8Array, sink: RowSink): void;
+  end(sink: RowSink): void;
   /** "jsonl" | "klog" once known. */
   format(): string;
   /** Lines that have ended so far (those a chunk's tail holds the start of excluded). */
@@ -43,9 +46,9 @@ const NEWLINES = new Uint8Array(64 * 1024).fill(NL);
  * `keepKlogRaw`: keep a klog line's text beside its row (default); false when the page reads the
  * lines back from the file (see LineMarks).
  */
-export function createReader(encoder: RowEncoder, keepKlogRaw = true): ReaderPort {
+export function createRowReader(encoder: RowEncoder, keepKlogRaw = true): RowReader {
   /** The sink of the push under way, told of rows the klog path adds. */
-  let current: ReaderSink | undefined;
+  let current: RowSink | undefined;
   const klogRows = new KlogRows(encoder, keepKlogRaw, () => current?.row?.());
   const reader = new TraceReader({ rows: klogRows });
   const rows = new JsonlRows(encoder, (seq, ts) => reader.takeRecord(seq, ts));
@@ -54,7 +57,7 @@ export function createReader(encoder: RowEncoder, keepKlogRaw = true): ReaderPor
   let taken = 0;
   /** Whether the general reader holds the start of a line (a chunk ended inside it). */
   let straddling = false;
-  const general = (bytes: Uint8Array, sink: ReaderSink) => {
+  const general = (bytes: Uint8Array, sink: RowSink) => {
     while (taken > 0) {
       const n = Math.min(taken, NEWLINES.length);
       reader.push(NEWLINES.subarray(0, n));
@@ -62,7 +65,7 @@ export function createReader(encoder: RowEncoder, keepKlogRaw = true): ReaderPor
     }
     reader.push(bytes, sink.event);
   };
-  const diagnostics = (sink: ReaderSink) => {
+  const diagnostics = (sink: RowSink) => {
     while (diagnosed < reader.diagnostics.length) sink.diagnostic(reader.diagnostics[diagnosed++]);
   };
   return {

@@ -7,14 +7,14 @@
  *   except `raw` (log text the analysis never reads);
  * - events of one detail share its parsed members (arrays included): they are for reading only.
  */
-import type { TraceEvent } from "@loopscope/trace";
+import type { TraceEvent } from "../event.ts";
 import {
   ABSENT,
   KIND_CODES,
   NUMERIC_FIELDS,
   type ColumnBatch,
   type NumericField,
-} from "./rowEncoder.ts";
+} from "./row-encoder.ts";
 
 const RV_SLOTS = 4096;
 

@@ -10,7 +10,8 @@
  * - an event is rebuilt losslessly from its row (see TraceStore.event): a field goes into a numeric
  *   column only when the column holds it exactly, everything else into the interned detail JSON.
  */
-import { EVENT_KINDS, NOT_DECIMAL, rvNumber, type TraceEvent } from "@loopscope/trace";
+import { EVENT_KINDS, type TraceEvent } from "../event.ts";
+import { NOT_DECIMAL, rvNumber } from "../analysis/rv-number.ts";
 
 /** Stage by code: a row's stage column holds the kind's index in EVENT_KINDS. */
 export const KIND_CODES = EVENT_KINDS;

@@ -1,12 +1,17 @@
 /**
- * The replay worker's reader (readerPort: rows straight from loopscope's JSONL records and from
+ * The replay worker's reader (rows/row-reader.ts: rows straight from loopscope's JSONL records and from
  * klog STAGE lines) against the general one (TraceReader, then RowEncoder.add on every event):
  * both must make the same batch of any input, in any chunking.
  */
 import { expect } from "vitest";
-import { TraceReader, type Diagnostic, type TraceEvent } from "@loopscope/trace";
-import { RowEncoder, type ColumnBatch } from "../store/rowEncoder.ts";
-import { createReader } from "../replay/readerPort.ts";
+import {
+  TraceReader,
+  type Diagnostic,
+  type TraceEvent,
+  RowEncoder,
+  type ColumnBatch,
+  createRowReader,
+} from "../index.ts";
 
 export interface Read {
   batch: ColumnBatch;
@@ -50,7 +55,7 @@ export function fast(chunks: Uint8Array[], keepRaw = true): Read {
   const encoder = new RowEncoder();
   const diagnostics: Diagnostic[] = [];
   const events: TraceEvent[] = [];
-  const port = createReader(encoder, keepRaw);
+  const port = createRowReader(encoder, keepRaw);
   const sink = {
     event: (e: TraceEvent) => {
       if (!keepRaw && port.format() === "klog") e.raw = undefined;

@@ -15,13 +15,9 @@
  * - A detail is looked up by the reader's ids of its strings (equal ids, equal strings): a few
  *   integers per key and stage in one typed array. Its text is built only when that misses.
  */
-import {
-  fieldList,
-  type LineContext,
-  type StageFields,
-  type StageRowTaker,
-} from "@loopscope/trace";
-import { ABSENT, decimal, member, STAGE_CODE, type RowEncoder } from "../store/rowEncoder.ts";
+import { fieldList } from "../klog/spellings.ts";
+import type { LineContext, StageFields, StageRowTaker } from "../klog/stage-fields.ts";
+import { ABSENT, decimal, member, STAGE_CODE, type RowEncoder } from "./row-encoder.ts";
 
 /** Per stage code: the detail's members, in the order RowEncoder.add meets them in the event. */
 const DETAIL_NAMES: readonly (readonly string[])[] = [

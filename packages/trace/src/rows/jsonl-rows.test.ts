@@ -8,11 +8,16 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { encodeEvent, encodeHeader, KNOWN_FIELDS, TraceReader } from "@loopscope/trace";
-import { badInputCorpus } from "../../../../packages/trace/src/robustness/corpus.ts";
-import { RowEncoder } from "../store/rowEncoder.ts";
-import { chunked, expectSame, fast, general } from "../testing/readerPaths.ts";
-import { JsonlRows } from "./jsonlRows.ts";
+import {
+  encodeEvent,
+  encodeHeader,
+  KNOWN_FIELDS,
+  TraceReader,
+  RowEncoder,
+  JsonlRows,
+} from "../index.ts";
+import { badInputCorpus } from "../robustness/corpus.ts";
+import { chunked, expectSame, fast, general } from "../testing/reader-paths.ts";
 
 const utf8 = new TextEncoder();
 

@@ -1,4 +1,5 @@
 export * from "./event.ts";
+export * from "./event-fields.ts";
 export * from "./analysis/model.ts";
 export { Analyzer, HOT_LOOP_THRESHOLD, type AnalyzerOptions } from "./analysis/analyzer.ts";
 export { NOT_DECIMAL, rvNumber } from "./analysis/rv-number.ts";
@@ -19,7 +20,6 @@ export {
   encodeEvent,
   decodeHeader,
   isHeaderRecord,
-  KNOWN_FIELDS,
   type TraceHeader,
 } from "./jsonl/format.ts";
 export {

@@ -4,57 +4,38 @@
  * wrong type is kept in `extra` under its own name instead, so nothing in the file is lost.
  */
 import type { TraceEvent } from "../event.ts";
-import { KNOWN_FIELDS } from "./format.ts";
+import {
+  FIELD_TYPES,
+  KNOWN_FIELDS,
+  REQUIRED_FIELDS,
+  UNKEYED_KINDS,
+  type FieldType,
+} from "../event-fields.ts";
 
 type Check = (v: unknown) => boolean;
-const str: Check = (v) => typeof v === "string";
 const num: Check = (v) => typeof v === "number" && Number.isFinite(v);
-const bool: Check = (v) => typeof v === "boolean";
-const strArray: Check = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
-const oneOf =
-  (...xs: unknown[]): Check =>
-  (v) =>
-    xs.includes(v);
+const str: Check = (v) => typeof v === "string";
 
-const OPTIONAL: Record<string, Check> = {
-  src: str,
-  raw: str,
-  line: num,
-  ns: str,
-  rv: str,
-  oldRv: str,
-  len: num,
-  merged: oneOf(false, "dirty", "processing"),
-  cause: oneOf("watch", "resync", "retry"),
-  causeSeq: num,
-  delayMs: num,
-  worker: num,
-  generation: num,
-  found: bool,
-  code: num,
-  reason: str,
-  changed: bool,
-  fields: strArray,
-  error: str,
-  level: oneOf("I", "W", "E", "F"),
-  inferred: bool,
-};
+function check(t: FieldType): Check {
+  if (t === "string") return str;
+  if (t === "number") return num;
+  if (t === "boolean") return (v) => typeof v === "boolean";
+  if (t === "strings") return (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
+  return (v) => (t as readonly unknown[]).includes(v);
+}
 
-const REQUIRED: Record<TraceEvent["stage"], Record<string, Check>> = {
-  watch: { kind: str, event: oneOf("add", "update", "delete"), name: str },
-  enqueue: {},
-  dequeue: {},
-  read: {},
-  write: { verb: str, target: str },
-  done: { outcome: oneOf("synced", "requeued", "dropped") },
-  note: { text: str },
-};
+/** Each field's check, by name (null-prototype: a field named "constructor" has none). */
+const CHECKS: Record<string, Check | undefined> = Object.assign(
+  Object.create(null) as Record<string, Check>,
+  Object.fromEntries(Object.entries(FIELD_TYPES).map(([f, t]) => [f, check(t)])),
+);
 
-/**
- * Records that are always about a Foo: an empty key would make a Foo named "". (A watch record's
- * "" means an object no Foo owns; a note's, a line about no Foo.)
- */
-const KEYED: ReadonlySet<string> = new Set(["enqueue", "dequeue", "read", "write"]);
+const REQUIRED = Object.fromEntries(
+  Object.entries(REQUIRED_FIELDS).map(([k, fs]) => [
+    k,
+    Object.fromEntries(fs.map((f) => [f, CHECKS[f]!])),
+  ]),
+) as Record<TraceEvent["stage"], Record<string, Check>>;
 
 /** 2^52: far above any real trace, far enough below 2^53 to keep counting exactly. */
 const MAX_SEQ = 2 ** 52;
@@ -70,7 +51,7 @@ function fits(
   if (k === "seq") return hasSeq;
   if (!known.has(k)) return false;
   if (Object.hasOwn(required, k) || k === "stage" || k === "ts" || k === "key") return true;
-  return Object.hasOwn(OPTIONAL, k) && OPTIONAL[k](v);
+  return CHECKS[k]!(v);
 }
 
 export type DecodeResult =
@@ -88,7 +69,7 @@ export function decodeEvent(o: unknown): DecodeResult {
   }
   if (!num(rec.ts)) return { ok: false, message: `${stage} record without a numeric "ts"` };
   if (!str(rec.key)) return { ok: false, message: `${stage} record without a string "key"` };
-  if (rec.key === "" && KEYED.has(stage)) {
+  if (rec.key === "" && !UNKEYED_KINDS.has(stage as TraceEvent["stage"])) {
     return { ok: false, message: `${stage} record with an empty "key" (ns/name)` };
   }
   const required = REQUIRED[stage as TraceEvent["stage"]];

@@ -26,28 +26,6 @@ export interface TraceHeader {
   extra?: Record<string, unknown>;
 }
 
-/** Field names the model knows, per record kind; everything else goes to `extra`. */
-const COMMON = ["seq", "ts", "key", "stage", "src", "raw", "line"];
-export const KNOWN_FIELDS: Record<TraceEvent["stage"], ReadonlySet<string>> = {
-  watch: new Set([...COMMON, "kind", "event", "ns", "name", "rv", "oldRv"]),
-  enqueue: new Set([...COMMON, "len", "merged", "cause", "causeSeq", "delayMs", "inferred"]),
-  dequeue: new Set([...COMMON, "len", "worker"]),
-  read: new Set([...COMMON, "rv", "generation", "found", "worker"]),
-  write: new Set([
-    ...COMMON,
-    "verb",
-    "target",
-    "code",
-    "reason",
-    "rv",
-    "changed",
-    "fields",
-    "worker",
-  ]),
-  done: new Set([...COMMON, "outcome", "error", "delayMs", "worker", "inferred"]),
-  note: new Set([...COMMON, "level", "text"]),
-};
-
 const HEADER_FIELDS = new Set(["loopscope", "version", "created", "source"]);
 
 export function encodeHeader(

@@ -20,7 +20,7 @@ import { baseFile, findHeader, headerSpan, readHeaderBytes, yearInPrefix } from 
 import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts";
 import { isStructuredTag, parseStageMessage } from "./stage-line.ts";
 import { fieldOrder, readStageBytes, type RowOffer } from "./stage-bytes.ts";
-import { stageFields, type LineContext, type LineRowTaker } from "./stage-fields.ts";
+import { stageFields, type LineContext, type StageRowTaker } from "./stage-fields.ts";
 import { copyAscii, Interner } from "./interner.ts";
 import { sameSpan, viewOf } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
@@ -141,11 +141,11 @@ export class KlogParser {
     private readonly emit: (e: UnsequencedEvent, numbered?: boolean) => void,
     private readonly diag: (d: Diagnostic) => void,
     /** Takes canonical lines as rows instead of events (see StageRowTaker). */
-    private readonly rowTaker?: LineRowTaker,
+    private readonly rowTaker?: StageRowTaker,
   ) {
     this.rows = rowTaker && {
       fields: stageFields(),
-      take: (f, at, text, start, end) => rowTaker.take(f, at, text, start, end),
+      take: (f, at, t, a, b) => rowTaker.take(f, at, t, a, b),
     };
   }
 
@@ -285,14 +285,17 @@ export class KlogParser {
     }
     const synced = this.syncedKeyAt(bytes, text, msgStart, end);
     if (synced !== undefined) {
-      const rows = this.rowTaker;
-      if (rows !== undefined) {
+      if (this.rows !== undefined) {
         const where = this.where;
         where.ts = ts;
         where.src = src;
         where.line = lineNo;
-        if (rows.takeSynced(synced, this.strings.lastId, source.id, where, text, start, end))
-          return;
+        where.seq = seq;
+        const f = this.rows.fields;
+        f.key = synced;
+        f.keyId = this.strings.lastId;
+        f.srcId = source.id;
+        if (this.rowTaker!.takeSynced(f, where, text, start, end)) return;
       }
       this.emit({
         stage: "done",

@@ -61,44 +61,13 @@ export interface StageFields {
 
 /**
  * Takes a klog log's canonical lines as rows: STAGE lines (`take`) and the controller's
- * "Successfully synced" lines (`takeSynced`: a pass's end, key `key`). Each returns false to
- * decline (the line then becomes an event as usual). The line is text[start, end) (the event's
- * `raw`), `seq` the seq the event would have had; `keyId` and `srcId` are the reader's ids of the
- * key and of the line's source location (see StageFields).
+ * "Successfully synced" lines (`takeSynced`: a pass's end; of `f` only the key and the ids are
+ * set). Each returns false to decline (the line then becomes an event as usual). The line is
+ * text[start, end) (the event's `raw`); its row takes the seq `at.seq`.
  */
 export interface StageRowTaker {
-  take(
-    f: StageFields,
-    at: LineContext,
-    text: string,
-    start: number,
-    end: number,
-    seq: number,
-  ): boolean;
-  takeSynced(
-    key: string,
-    keyId: number,
-    srcId: number,
-    at: LineContext,
-    text: string,
-    start: number,
-    end: number,
-    seq: number,
-  ): boolean;
-}
-
-/** A StageRowTaker as the klog parser calls it: the reader adds the seq. */
-export interface LineRowTaker {
   take(f: StageFields, at: LineContext, text: string, start: number, end: number): boolean;
-  takeSynced(
-    key: string,
-    keyId: number,
-    srcId: number,
-    at: LineContext,
-    text: string,
-    start: number,
-    end: number,
-  ): boolean;
+  takeSynced(f: StageFields, at: LineContext, text: string, start: number, end: number): boolean;
 }
 
 /** An empty record (one per reader: it is refilled for every line). */

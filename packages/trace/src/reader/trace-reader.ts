@@ -122,9 +122,8 @@ export class TraceReader {
       (e, numbered) => this.emit(e, numbered),
       (d) => this.diagnose(d),
       rows && {
-        take: (f, at, text, start, end) => taken(rows.take(f, at, text, start, end, this.nextSeq)),
-        takeSynced: (key, keyId, srcId, at, text, start, end) =>
-          taken(rows.takeSynced(key, keyId, srcId, at, text, start, end, this.nextSeq)),
+        take: (f, at, text, a, b) => taken(rows.take(f, at, text, a, b)),
+        takeSynced: (f, at, text, a, b) => taken(rows.takeSynced(f, at, text, a, b)),
       },
     );
   }

@@ -15,84 +15,47 @@
  *   false and changes nothing) and the caller hands the line to the general path.
  */
 import type { TraceEvent } from "../event.ts";
-import { KNOWN_FIELDS } from "../jsonl/format.ts";
+import {
+  FIELD_TYPES,
+  KNOWN_FIELDS,
+  REQUIRED_FIELDS,
+  UNKEYED_KINDS,
+  type FieldName,
+} from "../event-fields.ts";
 import { ABSENT, KIND_CODES, NUMERIC_FIELDS, type RowEncoder } from "./row-encoder.ts";
 import { ByteIds, HASH_SEED } from "./byte-ids.ts";
 
 /** Every field name a record may carry; a field's index is its bit in the masks below. */
-const FIELDS = [
-  "seq",
-  "ts",
-  "key",
-  "stage",
-  "raw",
-  "rv",
-  "oldRv",
-  "line",
-  "len",
-  "causeSeq",
-  "worker",
-  "src",
-  "ns",
-  "reason",
-  "error",
-  "kind",
-  "name",
-  "verb",
-  "target",
-  "text",
-  "delayMs",
-  "generation",
-  "code",
-  "found",
-  "changed",
-  "fields",
-  "merged",
-  "cause",
-  "level",
-  "event",
-  "outcome",
-] as const;
-type Field = (typeof FIELDS)[number];
+const FIELDS = Object.keys(FIELD_TYPES) as FieldName[];
+type Field = FieldName;
 const F = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
 const bit = (...fs: Field[]) => fs.reduce((m, f) => m | (1 << F[f]), 0);
+const typed = (t: string) => FIELDS.filter((f) => FIELD_TYPES[f] === t);
 
 /** Fields of the row itself (the rest is the detail; `raw` goes beside the row, as a string). */
 const ROW = bit("seq", "ts", "key", "stage", "raw", ...NUMERIC_FIELDS);
-const STRINGS = bit("src", "ns", "reason", "error", "kind", "name", "verb", "target", "text");
-const INTEGERS = bit("delayMs", "generation", "code");
-const BOOLEANS = bit("found", "changed");
+const STRINGS = bit(...typed("string")) & ~ROW;
+const INTEGERS = bit(...typed("number")) & ~ROW;
+const BOOLEANS = bit(...typed("boolean"));
 
 /** Values a field must have, for the enum-like ones (`merged` may also be `false`). */
-const ONE_OF: Partial<Record<Field, readonly string[]>> = {
-  merged: ["dirty", "processing"],
-  cause: ["watch", "resync", "retry"],
-  level: ["I", "W", "E", "F"],
-  event: ["add", "update", "delete"],
-  outcome: ["synced", "requeued", "dropped"],
-};
+const ONE_OF = FIELDS.map((f) => {
+  const t: unknown = FIELD_TYPES[f];
+  return Array.isArray(t) ? t.filter((v): v is string => typeof v === "string") : undefined;
+});
 
 /** Stages by code (their index), as the store's stage column holds them. */
 const STAGE_NAMES: readonly TraceEvent["stage"][] = KIND_CODES;
 /** Per stage code: the fields it knows, and the fields it requires. */
 const KNOWN = STAGE_NAMES.map((s) => bit(...([...KNOWN_FIELDS[s]] as Field[])));
-const REQUIRED_BY_STAGE: Record<TraceEvent["stage"], Field[]> = {
-  watch: ["kind", "event", "name"],
-  enqueue: [],
-  dequeue: [],
-  read: [],
-  write: ["verb", "target"],
-  done: ["outcome"],
-  note: ["text"],
-};
-const REQUIRED = STAGE_NAMES.map((s) => bit("ts", "key", "seq", ...REQUIRED_BY_STAGE[s]));
+const REQUIRED = STAGE_NAMES.map((s) => bit("ts", "key", "seq", ...REQUIRED_FIELDS[s]));
 
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const NAME_BYTES = FIELDS.map(ascii);
 const STAGE_BYTES = STAGE_NAMES.map(ascii);
 /** Stages whose records may have an empty key, by stage code. */
-const UNKEYED = STAGE_NAMES.map((s) => s === "watch" || s === "note");
-const ONE_OF_BYTES = FIELDS.map((f) => ONE_OF[f]?.map(ascii));
+const UNKEYED = STAGE_NAMES.map((s) => UNKEYED_KINDS.has(s));
+const ONE_OF_BYTES = ONE_OF.map((words) => words?.map(ascii));
 
 /**
  * Field index + 1 by a name's length, first and last letter (which tell the names apart; the

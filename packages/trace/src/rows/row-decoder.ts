@@ -194,8 +194,12 @@ export class RowDecoder {
   }
 }
 
-/** Every field an event of any stage may have (packages/trace event.ts), but `raw`. */
-function wideEvent() {
+/**
+ * Every field of the field table but `raw`, and `extra`: written out, not derived, so that V8
+ * gives the object one fast shape (an object built up by keyed stores goes to dictionary mode).
+ * A test holds it to the table.
+ */
+export function wideEvent() {
   return {
     seq: 0,
     ts: 0,
@@ -228,6 +232,7 @@ function wideEvent() {
     error: undefined as unknown,
     level: undefined as unknown,
     text: undefined as unknown,
+    inferred: undefined as unknown,
   };
 }
 type WideEvent = ReturnType<typeof wideEvent>;

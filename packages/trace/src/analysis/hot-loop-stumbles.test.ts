@@ -124,30 +124,23 @@ describe("Pass.loopRun", () => {
   it("is handed on again when an earlier pass joins the run late (its write settled later)", () => {
     const S = "foos/default/example-foo/status";
     const F = ["status.lastSyncedAt"];
+    const statusWrite = (rv: string) =>
+      ({
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: S,
+        code: 200,
+        rv,
+        changed: true,
+        fields: F,
+      }) as const;
     const events = [
       { stage: "watch", key: KEY, kind: "Foo", event: "add", name: "example-foo", rv: "1" },
       { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 1 },
       { stage: "dequeue", key: KEY, worker: 1 },
-      {
-        stage: "write",
-        key: KEY,
-        verb: "updateStatus",
-        target: S,
-        code: 200,
-        rv: "2",
-        changed: true,
-        fields: F,
-      },
-      {
-        stage: "write",
-        key: KEY,
-        verb: "updateStatus",
-        target: S,
-        code: 200,
-        rv: "3",
-        changed: true,
-        fields: F,
-      },
+      statusWrite("2"),
+      statusWrite("3"),
       { stage: "done", key: KEY, outcome: "synced", worker: 1 },
       { stage: "watch", key: KEY, kind: "Foo", event: "update", name: "example-foo", rv: "2" },
       { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 7 },
@@ -165,16 +158,7 @@ describe("Pass.loopRun", () => {
       },
       { stage: "done", key: KEY, outcome: "synced", worker: 1 },
       { stage: "dequeue", key: KEY, worker: 1 },
-      {
-        stage: "write",
-        key: KEY,
-        verb: "updateStatus",
-        target: S,
-        code: 200,
-        rv: "5",
-        changed: true,
-        fields: F,
-      },
+      statusWrite("5"),
       { stage: "done", key: KEY, outcome: "synced", worker: 1 },
       {
         stage: "watch",

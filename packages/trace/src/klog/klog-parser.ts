@@ -19,7 +19,7 @@ import type { Diagnostic } from "../analysis/model.ts";
 import { baseFile, findHeader, headerSpan, readHeaderBytes, yearInPrefix } from "./header.ts";
 import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts";
 import { isStructuredTag, parseStageMessage } from "./stage-line.ts";
-import { fieldOrder, readStageBytes, type RowOffer } from "./stage-bytes.ts";
+import { fieldOrder, readStageBytes, tagAt, type RowOffer } from "./stage-bytes.ts";
 import { stageFields, type LineContext, type StageRowTaker } from "./stage-fields.ts";
 import { copyAscii, Interner } from "./interner.ts";
 import { sameSpan, viewOf } from "./byte-span.ts";
@@ -80,17 +80,8 @@ const SOURCE_SLOTS = 128;
 
 /** Whether bytes[i, end) open with the structured tag `"STAGE"` (see isStructuredTag). */
 function structuredAt(bytes: Uint8Array, i: number, end: number): boolean {
-  return (
-    i + 7 <= end &&
-    bytes[i] === 34 &&
-    bytes[i + 1] === 83 &&
-    bytes[i + 2] === 84 &&
-    bytes[i + 3] === 65 &&
-    bytes[i + 4] === 71 &&
-    bytes[i + 5] === 69 &&
-    bytes[i + 6] === 34 &&
-    (i + 7 === end || bytes[i + 7] === 32 || bytes[i + 7] === 9)
-  );
+  if (bytes[i] !== 34 || !tagAt(bytes, i + 1, end, false)) return false;
+  return i + 7 === end || bytes[i + 7] === 32 || bytes[i + 7] === 9;
 }
 
 /** A klog header inside a line (after one character at least): where a glued line begins. */
@@ -343,17 +334,7 @@ export class KlogParser {
    * next tag in the rest of the decoded text, and lines before it need no search of their own.
    */
   private findTag(bytes: Uint8Array, text: string, from: number, end: number): number {
-    if (
-      from + 6 <= end &&
-      bytes[from] === 83 &&
-      bytes[from + 1] === 84 &&
-      bytes[from + 2] === 65 &&
-      bytes[from + 3] === 71 &&
-      bytes[from + 4] === 69 &&
-      bytes[from + 5] === 47
-    ) {
-      return from;
-    }
+    if (tagAt(bytes, from, end, true)) return from;
     // Valid while it is the first tag at or after `from`: the same text, searched from no later
     // than `from`, and no tag found before `from`.
     if (this.tagText !== text || this.tagFrom > from || (this.tagAt >= 0 && this.tagAt < from)) {

@@ -204,7 +204,7 @@ function stageAt(bytes: Uint8Array, view: DataView, i: number, end: number, afte
 }
 
 /** Whether bytes[i, i + 6) are "STAGE/" (or, `slash` false, "STAGE" and a quote). */
-function tagAt(bytes: Uint8Array, i: number, end: number, slash: boolean): boolean {
+export function tagAt(bytes: Uint8Array, i: number, end: number, slash: boolean): boolean {
   return (
     i + 6 <= end &&
     bytes[i] === 83 &&

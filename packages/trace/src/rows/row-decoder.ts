@@ -239,14 +239,9 @@ type WideEvent = ReturnType<typeof wideEvent>;
 const WIDE_FIELDS = new Set(Object.keys(wideEvent()));
 /** The numeric fields a detail holds itself (values no column could hold exactly). */
 type OwnNumbers = Record<NumericField, unknown>;
-const NO_OWN_NUMBERS: OwnNumbers = Object.freeze({
-  rv: undefined,
-  oldRv: undefined,
-  line: undefined,
-  len: undefined,
-  causeSeq: undefined,
-  worker: undefined,
-});
+const NO_OWN_NUMBERS = Object.freeze(
+  Object.fromEntries(NUMERIC_FIELDS.map((f) => [f, undefined])),
+) as OwnNumbers;
 
 /** A detail with a member no wide event has: its rows are built as fresh events instead. */
 const NOT_WIDE = Symbol("not wide");

@@ -15,7 +15,7 @@
  * - A detail is looked up by the reader's ids of its strings (equal ids, equal strings): a few
  *   integers per key and stage in one typed array. Its text is built only when that misses.
  */
-import { FIELD_TYPES, KIND_FIELDS, type FieldName, type FieldType } from "../event-fields.ts";
+import { KIND_FIELDS } from "../event-fields.ts";
 import { fieldList } from "../klog/spellings.ts";
 import {
   stageFields,
@@ -33,45 +33,22 @@ import {
   type RowEncoder,
 } from "./row-encoder.ts";
 
+/** What a klog row can carry: StageFields' members, and a synced line's outcome. */
+const CARRIED = new Set([...Object.keys(stageFields()), "outcome"]);
 /**
- * Per stage code: the detail's members — the kind's fields its columns do not hold, in the
- * field table's order, then `src` — as RowEncoder.add meets them in the event.
+ * Per stage code: the detail's members, in the order RowEncoder.add meets them in the event —
+ * the kind's fields in the field table's order that no column holds, then `src`. `collect` fills
+ * them in this order (a test compares its rows with the general path's).
  */
 const DETAIL_NAMES = KIND_CODES.map((k) => [
-  ...KIND_FIELDS[k].filter((f) => !(NUMERIC_FIELDS as readonly string[]).includes(f)),
+  ...KIND_FIELDS[k].filter(
+    (f) => CARRIED.has(f) && !(NUMERIC_FIELDS as readonly string[]).includes(f),
+  ),
   "src",
 ]);
 const DONE = STAGE_CODE.done;
 const STAGES = DETAIL_NAMES.length;
 const MAX_MEMBERS = Math.max(...DETAIL_NAMES.map((names) => names.length));
-
-/** How a member's value becomes its code (see `code`). */
-const enum Coding {
-  /** The line's source location (its id is the parser's). */
-  Src,
-  /** A string with the reader's id beside it (StageFields' `<name>Id`). */
-  Id,
-  /** A string without one: numbered as first met (a kind, a verb: few distinct values). */
-  Seen,
-  Number,
-  Boolean,
-  /** One of the field type's values. */
-  OneOf,
-}
-
-/** The member's value in a record, the record's id of it, how it is coded: per stage code. */
-const RECORD = stageFields() as unknown as Record<string, unknown>;
-const CODINGS = DETAIL_NAMES.map((names) => names.map((n) => coding(n)));
-const ID_NAMES = DETAIL_NAMES.map((names) => names.map((n) => `${n}Id`));
-
-function coding(name: string): Coding {
-  if (name === "src") return Coding.Src;
-  const t: FieldType = FIELD_TYPES[name as FieldName];
-  if (typeof t !== "string") return Coding.OneOf;
-  if (t === "number") return Coding.Number;
-  if (t === "boolean") return Coding.Boolean;
-  return `${name}Id` in RECORD ? Coding.Id : Coding.Seen;
-}
 
 /** Details remembered per key and stage (a key's writes alternate between a few). */
 const WAYS = 4;
@@ -81,28 +58,45 @@ const STRIDE = MAX_MEMBERS + 1;
 const MAX_CODE = 0x7ffffffe;
 /** Remembered key ids (the reader's id → the encoder's), by the reader's id's low bits. */
 const KEY_SLOTS = 1 << 16;
-/** The record of a "Successfully synced" line (its other members are absent). */
-const SYNCED = { outcome: "synced" };
+
+/** Null-prototype: a kind spelled "constructor" is no code. */
+const KIND = Object.assign(Object.create(null) as Record<string, number | undefined>, {
+  Foo: 1,
+  Deployment: 2,
+});
+const EVENT = { add: 1, update: 2, delete: 3 } as const;
+const CAUSE = { watch: 1, resync: 2, retry: 3 } as const;
+const VERB: Record<string, number> = {
+  create: 1,
+  update: 2,
+  updateStatus: 3,
+  patch: 4,
+  delete: 5,
+};
 
 /** A u32 column's value: ABSENT for undefined, -1 for what the column cannot hold. */
 function u32(v: number | undefined): number {
   return v === undefined ? ABSENT : v < ABSENT ? v : -1;
 }
 
-/** A string's code from its id: the id + 1, or -1 when it has none that fits. */
-function idCode(id: number): number {
-  return id >= 0 && id < MAX_CODE ? id + 1 : -1;
+/** A string's code: 0 when absent, its id + 1, or -1 when it has no usable id. */
+function idCode(v: string | undefined, id: number): number {
+  return v === undefined ? 0 : id >= 0 && id < MAX_CODE ? id + 1 : -1;
 }
 
-/** Distinct values a `Seen` member numbers; past this, a value gets no code (rebuilt). */
-const MAX_SEEN = 1024;
+/** A number's code: 0 when absent, the number + 1, or -1 past MAX_CODE. */
+function numCode(v: number | undefined): number {
+  return v === undefined ? 0 : v < MAX_CODE ? v + 1 : -1;
+}
+
+function boolCode(v: boolean | undefined): number {
+  return v === undefined ? 0 : v ? 2 : 1;
+}
 
 export class KlogRows implements StageRowTaker {
   /** The current line's member values and their codes, in DETAIL_NAMES order. */
   private readonly values: unknown[] = new Array<unknown>(MAX_MEMBERS).fill(undefined);
   private readonly codes = new Int32Array(MAX_MEMBERS);
-  /** Codes of `Seen` members' values, per member name. */
-  private readonly seen = new Map<string, Map<string, number>>();
   /** WAYS remembered details per (encoder key id × STAGES + stage), most recently used first. */
   private memo = new Int32Array(0);
   private readonly keyTags = new Int32Array(KEY_SLOTS).fill(-1);
@@ -127,16 +121,21 @@ export class KlogRows implements StageRowTaker {
       return false;
     }
     const stage = STAGE_CODE[f.stage];
+    const n = this.collect(f, at);
     const key = this.keyId(f.key, f.keyId);
-    const detail = this.detailId(key * STAGES + stage, stage, this.collect(f, at, stage, f.srcId));
+    const detail = this.detailId(key * STAGES + stage, stage, n);
     this.encoder.addRow(at.seq, at.ts, stage, key, rv, oldRv, at.line, len, ABSENT, worker, detail);
     return this.rowAdded(text, start, end);
   }
 
   takeSynced(f: StageFields, at: LineContext, text: string, start: number, end: number): boolean {
     if (at.line >= ABSENT) return false;
+    this.values[0] = "synced";
+    this.values[1] = at.src;
+    this.codes[0] = 1;
+    this.codes[1] = idCode(at.src, f.srcId);
     const k = this.keyId(f.key, f.keyId);
-    const detail = this.detailId(k * STAGES + DONE, DONE, this.collect(SYNCED, at, DONE, f.srcId));
+    const detail = this.detailId(k * STAGES + DONE, DONE, 2);
     this.encoder.addRow(at.seq, at.ts, DONE, k, NaN, NaN, at.line, ABSENT, ABSENT, ABSENT, detail);
     return this.rowAdded(text, start, end);
   }
@@ -149,37 +148,60 @@ export class KlogRows implements StageRowTaker {
   }
 
   /** Fills `values` and `codes` with the line's detail members; returns how many there are. */
-  private collect(f: object, at: LineContext, stage: number, srcId: number): number {
-    const names = DETAIL_NAMES[stage];
-    const codings = CODINGS[stage];
-    const record = f as Record<string, unknown>;
-    for (let i = 0; i < names.length; i++) {
-      const how = codings[i];
-      const v = how === Coding.Src ? at.src : record[names[i]];
-      this.values[i] = v;
-      let c = 0;
-      if (v !== undefined) {
-        if (how === Coding.Src) c = idCode(srcId);
-        else if (how === Coding.Id) c = idCode(record[ID_NAMES[stage][i]] as number);
-        else if (how === Coding.Number) c = (v as number) < MAX_CODE ? (v as number) + 1 : -1;
-        else if (how === Coding.Boolean) c = v ? 2 : 1;
-        else c = this.otherCode(names[i], v, how);
-      }
-      this.codes[i] = c;
+  private collect(f: StageFields, at: LineContext): number {
+    const v = this.values;
+    const c = this.codes;
+    const src = idCode(at.src, f.srcId);
+    switch (f.stage) {
+      case "watch":
+        v[0] = f.kind;
+        v[1] = f.event;
+        v[2] = f.name;
+        v[3] = f.ns;
+        v[4] = at.src;
+        c[0] = f.kind === undefined ? 0 : (KIND[f.kind] ?? -1);
+        c[1] = f.event === undefined ? 0 : EVENT[f.event];
+        c[2] = idCode(f.name, f.nameId);
+        c[3] = idCode(f.ns, f.nsId);
+        c[4] = src;
+        return 5;
+      case "enqueue":
+        v[0] = f.merged;
+        v[1] = f.cause;
+        v[2] = at.src;
+        c[0] = f.merged === undefined ? 0 : f.merged === false ? 1 : f.merged === "dirty" ? 2 : 3;
+        c[1] = f.cause === undefined ? 0 : CAUSE[f.cause];
+        c[2] = src;
+        return 3;
+      case "dequeue":
+        v[0] = at.src;
+        c[0] = src;
+        return 1;
+      case "read":
+        v[0] = f.generation;
+        v[1] = f.found;
+        v[2] = at.src;
+        c[0] = numCode(f.generation);
+        c[1] = boolCode(f.found);
+        c[2] = src;
+        return 3;
+      case "write":
+        v[0] = f.verb;
+        v[1] = f.target;
+        v[2] = f.code;
+        v[3] = f.reason;
+        v[4] = f.changed;
+        v[5] = f.fields;
+        v[6] = at.src;
+        c[0] = f.verb === undefined ? 0 : (VERB[f.verb] ?? -1);
+        c[1] = idCode(f.target, f.targetId);
+        c[2] = numCode(f.code);
+        c[3] = idCode(f.reason, f.reasonId);
+        c[4] = boolCode(f.changed);
+        c[5] = idCode(f.fields, f.fieldsId);
+        c[6] = src;
+        return 7;
     }
-    return names.length;
-  }
-
-  /** The code of a value of a few: its place among the type's values, or as first seen. */
-  private otherCode(name: string, v: unknown, how: Coding): number {
-    if (how === Coding.OneOf) {
-      return (FIELD_TYPES[name as FieldName] as readonly unknown[]).indexOf(v) + 1 || -1;
-    }
-    let seen = this.seen.get(name);
-    if (seen === undefined) this.seen.set(name, (seen = new Map()));
-    let c = seen.get(v as string);
-    if (c === undefined && seen.size < MAX_SEEN) seen.set(v as string, (c = seen.size + 1));
-    return c ?? -1;
   }
 
   /** The encoder's id of `key`, remembered by the reader's id of it (`id`, -1: none). */

@@ -10,6 +10,35 @@ import { GUTTER, makeTimeAxis } from "./timeScale.ts";
 
 const KEY = "default/example-foo";
 
+/** A frame of `input` painted on a fresh canvas of its size (what drawTimeline returns). */
+function paint(input: DrawInput): ReturnType<typeof drawTimeline> {
+  const canvas = document.createElement("canvas");
+  canvas.width = input.width;
+  canvas.height = input.height;
+  return drawTimeline(canvas.getContext("2d")!, input);
+}
+
+/** The dark theme's 240 px frame of the whole trace, with `geometry` to collect what it drew. */
+function folded(
+  session: DrawInput["session"],
+  axis: DrawInput["axis"],
+  width: number,
+): DrawInput & { geometry: DrawnGeometry } {
+  const geometry: DrawnGeometry = { passes: [], labels: [], breaks: [] };
+  const groups = layoutLanes([KEY], 30);
+  return {
+    session,
+    groups,
+    axis,
+    width,
+    height: 240,
+    theme: THEMES.dark,
+    until: Infinity,
+    scrollY: 0,
+    geometry,
+  };
+}
+
 /** What the paint probe (Timeline.tsx) reports: the highest seq among the marks a frame drew. */
 describe("drawn seq", () => {
   const session = sessionFromText(canonical);
@@ -17,11 +46,8 @@ describe("drawn seq", () => {
   // The key's events on the five lanes (markers such as the pass end have no mark).
   const rows = Array.from(store.rowsOf(KEY)).filter((r) => store.stage.get(r) <= 4);
   const width = 1200;
-  const frame = (window: [number, number], keys: string[], until = Infinity) => {
-    const canvas = document.createElement("canvas");
-    canvas.width = width;
-    canvas.height = 300;
-    const input: DrawInput = {
+  const frame = (window: [number, number], keys: string[], until = Infinity) =>
+    paint({
       session,
       groups: layoutLanes(keys, 40),
       axis: makeTimeAxis(window, window[0], width),
@@ -30,9 +56,7 @@ describe("drawn seq", () => {
       theme: THEMES.dark,
       until,
       scrollY: 0,
-    };
-    return drawTimeline(canvas.getContext("2d")!, input);
-  };
+    });
   const ts = (i: number) => store.ts.get(rows[i]);
   const seq = (i: number) => store.seq.get(rows[i]);
   const newestBefore = (t: number) =>
@@ -117,23 +141,9 @@ describe("folded time, one axis for painting and hit testing", () => {
     const fold = sessionFold(session, [KEY], width - 8 - GUTTER);
     expect(fold).toBeDefined();
     const axis = makeTimeAxis([first - 1000, last + 1000], first, width, fold);
-    const groups = layoutLanes([KEY], 30);
-    const geometry: DrawnGeometry = { passes: [], labels: [], breaks: [] };
-    const canvas = document.createElement("canvas");
-    canvas.width = width;
-    canvas.height = 240;
-    const input: DrawInput = {
-      session,
-      groups,
-      axis,
-      width,
-      height: 240,
-      theme: THEMES.dark,
-      until: Infinity,
-      scrollY: 0,
-      geometry,
-    };
-    drawTimeline(canvas.getContext("2d")!, input);
+    const input = folded(session, axis, width);
+    const { groups, geometry } = input;
+    paint(input);
     expect(geometry.passes.map((p) => p.index)).toEqual(passes.map((p) => p.index));
     const readLane = groups[0].lanes[3];
     const y = axisHeight(input) + readLane.y + 2; // the read lane's top edge: no mark there
@@ -160,21 +170,13 @@ describe("folded time, one axis for painting and hit testing", () => {
     let breaks = 0;
     for (let width = 500; width <= 1900; width += 50) {
       const fold = sessionFold(session, [KEY], width - 8 - GUTTER);
-      const geometry: DrawnGeometry = { passes: [], labels: [], breaks: [] };
-      const canvas = document.createElement("canvas");
-      canvas.width = width;
-      canvas.height = 240;
-      drawTimeline(canvas.getContext("2d")!, {
+      const input = folded(
         session,
-        groups: layoutLanes([KEY], 30),
-        axis: makeTimeAxis([first - 1000, last + 1000], first, width, fold),
+        makeTimeAxis([first - 1000, last + 1000], first, width, fold),
         width,
-        height: 240,
-        theme: THEMES.dark,
-        until: Infinity,
-        scrollY: 0,
-        geometry,
-      });
+      );
+      const { geometry } = input;
+      paint(input);
       const marks = geometry.labels.filter((l) => l.kind === "mark");
       labels += marks.length;
       breaks += geometry.breaks.length;

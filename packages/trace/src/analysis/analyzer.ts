@@ -27,6 +27,7 @@ import type {
   WriteEvent,
 } from "../event.ts";
 import { STAGES } from "../event.ts";
+import { detach } from "../detach.ts";
 import type {
   AnalysisSnapshot,
   Finding,
@@ -239,9 +240,9 @@ export class Analyzer {
       this.states.set(st.key, st);
       this.byId.push(st);
     }
-    // The key as it came, not the state's copy: the klog reader hands a pass's events one and the
-    // same string, which compares without reading its characters. (It may keep one decoded chunk
-    // of the log alive: one, not one per key.)
+    // The key as it came, not the state's copy: where a reader shares one string per key (the
+    // klog row path's Interner) it compares without reading its characters. (A slice may keep one
+    // decoded chunk of the log alive: one, not one per key.)
     this.lastKey = key;
     this.lastState = st;
     return st;
@@ -923,14 +924,6 @@ export class Analyzer {
       st.candidate >= 0 && st.createFrom !== undefined ? st.candidate - st.createFrom + 1 : null;
     return st.summary(reconciles, quiescent);
   }
-}
-
-/**
- * A copy of `s` that does not share memory with the text it was cut from: a key read from a log
- * is a slice of a whole decoded chunk, which V8 would otherwise keep alive as long as the key.
- */
-function detach(s: string): string {
-  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
 }
 
 /**

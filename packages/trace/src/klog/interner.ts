@@ -21,7 +21,34 @@ import { sameSpan, viewOf } from "./byte-span.ts";
 const MAX_LENGTH = 256;
 const MAX_ENTRIES = 1 << 16;
 
-export class Interner {
+/**
+ * Where the reader's strings come from (keys, targets, names, namespaces): the Interner, or
+ * SLICES. Methods as the Interner's.
+ */
+export interface StringTable {
+  readonly lastId: number;
+  key(bytes: Uint8Array, text: string, a: number, b: number): string;
+  keyPart(bytes: Uint8Array, text: string, a: number, b: number, which: 0 | 1): string;
+  keyed(bytes: Uint8Array, text: string, a: number, b: number): string;
+  get(bytes: Uint8Array, text: string, a: number, b: number): string;
+}
+
+/**
+ * No table: each value is cut from the text anew, and has no id. For a reader whose events are
+ * consumed as they come (the CLI's): at 100k Foos most values are met a handful of times, and the
+ * table cost more than it saved — reading a 1M-line log took twice as long (see
+ * docs/performance.md). A slice keeps its decoded window alive while it lives; what is kept for
+ * good is copied (see detach.ts).
+ */
+export const SLICES: StringTable = {
+  lastId: -1,
+  key: (_bytes, text, a, b) => text.slice(a, b),
+  keyPart: (_bytes, text, a, b) => text.slice(a, b),
+  keyed: (_bytes, text, a, b) => text.slice(a, b),
+  get: (_bytes, text, a, b) => text.slice(a, b),
+};
+
+export class Interner implements StringTable {
   /**
    * Open addressing, linear probing: slot i is slots[2i] (0: empty, else entry + 1) and
    * slots[2i + 1] (the value's hash), side by side so a probe reads one cache line.

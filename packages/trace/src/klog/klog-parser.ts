@@ -21,7 +21,7 @@ import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts"
 import { isStructuredTag, parseStageMessage } from "./stage-line.ts";
 import { fieldOrder, readStageBytes, tagAt, type RowOffer } from "./stage-bytes.ts";
 import { stageFields, type LineContext, type StageRowTaker } from "./stage-fields.ts";
-import { copyAscii, Interner } from "./interner.ts";
+import { copyAscii, Interner, SLICES, type StringTable } from "./interner.ts";
 import { sameSpan, viewOf } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
@@ -113,8 +113,11 @@ export class KlogParser {
   private lastKey: string | undefined;
   /** The fields of the last STAGE lines read from bytes, in order (see fieldOrder). */
   private readonly order = fieldOrder();
-  /** Keys, targets, names and namespaces read from bytes, one string per distinct value. */
-  private readonly strings = new Interner();
+  /**
+   * Keys, targets, names and namespaces read from bytes: one string per distinct value, with ids,
+   * for a row taker (it compares ids); else slices (see SLICES).
+   */
+  private readonly strings: StringTable;
   /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none), for lines read as bytes. */
   private tagText = "";
   private tagFrom = 0;
@@ -134,6 +137,7 @@ export class KlogParser {
     /** Takes canonical lines as rows instead of events (see StageRowTaker). */
     private readonly rowTaker?: StageRowTaker,
   ) {
+    this.strings = rowTaker ? new Interner() : SLICES;
     this.rows = rowTaker && {
       fields: stageFields(),
       take: (f, at, t, a, b) => rowTaker.take(f, at, t, a, b),

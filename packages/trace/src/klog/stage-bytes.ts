@@ -3,7 +3,8 @@
  * tag is `STAGE/<stage>`, InfoS's `"STAGE/<stage>"`, or the structured `"STAGE"` whose first
  * field is `stage=<stage>`; the fields come in any order, under any spelling of spellings.ts, bare
  * or Go-quoted, and their values mean what spellings.ts says. Keys, targets, names and namespaces
- * come from an Interner (one string per distinct value); verbs, kinds and the like are constants.
+ * come from a StringTable (the Interner: one string per distinct value, or slices); verbs, kinds
+ * and the like are constants.
  *
  * Invariants:
  * - `bytes[from, end)` and `text[from, end)` are the same characters at the same offsets (ASCII
@@ -16,7 +17,7 @@
  *   the caller then takes parseStageMessage, which also says what is wrong with the line.
  */
 import { STAGES, type Stage, type TraceEvent } from "../event.ts";
-import type { Interner } from "./interner.ts";
+import type { StringTable } from "./interner.ts";
 import type { LineContext, StageFields } from "./stage-fields.ts";
 import { indexOfEither, viewOf } from "./byte-span.ts";
 import {
@@ -236,7 +237,7 @@ export function readStageBytes(
   text: string,
   from: number,
   end: number,
-  strings: Interner,
+  strings: StringTable,
   at: LineContext,
   lineStart: number,
   rows?: RowOffer,

@@ -10,6 +10,7 @@
  * - an event is rebuilt losslessly from its row (see TraceStore.event): a field goes into a numeric
  *   column only when the column holds it exactly, everything else into the interned detail JSON.
  */
+import { detach } from "../detach.ts";
 import { EVENT_KINDS, type TraceEvent } from "../event.ts";
 import { NOT_DECIMAL, rvNumber } from "../analysis/rv-number.ts";
 
@@ -200,7 +201,7 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 /** A value that shares no memory with the text it was read from (objects: never matched again). */
 function detached(v: unknown): unknown {
-  if (typeof v === "string") return v.length < 13 ? v : (JSON.parse(JSON.stringify(v)) as string);
+  if (typeof v === "string") return detach(v);
   if (Array.isArray(v)) return v.map(detached);
   return v;
 }

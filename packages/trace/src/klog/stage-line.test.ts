@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { STAGES } from "../event.ts";
 import { parseStageMessage } from "./stage-line.ts";
 import { fieldOrder, readStageBytes } from "./stage-bytes.ts";
-import { Interner } from "./interner.ts";
+import { Interner, SLICES } from "./interner.ts";
 import { NAMES, ROLES_BY_STAGE, type Role } from "./spellings.ts";
 
 const parse = (msg: string) => {
@@ -186,7 +186,7 @@ describe("the byte path", () => {
       }),
   );
 
-  it("builds exactly what the general parser builds, property for property, whenever it answers", () => {
+  it("builds exactly what the general parser builds, property for property, whenever it answers — with the Interner's strings or slices", () => {
     let hits = 0;
     const strings = new Interner();
     fc.assert(
@@ -195,6 +195,8 @@ describe("the byte path", () => {
         const text = `x\n${msg}\nkey=zz other=1\n`;
         const bytes = new TextEncoder().encode(text);
         const got = readStageBytes(bytes, text, 2, 2 + msg.length, strings, where, 2);
+        const sliced = readStageBytes(bytes, text, 2, 2 + msg.length, SLICES, where, 2);
+        expect(JSON.stringify(sliced), msg).toBe(JSON.stringify(got));
         const general = parseStageMessage(
           msg,
           msg.startsWith('"STAGE" ') ? 0 : msg.indexOf("STAGE/"),

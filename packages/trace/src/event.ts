@@ -150,7 +150,3 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 export function isStage(kind: string): kind is Stage {
   return (STAGES as readonly string[]).includes(kind);
 }
-
-export function isStageEvent(e: TraceEvent): e is StageEvent {
-  return isStage(e.stage);
-}

@@ -214,11 +214,6 @@ export class TraceStore {
     return -1;
   }
 
-  /** The numeric resourceVersion of a row (NaN when absent or not numeric). */
-  rvOf(row: number): number {
-    return this.nums.rv.get(row);
-  }
-
   /** Numeric column value, or undefined when absent. */
   numOf(field: "line" | "len" | "causeSeq", row: number): number | undefined {
     const n = this.nums[field].get(row);

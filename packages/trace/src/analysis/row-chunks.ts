@@ -40,9 +40,4 @@ export class RowChunks<T extends Numbers = Float64Array> {
   at(row: number): number {
     return (row & IN_CHUNK) * this.width;
   }
-
-  /** The row's index within its chunk (for a table's own per-chunk arrays). */
-  inChunk(row: number): number {
-    return row & IN_CHUNK;
-  }
 }

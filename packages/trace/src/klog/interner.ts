@@ -22,18 +22,6 @@ const MAX_LENGTH = 256;
 const MAX_ENTRIES = 1 << 16;
 
 /**
- * Where the reader's strings come from (keys, targets, names, namespaces): the Interner, or
- * SLICES. Methods as the Interner's.
- */
-export interface StringTable {
-  readonly lastId: number;
-  key(bytes: Uint8Array, text: string, a: number, b: number): string;
-  keyPart(bytes: Uint8Array, text: string, a: number, b: number, which: 0 | 1): string;
-  keyed(bytes: Uint8Array, text: string, a: number, b: number): string;
-  get(bytes: Uint8Array, text: string, a: number, b: number): string;
-}
-
-/**
  * No table: each value is cut from the text anew, and has no id. For a reader whose events are
  * consumed as they come (the CLI's): at 100k Foos most values are met a handful of times, and the
  * table cost more than it saved — reading a 1M-line log took twice as long (see
@@ -47,6 +35,9 @@ export const SLICES: StringTable = {
   keyed: (_bytes, text, a, b) => text.slice(a, b),
   get: (_bytes, text, a, b) => text.slice(a, b),
 };
+
+/** Where the reader's strings come from: the Interner, or SLICES. */
+export type StringTable = Pick<Interner, "lastId" | "key" | "keyPart" | "keyed" | "get">;
 
 export class Interner implements StringTable {
   /**

@@ -292,15 +292,7 @@ export class KlogParser {
         f.srcId = source.id;
         if (this.rowTaker!.takeSynced(f, where, text, start, end)) return;
       }
-      this.emit({
-        stage: "done",
-        ts,
-        key: synced,
-        outcome: "synced",
-        src,
-        raw: text.slice(start, end),
-        line: lineNo,
-      });
+      this.emitSynced(synced, ts, src, text.slice(start, end), lineNo);
       return;
     }
     this.message(text.slice(start, end), msgStart - start, h.level, ts, src, lineNo, true);
@@ -365,15 +357,7 @@ export class KlogParser {
   ): void {
     const synced = notSynced ? undefined : syncedMarkerKey(text, msgStart, this.lastKey);
     if (synced !== undefined) {
-      this.emit({
-        stage: "done",
-        ts,
-        key: synced,
-        outcome: "synced",
-        src,
-        raw: text,
-        line: lineNo,
-      });
+      this.emitSynced(synced, ts, src, text, lineNo);
       return;
     }
     if (mayBeMarker(text, msgStart)) {
@@ -415,6 +399,11 @@ export class KlogParser {
     });
   }
 
+  /** A pass's end: the controller's "Successfully synced" line about `key`. */
+  private emitSynced(key: string, ts: number, src: string, raw: string, lineNo: number): void {
+    this.emit({ stage: "done", ts, key, outcome: "synced", src, raw, line: lineNo });
+  }
+
   /** The source location text[a, b), cut out once per distinct location (see SOURCE_SLOTS). */
   private source(text: string, a: number, b: number): Source {
     // A header's location is at least "f:1"; its last characters tell most locations apart.
@@ -428,15 +417,7 @@ export class KlogParser {
       (SOURCE_SLOTS - 1);
     const hit = this.sources[slot];
     if (hit !== undefined && hit.text.length === len && text.startsWith(hit.text, a)) return hit;
-    const src = text.slice(a, b);
-    const fresh: Source = {
-      text: src,
-      id: this.sourceCount++,
-      noise: NOISE_FILES.has(baseFile(src)),
-      code: undefined,
-    };
-    this.sources[slot] = fresh;
-    return fresh;
+    return this.cache(slot, text.slice(a, b), undefined);
   }
 
   /**
@@ -468,12 +449,16 @@ export class KlogParser {
     let high = 0;
     for (let i = a; i < b; i++) high |= bytes[i];
     const ascii = high < 0x80 && len <= 256;
-    const src = ascii ? copyAscii(bytes, a, b) : text.slice(a, b);
-    const code = ascii ? viewOf(bytes.slice(a, b)) : undefined;
+    if (!ascii) return this.cache(slot, text.slice(a, b), undefined);
+    return this.cache(slot, copyAscii(bytes, a, b), viewOf(bytes.slice(a, b)));
+  }
+
+  /** A new Source for the location `text` (its bytes' view: `code`), cached in `slot`. */
+  private cache(slot: number, text: string, code: DataView | undefined): Source {
     const fresh: Source = {
-      text: src,
+      text,
       id: this.sourceCount++,
-      noise: NOISE_FILES.has(baseFile(src)),
+      noise: NOISE_FILES.has(baseFile(text)),
       code,
     };
     this.sources[slot] = fresh;

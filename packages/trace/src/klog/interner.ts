@@ -1,7 +1,7 @@
 /**
- * One string per distinct short ASCII value read from bytes: a log names the same few thousand
- * keys and targets over and over, and each event can share its key's string instead of cutting
- * a new one per line.
+ * One string per distinct short ASCII value read from bytes, with an id: a row taker (the page's
+ * reader worker) compares a line's keys and targets by id, and finds most of its rows' details
+ * without building them. A reader whose events are consumed as they come cuts slices (SLICES).
  *
  * Invariants:
  * - `get` returns a string equal to text[a, b) — always, whatever the table holds.

@@ -13,6 +13,8 @@
  *   structured  klog structured calls: `"STAGE" stage="read" key="ns/name" rv="1001"`
  *   unpatched   an unpatched Go controller: only "Successfully synced" / "Error syncing" lines
  *               among its noise
+ *   kubectl     the go shape as `kubectl logs --timestamps` prints it: an RFC 3339 time before
+ *               each line's klog header
  */
 import type { TraceEvent } from "../../packages/trace/src/index.ts";
 import { stageLine } from "../../packages/controller/src/probe/klog.ts";
@@ -27,6 +29,7 @@ export const LOG_SHAPES = [
   "learner",
   "structured",
   "unpatched",
+  "kubectl",
 ] as const;
 export type LogShape = (typeof LOG_SHAPES)[number];
 
@@ -173,7 +176,17 @@ export function shapeWriter(shape: LogShape, seed = 1): ShapeWriter {
       };
     case "unpatched":
       return { lines: (e) => (e.stage === "done" ? passEnd(e, "controller.go:222") : []) };
+    case "kubectl": {
+      const go = shapeWriter("go", seed);
+      return { lines: (e) => go.lines(e).map((line) => `${rfc3339Nano(e.ts)} ${line}`) };
+    }
   }
+}
+
+/** The time the kubelet stamped a line with, as `kubectl logs --timestamps` prints it. */
+function rfc3339Nano(tsMicros: number): string {
+  const iso = new Date(Math.floor(tsMicros / 1000)).toISOString();
+  return `${iso.slice(0, 19)}.${String(tsMicros % 1_000_000).padStart(6, "0")}250Z`;
 }
 
 /** The body of our TypeScript controller's STAGE line for an event (its header is the caller's). */

@@ -51,3 +51,19 @@ export function indexOfEither(
   while (i < end && bytes[i] !== a && bytes[i] !== b) i++;
   return i;
 }
+
+/**
+ * Bytes for a line that came as text (a line that is not ASCII, or a string chunk): one byte per
+ * character, at the same offsets — the character itself when ASCII, else 0x80, which fails every
+ * comparison with ASCII as the character's own bytes would. So a text line is read on the same
+ * path as a line of bytes, its values cut from the text. Fills `into` when it is long enough.
+ */
+export function shadowBytes(text: string, into: Uint8Array): Uint8Array {
+  const n = text.length;
+  const out = into.length >= n ? into : new Uint8Array(Math.max(n, 2 * into.length));
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    out[i] = c < 0x80 ? c : 0x80;
+  }
+  return out;
+}

@@ -5,7 +5,7 @@
  * time, a container runtime's `stderr F ` — so it is looked for anywhere in the line.
  */
 
-import { indexOfEither } from "./byte-span.ts";
+import { indexOfEither, shadowBytes, viewOf } from "./byte-span.ts";
 
 export interface KlogHeader {
   level: "I" | "W" | "E" | "F";
@@ -26,17 +26,8 @@ export interface KlogHeader {
 const HEADER_ANYWHERE =
   /([IWEF])(\d\d)(\d\d) (\d\d):(\d\d):(\d\d)\.(\d{6}) +(\d+) ([^ \]:]+(?::[^ \]:]+)*?):(\d+)\]/;
 
-function digit(line: string, i: number): number {
-  const c = line.charCodeAt(i) - 48;
-  return c >= 0 && c <= 9 ? c : -1000;
-}
-
-function two(line: string, i: number): number {
-  return digit(line, i) * 10 + digit(line, i + 1);
-}
-
 /**
- * Where a header's parts lie in its line, filled in place by `readHeaderAt` (the reader reuses
+ * Where a header's parts lie in its line, filled in place by `readHeaderBytes` (the reader reuses
  * one record for every line instead of building a KlogHeader per line).
  */
 export interface HeaderSpan {
@@ -75,59 +66,6 @@ const PID_WORDS2 = 10;
 const PID = 11;
 const MEMO_SIZE = 12;
 
-/**
- * Reads the header at `line[p]` into `out` without a regex or a substring (the hot path);
- * false when there is none there.
- */
-export function readHeaderAt(line: string, p: number, out: HeaderSpan): boolean {
-  const lv = line.charCodeAt(p);
-  // I W E F
-  if (lv !== 73 && lv !== 87 && lv !== 69 && lv !== 70) return false;
-  const month = two(line, p + 1);
-  const day = two(line, p + 3);
-  if (month < 1 || month > 12 || day < 1 || day > 31) return false;
-  if (line.charCodeAt(p + 5) !== 32 || line.charCodeAt(p + 8) !== 58) return false;
-  if (line.charCodeAt(p + 11) !== 58 || line.charCodeAt(p + 14) !== 46) return false;
-  const h = two(line, p + 6);
-  const m = two(line, p + 9);
-  const s = two(line, p + 12);
-  let frac = 0;
-  for (let i = p + 15; i < p + 21; i++) {
-    const d = digit(line, i);
-    // Checked digit by digit: a sum could make up for one -1000 ("300I87").
-    if (d < 0) return false;
-    frac = frac * 10 + d;
-  }
-  if (h < 0 || h > 23 || m < 0 || m > 59 || s < 0 || s > 60) return false;
-  let i = p + 21;
-  if (line.charCodeAt(i) !== 32) return false;
-  while (line.charCodeAt(i) === 32) i++;
-  let pid = 0;
-  const pidStart = i;
-  for (let d = digit(line, i); d >= 0; d = digit(line, ++i)) pid = pid * 10 + d;
-  if (i === pidStart || line.charCodeAt(i) !== 32) return false;
-  // The source location "file:line": up to the first "]", without spaces, its last ":" followed
-  // by digits only — so the ":" is the one right before the digits that end it.
-  const srcStart = i + 1;
-  const close = line.indexOf("]", srcStart);
-  if (close < 0) return false;
-  let colon = close - 1;
-  while (digit(line, colon) >= 0) colon--;
-  if (colon === close - 1 || colon <= srcStart || line.charCodeAt(colon) !== 58) return false;
-  const space = line.indexOf(" ", srcStart);
-  if (space >= 0 && space < close) return false;
-  out.level = line[p] as KlogHeader["level"];
-  out.month = month;
-  out.day = day;
-  out.timeOfDayUs = ((h * 60 + m) * 60 + s) * 1_000_000 + frac;
-  out.pid = pid;
-  out.srcStart = srcStart;
-  out.srcEnd = close;
-  out.msgStart = line.charCodeAt(close + 1) === 32 ? close + 2 : close + 1;
-  out.start = p;
-  return true;
-}
-
 /** The level of a header's first byte: I W E F, by character code. */
 const LEVELS: (KlogHeader["level"] | undefined)[] = [];
 LEVELS[73] = "I";
@@ -151,9 +89,9 @@ function fourDigits(w: number): number {
 }
 
 /**
- * readHeaderAt on the bytes of a line, `bytes[p, end)`, viewed by `view` at the same offsets: the
- * same answer, with offsets into `bytes` — for ASCII text, where byte and character offsets are
- * the same. Nothing at or past `end` is read as part of the header.
+ * Reads the header at the start of the line `bytes[p, end)`, viewed by `view` at the same offsets,
+ * into `out`; false when there is none there. Nothing at or past `end` is read as part of the
+ * header. (A line that came as text is read on its shadowBytes.)
  *
  * The date and second, and the pid, are compared with those of the header read before (out.memo)
  * as words: a log's lines share them, and a compare costs less than reading the digits again.
@@ -275,7 +213,7 @@ export function readHeaderBytes(
   return true;
 }
 
-/** A record for readHeaderAt to fill. */
+/** A record for readHeaderBytes to fill. */
 export function headerSpan(): HeaderSpan {
   return {
     level: "I",
@@ -291,16 +229,37 @@ export function headerSpan(): HeaderSpan {
   };
 }
 
-/** Reads the header of `line` into `out`: at its start, else after a prefix; false if none. */
-export function findHeader(line: string, out: HeaderSpan): boolean {
-  if (readHeaderAt(line, 0, out)) return true;
-  const m = HEADER_ANYWHERE.exec(line);
-  return m !== null && readHeaderAt(line, m.index, out);
+/**
+ * A header after a prefix in the line bytes[start, end), read into `out`: found by its shape in
+ * `text` (the same characters at the same offsets), then read as at a line's start.
+ */
+export function readPrefixedHeader(
+  bytes: Uint8Array,
+  view: DataView,
+  text: string,
+  start: number,
+  end: number,
+  out: HeaderSpan,
+): boolean {
+  const m = HEADER_ANYWHERE.exec(text.slice(start, end));
+  return m !== null && readHeaderBytes(bytes, view, start + m.index, end, out);
 }
 
-function parseAt(line: string, p: number): KlogHeader | undefined {
+/** "controller.go" from "pkg/controller.go:131". */
+export function baseFile(src: string): string {
+  const colon = src.lastIndexOf(":");
+  const slash = src.lastIndexOf("/", colon);
+  return src.slice(slash + 1, colon);
+}
+
+export function parseKlogHeader(line: string): KlogHeader | undefined {
+  const bytes = shadowBytes(line, NO_BYTES);
+  const view = viewOf(bytes);
   const h = headerSpan();
-  if (!readHeaderAt(line, p, h)) return undefined;
+  const end = line.length;
+  const found =
+    readHeaderBytes(bytes, view, 0, end, h) || readPrefixedHeader(bytes, view, line, 0, end, h);
+  if (!found) return undefined;
   return {
     level: h.level,
     month: h.month,
@@ -313,23 +272,11 @@ function parseAt(line: string, p: number): KlogHeader | undefined {
   };
 }
 
-/** "controller.go" from "pkg/controller.go:131". */
-export function baseFile(src: string): string {
-  const colon = src.lastIndexOf(":");
-  const slash = src.lastIndexOf("/", colon);
-  return src.slice(slash + 1, colon);
-}
+const NO_BYTES = new Uint8Array(0);
 
-export function parseKlogHeader(line: string): KlogHeader | undefined {
-  const direct = parseAt(line, 0);
-  if (direct) return direct;
-  const m = HEADER_ANYWHERE.exec(line);
-  return m ? parseAt(line, m.index) : undefined;
-}
-
-/** A four-digit year found in the prefix before the header (RFC 3339 times carry one). */
-export function yearInPrefix(line: string, headerStart: number): number | undefined {
-  if (headerStart < 10) return undefined;
-  const m = /(\d{4})-\d\d-\d\d[T ]/.exec(line.slice(0, headerStart));
+/** A four-digit year in the text before a line's header (RFC 3339 times carry one). */
+export function yearInPrefix(prefix: string): number | undefined {
+  if (prefix.length < 10) return undefined;
+  const m = /(\d{4})-\d\d-\d\d[T ]/.exec(prefix);
   return m ? Number(m[1]) : undefined;
 }

@@ -16,13 +16,19 @@
  */
 import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
-import { baseFile, findHeader, headerSpan, readHeaderBytes, yearInPrefix } from "./header.ts";
-import { mayBeMarker, parseMarker, SYNCED, syncedMarkerKey } from "./markers.ts";
-import { isStructuredTag, parseStageMessage } from "./stage-line.ts";
+import {
+  baseFile,
+  headerSpan,
+  readHeaderBytes,
+  readPrefixedHeader,
+  yearInPrefix,
+} from "./header.ts";
+import { mayBeMarker, parseMarker, SYNCED } from "./markers.ts";
+import { parseStageMessage } from "./stage-line.ts";
 import { fieldOrder, readStageBytes, tagAt, type RowOffer } from "./stage-bytes.ts";
 import { stageFields, type LineContext, type StageRowTaker } from "./stage-fields.ts";
 import { copyAscii, Interner, SLICES, type StringTable } from "./interner.ts";
-import { sameSpan, viewOf } from "./byte-span.ts";
+import { sameSpan, shadowBytes, viewOf } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
@@ -64,11 +70,11 @@ interface Source {
   /** Its number, one per Source made (see StageFields.srcId). */
   id: number;
   noise: boolean;
-  /** A view of its bytes, when it was cut from bytes (see sourceAt). */
+  /** A view of its bytes, when they are ASCII (see freshSource). */
   code: DataView | undefined;
 }
 
-/** SYNCED's bytes, to compare a line's with (see syncedKeyAt). */
+/** SYNCED's bytes, to compare a line's with (see syncedKey). */
 const SYNCED_BYTES = viewOf(new TextEncoder().encode(SYNCED));
 
 /**
@@ -109,8 +115,6 @@ export class KlogParser {
   private sourceCount = 0;
   /** Where the current line's byte-path event is read (one record, refilled per line). */
   private readonly where: LineContext = { ts: 0, src: "", line: 0, seq: 0, key: undefined };
-  /** The key of the last byte-path event: a pass-end line likely names it (see syncedMarkerKey). */
-  private lastKey: string | undefined;
   /** The fields of the last STAGE lines read from bytes, in order (see fieldOrder). */
   private readonly order = fieldOrder();
   /**
@@ -118,16 +122,18 @@ export class KlogParser {
    * for a row taker (it compares ids); else slices (see SLICES).
    */
   private readonly strings: StringTable;
-  /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none), for lines read as bytes. */
+  /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none). */
   private tagText = "";
   private tagFrom = 0;
   private tagAt = -1;
   /**
-   * The bytes of the last line read as bytes, and a view of them (one per 64 KB window; any view
-   * until the first).
+   * The bytes of the last line read, and a view of them (one per 64 KB window; any view until the
+   * first).
    */
   private bytes: Uint8Array | undefined;
   private view = SYNCED_BYTES;
+  /** The shadowBytes of lines that came as text, refilled line after line. */
+  private shadow: Uint8Array = new Uint8Array(256);
 
   constructor(
     private readonly opts: KlogOptions,
@@ -150,64 +156,20 @@ export class KlogParser {
   /** The pid in the header of the latest STAGE line (see otherProcess). */
   private stagePid: number | undefined;
 
-  line(text: string, lineNo: number): void {
-    const h = this.header;
-    if (!findHeader(text, h)) {
-      const at = text.indexOf("STAGE/");
-      if (at < 0) {
-        if (text.length > 0) this.foreignLines++;
-        // Continuations and other output are ordinary in a log; a JSON record is not: loopscope's
-        // own trace appended to a klog file (`up --record` on a log did that) would be lost unsaid.
-        if (!this.jsonNoted && text.startsWith('{"')) {
-          this.jsonNoted = true;
-          this.diag({
-            line: lineNo,
-            level: "warn",
-            message:
-              "a JSON record in a klog log: not read (a loopscope JSONL trace mixed into the log? read it as a file of its own; noted once)",
-          });
-        }
-        return;
-      }
-      if (!this.headerlessNoted) {
-        this.headerlessNoted = true;
-        this.diag({
-          line: lineNo,
-          level: "warn",
-          message:
-            "STAGE line without a klog header; its time is taken from the line before (noted once)",
-        });
-      }
-      this.klogLines++;
-      this.stage(text, at, lineNo, this.lastTs, undefined, text);
-      return;
-    }
-    this.klogLines++;
-    const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, h.start, lineNo);
-    if (ts < this.lastTs - BACKWARDS_US) this.wentBack(ts, lineNo);
-    this.lastTs = ts;
-    const source = this.source(text, h.srcStart, h.srcEnd);
-    const src = source.text;
-    const msgStart = h.msgStart;
-    const structured = isStructuredTag(text, msgStart);
-    const at = structured ? msgStart : text.indexOf("STAGE/", msgStart);
-    if (at >= 0) {
-      this.stagePid = h.pid;
-      this.stage(text.slice(msgStart), at - msgStart, lineNo, ts, src, text);
-      return;
-    }
-    if (!this.opts.keepNoise && (source.noise || this.otherProcess(h.pid))) {
-      this.noiseLines++;
-      return;
-    }
-    this.message(text, msgStart, h.level, ts, src, lineNo, false);
+  /**
+   * Reads a line that came as text (not ASCII, or from a string chunk) on its shadowBytes, as
+   * lineAt reads a line of bytes — into events only: the reader checks such a line's events (a key
+   * with invalid UTF-8, the whole line of one cut by NULs) where it takes them. `seq`: the seq the
+   * line's event would take.
+   */
+  line(text: string, lineNo: number, seq: number): void {
+    this.shadow = shadowBytes(text, this.shadow);
+    this.read(this.shadow, text, 0, text.length, lineNo, seq, undefined);
   }
 
   /**
    * Reads the line text[start, end), whose bytes are bytes[start, end) at the same offsets (see
-   * ByteLineSink) — the same events and diagnostics as `line(text.slice(start, end))`, with the
-   * header, the STAGE tag and the canonical STAGE line read on the bytes, and noise lines dropped
-   * without cutting them out. Anything else is cut out and read as text.
+   * ByteLineSink): canonical STAGE and success lines are offered to the row taker, if any.
    */
   lineAt(
     bytes: Uint8Array,
@@ -218,21 +180,39 @@ export class KlogParser {
     /** The seq the line's event would take. */
     seq: number,
   ): void {
+    this.read(bytes, text, start, end, lineNo, seq, this.rows);
+  }
+
+  /**
+   * The header, the STAGE tag and the canonical STAGE line are read on the bytes, noise lines
+   * dropped without cutting them out; what else the line says is cut out and read as text.
+   */
+  private read(
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    end: number,
+    lineNo: number,
+    seq: number,
+    rows: RowOffer | undefined,
+  ): void {
     const h = this.header;
     if (bytes !== this.bytes) {
       this.bytes = bytes;
       this.view = viewOf(bytes);
     }
-    // The year is settled on a first line read as text (its prefix may carry it).
-    if (this.year === undefined || !readHeaderBytes(bytes, this.view, start, end, h)) {
-      this.line(text.slice(start, end), lineNo);
+    if (
+      !readHeaderBytes(bytes, this.view, start, end, h) &&
+      !readPrefixedHeader(bytes, this.view, text, start, end, h)
+    ) {
+      this.headerless(bytes, text, start, end, lineNo, seq);
       return;
     }
     this.klogLines++;
     const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, start, lineNo);
     if (ts < this.lastTs - BACKWARDS_US) this.wentBack(ts, lineNo);
     this.lastTs = ts;
-    const source = this.sourceAt(bytes, text, h.srcStart, h.srcEnd);
+    const source = this.source(bytes, text, h.srcStart, h.srcEnd);
     const src = source.text;
     const msgStart = h.msgStart;
     const at = structuredAt(bytes, msgStart, end)
@@ -247,7 +227,7 @@ export class KlogParser {
         where.src = src;
         where.line = lineNo;
         where.seq = seq;
-        if (this.rows !== undefined) this.rows.fields.srcId = source.id;
+        if (rows !== undefined) rows.fields.srcId = source.id;
         const read = readStageBytes(
           bytes,
           text,
@@ -256,37 +236,33 @@ export class KlogParser {
           this.strings,
           where,
           start,
-          this.rows,
+          rows,
           this.view,
           this.order,
         );
-        if (read === null) {
-          this.lastKey = this.rows!.fields.key;
-          return;
-        }
+        if (read === null) return;
         if (read) {
-          this.lastKey = where.key;
           this.emit(read, true);
           return;
         }
       }
       const raw = text.slice(start, end);
-      this.stage(raw.slice(msgStart - start), at - msgStart, lineNo, ts, src, raw);
+      this.stage(raw.slice(msgStart - start), at - msgStart, lineNo, ts, src, raw, seq);
       return;
     }
     if (!this.opts.keepNoise && (source.noise || this.otherProcess(h.pid))) {
       this.noiseLines++;
       return;
     }
-    const synced = this.syncedKeyAt(bytes, text, msgStart, end);
+    const synced = this.syncedKey(bytes, text, msgStart, end);
     if (synced !== undefined) {
-      if (this.rows !== undefined) {
+      if (rows !== undefined) {
         const where = this.where;
         where.ts = ts;
         where.src = src;
         where.line = lineNo;
         where.seq = seq;
-        const f = this.rows.fields;
+        const f = rows.fields;
         f.key = synced;
         f.keyId = this.strings.lastId;
         f.srcId = source.id;
@@ -295,7 +271,46 @@ export class KlogParser {
       this.emitSynced(synced, ts, src, text.slice(start, end), lineNo);
       return;
     }
-    this.message(text.slice(start, end), msgStart - start, h.level, ts, src, lineNo, true);
+    this.message(text.slice(start, end), msgStart - start, h.level, ts, src, lineNo);
+  }
+
+  /** A line without a klog header: a header-less STAGE line, or a continuation, or other output. */
+  private headerless(
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    end: number,
+    lineNo: number,
+    seq: number,
+  ): void {
+    const at = this.findTag(bytes, text, start, end);
+    if (at < 0) {
+      if (end > start) this.foreignLines++;
+      // Continuations and other output are ordinary in a log; a JSON record is not: loopscope's
+      // own trace appended to a klog file (`up --record` on a log did that) would be lost unsaid.
+      if (!this.jsonNoted && text.startsWith('{"', start)) {
+        this.jsonNoted = true;
+        this.diag({
+          line: lineNo,
+          level: "warn",
+          message:
+            "a JSON record in a klog log: not read (a loopscope JSONL trace mixed into the log? read it as a file of its own; noted once)",
+        });
+      }
+      return;
+    }
+    if (!this.headerlessNoted) {
+      this.headerlessNoted = true;
+      this.diag({
+        line: lineNo,
+        level: "warn",
+        message:
+          "STAGE line without a klog header; its time is taken from the line before (noted once)",
+      });
+    }
+    this.klogLines++;
+    const raw = text.slice(start, end);
+    this.stage(raw, at - start, lineNo, this.lastTs, undefined, raw, seq);
   }
 
   /**
@@ -307,8 +322,13 @@ export class KlogParser {
     return this.stagePid !== undefined && pid !== this.stagePid;
   }
 
-  /** syncedMarkerKey on the bytes of text[from, end) (see lineAt): the same key, or undefined. */
-  private syncedKeyAt(
+  /**
+   * The key of the v0.31+ success line in its exact form, read on the bytes of text[from, end):
+   * `"Successfully synced" objectName="<key>"` ending the line, the key free of quotes,
+   * backslashes and apostrophes. Else undefined, and parseMarker decides (see message); where
+   * this answers, parseMarker finds the same key, outcome "synced".
+   */
+  private syncedKey(
     bytes: Uint8Array,
     text: string,
     from: number,
@@ -343,8 +363,8 @@ export class KlogParser {
   }
 
   /**
-   * A header line's message that is not a STAGE line: a pass end, or a note. `notSynced`: the
-   * v0.31 success line's shortcut already said no (syncedKeyAt answers as syncedMarkerKey does).
+   * A header line's message that is not a STAGE line, nor a success line syncedKey read: a pass
+   * end, or a note.
    */
   private message(
     text: string,
@@ -353,13 +373,7 @@ export class KlogParser {
     ts: number,
     src: string,
     lineNo: number,
-    notSynced: boolean,
   ): void {
-    const synced = notSynced ? undefined : syncedMarkerKey(text, msgStart, this.lastKey);
-    if (synced !== undefined) {
-      this.emitSynced(synced, ts, src, text, lineNo);
-      return;
-    }
     if (mayBeMarker(text, msgStart)) {
       const m = parseMarker(text, msgStart);
       if (m) {
@@ -404,27 +418,11 @@ export class KlogParser {
     this.emit({ stage: "done", ts, key, outcome: "synced", src, raw, line: lineNo });
   }
 
-  /** The source location text[a, b), cut out once per distinct location (see SOURCE_SLOTS). */
-  private source(text: string, a: number, b: number): Source {
-    // A header's location is at least "f:1"; its last characters tell most locations apart.
-    const len = b - a;
-    const slot =
-      (len * 31 +
-        text.charCodeAt(b - 1) * 7 +
-        text.charCodeAt(b - 2) * 3 +
-        text.charCodeAt(b - 3) +
-        text.charCodeAt(a)) &
-      (SOURCE_SLOTS - 1);
-    const hit = this.sources[slot];
-    if (hit !== undefined && hit.text.length === len && text.startsWith(hit.text, a)) return hit;
-    return this.cache(slot, text.slice(a, b), undefined);
-  }
-
   /**
-   * source() on the bytes of the location, text[a, b), whose view is this.view (see lineAt): the
-   * same cache and answers.
+   * The source location text[a, b), whose bytes this.view sees: cut out once per distinct
+   * location (see SOURCE_SLOTS).
    */
-  private sourceAt(bytes: Uint8Array, text: string, a: number, b: number): Source {
+  private source(bytes: Uint8Array, text: string, a: number, b: number): Source {
     const len = b - a;
     const slot =
       (len * 31 + bytes[b - 1] * 7 + bytes[b - 2] * 3 + bytes[b - 3] + bytes[a]) &
@@ -442,7 +440,7 @@ export class KlogParser {
     return this.freshSource(bytes, text, a, b, slot);
   }
 
-  /** A location not in the cache (see sourceAt): cut out, and cached in `slot`. */
+  /** A location not in the cache (see source): cut out, and cached in `slot`. */
   private freshSource(bytes: Uint8Array, text: string, a: number, b: number, slot: number): Source {
     const len = b - a;
     // A copy, not a slice: a slice would keep its whole decoded window alive.
@@ -472,6 +470,7 @@ export class KlogParser {
     ts: number,
     src: string | undefined,
     raw: string,
+    seq: number,
   ): void {
     const r = parseStageMessage(msg, at);
     if (!r.ok) {
@@ -485,7 +484,7 @@ export class KlogParser {
           level: "warn",
           message: `cut short: another log line begins inside it ("${msg.slice(from, from + 20)}…"); that line was read, the cut one was not`,
         });
-        this.line(msg.slice(from), lineNo);
+        this.line(msg.slice(from), lineNo, seq);
         return;
       }
       this.diag({ line: lineNo, level: "error", message: r.message });
@@ -515,7 +514,7 @@ export class KlogParser {
     start: number,
     lineNo: number,
   ): number {
-    if (this.year === undefined) this.settleYear(text, start, lineNo);
+    if (this.year === undefined) this.settleYear(text.slice(start, this.header.start), lineNo);
     else if (month < this.lastMonth - 6) this.year++;
     this.lastMonth = month;
     if (month * 100 + day !== this.dayKey) this.newDay(month, day);
@@ -528,8 +527,9 @@ export class KlogParser {
     if (d !== undefined) this.diag(d);
   }
 
-  private settleYear(text: string, start: number, lineNo: number): void {
-    const fromPrefix = yearInPrefix(text, start);
+  /** Settles the year on the first header line, whose text before the header is `prefix`. */
+  private settleYear(prefix: string, lineNo: number): void {
+    const fromPrefix = yearInPrefix(prefix);
     let how: string;
     let year: number;
     if (this.opts.year !== undefined) {

@@ -20,27 +20,8 @@ export interface PassMarker {
 
 const MARKER_KEYS = ["objectname", "resourcename", "objectreference", "objectref", "key", "object"];
 
-/** How the v0.31+ success line starts, up to its key. */
+/** How the v0.31+ success line starts, up to its key (the klog reader's shortcut reads it). */
 export const SYNCED = '"Successfully synced" objectName="';
-
-/**
- * The key of the v0.31+ success line in its exact form — `"Successfully synced"
- * objectName="<key>"` ending the line, the key free of quotes and backslashes — else undefined
- * (then parseMarker decides). On those lines parseMarker finds the same key, outcome "synced",
- * without scanning fields. A key equal to `reuse` comes back as `reuse` itself.
- */
-export function syncedMarkerKey(msg: string, from: number, reuse?: string): string | undefined {
-  const n = msg.length;
-  const a = from + SYNCED.length;
-  const end = n - 1;
-  // The line ends with the closing quote, after at least one character of key.
-  if (a >= end || msg.charCodeAt(end) !== 34 || !msg.startsWith(SYNCED, from)) return undefined;
-  if (msg.indexOf('"', a) !== end || msg.indexOf("\\", a) >= 0 || msg.indexOf("'", a) >= 0) {
-    return undefined;
-  }
-  if (reuse !== undefined && reuse.length === end - a && msg.startsWith(reuse, a)) return reuse;
-  return msg.slice(a, end);
-}
 
 /** Cheap pre-check so that ordinary lines never pay for the full parse. */
 export function mayBeMarker(msg: string, from: number): boolean {

@@ -244,7 +244,7 @@ export class TraceReader {
           message: "the log ends inside this line (cut mid-write?): it may be incomplete",
         });
       }
-      this.klog.line(text, no);
+      this.klog.line(text, no, this.nextSeq);
     } else this.jsonLine(text, no, terminated);
   }
 

@@ -193,7 +193,7 @@ describe("the worker's klog rows", () => {
     for (let i = 0; i < 67_000; i++) lines.push(`${h}STAGE/dequeue key=ns/k${i} len=0 worker=1`);
     for (let i = 0; i < 3_000; i++) lines.push(`${h}STAGE/dequeue key=ns/k${i} len=0 worker=2`);
     const read = expectSame(utf8.encode(lines.join("\n") + "\n"), [1 << 20], false);
-    // The first line is read as text (it settles the year); every other one is a row.
+    // The first line is read as text (it tells the format): an event. Every other one is a row.
     expect(read.events.length).toBe(1);
     expect(read.batch.newKeys.length).toBe(67_000);
   });

@@ -9,7 +9,7 @@
  * - a decoded pass equals the encoded one field for field: an absent optional field stays absent,
  *   an empty list is the shared empty list.
  */
-import { PASS_CAUSES, type Pass, type PassOutcome, type Trigger } from "@loopscope/trace";
+import { BatchIds, PASS_CAUSES, type Pass, type PassOutcome, type Trigger } from "@loopscope/trace";
 
 export interface PassBatch {
   length: number;
@@ -77,31 +77,9 @@ function list(column: Float64Array, at: number, n: number): number[] {
 }
 const unopt = (v: number): number | undefined => (Number.isNaN(v) ? undefined : v);
 
-/** Dense ids for strings, new ones handed out per batch. */
-class Ids {
-  private readonly ids = new Map<string, number>();
-  fresh: string[] = [];
-  first = 0;
-  id(s: string): number {
-    let id = this.ids.get(s);
-    if (id === undefined) {
-      id = this.ids.size;
-      this.ids.set(s, id);
-      this.fresh.push(s);
-    }
-    return id;
-  }
-  take(): { first: number; values: string[] } {
-    const out = { first: this.first, values: this.fresh };
-    this.first = this.ids.size;
-    this.fresh = [];
-    return out;
-  }
-}
-
 export class PassEncoder {
-  private readonly keys = new Ids();
-  private readonly fields = new Ids();
+  private readonly keys = new BatchIds(0);
+  private readonly fields = new BatchIds(0);
 
   encode(passes: readonly Pass[]): PassBatch {
     const n = passes.length;

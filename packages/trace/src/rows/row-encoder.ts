@@ -11,6 +11,7 @@
  *   column only when the column holds it exactly, everything else into the interned detail JSON.
  */
 import { detach } from "../detach.ts";
+import { BatchIds } from "./batch-ids.ts";
 import { EVENT_KINDS, type TraceEvent } from "../event.ts";
 import { NOT_DECIMAL, rvNumber } from "../analysis/rv-number.ts";
 
@@ -149,7 +150,7 @@ class DetailBuilder {
     this.count++;
   }
 
-  id(slot: number, interner: Interner): number {
+  id(slot: number, ids: BatchIds): number {
     // Grown one by one, never written past the end: a sparse array would turn into a dictionary.
     while (this.recent.length <= slot) this.recent.push([]);
     const memos = this.recent[slot];
@@ -165,7 +166,7 @@ class DetailBuilder {
     const n = this.count;
     const members = new Array<string>(n);
     for (let i = 0; i < n; i++) members[i] = member(this.names[i], this.values[i]);
-    const id = interner.intern(`{${members.join(",")}}`);
+    const id = ids.id(`{${members.join(",")}}`);
     if (memos.length >= MEMO_WAYS) memos.pop();
     // The memo keeps copies: values cut from a log line would keep the line's whole chunk alive.
     memos.unshift({
@@ -206,30 +207,6 @@ function detached(v: unknown): unknown {
   return v;
 }
 
-class Interner {
-  private readonly ids = new Map<string, number>();
-  private next = 1;
-  fresh: string[] = [];
-  firstFresh = 1;
-
-  intern(s: string): number {
-    let id = this.ids.get(s);
-    if (id === undefined) {
-      id = this.next++;
-      this.ids.set(s, id);
-      this.fresh.push(s);
-    }
-    return id;
-  }
-
-  take(): { first: number; values: string[] } {
-    const out = { first: this.firstFresh, values: this.fresh };
-    this.fresh = [];
-    this.firstFresh = this.next;
-    return out;
-  }
-}
-
 /** A batch's columns while it is being filled (capacity ≥ rows written). */
 type Filling = RowColumns;
 
@@ -263,8 +240,9 @@ function copyRows(to: Filling, from: Filling, n: number): void {
  * apart (`addRow`: the worker's byte-level JSONL path), both into the same batch, in order.
  */
 export class RowEncoder {
-  private readonly keys = new Interner();
-  private readonly details = new Interner();
+  /** Key and detail ids from 1: the page's string table keeps 0 for "none". */
+  private readonly keys = new BatchIds(1);
+  private readonly details = new BatchIds(1);
   private readonly detailBuilder = new DetailBuilder();
   private cols: Filling = filling(0);
   private n = 0;
@@ -277,12 +255,12 @@ export class RowEncoder {
 
   /** The id of a key string (interned on first use). */
   keyId(key: string): number {
-    return this.keys.intern(key);
+    return this.keys.id(key);
   }
 
   /** The id of a detail JSON text (interned on first use): see DetailBuilder for its form. */
   detailId(text: string): number {
-    return this.details.intern(text);
+    return this.details.id(text);
   }
 
   /** Encodes `events` (all of them, in order) into one batch. */
@@ -303,7 +281,7 @@ export class RowEncoder {
     c.seq[i] = e.seq;
     c.ts[i] = e.ts;
     c.stage[i] = STAGE_CODE[e.stage] ?? 6;
-    c.key[i] = e.key === undefined ? 0 : this.keys.intern(e.key);
+    c.key[i] = e.key === undefined ? 0 : this.keys.id(e.key);
     const rec = e as unknown as Record<string, unknown>;
     const d = this.detailBuilder;
     d.count = 0;

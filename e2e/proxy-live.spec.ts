@@ -18,9 +18,15 @@ let proxy: ProxyServer;
 let controller: ChildProcess | undefined;
 test.beforeAll(async () => {
   proxy = await startProxy();
+  // node itself, not the tsx wrapper: a signal to the wrapper left its node child running.
   controller = spawn(
-    join(REPO, "node_modules/.bin/tsx"),
-    ["apps/server/src/proxy/foo-controller.fixture.ts", proxy.controllerKubeconfig],
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "apps/server/src/proxy/foo-controller.fixture.ts",
+      proxy.controllerKubeconfig,
+    ],
     { cwd: REPO, stdio: ["ignore", "ignore", "pipe"] },
   );
   let err = "";
@@ -36,7 +42,11 @@ test.beforeAll(async () => {
   });
 });
 test.afterAll(async () => {
-  controller?.kill("SIGTERM");
+  if (controller && controller.exitCode === null) {
+    const exited = new Promise((resolve) => controller!.once("exit", resolve));
+    controller.kill("SIGTERM");
+    await exited;
+  }
   await proxy?.stop();
 });
 

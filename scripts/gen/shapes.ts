@@ -9,7 +9,7 @@
  *               `reason=` (empty on success), no `code=`/`changed=`/`worker=`, and its noise
  *   reordered   canonical names, but the fields of each line shuffled and optional ones dropped
  *   learner     other spellings (object=, resourceVersion=, queue_len=, workerID=, statusCode=),
- *               some values quoted
+ *               some values quoted, and on some lines a field of their own (`attempt=2`)
  *   structured  klog structured calls: `"STAGE" stage="read" key="ns/name" rv="1001"`
  *   unpatched   an unpatched Go controller: only "Successfully synced" / "Error syncing" lines
  *               among its noise
@@ -157,6 +157,7 @@ export function shapeWriter(shape: LogShape, seed = 1): ShapeWriter {
               const name = SPELLINGS[k] ? pick(SPELLINGS[k]) : k;
               return `${name}=${rand() < 0.3 ? q(v) : v}`;
             })
+            .concat(rand() < 0.3 ? [`attempt=${1 + Math.floor(rand() * 3)}`] : [])
             .join(" ");
           return [`${klogHeader("I", e.ts, e.src ?? "controller.go:1")}STAGE/${e.stage} ${body}`];
         },

@@ -6,7 +6,7 @@
  *
  *   (cd apps/web && pnpm exec vite build --outDir /tmp/dist-a)   # the build before the change
  *   (cd apps/web && pnpm exec vite build --outDir /tmp/dist-b)   # and after
- *   pnpm exec tsx scripts/bench/lib/ab-load.ts /tmp/dist-a /tmp/dist-b .bench/tmp/gen-v1-1000000.log 5
+ *   pnpm exec tsx scripts/bench/lib/ab-load.ts /tmp/dist-a /tmp/dist-b .bench/tmp/gen-v2-1000000.log 5
  */
 import { spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";

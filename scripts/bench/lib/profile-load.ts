@@ -4,7 +4,7 @@
  * with the most self time, and the page's marks. The before/after numbers in docs/performance.md
  * come from this.
  *
- *   pnpm build && pnpm exec tsx scripts/bench/lib/profile-load.ts .bench/tmp/gen-v1-1000000.jsonl
+ *   pnpm build && pnpm exec tsx scripts/bench/lib/profile-load.ts .bench/tmp/gen-v2-1000000.jsonl
  */
 import { dirname, resolve } from "node:path";
 import { acquireBrowser, dropAndLoad } from "./browser.ts";

@@ -11,10 +11,11 @@
  *   bytes, or bytes the decoder replaced one for one): every decision is taken on bytes compared
  *   with ASCII, which a non-ASCII byte and its replacement character both fail alike.
  * - An event it returns is the one parseStageMessage (stage-line.ts) builds from the same message,
- *   field for field and in the same property order. A line it cannot read exactly so — a
- *   positional word, an escape in a quoted value, a JSON value, an unknown or repeated field, a
- *   value that reads as nothing, a line without what its stage needs — it declines (undefined):
- *   the caller then takes parseStageMessage, which also says what is wrong with the line.
+ *   field for field and in the same property order — a field no role of its stage takes kept in
+ *   `extra`, as written. A line it cannot read exactly so — a positional word, an escape in a
+ *   quoted value, a JSON value, a repeated field, a value that reads as nothing, a line without
+ *   what its stage needs — it declines (undefined): the caller then takes parseStageMessage,
+ *   which also says what is wrong with the line.
  */
 import { STAGES, type Stage, type TraceEvent } from "../event.ts";
 import type { StringTable } from "./interner.ts";
@@ -309,6 +310,8 @@ export function readStageBytes(
   let targetId = -1;
   let reasonId = -1;
   let fieldsId = -1;
+  /** Fields no role of this stage takes, as the general path keeps them. */
+  let extra: Record<string, unknown> | undefined;
   let seen = 0;
   while (i < end) {
     while (i < end && bytes[i] === 32) i++;
@@ -322,7 +325,6 @@ export function readStageBytes(
       eq = indexOfEither(view, bytes, i, end, 61, 32); // "=", " "
       if (eq >= end || bytes[eq] !== 61 || eq === ks) return undefined; // a positional word
       s = spellingAt(bytes, ks, eq);
-      if (s < 0) return undefined; // a field only the general path keeps (in `extra`)
       if (order !== undefined && field < lastField) order[field] = s;
     }
     field++;
@@ -343,8 +345,15 @@ export function readStageBytes(
       if (b < end && bytes[b] === 9) return undefined;
       i = b;
     }
-    const role = ROLE_OF[roleRow + s];
-    if (role < 0) return undefined; // not a field of this stage: the general path keeps it in `extra`
+    const role = s < 0 ? -1 : ROLE_OF[roleRow + s];
+    if (role < 0) {
+      // No role of this stage: kept in `extra` as written, unless empty (absent). A name the
+      // general path reads otherwise (not a plain name, `stage`, one given twice) is its to read.
+      const kept = extraField(extra, bytes, text, ks, eq, a, b);
+      if (kept === false) return undefined;
+      extra = kept;
+      continue;
+    }
     const bit = 1 << role;
     // A field given twice (or under two spellings): the general path says which one counts.
     if ((seen & bit) !== 0) return undefined;
@@ -505,7 +514,7 @@ export function readStageBytes(
     if (verb === "update" && target.endsWith("/status")) verb = "updateStatus";
   }
   // A row holds what StageFields can: a line with more goes on as an event.
-  if (rows !== undefined && causeSeq === undefined && delayMs === undefined) {
+  if (rows !== undefined && causeSeq === undefined && delayMs === undefined && !extra) {
     const f = rows.fields;
     f.stage = stage;
     f.key = key;
@@ -539,7 +548,9 @@ export function readStageBytes(
   const raw = text.slice(lineStart, end);
   at.key = key;
   // Built in parseStageMessage's order, so both paths make events of the same shapes.
-  const e = { ts: at.ts, key, stage } as Record<string, unknown>;
+  const e = (
+    extra === undefined ? { ts: at.ts, key, stage } : { ts: at.ts, key, extra, stage }
+  ) as Record<string, unknown>;
   switch (stage) {
     case "watch":
       e.kind = kind;
@@ -582,6 +593,43 @@ export function readStageBytes(
   e.line = at.line;
   e.seq = at.seq;
   return e as unknown as TraceEvent;
+}
+
+/**
+ * `extra` with the field text[ks, eq) = text[a, b) added (an empty value is absent), as the
+ * general path adds it (see stage-line.ts's Roles) — or false when that path reads the field
+ * otherwise: a name that is not a plain one (letters, digits, `_`, `.`, `-`; it is a positional
+ * word there), `stage` (the structured tag's own), or a name given twice (its last value counts,
+ * moved to the end).
+ */
+function extraField(
+  extra: Record<string, unknown> | undefined,
+  bytes: Uint8Array,
+  text: string,
+  ks: number,
+  eq: number,
+  a: number,
+  b: number,
+): Record<string, unknown> | undefined | false {
+  const c0 = bytes[ks];
+  if (!((c0 | 32) >= 97 && (c0 | 32) <= 122) && c0 !== 95) return false;
+  for (let i = ks + 1; i < eq; i++) {
+    const c = bytes[i];
+    const letter = (c | 32) >= 97 && (c | 32) <= 122;
+    if (!letter && !(c >= 48 && c <= 57) && c !== 95 && c !== 46 && c !== 45) return false;
+  }
+  const name = text.slice(ks, eq);
+  if (name.toLowerCase() === "stage" || (extra !== undefined && Object.hasOwn(extra, name))) {
+    return false;
+  }
+  if (a === b) return extra;
+  // defineProperty: a name spelled "__proto__" is data like any other, not a prototype.
+  return Object.defineProperty(extra ?? {}, name, {
+    value: text.slice(a, b),
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 /** A number field's value (digits, else what Number makes of it), or undefined when none. */

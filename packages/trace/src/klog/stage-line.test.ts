@@ -162,14 +162,39 @@ describe("the byte path", () => {
         tag: fc.constantFrom("bare", "bare", "infos", "structured"),
         fields: fc.uniqueArray(
           fc.record({
-            role: fc.constantFrom(...ROLES_BY_STAGE[st]),
+            // Mostly the stage's own roles; another stage's field is kept in `extra`.
+            role: fc.oneof(
+              { weight: 6, arbitrary: fc.constantFrom(...ROLES_BY_STAGE[st]) },
+              { weight: 1, arbitrary: fc.constantFrom(...(Object.keys(NAMES) as Role[])) },
+            ),
             spelling: fc.nat(20),
             value: fc.nat(20),
             quoted: fc.boolean(),
           }),
           { selector: (f) => f.role, maxLength: 8 },
         ),
-        extra: fc.constantFrom("", "", "", " attempt=2", " word", " key=ns/z"),
+        // Fields of no role (kept in `extra` as written, an empty one absent), and what the
+        // general path reads otherwise: a positional word, a repeated field, `stage=`, a name
+        // that is no plain name.
+        extra: fc.constantFrom(
+          "",
+          "",
+          "",
+          " attempt=2",
+          ' logger="sample"',
+          " Attempt=x a.b-c_d=1",
+          " attempt=",
+          " attempt= attempt=3",
+          " attempt=1 attempt=",
+          " attempt=1 attempt=2",
+          " __proto__=1",
+          " _x=y",
+          " 9x=1",
+          " a:b=1",
+          " stage=write",
+          " word",
+          " key=ns/z",
+        ),
       })
       .map((r) => {
         const pairs = r.fields.map((f) => {
@@ -188,6 +213,7 @@ describe("the byte path", () => {
 
   it("builds exactly what the general parser builds, property for property, whenever it answers — with the Interner's strings or slices", () => {
     let hits = 0;
+    let withExtra = 0;
     const strings = new Interner();
     fc.assert(
       fc.property(line, (msg) => {
@@ -203,6 +229,7 @@ describe("the byte path", () => {
         );
         if (got) {
           hits++;
+          if (got.extra !== undefined) withExtra++;
           if (!general.ok) throw new Error(`${msg}: ${general.message}`);
           expect(general.warnings, msg).toBeUndefined();
           const want = { ...general.event, ts: 7, src: "c.go:1", raw: msg, line: 3, seq: 5 };
@@ -213,6 +240,7 @@ describe("the byte path", () => {
     );
     // Many of these lines are odd on purpose (no key, a bad value): it still reads a good share.
     expect(hits).toBeGreaterThan(300);
+    expect(withExtra).toBeGreaterThan(30);
   });
 
   it("answers the same when it guesses each line's fields from the lines before, right or wrong", () => {

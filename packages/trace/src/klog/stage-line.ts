@@ -9,7 +9,7 @@
  *
  * Fields it cannot find stay absent; keys it does not know go to `extra`.
  */
-import type { EnqueueEvent, Stage, UnsequencedEvent } from "../event.ts";
+import type { Stage, UnsequencedEvent } from "../event.ts";
 import { isStage } from "../event.ts";
 import { type Fields, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
@@ -214,7 +214,6 @@ function build(stage: Stage, r: Roles, words: string[]): StageParse {
   // stages are all about a Foo's key: there an empty one is no key at all.
   if (key === "" && stage !== "watch") key = positionalKey(words);
   const extra = r.extra;
-  const base = { ts: 0, key: key ?? "", ...(extra ? { extra } : {}) };
   switch (stage) {
     case "watch": {
       const kindRaw = r.get("kind") ?? words.find((w) => KINDS[w.toLowerCase()] !== undefined);
@@ -243,61 +242,68 @@ function build(stage: Stage, r: Roles, words: string[]): StageParse {
       const assumed: string[] = [];
       if (kind === undefined) assumed.push("kind");
       if (event === undefined) assumed.push("event");
-      const e = {
-        ...base,
-        key,
-        stage: "watch" as const,
-        // The exercise's only watch line is the Foo add handler, so that is the reading of a
-        // bare "STAGE/watch ns/name"; the assumption is recorded in extra.assumed.
-        kind: kind ?? "Foo",
-        event: event ?? "add",
-        name: name ?? "",
-        ...(ns !== undefined ? { ns } : {}),
-      };
-      setDefined(e, "rv", r.get("rv"));
-      setDefined(e, "oldRv", r.get("oldRv"));
-      if (assumed.length) e.extra = { ...e.extra, assumed: assumed.join(",") };
-      return { ok: true, event: e };
+      const e = opened(key, extra, "watch");
+      // The exercise's only watch line is the Foo add handler, so that is the reading of a
+      // bare "STAGE/watch ns/name"; the assumption is recorded in extra.assumed.
+      e.kind = kind ?? "Foo";
+      e.event = event ?? "add";
+      e.name = name ?? "";
+      if (ns !== undefined) e.ns = ns;
+      const rv = r.get("rv");
+      if (rv !== undefined) e.rv = rv;
+      const oldRv = r.get("oldRv");
+      if (oldRv !== undefined) e.oldRv = oldRv;
+      if (assumed.length) e.extra = { ...extra, assumed: assumed.join(",") };
+      return built(e);
     }
     case "enqueue": {
       if (key === undefined)
         return { ok: false, message: "STAGE/enqueue without a key (key=ns/name)" };
-      const e: Omit<EnqueueEvent, "seq"> = { ...base, key, stage: "enqueue" };
-      setDefined(e, "len", r.num("len"));
-      const merged = r.get("merged");
-      if (merged !== undefined) setDefined(e, "merged", mergedOf(merged));
+      const e = opened(key, extra, "enqueue");
+      const len = r.num("len");
+      if (len !== undefined) e.len = len;
+      const mergedRaw = r.get("merged");
+      const merged = mergedRaw === undefined ? undefined : mergedOf(mergedRaw);
+      if (merged !== undefined) e.merged = merged;
       const cause = r.get("cause");
       if (cause !== undefined && CAUSES[cause.toLowerCase()]) e.cause = CAUSES[cause.toLowerCase()];
       else {
         const w = words.find((x) => CAUSES[x.toLowerCase()] !== undefined && x !== key);
         if (w) e.cause = CAUSES[w.toLowerCase()];
       }
-      setDefined(e, "causeSeq", r.num("causeSeq"));
-      setDefined(e, "delayMs", r.durationMs("delay"));
-      return { ok: true, event: e };
+      const causeSeq = r.num("causeSeq");
+      if (causeSeq !== undefined) e.causeSeq = causeSeq;
+      const delayMs = r.durationMs("delay");
+      if (delayMs !== undefined) e.delayMs = delayMs;
+      return built(e);
     }
     case "dequeue": {
       if (key === undefined)
         return { ok: false, message: "STAGE/dequeue without a key (key=ns/name)" };
-      const e = { ...base, key, stage: "dequeue" as const };
-      setDefined(e, "len", r.num("len"));
-      setDefined(e, "worker", r.num("worker"));
-      return { ok: true, event: e };
+      const e = opened(key, extra, "dequeue");
+      const len = r.num("len");
+      if (len !== undefined) e.len = len;
+      const worker = r.num("worker");
+      if (worker !== undefined) e.worker = worker;
+      return built(e);
     }
     case "read": {
       if (key === undefined)
         return { ok: false, message: "STAGE/read without a key (key=ns/name)" };
-      const e = { ...base, key, stage: "read" as const };
-      setDefined(e, "rv", r.get("rv"));
-      setDefined(e, "generation", r.num("generation"));
+      const e = opened(key, extra, "read");
+      const rv = r.get("rv");
+      if (rv !== undefined) e.rv = rv;
+      const generation = r.num("generation");
+      if (generation !== undefined) e.generation = generation;
       let found = bool(r.get("found"));
       if (found === undefined && words.some((w) => /^not[-_ ]?found$/i.test(w))) found = false;
-      setDefined(e, "found", found);
-      setDefined(e, "worker", r.num("worker"));
-      return { ok: true, event: e };
+      if (found !== undefined) e.found = found;
+      const worker = r.num("worker");
+      if (worker !== undefined) e.worker = worker;
+      return built(e);
     }
     case "write":
-      return buildWrite(r, words, key, base);
+      return buildWrite(r, words, key, extra);
   }
 }
 
@@ -305,7 +311,7 @@ function buildWrite(
   r: Roles,
   words: string[],
   key: string | undefined,
-  base: { ts: number; key: string; extra?: Record<string, unknown> },
+  extra: Record<string, unknown> | undefined,
 ): StageParse {
   const verbRaw = r.get("verb") ?? words.find((w) => WRITE_VERBS[w.toLowerCase()] !== undefined);
   let verb: string | undefined = verbRaw === undefined ? undefined : writeVerbOf(verbRaw);
@@ -332,7 +338,9 @@ function buildWrite(
     if (parts.length >= 3) key = `${parts[1]}/${parts[2]}`;
   }
   if (key === undefined) return { ok: false, message: "STAGE/write without a key or target" };
-  const e = { ...base, key, stage: "write" as const, verb: verb ?? "", target: target ?? "" };
+  const e = opened(key, extra, "write");
+  e.verb = verb ?? "";
+  e.target = target ?? "";
   const codeRaw = r.get("code");
   let code = num(codeRaw);
   let reason = r.get("reason");
@@ -345,19 +353,36 @@ function buildWrite(
     const w = words.find((x) => /^(conflict|alreadyexists|notfound|error|failed)$/i.test(x));
     if (w) reason = w;
   }
-  setDefined(e, "code", code);
-  setDefined(e, "reason", reason);
-  setDefined(e, "rv", r.get("rv"));
+  if (code !== undefined) e.code = code;
+  if (reason !== undefined) e.reason = reason;
+  const rv = r.get("rv");
+  if (rv !== undefined) e.rv = rv;
   const changedRaw = r.get("changed");
   const changed = bool(changedRaw);
-  setDefined(e, "changed", changed);
+  if (changed !== undefined) e.changed = changed;
   // `changed=status.lastSyncTime` names the fields rather than saying yes/no.
   const fields = r.get("fields") ?? (changed === undefined ? changedRaw : undefined);
-  if (fields !== undefined) setDefined(e, "fields", fieldList(fields));
-  setDefined(e, "worker", r.num("worker"));
-  return { ok: true, event: e };
+  if (fields !== undefined) e.fields = fieldList(fields);
+  const worker = r.num("worker");
+  if (worker !== undefined) e.worker = worker;
+  return built(e);
 }
 
-function setDefined<T extends object, K extends string>(o: T, k: K, v: unknown): void {
-  if (v !== undefined) (o as Record<string, unknown>)[k] = v;
+/** An event being built: its members added one by one, by name. */
+type Building = Record<string, unknown>;
+
+/**
+ * An event's first members, in the order every path builds them (see stage-bytes.ts): `ts`,
+ * `key`, `extra` when there is any, `stage`. Members set by name, not through a spread or a
+ * store by a computed name: those kept each line's event on V8's slow generic path.
+ */
+function opened(key: string, extra: Record<string, unknown> | undefined, stage: Stage): Building {
+  const e: Building = { ts: 0, key };
+  if (extra !== undefined) e.extra = extra;
+  e.stage = stage;
+  return e;
+}
+
+function built(e: Building): StageParse {
+  return { ok: true, event: e as unknown as UnsequencedEvent };
 }

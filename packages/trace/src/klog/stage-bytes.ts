@@ -618,18 +618,23 @@ function extraField(
     const letter = (c | 32) >= 97 && (c | 32) <= 122;
     if (!letter && !(c >= 48 && c <= 57) && c !== 95 && c !== 46 && c !== 45) return false;
   }
+  if (eq - ks === 5 && isStageName(bytes, ks)) return false;
   const name = text.slice(ks, eq);
-  if (name.toLowerCase() === "stage" || (extra !== undefined && Object.hasOwn(extra, name))) {
-    return false;
-  }
+  // `__proto__` too: the general path keeps it as data, where a store here would set a prototype.
+  if (name === "__proto__" || (extra !== undefined && Object.hasOwn(extra, name))) return false;
   if (a === b) return extra;
-  // defineProperty: a name spelled "__proto__" is data like any other, not a prototype.
-  return Object.defineProperty(extra ?? {}, name, {
-    value: text.slice(a, b),
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  extra ??= {};
+  extra[name] = text.slice(a, b);
+  return extra;
+}
+
+/** "stage", in bytes: a field name in any case is compared with it lower-cased (`| 32`). */
+const STAGE_NAME = [115, 116, 97, 103, 101];
+
+/** Whether bytes[ks, ks + 5) spell "stage" in any case. */
+function isStageName(bytes: Uint8Array, ks: number): boolean {
+  for (let i = 0; i < 5; i++) if ((bytes[ks + i] | 32) !== STAGE_NAME[i]) return false;
+  return true;
 }
 
 /** A number field's value (digits, else what Number makes of it), or undefined when none. */

@@ -192,6 +192,7 @@ describe("the byte path", () => {
           " 9x=1",
           " a:b=1",
           " stage=write",
+          " STAGE=x",
           " word",
           " key=ns/z",
         ),
@@ -239,8 +240,8 @@ describe("the byte path", () => {
       { numRuns: 3000 },
     );
     // Many of these lines are odd on purpose (no key, a bad value): it still reads a good share.
-    expect(hits).toBeGreaterThan(300);
-    expect(withExtra).toBeGreaterThan(30);
+    expect(hits).toBeGreaterThan(200);
+    expect(withExtra).toBeGreaterThan(100);
   });
 
   it("answers the same when it guesses each line's fields from the lines before, right or wrong", () => {

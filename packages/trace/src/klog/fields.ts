@@ -14,11 +14,13 @@ export interface Fields {
   error?: string;
 }
 
-function isKeyStart(c: number): boolean {
+/** Whether character code `c` may begin a field name (the same test on bytes, for ASCII). */
+export function isKeyStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
 
-function isKeyChar(c: number): boolean {
+/** Whether character code `c` may continue a field name. */
+export function isKeyChar(c: number): boolean {
   return isKeyStart(c) || (c >= 48 && c <= 57) || c === 46 || c === 45;
 }
 

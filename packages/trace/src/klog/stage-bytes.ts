@@ -21,6 +21,7 @@ import { STAGES, type Stage, type TraceEvent } from "../event.ts";
 import type { StringTable } from "./interner.ts";
 import type { LineContext, StageFields } from "./stage-fields.ts";
 import { indexOfEither, viewOf } from "./byte-span.ts";
+import { isKeyChar, isKeyStart } from "./fields.ts";
 import {
   bool,
   CAUSES,
@@ -598,8 +599,7 @@ export function readStageBytes(
 /**
  * `extra` with the field text[ks, eq) = text[a, b) added (an empty value is absent), as the
  * general path adds it (see stage-line.ts's Roles) — or false when that path reads the field
- * otherwise: a name that is not a plain one (letters, digits, `_`, `.`, `-`; it is a positional
- * word there), `stage` (the structured tag's own), or a name given twice (its last value counts,
+ * otherwise: a name that is not a plain one (see fields.ts), `stage` (the structured tag's own), or a name given twice (its last value counts,
  * moved to the end).
  */
 function extraField(
@@ -611,13 +611,9 @@ function extraField(
   a: number,
   b: number,
 ): Record<string, unknown> | undefined | false {
-  const c0 = bytes[ks];
-  if (!((c0 | 32) >= 97 && (c0 | 32) <= 122) && c0 !== 95) return false;
-  for (let i = ks + 1; i < eq; i++) {
-    const c = bytes[i];
-    const letter = (c | 32) >= 97 && (c | 32) <= 122;
-    if (!letter && !(c >= 48 && c <= 57) && c !== 95 && c !== 46 && c !== 45) return false;
-  }
+  // A name as scanFields reads one; anything else is a positional word there.
+  if (!isKeyStart(bytes[ks])) return false;
+  for (let i = ks + 1; i < eq; i++) if (!isKeyChar(bytes[i])) return false;
   if (eq - ks === 5 && isStageName(bytes, ks)) return false;
   const name = text.slice(ks, eq);
   // `__proto__` too: the general path keeps it as data, where a store here would set a prototype.

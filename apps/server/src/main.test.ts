@@ -1,4 +1,7 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -46,5 +49,27 @@ describe("loopscope CLI dispatcher", () => {
       expect(r.stderr).toContain("usage: loopscope <command>");
       for (const name of Object.keys(commandTable)) expect(r.stderr).toContain(name);
     }
+  }, 120_000);
+
+  it("ends quietly with 0 when its reader closes the pipe early (`stats --json | head`)", async () => {
+    // Output well past a pipe's buffer, so the CLI is still writing when the pipe closes.
+    const lines: string[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const h = `I1202 09:00:10.${String(i).padStart(6, "0")}   4242 controller.go:1] `;
+      lines.push(`${h}STAGE/enqueue key=ns/foo-${i} len=1`, `${h}STAGE/dequeue key=ns/foo-${i}`);
+    }
+    const file = join(mkdtempSync(join(tmpdir(), "loopscope-epipe-")), "many.log");
+    writeFileSync(file, lines.join("\n") + "\n");
+    const child = spawn(tsx, [main, "stats", file, "--json"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    let first = "";
+    child.stdout.once("data", (d: Buffer) => {
+      first = d.toString();
+      child.stdout.destroy();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(first).toMatch(/^\{\n  "format": "klog"/);
+    expect([code, stderr]).toEqual([0, ""]);
   }, 120_000);
 });

@@ -33,6 +33,14 @@ function printHelp(to: NodeJS.WriteStream): void {
   to.write(`usage: loopscope <command> [options]\n\ncommands:\n${lines.join("\n")}\n`);
 }
 
+// A reader that stops reading (`loopscope stats FILE --json | head`) closes the pipe: the output
+// is no longer wanted, which is not a failure — end quietly, as grep or cat do. Any other write
+// error (a full disk behind `> file`) is one line and exit 1, never a stack trace.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code !== "EPIPE") process.stderr.write(`loopscope: stdout: ${err.message}\n`);
+  process.exit(err.code === "EPIPE" ? 0 : 1);
+});
+
 const here = typedInDirectory(process.env, process.cwd());
 if (here !== undefined) process.chdir(here);
 

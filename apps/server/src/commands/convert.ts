@@ -252,7 +252,6 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === "EPIPE") return 0;
     if (code) {
       err(`${flags.out ?? "stdout"}: ${(e as Error).message}`);
       return 1;

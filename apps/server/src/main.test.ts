@@ -60,7 +60,9 @@ describe("loopscope CLI dispatcher", () => {
     }
     const file = join(mkdtempSync(join(tmpdir(), "loopscope-epipe-")), "many.log");
     writeFileSync(file, lines.join("\n") + "\n");
-    const child = spawn(tsx, [main, "stats", file, "--json"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(tsx, [main, "stats", file, "--json"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     let first = "";
@@ -69,7 +71,7 @@ describe("loopscope CLI dispatcher", () => {
       child.stdout.destroy();
     });
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    expect(first).toMatch(/^\{\n  "format": "klog"/);
+    expect(first).toMatch(/^\{\n {2}"format": "klog"/);
     expect([code, stderr]).toEqual([0, ""]);
   }, 120_000);
 });

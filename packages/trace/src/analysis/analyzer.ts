@@ -91,8 +91,6 @@ export class Analyzer {
   private orphans = 0;
   private lastKey: string | undefined;
   private lastState: KeyState | undefined;
-  /** Field names seen in writes, each kept once (see addFields). */
-  private readonly fieldNames = new Map<string, string>();
   /**
    * Rows of the passes opened or changed since the last `takeChangedPasses` (with
    * `trackChanges`), each once: a row is listed when its `changedIn` slot does not hold the
@@ -787,28 +785,9 @@ export class Analyzer {
     this.touch(st, p);
     table.addChangingWrite(p, writeSeq);
     st.changingWrites++;
-    if (fields) this.addFields(p, fields);
+    if (fields) for (const f of fields) table.addChangedField(p, f);
     if (st.candidate === table.index(p) && !st.createConfirmed) st.candidate = -1;
     this.qualifyHotLoop(st, p);
-  }
-
-  /**
-   * Adds the field names to the pass, each detached and shared: a field name read from a log is
-   * a slice of its whole decoded chunk, and passes keep them — without this a trace's analysis
-   * held the entire text alive and every young-generation collection copied it again.
-   */
-  private addFields(p: number, fields: string[]): void {
-    for (const f of fields) {
-      if (this.table.changedFields(p).includes(f)) continue;
-      let name = this.fieldNames.get(f);
-      if (name === undefined) {
-        // Bounded: a log that names endless distinct fields only loses the sharing.
-        if (this.fieldNames.size >= MAX_FIELD_NAMES) this.fieldNames.clear();
-        name = detach(f);
-        this.fieldNames.set(name, name);
-      }
-      this.table.setChangedFields(p, append(this.table.changedFields(p), name));
-    }
   }
 
   // ── hot loops ─────────────────────────────────────────────────────────────────────────────
@@ -947,9 +926,6 @@ function hintFor(text: string): string {
     return " — the Foo has no spec.deploymentName; set it (kubectl edit foo)";
   return "";
 }
-
-/** How many distinct field names the Analyzer shares before it starts over. */
-const MAX_FIELD_NAMES = 4096;
 
 /** HTTP status of the Kubernetes Status reasons a log may give instead of a code. */
 const REASON_CODES: Record<string, number> = {

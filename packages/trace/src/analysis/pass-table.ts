@@ -9,8 +9,8 @@
  * 6 doubles and 18 int32s side by side in two typed arrays (the event that touches a pass touches
  * a few cache lines, not a few objects). Its triggers are a list in the TriggerTable, and its
  * writes and changing writes lists in a SeqLists arena: the row holds where each list starts (and
- * ends) and its length, and no object per list or item is kept. Only its changed fields (strings,
- * and rare) are kept as an array, in a map by row for the rows that have any.
+ * ends) and its length, and no object per list or item is kept. Its changed fields are one of the
+ * few lists of a FieldLists, by number.
  *
  * Invariants:
  * - Rows are never removed or reordered; a row's numbers may change while its pass is open and,
@@ -22,13 +22,14 @@
  * - The changing-write count (CHANGING) is the length of the changing writes' list, which keeps
  *   the order they were found changing in (not always the writes' own); the Pass's list is
  *   `undefined` until the first.
- * - The changed fields are a short list (see short-list.ts): never push onto it.
+ * - The changed fields only grow, a name at a time (see FieldLists.with).
  */
 import type { PassOutcome } from "../event.ts";
 import type { Pass, PassCause } from "./model.ts";
 import { CAUSE_CODE, PASS_CAUSES } from "./model.ts";
 import { RowChunks } from "./row-chunks.ts";
 import { SeqLists } from "./seq-lists.ts";
+import { FieldLists } from "./field-lists.ts";
 import { none } from "./short-list.ts";
 import type { TriggerTable } from "./trigger-table.ts";
 
@@ -68,7 +69,9 @@ const CHANGING_WRITES = 15;
 const LAST_CHANGING_WRITE = 16;
 /** The key's previous pass (-1: none): a key's rows are a chain, newest first. */
 const PREVIOUS = 17;
-const I_WIDTH = 18;
+/** The changed fields: a list of the FieldLists (0: none). */
+const FIELDS = 18;
+const I_WIDTH = 19;
 
 const INFERRED = 1;
 const FROM_MARKERS = 2;
@@ -80,8 +83,8 @@ export class PassTable {
   private readonly rows = new RowChunks(F_WIDTH);
   /** The same rows' int32 slots (added in step with `rows`). */
   private readonly ints = new RowChunks(I_WIDTH, (n) => new Int32Array(n));
-  /** The fields a row's writes changed, for the rows that have any (strings: rare, kept as they are). */
-  private readonly fields = new Map<number, string[]>();
+  /** The lists of fields the rows' writes changed (see FIELDS). */
+  private readonly fields = new FieldLists();
   /** The passes' writes and changing writes. */
   private readonly seqs = new SeqLists();
 
@@ -122,7 +125,7 @@ export class PassTable {
     i[j + KEY_ID] = keyId;
     i[j + INDEX] = index;
     i[j + NUMBER] = number;
-    // CHANGING, NOOP, CONFLICTS, RUN and CHANGED_IN start at 0, as a new chunk's slots do.
+    // CHANGING, NOOP, CONFLICTS, RUN, CHANGED_IN and FIELDS start at 0, as a new chunk's slots do.
     i[j + CAUSE] = CAUSE_CODE[cause];
     i[j + FLAGS] = (inferred ? INFERRED : 0) | (dequeueSeq === undefined ? FROM_MARKERS : 0);
     i[j + TRIGGERS] = firstTrigger;
@@ -299,10 +302,13 @@ export class PassTable {
     n[o + LAST_WRITE] = item;
   }
   changedFields(row: number): string[] {
-    return this.fields.get(row) ?? none();
+    return this.fields.names(this.ints.nums(row)[this.ints.at(row) + FIELDS]);
   }
-  setChangedFields(row: number, list: string[]): void {
-    this.fields.set(row, list);
+  /** Adds a field to those the row's writes changed (once: a name it has is not added again). */
+  addChangedField(row: number, name: string): void {
+    const i = this.ints.nums(row);
+    const j = this.ints.at(row) + FIELDS;
+    i[j] = this.fields.with(i[j], name);
   }
 
   /** The row as a Pass (a new object). */

@@ -1,10 +1,9 @@
 /**
- * Lists that stay short: a pass's changed fields hold one or two items each. (Its triggers and
- * writes, as numerous as passes, are not arrays at all: see trigger-table.ts and seq-lists.ts.)
- * A push onto an array grows its room to 1.5 × length + 16 (17 for an array of one): over 200k
- * retained passes that was most of the heap. So lists are shared while empty (`none`) and grown
- * by `append`, which copies a short list into an array of its exact new length — never push onto
- * a list these made.
+ * Lists that stay short, kept per key: the kinds a key saw added hold one or two items. A push
+ * onto an array grows its room to 1.5 × length + 16 (17 for an array of one): over 100k keys that
+ * adds up. So lists are shared while empty (`none`) and grown by `append`, which copies a short
+ * list into an array of its exact new length — never push onto a list these made. (A pass's
+ * lists are not arrays at all: see trigger-table.ts, seq-lists.ts and field-lists.ts.)
  */
 const NONE_LIST: readonly never[] = Object.freeze([]);
 

@@ -23,7 +23,7 @@ import {
   type FieldName,
 } from "../event-fields.ts";
 import { ABSENT, KIND_CODES, NUMERIC_FIELDS, type RowEncoder } from "./row-encoder.ts";
-import { ByteIds, HASH_SEED } from "./byte-ids.ts";
+import { HASH_SEED, type BatchIds } from "./batch-ids.ts";
 
 /** Every field name a record may carry; a field's index is its bit in the masks below. */
 const FIELDS = Object.keys(FIELD_TYPES) as FieldName[];
@@ -142,8 +142,8 @@ function digits(b: Uint8Array, from: number, to: number): number {
 }
 
 export class JsonlRows {
-  private readonly keyIds: ByteIds;
-  private readonly detailIds: ByteIds;
+  private readonly keyIds: BatchIds;
+  private readonly detailIds: BatchIds;
   private detail = new Uint8Array(256);
   /** Recent details per (key, stage) slot: detail entries + 1, most recent first (0 = none). */
   private readonly memo = new Int32Array((1 << MEMO_BITS) * MEMO_WAYS);
@@ -161,8 +161,8 @@ export class JsonlRows {
     private readonly encoder: RowEncoder,
     private readonly take: (seq: number, ts: number) => boolean,
   ) {
-    this.keyIds = new ByteIds((k) => encoder.keyId(k));
-    this.detailIds = new ByteIds((d) => encoder.detailId(d));
+    this.keyIds = encoder.keyIds;
+    this.detailIds = encoder.detailIds;
   }
 
   /** Reads the line b[from, to) ("\n" excluded) into a row, or declines it (false). */
@@ -252,7 +252,7 @@ export class JsonlRows {
     if (!isAscii(b, this.start[keyAt], this.end[keyAt])) return false;
     if (!this.take(seq, ts)) return false;
     // Interned only now: a declined line must leave no trace, not even a string id.
-    const key = this.keyIds.id(b, this.start[keyAt] + 1, this.end[keyAt] - 1);
+    const key = this.keyIds.idOfBytes(b, this.start[keyAt] + 1, this.end[keyAt] - 1);
     const detail = members === 0 ? 0 : this.detailId(key, stage, b, n);
     this.encoder.addRow(seq, ts, stage, key, rv, oldRv, line, len, causeSeq, worker, detail);
     if (rawAt >= 0) this.encoder.setRaw(this.stringAt(b, rawAt));

@@ -206,10 +206,10 @@ export class KlogRows implements StageRowTaker {
 
   /** The encoder's id of `key`, remembered by the reader's id of it (`id`, -1: none). */
   private keyId(key: string, id: number): number {
-    if (id < 0) return this.encoder.keyId(key);
+    if (id < 0) return this.encoder.keyIds.id(key);
     const slot = id & (KEY_SLOTS - 1);
     if (this.keyTags[slot] === id) return this.keyIds[slot];
-    const encoded = this.encoder.keyId(key);
+    const encoded = this.encoder.keyIds.id(key);
     this.keyTags[slot] = id;
     this.keyIds[slot] = encoded;
     return encoded;
@@ -219,7 +219,7 @@ export class KlogRows implements StageRowTaker {
     const c = this.codes;
     let known = true;
     for (let i = 0; i < n; i++) if (c[i] < 0) known = false;
-    if (!known) return this.encoder.detailId(this.text(stage, n));
+    if (!known) return this.encoder.detailIds.id(this.text(stage, n));
     const at = slot * WAYS * STRIDE;
     if (at + WAYS * STRIDE > this.memo.length) this.grow(at + WAYS * STRIDE);
     const memo = this.memo;
@@ -241,7 +241,7 @@ export class KlogRows implements StageRowTaker {
       }
       return id;
     }
-    const id = this.encoder.detailId(this.text(stage, n));
+    const id = this.encoder.detailIds.id(this.text(stage, n));
     // Forget the last way, and remember this one first.
     memo.copyWithin(at + STRIDE, at, at + (WAYS - 1) * STRIDE);
     for (let i = 0; i < n; i++) memo[at + i] = c[i];

@@ -240,9 +240,12 @@ function copyRows(to: Filling, from: Filling, n: number): void {
  * apart (`addRow`: the worker's byte-level JSONL path), both into the same batch, in order.
  */
 export class RowEncoder {
-  /** Key and detail ids from 1: the page's string table keeps 0 for "none". */
-  private readonly keys = new BatchIds(1);
-  private readonly details = new BatchIds(1);
+  /**
+   * Key and detail ids from 1 (the page's string table keeps 0 for "none"); a detail is a JSON
+   * text, see DetailBuilder for its form. The row readers intern into these too.
+   */
+  readonly keyIds = new BatchIds(1);
+  readonly detailIds = new BatchIds(1);
   private readonly detailBuilder = new DetailBuilder();
   private cols: Filling = filling(0);
   private n = 0;
@@ -251,16 +254,6 @@ export class RowEncoder {
   /** Rows added since the last `finish`. */
   get rows(): number {
     return this.n;
-  }
-
-  /** The id of a key string (interned on first use). */
-  keyId(key: string): number {
-    return this.keys.id(key);
-  }
-
-  /** The id of a detail JSON text (interned on first use): see DetailBuilder for its form. */
-  detailId(text: string): number {
-    return this.details.id(text);
   }
 
   /** Encodes `events` (all of them, in order) into one batch. */
@@ -281,7 +274,7 @@ export class RowEncoder {
     c.seq[i] = e.seq;
     c.ts[i] = e.ts;
     c.stage[i] = STAGE_CODE[e.stage] ?? 6;
-    c.key[i] = e.key === undefined ? 0 : this.keys.id(e.key);
+    c.key[i] = e.key === undefined ? 0 : this.keyIds.id(e.key);
     const rec = e as unknown as Record<string, unknown>;
     const d = this.detailBuilder;
     d.count = 0;
@@ -295,7 +288,7 @@ export class RowEncoder {
       const v = rec[k];
       if (v !== undefined && !ROW_FIELDS.has(k)) d.add(k, v);
     }
-    c.detail[i] = d.count > 0 ? d.id(c.key[i] * 8 + c.stage[i], this.details) : 0;
+    c.detail[i] = d.count > 0 ? d.id(c.key[i] * 8 + c.stage[i], this.detailIds) : 0;
     if (e.raw !== undefined) (this.raw ??= [])[i] = e.raw;
   }
 
@@ -339,8 +332,8 @@ export class RowEncoder {
   /** The rows added since the last call, as a batch (its buffers ready to transfer). */
   finish(): ColumnBatch {
     const n = this.n;
-    const k = this.keys.take();
-    const d = this.details.take();
+    const k = this.keyIds.take();
+    const d = this.detailIds.take();
     const batch: ColumnBatch = {
       length: n,
       ...cut(this.cols, n),

@@ -30,7 +30,12 @@ import {
 import type { UnsequencedEvent } from "@loopscope/trace";
 import { callApi } from "./api-call.ts";
 import { EventRecorder } from "./event-recorder.ts";
-import { ResilientInformer, objectKey, type InformerError } from "./informer/resilient-informer.ts";
+import {
+  ResilientInformer,
+  objectKey,
+  type InformerError,
+  type RewatchCause,
+} from "./informer/resilient-informer.ts";
 import { newDeployment } from "./new-deployment.ts";
 import { changedFields } from "./probe/changed-fields.ts";
 import { StageProbe, type KlogWriter, type ProbeSink } from "./probe/probe.ts";
@@ -182,14 +187,17 @@ export class FooController {
       opts.onInformerError?.(e);
     };
     // Into the trace: why a burst of watch events (a re-list's) comes, or why none came a while.
-    const onRewatch = ({ kind, relist }: { kind: string; relist: boolean }) => {
-      const text = relist
-        ? // packages/trace's narration recognises this text (narrate.ts, RELIST).
-          `the ${kind} informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every ${kind} again, then watches anew`
-        : `the ${kind} informer's watch was closed by the server: it watches again from the last resourceVersion it saw`;
+    const onRewatch = ({ kind, why }: { kind: string; why: RewatchCause }) => {
+      const text =
+        why === "gone"
+          ? // packages/trace's narration recognises this text (narrate.ts, RELIST).
+            `the ${kind} informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every ${kind} again, then watches anew`
+          : why === "closed"
+            ? `the ${kind} informer's watch was closed by the server: it watches again from the last resourceVersion it saw`
+            : `the ${kind} informer's watch is replaced (the cluster answers again after an outage, and a watch open across one may be dead without a word): it watches again from the last resourceVersion it saw`;
       // In the klog text too (client-go's reflector says as much at -v=0 for a 410): a klog
       // replay of a watch drop shows why a re-list's events come.
-      if (relist) this.probe.log(AT.logInformerError, 0, "W", text, []);
+      if (why === "gone") this.probe.log(AT.logInformerError, 0, "W", text, []);
       if (!this.probe.on) return;
       this.probe.emit(AT.logInformerError, { stage: "note", key: "", level: "I", text });
     };
@@ -314,6 +322,15 @@ export class FooController {
     ]);
     for (let i = 1; i <= this.workerCount; i++) this.workers.push(this.runWorker(i));
     this.probe.log(AT.logStarted, 0, "I", "Started workers", []);
+  }
+
+  /**
+   * Replaces both informers' watches (see ResilientInformer.rewatch): the cluster answers again
+   * after an outage, and a watch open across it may be dead without a word.
+   */
+  rewatch(): void {
+    this.foos.rewatch();
+    this.deployments.rewatch();
   }
 
   /** Shuts the queue down, lets in-flight passes finish, stops the informers, flushes Events. */

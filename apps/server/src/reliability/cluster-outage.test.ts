@@ -59,11 +59,22 @@ async function startUp(kubeconfig: string): Promise<UpProcess> {
   return up;
 }
 
-/**
- * A TCP relay to `target` whose `cut()` stops it passing bytes either way, on the connections it
- * holds and on new ones, until `heal()`: what a client sees when the network in between goes.
- */
-async function startRelay(target: number): Promise<{ port: number; cut(): void; heal(): void }> {
+interface Relay {
+  port: number;
+  /** Stops passing bytes either way, on the connections it holds and on new ones. */
+  cut(): void;
+  /** Passes bytes again, on every connection. */
+  heal(): void;
+  /**
+   * Passes bytes on new connections only: the ones held across the cut are never heard from
+   * again, and nothing says so — what a connection is after the network changed under it (a new
+   * Wi-Fi, a VPN dialled again).
+   */
+  healNewOnly(): void;
+}
+
+/** A TCP relay to `target`: what a client sees when the network in between goes (see Relay). */
+async function startRelay(target: number): Promise<Relay> {
   const sockets = new Set<Socket>();
   let cut = false;
   relay = createServer((inbound) => {
@@ -92,6 +103,9 @@ async function startRelay(target: number): Promise<{ port: number; cut(): void; 
     heal() {
       cut = false;
       for (const s of sockets) s.resume();
+    },
+    healNewOnly() {
+      cut = false;
     },
   };
 }
@@ -194,5 +208,56 @@ it(
     expect(await up.stop()).toBe(0);
     expect(up.stderr().match(/unreachable since/g)).toHaveLength(1);
     expect(up.stderr().match(/reachable again/g)).toHaveLength(1);
+  },
+);
+
+it(
+  "a watch held across an outage that never hears again is replaced once the cluster answers",
+  { timeout: 150_000 },
+  async () => {
+    api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    const net = await startRelay(api.port);
+    const server = `http://127.0.0.1:${net.port}`;
+    const kubeconfig = join(dir, "kubeconfig");
+    await api.writeKubeconfig(kubeconfig);
+    await writeFile(kubeconfig, (await readFile(kubeconfig, "utf8")).replace(api.url, server));
+    const up = await startUp(kubeconfig);
+    const heard = await watcher(up.dashboard, up.token);
+    await vi.waitFor(() => expect(heard).toEqual([{ reachable: true }]), WAIT);
+
+    net.cut();
+    await vi.waitFor(() => expect(up.stderr()).toMatch(/unreachable since/), WAIT);
+    net.healNewOnly();
+    await vi.waitFor(() => expect(up.stderr()).toMatch(/reachable again after \d+ s$/m), WAIT);
+
+    // Created straight on the API server: only a live watch can tell the controller of it.
+    const created = await fetch(
+      `${api.url}/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos`,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          apiVersion: "samplecontroller.k8s.io/v1alpha1",
+          kind: "Foo",
+          metadata: { name: "after-outage" },
+          spec: { deploymentName: "after-outage", replicas: 1 },
+        }),
+      },
+    );
+    expect(created.status).toBe(201);
+    await vi.waitFor(async () => {
+      const res = await fetch(
+        `${api!.url}/apis/apps/v1/namespaces/default/deployments/after-outage`,
+      );
+      expect(res.status).toBe(200);
+    }, WAIT);
+
+    expect(await up.stop()).toBe(0);
+    // The trace says why the watches opened again.
+    const trace = await readFile(join(dir, "run.jsonl"), "utf8");
+    for (const kind of ["Foo", "Deployment"])
+      expect(trace).toContain(
+        `the ${kind} informer's watch is replaced (the cluster answers again`,
+      );
   },
 );

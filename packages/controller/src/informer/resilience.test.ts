@@ -69,6 +69,46 @@ describe("informers under faults", () => {
     expect(h.api.activeWatches()).toBe(0);
   });
 
+  it("rewatch() replaces the open watches at once, says so in the trace, and reports no failure", async () => {
+    const errors: InformerError[] = [];
+    h = await startHarness({ controller: { onInformerError: (e) => errors.push(e) } });
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    const notesBefore = h.events.filter((e) => e.stage === "note").length;
+    h.controller.rewatch();
+    await h.createFoo("foo-b");
+    await h.converged(["foo-a", "foo-b"]);
+    await h.waitFor("one watch per informer", () => h!.api.activeWatches() === 2);
+    expect(errors).toEqual([]);
+    const notes = h.events.filter((e) => e.stage === "note").slice(notesBefore);
+    for (const kind of ["Foo", "Deployment"]) {
+      expect(notes.map((n) => n.text)).toContainEqual(
+        expect.stringContaining(`the ${kind} informer's watch is replaced`),
+      );
+    }
+  });
+
+  it("rewatch() ends a backoff wait: the informers try again now", async () => {
+    const errors: InformerError[] = [];
+    h = await startHarness({
+      controller: {
+        onInformerError: (e) => errors.push(e),
+        // Far beyond the waits below: only rewatch() can bring the informers back in time.
+        informerBackoffMs: { initial: 600_000, max: 600_000 },
+      },
+    });
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    h.api.faults.failNext(2, 500, ["watch"]);
+    h.api.faults.closeAllWatches();
+    await h.waitFor("both informers to fail", () => errors.length === 2);
+    expect(errors.every((e) => e.retryInMs === 600_000)).toBe(true);
+    h.controller.rewatch();
+    await h.createFoo("foo-b");
+    await h.converged(["foo-a", "foo-b"]);
+    expect(errors).toHaveLength(2);
+  });
+
   it("keeps the lister in step with adds, updates and deletes", async () => {
     h = await startHarness();
     await h.createFoo("foo-a");

@@ -15,14 +15,19 @@
  *   as `update(obj, obj)` — equal resourceVersions, as client-go's Sync deltas.
  * - **Cache sync.** `hasSynced()` turns true once a list has been delivered and the watch opened;
  *   `waitForCacheSync()` resolves then (or false if stopped first).
+ * - **A watch that may be dead is replaced.** `rewatch()` (its user calls it when the cluster
+ *   answers again after an outage) ends the open watch and opens a new one at once from the last
+ *   resourceVersion seen — a watch open across an outage may have died without a word, and would
+ *   hold the informer deaf until TCP keepalive gave up on it, some 12 minutes later — or ends a
+ *   backoff wait early.
  *
  * Invariants: the store always equals the set of objects delivered by add/update minus delete;
  * handlers run synchronously in the order client-node delivers events; at most one restart timer
  * is pending; after `stop()` resolves no handler runs again (until `start()` is called anew).
  */
+import { CuttableWatch, WatchCut } from "./cuttable-watch.ts";
 import {
   ListWatch,
-  Watch,
   type KubeConfig,
   type KubernetesListObject,
   type KubernetesObject,
@@ -56,11 +61,14 @@ export interface ResilientInformerOptions<T extends KubernetesObject> {
   backoffMaxMs?: number;
   onError?: (e: InformerError) => void;
   /**
-   * client-node's ListWatch opened a new watch by itself: the server closed the old one, or it
-   * ended with 410 Gone (`relist`: its resourceVersion was too old, so it lists everything again).
+   * A new watch opens: the server closed the old one (`closed`), or it ended with 410 Gone (`gone`:
+   * its resourceVersion was too old, so everything is listed again), or `rewatch()` ended it
+   * (`replaced`).
    */
-  onRewatch?: (e: { kind: string; relist: boolean }) => void;
+  onRewatch?: (e: { kind: string; why: RewatchCause }) => void;
 }
+
+export type RewatchCause = "closed" | "gone" | "replaced";
 
 export function objectKey(obj: KubernetesObject): string {
   const ns = obj.metadata?.namespace;
@@ -70,6 +78,7 @@ export function objectKey(obj: KubernetesObject): string {
 
 export class ResilientInformer<T extends KubernetesObject> {
   private readonly lw: ListWatch<T>;
+  private readonly watch: CuttableWatch;
   private readonly store = new Map<string, T>();
   private readonly handlers: Array<InformerHandlers<T>> = [];
   private starting: Promise<void> | undefined;
@@ -91,6 +100,7 @@ export class ResilientInformer<T extends KubernetesObject> {
     this.resyncMs = opts.resyncMs ?? 30_000;
     this.backoffInitialMs = opts.backoffInitialMs ?? 200;
     this.backoffMaxMs = opts.backoffMaxMs ?? 30_000;
+    this.watch = new CuttableWatch(opts.kubeConfig);
     const list = async () => {
       const result = await opts.list();
       // A list answered after stop() must not open a watch nobody will close.
@@ -98,7 +108,7 @@ export class ResilientInformer<T extends KubernetesObject> {
       this.listedThisStart = true;
       return result;
     };
-    this.lw = new ListWatch<T>(opts.path, new Watch(opts.kubeConfig), list, false);
+    this.lw = new ListWatch<T>(opts.path, this.watch, list, false);
     this.lw.on("add", (obj) => this.onAdd(obj));
     this.lw.on("update", (obj) => this.onUpdate(obj));
     this.lw.on("delete", (obj) => this.onDelete(obj));
@@ -108,7 +118,7 @@ export class ResilientInformer<T extends KubernetesObject> {
       if (++this.connectsThisStart > 1 && !this.stopping) {
         this.opts.onRewatch?.({
           kind: this.opts.kind,
-          relist: this.lw.latestResourceVersion() === "",
+          why: this.lw.latestResourceVersion() === "" ? "gone" : "closed",
         });
       }
     });
@@ -159,6 +169,22 @@ export class ResilientInformer<T extends KubernetesObject> {
     for (const w of waiters) w(false);
   }
 
+  /**
+   * Ends the open watch and opens a new one from the last resourceVersion seen (a list first, if
+   * the server says that is too old). An informer waiting out its backoff after failures tries
+   * again now instead: the cluster answers again, so the wait is for nothing.
+   */
+  rewatch(): void {
+    if (!this.running || this.stopping) return;
+    if (this.restartTimer) {
+      clearTimeout(this.restartTimer);
+      this.restartTimer = undefined;
+      this.starting = this.attempt();
+    } else if (this.watch.cut(new WatchCut(`the ${this.opts.kind} watch was replaced`))) {
+      this.opts.onRewatch?.({ kind: this.opts.kind, why: "replaced" });
+    }
+  }
+
   /** The lister: the cached object, or undefined. */
   get(namespace: string, name: string): T | undefined {
     return this.store.get(namespace ? `${namespace}/${name}` : name);
@@ -199,6 +225,11 @@ export class ResilientInformer<T extends KubernetesObject> {
   private onError(err: unknown): void {
     this.failedThisStart = true;
     if (this.stopping || !this.running) return;
+    if (err instanceof WatchCut) {
+      // Our own doing (rewatch): no failure to count or report, no backoff.
+      if (!this.restartTimer) this.starting = this.attempt();
+      return;
+    }
     this.failures++;
     const delay = Math.min(this.backoffMaxMs, this.backoffInitialMs * 2 ** (this.failures - 1));
     this.opts.onError?.({

@@ -3,8 +3,9 @@
  * WatchCut error, and its ListWatch reports that through `error` like any failed watch.
  *
  * Why a failure, and why this way: a watch whose connection outlived a network that went away
- * can stay open and silent for good (TCP keepalive gives up on it after ~12 minutes), so the
- * informer must be able to replace it. ListWatch's done handler aborts "the current request"
+ * can stay open and silent for good (through a proxy, a tunnel or a load balancer, the near end
+ * of the connection lives on and answers TCP keepalive), so the informer must be able to
+ * replace it. ListWatch's done handler aborts "the current request"
  * before anything else; a watch ended any other way (`stop()` and `start()`) can have its late
  * abort land on the watch opened after it. Through `done`, the next watch opens only after the
  * old one has been reported.

@@ -17,9 +17,9 @@
  *   `waitForCacheSync()` resolves then (or false if stopped first).
  * - **A watch that may be dead is replaced.** `rewatch()` (its user calls it when the cluster
  *   answers again after an outage) ends the open watch and opens a new one at once from the last
- *   resourceVersion seen — a watch open across an outage may have died without a word, and would
- *   hold the informer deaf until TCP keepalive gave up on it, some 12 minutes later — or ends a
- *   backoff wait early.
+ *   resourceVersion seen — a watch open across an outage may be dead without a word: through a
+ *   proxy, a tunnel or a load balancer, the connection's near end lives on and answers TCP
+ *   keepalive, and the informer would stay deaf for good — or ends a backoff wait early.
  *
  * Invariants: the store always equals the set of objects delivered by add/update minus delete;
  * handlers run synchronously in the order client-node delivers events; at most one restart timer

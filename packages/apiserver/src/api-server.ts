@@ -115,6 +115,10 @@ class EmbeddedApiServer implements ApiServer {
     return this.#ctx.hub.size;
   }
 
+  watchesStarted(): number {
+    return this.#ctx.hub.started;
+  }
+
   async #close(): Promise<void> {
     const server = this.#server;
     this.#server = undefined;

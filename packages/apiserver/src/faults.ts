@@ -36,6 +36,10 @@ export class FaultInjector implements Faults {
     this.#hub.closeAll();
   }
 
+  silenceAllWatches(): void {
+    this.#hub.silenceAll();
+  }
+
   expireNextWatch(): void {
     this.#expireNext = true;
   }

@@ -54,6 +54,11 @@ export interface Faults {
   setLatency(verb: Verb, ms: number): void;
   /** Ends every open watch stream cleanly (clients re-watch from their last resourceVersion). */
   closeAllWatches(): void;
+  /**
+   * Every open watch stream stays open and silent for good (no event, bookmark or end): a
+   * connection dead without a word behind a proxy. Watches opened after are served as usual.
+   */
+  silenceAllWatches(): void;
   /** The next watch request gets a 410 Expired ERROR event and is closed (clients re-list). */
   expireNextWatch(): void;
   /** The next `n` resource requests (of `verbs`, default all) fail with `status` (default 500). */
@@ -76,6 +81,8 @@ export interface ApiServer {
   faults: Faults;
   /** Number of open watch streams (a disconnecting client must bring it back down). */
   activeWatches(): number;
+  /** Number of watch streams started so far (each re-watch is one more). */
+  watchesStarted(): number;
   /** Closes every connection and stops the simulated actors. */
   stop(): Promise<void>;
   /** Drops every connection and listens again on the same port; objects and history are kept. */

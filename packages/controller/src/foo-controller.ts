@@ -89,11 +89,22 @@ export interface FooControllerOptions {
   rateLimiter?: RateLimiter<string>;
   /** Informer restart backoff (default 200 ms → 30 s). */
   informerBackoffMs?: { initial: number; max: number };
+  /** Each informer watch's timeout, s (default 5–10 min at random, as client-go's reflector). */
+  watchTimeoutSeconds?: () => number;
   /** Called on informer failures (each is retried with backoff). */
   onInformerError?: (e: InformerError) => void;
   /** run() rejects if caches have not synced by then (default: wait forever). */
   cacheSyncTimeoutMs?: number;
 }
+
+/** Why an informer watches anew, as its trace note says it (after "the Foo informer's "). */
+const REWATCH_TEXT: Record<Exclude<RewatchCause, "gone">, string> = {
+  closed: "watch was closed by the server",
+  outage:
+    "watch is replaced (the cluster answers again after an outage, and a watch open across one may be dead without a word)",
+  silent:
+    "watch is replaced (the server did not end it at the timeout it asked for: its connection was dead without a word)",
+};
 
 // One probe call site each (see probe/site.ts).
 const AT = {
@@ -192,9 +203,7 @@ export class FooController {
         why === "gone"
           ? // packages/trace's narration recognises this text (narrate.ts, RELIST).
             `the ${kind} informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every ${kind} again, then watches anew`
-          : why === "closed"
-            ? `the ${kind} informer's watch was closed by the server: it watches again from the last resourceVersion it saw`
-            : `the ${kind} informer's watch is replaced (the cluster answers again after an outage, and a watch open across one may be dead without a word): it watches again from the last resourceVersion it saw`;
+          : `the ${kind} informer's ${REWATCH_TEXT[why]}: it watches again from the last resourceVersion it saw`;
       // In the klog text too (client-go's reflector says as much at -v=0 for a 410): a klog
       // replay of a watch drop shows why a re-list's events come.
       if (why === "gone") this.probe.log(AT.logInformerError, 0, "W", text, []);
@@ -214,6 +223,7 @@ export class FooController {
       resyncMs,
       backoffInitialMs: backoff.initial,
       backoffMaxMs: backoff.max,
+      watchTimeoutSeconds: opts.watchTimeoutSeconds,
       onError: onInformerError,
       onRewatch,
     });
@@ -225,6 +235,7 @@ export class FooController {
       resyncMs,
       backoffInitialMs: backoff.initial,
       backoffMaxMs: backoff.max,
+      watchTimeoutSeconds: opts.watchTimeoutSeconds,
       onError: onInformerError,
       onRewatch,
     });

@@ -6,7 +6,8 @@
  *   close when it is older than the history window;
  * - BOOKMARK events every bookmarkIntervalMs when allowWatchBookmarks=true;
  * - the stream ends after timeoutSeconds, on server-side close, or when the client goes away
- *   (detected with res 'close'; the watcher is always unregistered).
+ *   (detected with res 'close'; the watcher is always unregistered) — unless silenced (a fault:
+ *   then it stays open and nothing more is written).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { badRequest, expired } from "../errors.ts";
@@ -112,6 +113,10 @@ export function serveWatch(
       if (res.writableLength > MAX_BUFFERED_BYTES) finish();
     },
     close: finish,
+    silence: () => {
+      open = false;
+      for (const t of timers) clearTimeout(t);
+    },
   };
   if (initial) {
     const objects: KObject[] = ctx.registry.list(def, namespace, p.selector).items;

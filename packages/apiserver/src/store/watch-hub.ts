@@ -32,12 +32,15 @@ export interface Watcher {
   send(event: WatchEvent): void;
   /** Ends the stream (server-side close). */
   close(): void;
+  /** Leaves the stream open and never writes to it again (see WatchHub.silenceAll). */
+  silence(): void;
 }
 
 export type StartResult = { ok: true; cancel: () => void } | { ok: false; oldest: number };
 
 export class WatchHub {
   readonly #history: StoreChange[] = [];
+  #started = 0;
   readonly #capacity: number;
   #compactedRv: number;
   readonly #watchers = new Set<Watcher>();
@@ -50,6 +53,11 @@ export class WatchHub {
 
   get size(): number {
     return this.#watchers.size;
+  }
+
+  /** Watch streams started so far. */
+  get started(): number {
+    return this.#started;
   }
 
   get compactedRv(): number {
@@ -68,6 +76,7 @@ export class WatchHub {
       }
     }
     this.#watchers.add(watcher);
+    this.#started++;
     return { ok: true, cancel: () => this.#watchers.delete(watcher) };
   }
 
@@ -76,6 +85,17 @@ export class WatchHub {
     for (const w of [...this.#watchers]) {
       this.#watchers.delete(w);
       w.close();
+    }
+  }
+
+  /**
+   * Every open stream stays open and silent for good — no event, bookmark or end: what a client
+   * holds when the connection died without a word behind a proxy that keeps its own end alive.
+   */
+  silenceAll(): void {
+    for (const w of [...this.#watchers]) {
+      this.#watchers.delete(w);
+      w.silence();
     }
   }
 

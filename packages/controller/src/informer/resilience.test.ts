@@ -109,6 +109,42 @@ describe("informers under faults", () => {
     expect(errors).toHaveLength(2);
   });
 
+  it("a watch the server never ends (dead without a word) is cut after its timeout and replaced", async () => {
+    const errors: InformerError[] = [];
+    h = await startHarness({
+      controller: { onInformerError: (e) => errors.push(e), watchTimeoutSeconds: () => 1 },
+    });
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    h.api.faults.silenceAllWatches();
+    await h.createFoo("foo-b");
+    await h.converged(["foo-a", "foo-b"]);
+    expect(errors).toEqual([]);
+    const notes = h.events.flatMap((e) => (e.stage === "note" ? [e.text] : []));
+    for (const kind of ["Foo", "Deployment"]) {
+      expect(notes).toContainEqual(
+        expect.stringContaining(
+          `the ${kind} informer's watch is replaced (the server did not end it`,
+        ),
+      );
+    }
+  });
+
+  it("a watch the server ends at its timeout is renewed quietly, as client-go's reflector renews it", async () => {
+    h = await startHarness({ controller: { watchTimeoutSeconds: () => 1 } });
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    const started = h.api.watchesStarted();
+    await h.waitFor(
+      "each informer to watch anew twice",
+      () => h!.api.watchesStarted() >= started + 4,
+    );
+    await h.createFoo("foo-b");
+    await h.converged(["foo-a", "foo-b"]);
+    await h.waitFor("one watch per informer", () => h!.api.activeWatches() === 2);
+    expect(h.events.filter((e) => e.stage === "note")).toEqual([]);
+  });
+
   it("keeps the lister in step with adds, updates and deletes", async () => {
     h = await startHarness();
     await h.createFoo("foo-a");

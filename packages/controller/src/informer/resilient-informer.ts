@@ -25,7 +25,7 @@
  * handlers run synchronously in the order client-node delivers events; at most one restart timer
  * is pending; after `stop()` resolves no handler runs again (until `start()` is called anew).
  */
-import { CuttableWatch, WatchCut } from "./cuttable-watch.ts";
+import { ReflectorWatch, WatchCut } from "./reflector-watch.ts";
 import {
   ListWatch,
   type KubeConfig,
@@ -61,14 +61,17 @@ export interface ResilientInformerOptions<T extends KubernetesObject> {
   backoffMaxMs?: number;
   onError?: (e: InformerError) => void;
   /**
-   * A new watch opens: the server closed the old one (`closed`), or it ended with 410 Gone (`gone`:
-   * its resourceVersion was too old, so everything is listed again), or `rewatch()` ended it
-   * (`replaced`).
+   * A new watch opens, other than at the timeout the old one asked for: the server closed the
+   * old one early (`closed`), or it ended with 410 Gone (`gone`: its resourceVersion was too old,
+   * so everything is listed again), or it was cut — by `rewatch()` after an outage (`outage`), or
+   * because the server's end never came (`silent`).
    */
   onRewatch?: (e: { kind: string; why: RewatchCause }) => void;
+  /** Each watch's timeout, s (default: 5–10 min at random, as client-go's reflector). */
+  watchTimeoutSeconds?: () => number;
 }
 
-export type RewatchCause = "closed" | "gone" | "replaced";
+export type RewatchCause = "closed" | "gone" | "outage" | "silent";
 
 export function objectKey(obj: KubernetesObject): string {
   const ns = obj.metadata?.namespace;
@@ -78,7 +81,7 @@ export function objectKey(obj: KubernetesObject): string {
 
 export class ResilientInformer<T extends KubernetesObject> {
   private readonly lw: ListWatch<T>;
-  private readonly watch: CuttableWatch;
+  private readonly watch: ReflectorWatch;
   private readonly store = new Map<string, T>();
   private readonly handlers: Array<InformerHandlers<T>> = [];
   private starting: Promise<void> | undefined;
@@ -100,7 +103,7 @@ export class ResilientInformer<T extends KubernetesObject> {
     this.resyncMs = opts.resyncMs ?? 30_000;
     this.backoffInitialMs = opts.backoffInitialMs ?? 200;
     this.backoffMaxMs = opts.backoffMaxMs ?? 30_000;
-    this.watch = new CuttableWatch(opts.kubeConfig);
+    this.watch = new ReflectorWatch(opts.kubeConfig, opts.watchTimeoutSeconds);
     const list = async () => {
       const result = await opts.list();
       // A list answered after stop() must not open a watch nobody will close.
@@ -113,9 +116,10 @@ export class ResilientInformer<T extends KubernetesObject> {
     this.lw.on("update", (obj) => this.onUpdate(obj));
     this.lw.on("delete", (obj) => this.onDelete(obj));
     this.lw.on("error", (err) => this.onError(err));
-    // "connect" comes before every (re)opening of the watch; the first of a start is its own.
+    // "connect" comes before every (re)opening of the watch; the first of a start is its own,
+    // and one after the server ended a watch at its timeout is routine.
     this.lw.on("connect", () => {
-      if (++this.connectsThisStart > 1 && !this.stopping) {
+      if (++this.connectsThisStart > 1 && !this.stopping && !this.watch.endedOnTime()) {
         this.opts.onRewatch?.({
           kind: this.opts.kind,
           why: this.lw.latestResourceVersion() === "" ? "gone" : "closed",
@@ -181,7 +185,7 @@ export class ResilientInformer<T extends KubernetesObject> {
       this.restartTimer = undefined;
       this.starting = this.attempt();
     } else if (this.watch.cut(new WatchCut(`the ${this.opts.kind} watch was replaced`))) {
-      this.opts.onRewatch?.({ kind: this.opts.kind, why: "replaced" });
+      this.opts.onRewatch?.({ kind: this.opts.kind, why: "outage" });
     }
   }
 
@@ -226,7 +230,8 @@ export class ResilientInformer<T extends KubernetesObject> {
     this.failedThisStart = true;
     if (this.stopping || !this.running) return;
     if (err instanceof WatchCut) {
-      // Our own doing (rewatch): no failure to count or report, no backoff.
+      // Our own doing: no failure to count or report, no backoff.
+      if (err.silent) this.opts.onRewatch?.({ kind: this.opts.kind, why: "silent" });
       if (!this.restartTimer) this.starting = this.attempt();
       return;
     }

@@ -19,7 +19,8 @@
  *   answers again after an outage) ends the open watch and opens a new one at once from the last
  *   resourceVersion seen — a watch open across an outage may be dead without a word: through a
  *   proxy, a tunnel or a load balancer, the connection's near end lives on and answers TCP
- *   keepalive, and the informer would stay deaf for good — or ends a backoff wait early.
+ *   keepalive, and the informer would stay deaf for good — or ends a backoff wait early. A watch
+ *   that dies so without an outage seen is caught by its own timeout (see ReflectorWatch).
  *
  * Invariants: the store always equals the set of objects delivered by add/update minus delete;
  * handlers run synchronously in the order client-node delivers events; at most one restart timer

@@ -79,6 +79,29 @@ describe("faults", () => {
     expect(next.events.some((e) => e.type === "ERROR")).toBe(false);
   });
 
+  it("silences the open watches for good — no event, bookmark or end — and serves new ones", async () => {
+    const rv = (await c.get<{ metadata: { resourceVersion: string } }>(FOOS)).body.metadata
+      .resourceVersion;
+    const query = `watch=true&resourceVersion=${rv}&allowWatchBookmarks=true&timeoutSeconds=1`;
+    const silenced = await c.watch(`${FOOS}?${query}`);
+    await eventually(() => server.activeWatches() > 0);
+    const started = server.watchesStarted();
+    server.faults.silenceAllWatches();
+    await c.createFoo("unheard");
+    const fresh = await c.watch(`${FOOS}?watch=true&resourceVersion=${rv}`);
+    await fresh.until((es) => es.some((e) => e.object.metadata?.name === "unheard"));
+    expect(server.watchesStarted()).toBe(started + 1);
+    // Past the silenced stream's timeout (1 s): still open, and nothing came.
+    const ended = await Promise.race([
+      silenced.ended.then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 1_500)),
+    ]);
+    expect(ended).toBe(false);
+    expect(silenced.events).toEqual([]);
+    silenced.close();
+    fresh.close();
+  });
+
   it("runs a competing writer that makes a stale update conflict", async () => {
     const foo = await c.createFoo("contested");
     server.faults.competingWriter.start({

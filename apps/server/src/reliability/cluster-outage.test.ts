@@ -175,19 +175,28 @@ it(
   },
 );
 
+/**
+ * `up` on the embedded API server reached through a relay (see startRelay), with a dashboard
+ * client that has heard the cluster is reachable.
+ */
+async function upBehindRelay() {
+  api = await startApiServer({ deploymentReadyDelayMs: 30 });
+  const net = await startRelay(api.port);
+  const server = `http://127.0.0.1:${net.port}`;
+  const kubeconfig = join(dir, "kubeconfig");
+  await api.writeKubeconfig(kubeconfig);
+  await writeFile(kubeconfig, (await readFile(kubeconfig, "utf8")).replace(api.url, server));
+  const up = await startUp(kubeconfig);
+  const heard = await watcher(up.dashboard, up.token);
+  await vi.waitFor(() => expect(heard).toEqual([{ reachable: true }]), WAIT);
+  return { net, server, up, heard };
+}
+
 it(
   "a network that goes silent (no error, no answer) is noticed too, and its return",
   { timeout: 150_000 },
   async () => {
-    api = await startApiServer({ deploymentReadyDelayMs: 30 });
-    const net = await startRelay(api.port);
-    const server = `http://127.0.0.1:${net.port}`;
-    const kubeconfig = join(dir, "kubeconfig");
-    await api.writeKubeconfig(kubeconfig);
-    await writeFile(kubeconfig, (await readFile(kubeconfig, "utf8")).replace(api.url, server));
-    const up = await startUp(kubeconfig);
-    const heard = await watcher(up.dashboard, up.token);
-    await vi.waitFor(() => expect(heard).toEqual([{ reachable: true }]), WAIT);
+    const { net, server, up, heard } = await upBehindRelay();
 
     net.cut();
     await vi.waitFor(
@@ -215,15 +224,7 @@ it(
   "a watch held across an outage that never hears again is replaced once the cluster answers",
   { timeout: 150_000 },
   async () => {
-    api = await startApiServer({ deploymentReadyDelayMs: 30 });
-    const net = await startRelay(api.port);
-    const server = `http://127.0.0.1:${net.port}`;
-    const kubeconfig = join(dir, "kubeconfig");
-    await api.writeKubeconfig(kubeconfig);
-    await writeFile(kubeconfig, (await readFile(kubeconfig, "utf8")).replace(api.url, server));
-    const up = await startUp(kubeconfig);
-    const heard = await watcher(up.dashboard, up.token);
-    await vi.waitFor(() => expect(heard).toEqual([{ reachable: true }]), WAIT);
+    const { net, up } = await upBehindRelay();
 
     net.cut();
     await vi.waitFor(() => expect(up.stderr()).toMatch(/unreachable since/), WAIT);
@@ -232,7 +233,7 @@ it(
 
     // Created straight on the API server: only a live watch can tell the controller of it.
     const created = await fetch(
-      `${api.url}/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos`,
+      `${api!.url}/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos`,
       {
         method: "POST",
         headers: { "Content-Type": "application/json" },

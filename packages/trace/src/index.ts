@@ -64,6 +64,7 @@ export {
   type RowColumns,
 } from "./rows/row-encoder.ts";
 export { RowDecoder } from "./rows/row-decoder.ts";
+export { resolveKeyRefs } from "./rows/key-refs.ts";
 export { BatchIds } from "./rows/batch-ids.ts";
 export { createRowReader, type RowReader, type RowSink } from "./rows/row-reader.ts";
 export { JsonlRows } from "./rows/jsonl-rows.ts";

@@ -18,6 +18,7 @@ import {
   NUMERIC_FIELDS,
   KIND_CODES,
   RowEncoder,
+  resolveKeyRefs,
   type ColumnBatch,
   type NumericField,
 } from "@loopscope/trace";
@@ -154,7 +155,8 @@ export class TraceStore {
 
   /**
    * The interned rest-of-event of a row, parsed once per distinct string (there are few: they
-   * repeat across a key's events). Callers must not mutate it.
+   * repeat across a key's events). Members that name the row's key are references to it, left
+   * unresolved (`event` resolves them). Callers must not mutate it.
    */
   detailOf(row: number): Readonly<Record<string, unknown>> {
     const id = this.detail.get(row);
@@ -188,7 +190,7 @@ export class TraceStore {
       key: this.keys.value(this.key.get(row)) ?? "",
       stage: KIND_CODES[this.stage.get(row)],
     };
-    const detail = this.detailOf(row);
+    const detail = resolveKeyRefs(this.detailOf(row), out.key as string);
     Object.assign(out, copy ? structuredClone(detail) : detail);
     for (const f of NUMERIC_FIELDS) {
       const v = fieldOfColumn(f, this.nums[f].get(row));

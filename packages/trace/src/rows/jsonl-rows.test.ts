@@ -68,6 +68,11 @@ const fieldValue = (f: string): fc.Arbitrary<unknown> => {
         return fc.boolean();
       case "fields":
         return fc.array(str, { maxLength: 3 });
+      case "name":
+      case "ns":
+      case "target":
+        // Often naming the key, or a part of it (a reference in the row, see key-refs.ts).
+        return fc.oneof(str, fc.constantFrom("a", "b", "a/b", "deployments/a/b", "foos/a/b/s"));
       case "line":
       case "len":
       case "causeSeq":
@@ -101,6 +106,7 @@ const record = fc
     stage: fc.constantFrom(...STAGES),
     key: fc.oneof(
       { weight: 9, arbitrary: key },
+      { weight: 2, arbitrary: fc.constant("a/b") },
       { weight: 1, arbitrary: fc.constantFrom("", 7, 'q"t/x', "ü/ß", "tab\t/x") },
     ),
     ts: fc.oneof(
@@ -188,6 +194,8 @@ describe("the worker's JSONL rows", () => {
   it("are the general reader's rows for each field of each stage, with values of each type", () => {
     const values: unknown[] = [
       ...["s", "", 'q"t', "b\\s", "t\tb", "ü", "😀", "007", "12", "1e3"],
+      // Values that name the key "a/b", or a part of it (a reference in the row).
+      ...["a", "b", "a/b", "xa/b", "a/b/a/b", "a/b\n", "/b"],
       ...[0, 7, 4294967295, 4294967296, 1.5, -1, 123456789012345, 1234567890123456],
       ...[true, false, null, [], ["a"], ["a", "b"], [1], { a: 1 }],
       ...["dirty", "processing", "watch", "resync", "I", "X", "add", "delete", "synced"],
@@ -322,7 +330,7 @@ describe("the worker's JSONL rows", () => {
     expect(Array.from(b.rv)).toEqual([NaN, 17, NaN]);
     expect(b.newKeys).toEqual(["a/b"]);
     expect(b.newDetails).toEqual([
-      '{"verb":"update","target":"deployments/a/b","code":200,"changed":true,"fields":["spec.replicas"]}',
+      '{"verb":"update","target":{"ref":"key","before":"deployments/","after":""},"code":200,"changed":true,"fields":["spec.replicas"]}',
       '{"outcome":"requeued","error":"boom","delayMs":5}',
     ]);
     expectSame(utf8.encode(lines), [3, 60, 61]);

@@ -8,8 +8,9 @@
  * Invariants:
  * - A line this path takes becomes the row the general path (TraceReader's decodeEvent, then
  *   RowEncoder.add) would make of it: the same columns, the same key and detail ids (the detail
- *   text is the line's own bytes of the fields outside the row, which is exactly the text the
- *   encoder would build). A test compares the two paths on generated and corrupted lines.
+ *   text is the line's own bytes of the fields outside the row, a value that names the key
+ *   written as a reference to it: exactly the text the encoder would build). A test compares the
+ *   two paths on generated and corrupted lines.
  * - Anything else — other spellings of JSON (spaces, other escapes, floats), an unknown or
  *   invalid field, a missing or decreasing seq, the first record — is declined (`read` returns
  *   false and changes nothing) and the caller hands the line to the general path.
@@ -24,6 +25,7 @@ import {
 } from "../event-fields.ts";
 import { ABSENT, KIND_CODES, NUMERIC_FIELDS, type RowEncoder } from "./row-encoder.ts";
 import { HASH_SEED, type BatchIds } from "./batch-ids.ts";
+import { KEY_REF_FIELDS } from "./key-refs.ts";
 
 /** Every field name a record may carry; a field's index is its bit in the masks below. */
 const FIELDS = Object.keys(FIELD_TYPES) as FieldName[];
@@ -37,6 +39,8 @@ const ROW = bit("seq", "ts", "key", "stage", "raw", ...NUMERIC_FIELDS);
 const STRINGS = bit(...typed("string")) & ~ROW;
 const INTEGERS = bit(...typed("number")) & ~ROW;
 const BOOLEANS = bit(...typed("boolean"));
+/** Fields whose value may name the row's key (see key-refs.ts). */
+const REFS = bit(...KEY_REF_FIELDS);
 
 /** Values a field must have, for the enum-like ones (`merged` may also be `false`). */
 const ONE_OF = FIELDS.map((f) => {
@@ -88,9 +92,18 @@ const CLOSE = 0x7d;
 const LIST_OPEN = 0x5b;
 const LIST_CLOSE = 0x5d;
 const MAX_FIELDS = 32;
-/** Slots of the detail memo (hashed from key and stage: a collision only costs a miss). */
-const MEMO_BITS = 17;
-const MEMO_WAYS = 4;
+const SLASH = 0x2f;
+/**
+ * A reference's text (see key-refs.ts) around its before and after texts, as JSON.stringify
+ * spells it.
+ */
+const REF_OPEN = {
+  key: ascii('{"ref":"key","before":"'),
+  ns: ascii('{"ref":"ns","before":"'),
+  name: ascii('{"ref":"name","before":"'),
+};
+const REF_AFTER = ascii('","after":"');
+const REF_CLOSE = ascii('"}');
 
 /** Whether the last string `stringEnd` passed held an escape. */
 let escaped = false;
@@ -145,8 +158,8 @@ export class JsonlRows {
   private readonly keyIds: BatchIds;
   private readonly detailIds: BatchIds;
   private detail = new Uint8Array(256);
-  /** Recent details per (key, stage) slot: detail entries + 1, most recent first (0 = none). */
-  private readonly memo = new Int32Array((1 << MEMO_BITS) * MEMO_WAYS);
+  private used = 0;
+  private hash = HASH_SEED;
   // One line's fields, as found: which field, where its member and its value start and end.
   private readonly field = new Int32Array(MAX_FIELDS);
   private readonly member = new Int32Array(MAX_FIELDS);
@@ -243,6 +256,8 @@ export class JsonlRows {
         continue;
       }
       if (!this.valid(f, t, b, s, e)) return false;
+      // Whether an escaped value names the key is the general path's to tell.
+      if (((1 << f) & REFS) !== 0 && this.escapedAt[k]) return false;
       members++;
     }
     // An empty key names no Foo: fine on a watch (an object no Foo owns) or a note; anywhere else
@@ -253,7 +268,7 @@ export class JsonlRows {
     if (!this.take(seq, ts)) return false;
     // Interned only now: a declined line must leave no trace, not even a string id.
     const key = this.keyIds.idOfBytes(b, this.start[keyAt] + 1, this.end[keyAt] - 1);
-    const detail = members === 0 ? 0 : this.detailId(key, stage, b, n);
+    const detail = members === 0 ? 0 : this.detailId(b, n, keyAt);
     this.encoder.addRow(seq, ts, stage, key, rv, oldRv, line, len, causeSeq, worker, detail);
     if (rawAt >= 0) this.encoder.setRaw(this.stringAt(b, rawAt));
     return true;
@@ -380,71 +395,109 @@ export class JsonlRows {
   }
 
   /**
-   * The id of the line's detail (its members outside the row, as `{m1,m2,…}`). A key's events of
-   * one stage mostly repeat one of a few details: those are recognised by comparing the members
-   * with the bytes of the details lately seen in this (key, stage) slot, which costs less than
-   * building the text and hashing it.
+   * The id of the line's detail: its members outside the row, as `{m1,m2,…}`, each copied from
+   * the line but for a value that names the key (field `keyAt`), which becomes a reference to it.
+   * Hashed as it is built, and looked up by its bytes: details are few (they are shared by every
+   * Foo's lines), so the table stays in cache.
    */
-  private detailId(key: number, stage: number, b: Uint8Array, n: number): number {
-    const base = (Math.imul(key * 8 + stage, 0x9e3779b1) >>> (32 - MEMO_BITS)) * MEMO_WAYS;
-    const memo = this.memo;
-    for (let w = 0; w < MEMO_WAYS; w++) {
-      const e = memo[base + w] - 1;
-      if (e < 0) break;
-      if (this.matches(e, b, n)) {
-        for (let x = w; x > 0; x--) memo[base + x] = memo[base + x - 1];
-        memo[base] = e + 1;
-        return this.detailIds.idOf(e);
-      }
-    }
-    // Not among them: build the text (hashing it on the way) and look it up.
-    let d = 0;
-    let h = HASH_SEED;
+  private detailId(b: Uint8Array, n: number, keyAt: number): number {
+    this.used = 0;
+    this.hash = HASH_SEED;
+    const ks = this.start[keyAt] + 1;
+    const ke = this.end[keyAt] - 1;
     for (let k = 0; k < n; k++) {
-      if (((1 << this.field[k]) & ROW) !== 0) continue;
+      const f = this.field[k];
+      if (((1 << f) & ROW) !== 0) continue;
+      this.put1(this.used === 0 ? OPEN : COMMA);
       const from = this.member[k];
+      const s = this.start[k];
       const to = this.end[k];
-      if (d + 2 + (to - from) > this.detail.length) {
-        const next = new Uint8Array((d + 2 + (to - from)) * 2);
-        next.set(this.detail.subarray(0, d));
-        this.detail = next;
-      }
-      const out = this.detail;
-      const sep = d === 0 ? OPEN : COMMA;
-      out[d++] = sep;
-      h = Math.imul(h ^ sep, 0x01000193);
-      for (let i = from; i < to; i++) {
-        const c = b[i];
-        out[d++] = c;
-        h = Math.imul(h ^ c, 0x01000193);
+      if (((1 << f) & REFS) === 0 || !this.putRef(b, from, s + 1, to - 1, ks, ke)) {
+        this.put(b, from, to);
       }
     }
-    this.detail[d++] = CLOSE;
-    h = Math.imul(h ^ CLOSE, 0x01000193);
-    const e = this.detailIds.entry(this.detail, 0, d, h);
-    for (let x = MEMO_WAYS - 1; x > 0; x--) memo[base + x] = memo[base + x - 1];
-    memo[base] = e + 1;
-    return this.detailIds.idOf(e);
+    this.put1(CLOSE);
+    return this.detailIds.idOf(this.detailIds.entry(this.detail, 0, this.used, this.hash));
   }
 
-  /** Whether the line's detail members spell detail entry `e`. */
-  private matches(e: number, b: Uint8Array, n: number): boolean {
-    const ids = this.detailIds;
-    const pool = ids.pool;
-    let at = ids.starts[e];
-    const end = at + ids.lengths[e];
-    let sep = OPEN;
-    for (let k = 0; k < n; k++) {
-      if (((1 << this.field[k]) & ROW) !== 0) continue;
-      const from = this.member[k];
-      const to = this.end[k];
-      if (at + 1 + (to - from) >= end || pool[at] !== sep) return false;
-      at++;
-      for (let i = from; i < to; i++) if (pool[at++] !== b[i]) return false;
-      sep = COMMA;
+  /**
+   * Puts member b[from, vs - 1) (its name and colon) and, for its string value b[vs, ve) when it
+   * names the key b[ks, ke), a reference to it (the key first, else a part: as keyRefOf decides).
+   * Whether it did.
+   */
+  private putRef(
+    b: Uint8Array,
+    from: number,
+    vs: number,
+    ve: number,
+    ks: number,
+    ke: number,
+  ): boolean {
+    const klen = ke - ks;
+    if (klen === 0) return false;
+    let at = -1;
+    for (let p = vs; p + klen <= ve && at < 0; p++) {
+      let i = 0;
+      while (i < klen && b[p + i] === b[ks + i]) i++;
+      if (i === klen) at = p;
     }
-    return pool[at] === CLOSE && at + 1 === end;
+    let open = REF_OPEN.key;
+    let partEnd = at + klen;
+    if (at < 0) {
+      let slash = ks;
+      while (slash < ke && b[slash] !== SLASH) slash++;
+      if (slash === ke || slash === ks) return false;
+      if (same(b, vs, ve, ks, slash)) open = REF_OPEN.ns;
+      else if (ve > vs && same(b, vs, ve, slash + 1, ke)) open = REF_OPEN.name;
+      else return false;
+      at = vs;
+      partEnd = ve;
+    }
+    this.put(b, from, vs - 1);
+    this.putBytes(open);
+    this.put(b, vs, at);
+    this.putBytes(REF_AFTER);
+    this.put(b, partEnd, ve);
+    this.putBytes(REF_CLOSE);
+    return true;
   }
+
+  private put1(c: number): void {
+    if (this.used === this.detail.length) this.room(1);
+    this.detail[this.used++] = c;
+    this.hash = Math.imul(this.hash ^ c, 0x01000193);
+  }
+
+  private put(b: Uint8Array, from: number, to: number): void {
+    if (this.used + (to - from) > this.detail.length) this.room(to - from);
+    const out = this.detail;
+    let d = this.used;
+    let h = this.hash;
+    for (let i = from; i < to; i++) {
+      const c = b[i];
+      out[d++] = c;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    this.used = d;
+    this.hash = h;
+  }
+
+  private putBytes(word: Uint8Array): void {
+    this.put(word, 0, word.length);
+  }
+
+  private room(n: number): void {
+    const next = new Uint8Array((this.used + n) * 2);
+    next.set(this.detail.subarray(0, this.used));
+    this.detail = next;
+  }
+}
+
+/** Whether b[a, a2) and b[c, c2) hold the same bytes. */
+function same(b: Uint8Array, a: number, a2: number, c: number, c2: number): boolean {
+  if (a2 - a !== c2 - c) return false;
+  for (let i = 0; i < a2 - a; i++) if (b[a + i] !== b[c + i]) return false;
+  return true;
 }
 
 /** Whether b[from, to) is ASCII. */

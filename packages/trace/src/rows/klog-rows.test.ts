@@ -46,8 +46,10 @@ const rv = oneOf(fc.nat(10_000_000).map(String), [
 const count = oneOf(fc.nat(50), [4294967294, 4294967295, 4294967296, 999999999999999]);
 const key = oneOf(
   fc.tuple(word, word).map(([a, b]) => `${a}/${b}`),
-  ["", "solo", "a/b/c", "ü/x", "x\ty/z"],
+  ["", "solo", "a/b/c", "ü/x", "x\ty/z", "a/b", "a/b"],
 );
+/** A value that may name the line's key (a reference in the row, see key-refs.ts). */
+const keyish = oneOf(word, ["a", "b", "x", "a/b", "ab", "solo"]);
 
 /** A field of a stage's line, as `k=v`: mostly its own, sometimes odd or someone else's. */
 const fieldsOf: Record<string, Record<string, fc.Arbitrary<string>>> = {
@@ -55,8 +57,8 @@ const fieldsOf: Record<string, Record<string, fc.Arbitrary<string>>> = {
     key,
     kind: oneOf(fc.constantFrom("Foo", "Deployment"), ["Pod", ""]),
     event: oneOf(fc.constantFrom("add", "update", "delete"), ["bogus"]),
-    name: word,
-    ns: word,
+    name: keyish,
+    ns: keyish,
     rv,
     oldRv: rv,
   },
@@ -74,7 +76,7 @@ const fieldsOf: Record<string, Record<string, fc.Arbitrary<string>>> = {
     verb: oneOf(fc.constantFrom("create", "update", "updateStatus", "delete"), ["poke"]),
     target: oneOf(
       fc.tuple(word, word).map(([a, b]) => `deployments/${a}/${b}`),
-      ["foos/a/b/status", "deployments/x", "a/b/c/d"],
+      ["foos/a/b/status", "deployments/x", "a/b/c/d", "a/b/a/b", "a", "b", "x", "solo"],
     ),
     code: oneOf(fc.constantFrom("200", "201", "409"), ["2x"]),
     reason: fc.constantFrom("Conflict", "AlreadyExists", "a-long-reason-of-many-letters"),

@@ -12,8 +12,10 @@
  *   A test reads the same logs both ways and compares the batches.
  * - A value a column cannot hold exactly (an rv that is not a canonical decimal, a len or worker
  *   past u32) is declined: the line then becomes an event and takes the general path.
- * - A detail is looked up by the reader's ids of its strings (equal ids, equal strings): a few
- *   integers per key and stage in one typed array. Its text is built only when that misses.
+ * - A detail is looked up by its members' codes: the reader's ids of its strings (equal ids,
+ *   equal strings), small numbers, and references to the row's key where a member names it (see
+ *   key-refs.ts) — so a detail is shared by every Foo's lines alike. Its text is built only the
+ *   first time.
  */
 import { KIND_FIELDS } from "../event-fields.ts";
 import { fieldList } from "../klog/spellings.ts";
@@ -32,6 +34,7 @@ import {
   STAGE_CODE,
   type RowEncoder,
 } from "./row-encoder.ts";
+import { keyRefOf, NAME_REF, NO_REF, NS_REF } from "./key-refs.ts";
 
 /** What a klog row can carry: StageFields' members, and a synced line's outcome. */
 const CARRIED = new Set([...Object.keys(stageFields()), "outcome"]);
@@ -47,15 +50,19 @@ const DETAIL_NAMES = KIND_CODES.map((k) => [
   "src",
 ]);
 const DONE = STAGE_CODE.done;
-const STAGES = DETAIL_NAMES.length;
 const MAX_MEMBERS = Math.max(...DETAIL_NAMES.map((names) => names.length));
 
-/** Details remembered per key and stage (a key's writes alternate between a few). */
-const WAYS = 4;
-/** A remembered detail: its members' codes, then its id (0: an empty way). */
-const STRIDE = MAX_MEMBERS + 1;
+/** A slot of the detail table: the stage + 1 (0: empty), its members' codes, the detail's id. */
+const STRIDE = MAX_MEMBERS + 2;
 /** Codes are int32s: a count or an id past this is not remembered (its detail is rebuilt). */
-const MAX_CODE = 0x7ffffffe;
+const MAX_CODE = 0x3ffffffe;
+/** A member's code: absent, unknown (no detail is remembered for it), or a reference. */
+const ABSENT_CODE = 0;
+const UNKNOWN = -1;
+const NS_CODE = -2;
+const NAME_CODE = -3;
+/** A reference to the key between two texts: this minus the template's index. */
+const TEMPLATE_CODE = -4;
 /** Remembered key ids (the reader's id → the encoder's), by the reader's id's low bits. */
 const KEY_SLOTS = 1 << 16;
 
@@ -79,14 +86,14 @@ function u32(v: number | undefined): number {
   return v === undefined ? ABSENT : v < ABSENT ? v : -1;
 }
 
-/** A string's code: 0 when absent, its id + 1, or -1 when it has no usable id. */
+/** A string's code: absent, its id + 1, or unknown when it has no usable id. */
 function idCode(v: string | undefined, id: number): number {
-  return v === undefined ? 0 : id >= 0 && id < MAX_CODE ? id + 1 : -1;
+  return v === undefined ? ABSENT_CODE : id >= 0 && id < MAX_CODE ? id + 1 : UNKNOWN;
 }
 
-/** A number's code: 0 when absent, the number + 1, or -1 past MAX_CODE. */
+/** A number's code: absent, the number + 1, or unknown past MAX_CODE. */
 function numCode(v: number | undefined): number {
-  return v === undefined ? 0 : v < MAX_CODE ? v + 1 : -1;
+  return v === undefined ? ABSENT_CODE : v < MAX_CODE ? v + 1 : UNKNOWN;
 }
 
 function boolCode(v: boolean | undefined): number {
@@ -97,8 +104,15 @@ export class KlogRows implements StageRowTaker {
   /** The current line's member values and their codes, in DETAIL_NAMES order. */
   private readonly values: unknown[] = new Array<unknown>(MAX_MEMBERS).fill(undefined);
   private readonly codes = new Int32Array(MAX_MEMBERS);
-  /** WAYS remembered details per (encoder key id × STAGES + stage), most recently used first. */
-  private memo = new Int32Array(0);
+  /**
+   * The details met, by stage and their members' codes: open addressing, linear probing, at most
+   * half full. Members that name the row's key are coded as references, so the details of a
+   * Foo's lines are those of every other Foo's: a few dozen in a log of any size.
+   */
+  private table = new Int32Array(STRIDE * 64);
+  private used = 0;
+  /** The texts around the key in the references met (see TEMPLATE_CODE): before, after. */
+  private readonly templates: string[] = [];
   private readonly keyTags = new Int32Array(KEY_SLOTS).fill(-1);
   private readonly keyIds = new Int32Array(KEY_SLOTS);
 
@@ -123,7 +137,7 @@ export class KlogRows implements StageRowTaker {
     const stage = STAGE_CODE[f.stage];
     const n = this.collect(f, at);
     const key = this.keyId(f.key, f.keyId);
-    const detail = this.detailId(key * STAGES + stage, stage, n);
+    const detail = this.detailId(stage, n, f.key);
     this.encoder.addRow(at.seq, at.ts, stage, key, rv, oldRv, at.line, len, ABSENT, worker, detail);
     return this.rowAdded(text, start, end);
   }
@@ -135,7 +149,7 @@ export class KlogRows implements StageRowTaker {
     this.codes[0] = 1;
     this.codes[1] = idCode(at.src, f.srcId);
     const k = this.keyId(f.key, f.keyId);
-    const detail = this.detailId(k * STAGES + DONE, DONE, 2);
+    const detail = this.detailId(DONE, 2, f.key);
     this.encoder.addRow(at.seq, at.ts, DONE, k, NaN, NaN, at.line, ABSENT, ABSENT, ABSENT, detail);
     return this.rowAdded(text, start, end);
   }
@@ -161,8 +175,8 @@ export class KlogRows implements StageRowTaker {
         v[4] = at.src;
         c[0] = f.kind === undefined ? 0 : (KIND[f.kind] ?? -1);
         c[1] = f.event === undefined ? 0 : EVENT[f.event];
-        c[2] = idCode(f.name, f.nameId);
-        c[3] = idCode(f.ns, f.nsId);
+        c[2] = this.refCode(f.name, f.nameId, f.key);
+        c[3] = this.refCode(f.ns, f.nsId, f.key);
         c[4] = src;
         return 5;
       case "enqueue":
@@ -194,7 +208,7 @@ export class KlogRows implements StageRowTaker {
         v[5] = f.fields;
         v[6] = at.src;
         c[0] = f.verb === undefined ? 0 : (VERB[f.verb] ?? -1);
-        c[1] = idCode(f.target, f.targetId);
+        c[1] = this.refCode(f.target, f.targetId, f.key);
         c[2] = numCode(f.code);
         c[3] = idCode(f.reason, f.reasonId);
         c[4] = boolCode(f.changed);
@@ -215,43 +229,80 @@ export class KlogRows implements StageRowTaker {
     return encoded;
   }
 
-  private detailId(slot: number, stage: number, n: number): number {
-    const c = this.codes;
-    let known = true;
-    for (let i = 0; i < n; i++) if (c[i] < 0) known = false;
-    if (!known) return this.encoder.detailIds.id(this.text(stage, n));
-    const at = slot * WAYS * STRIDE;
-    if (at + WAYS * STRIDE > this.memo.length) this.grow(at + WAYS * STRIDE);
-    const memo = this.memo;
-    for (let w = 0; w < WAYS; w++) {
-      const o = at + w * STRIDE;
-      const id = memo[o + MAX_MEMBERS];
-      if (id === 0) break;
-      let i = 0;
-      while (i < n && memo[o + i] === c[i]) i++;
-      if (i < n) continue;
-      if (w > 0) {
-        // One step towards the front: the key's usual details are found first.
-        const p = o - STRIDE;
-        for (let k = 0; k < STRIDE; k++) {
-          const x = memo[p + k];
-          memo[p + k] = memo[o + k];
-          memo[o + k] = x;
-        }
+  /**
+   * The code of a member that may name the row's key (see key-refs.ts): a reference's when it
+   * does, else the value's own.
+   */
+  private refCode(v: string | undefined, id: number, key: string): number {
+    if (v === undefined) return ABSENT_CODE;
+    const at = keyRefOf(v, key);
+    if (at === NO_REF) return idCode(v, id);
+    if (at === NS_REF) return NS_CODE;
+    if (at === NAME_REF) return NAME_CODE;
+    const t = this.templates;
+    const tail = v.length - at - key.length;
+    for (let i = 0; i < t.length; i += 2) {
+      const before = t[i];
+      const after = t[i + 1];
+      if (
+        before.length === at &&
+        after.length === tail &&
+        v.startsWith(before) &&
+        v.endsWith(after)
+      ) {
+        return TEMPLATE_CODE - i / 2;
       }
-      return id;
     }
-    const id = this.encoder.detailIds.id(this.text(stage, n));
-    // Forget the last way, and remember this one first.
-    memo.copyWithin(at + STRIDE, at, at + (WAYS - 1) * STRIDE);
-    for (let i = 0; i < n; i++) memo[at + i] = c[i];
-    for (let i = n; i < MAX_MEMBERS; i++) memo[at + i] = 0;
-    memo[at + MAX_MEMBERS] = id;
+    t.push(v.slice(0, at), v.slice(at + key.length));
+    return TEMPLATE_CODE - (t.length / 2 - 1);
+  }
+
+  /** The id of the line's detail: its stage and the `n` members' codes, looked up or interned. */
+  private detailId(stage: number, n: number, key: string): number {
+    const c = this.codes;
+    let h = Math.imul(stage + 1, 0x9e3779b1);
+    for (let i = 0; i < n; i++) {
+      if (c[i] === UNKNOWN) return this.encoder.detailIds.id(this.text(stage, n, key));
+      h = Math.imul(h ^ c[i], 0x01000193);
+    }
+    const mask = this.table.length / STRIDE - 1;
+    for (let s = (h ^ (h >>> 15)) & mask; ; s = (s + 1) & mask) {
+      const at = s * STRIDE;
+      const table = this.table;
+      if (table[at] === 0) break;
+      if (table[at] !== stage + 1) continue;
+      let i = 0;
+      while (i < n && table[at + 1 + i] === c[i]) i++;
+      if (i === n) return table[at + STRIDE - 1];
+    }
+    const id = this.encoder.detailIds.id(this.text(stage, n, key));
+    if (2 * (this.used + 1) > this.table.length / STRIDE) this.grow();
+    this.place(h, stage, c, 0, n, id);
     return id;
   }
 
+  /** Puts a detail in a free slot: its stage, its `n` codes from codes[from…], its id. */
+  private place(
+    h: number,
+    stage: number,
+    codes: Int32Array,
+    from: number,
+    n: number,
+    id: number,
+  ): void {
+    const table = this.table;
+    const mask = table.length / STRIDE - 1;
+    let s = (h ^ (h >>> 15)) & mask;
+    while (table[s * STRIDE] !== 0) s = (s + 1) & mask;
+    const at = s * STRIDE;
+    table[at] = stage + 1;
+    for (let i = 0; i < n; i++) table[at + 1 + i] = codes[from + i];
+    table[at + STRIDE - 1] = id;
+    this.used++;
+  }
+
   /** The detail's JSON text, as RowEncoder.add builds it. */
-  private text(stage: number, n: number): string {
+  private text(stage: number, n: number, key: string): string {
     const names = DETAIL_NAMES[stage];
     const v = this.values;
     const members: string[] = [];
@@ -259,14 +310,25 @@ export class KlogRows implements StageRowTaker {
       const value = v[i];
       if (value === undefined) continue;
       // `fields` is the line's comma list; the event holds its parts.
-      members.push(member(names[i], names[i] === "fields" ? fieldList(value as string) : value));
+      const m = names[i] === "fields" ? fieldList(value as string) : value;
+      members.push(member(names[i], m, key));
     }
     return `{${members.join(",")}}`;
   }
 
-  private grow(needed: number): void {
-    const next = new Int32Array(Math.max(needed, this.memo.length * 2));
-    next.set(this.memo);
-    this.memo = next;
+  /** Doubles the table, each detail placed anew. */
+  private grow(): void {
+    const old = this.table;
+    this.table = new Int32Array(old.length * 2);
+    this.used = 0;
+    for (let at = 0; at < old.length; at += STRIDE) {
+      const stage = old[at] - 1;
+      if (stage < 0) continue;
+      // A stage's details have one number of members (see collect).
+      const n = DETAIL_NAMES[stage].length;
+      let h = Math.imul(stage + 1, 0x9e3779b1);
+      for (let i = 0; i < n; i++) h = Math.imul(h ^ old[at + 1 + i], 0x01000193);
+      this.place(h, stage, old, at + 1, n, old[at + STRIDE - 1]);
+    }
   }
 }

@@ -5,7 +5,8 @@
  * Invariants:
  * - fed every batch of one RowEncoder, in order, it rebuilds each event as TraceStore.event would,
  *   except `raw` (log text the analysis never reads);
- * - events of one detail share its parsed members (arrays included): they are for reading only.
+ * - events of one detail share its parsed members (arrays included): they are for reading only;
+ *   a member that names the row's key (key-refs.ts) is resolved per row.
  */
 import type { TraceEvent } from "../event.ts";
 import {
@@ -15,12 +16,21 @@ import {
   type ColumnBatch,
   type NumericField,
 } from "./row-encoder.ts";
+import { isKeyRef, KEY_REF_FIELDS, resolveKeyRef, type KeyRef } from "./key-refs.ts";
+
+/** A detail's member that names its row's key (see key-refs.ts). */
+interface RefMember {
+  field: (typeof KEY_REF_FIELDS)[number];
+  ref: KeyRef;
+}
 
 const RV_SLOTS = 4096;
 
 export class RowDecoder {
   private readonly keys: string[] = [""];
   private readonly details: (string | Record<string, unknown>)[] = [""];
+  /** Per parsed detail id: its members that name the row's key, if any. */
+  private readonly refs: (RefMember[] | undefined)[] = [];
   /**
    * Per (detail, which numeric columns a row has): an event with every property it will get, to
    * clone. Cloning an object with the final shape is one allocation; building one up property
@@ -91,6 +101,8 @@ export class RowDecoder {
       e.len = n === ABSENT ? own.len : n;
       e.causeSeq = c === ABSENT ? own.causeSeq : c;
       e.worker = w === ABSENT ? own.worker : w;
+      const refs = this.refs[d];
+      if (refs !== undefined) resolveRefs(e, refs, e.key);
       sink(e as unknown as TraceEvent);
     }
   }
@@ -166,6 +178,8 @@ export class RowDecoder {
         if ((present & 16) !== 0) e.causeSeq = c;
         if ((present & 32) !== 0) e.worker = w;
       }
+      const refs = this.refs[detail[i]];
+      if (refs !== undefined) resolveRefs(e, refs, e.key as string);
       sink(e as unknown as TraceEvent);
     }
   }
@@ -190,7 +204,22 @@ export class RowDecoder {
     if (typeof d !== "string") return d;
     const parsed = JSON.parse(d) as Record<string, unknown>;
     this.details[id] = parsed;
+    for (const field of KEY_REF_FIELDS) {
+      const ref = parsed[field];
+      if (isKeyRef(ref)) (this.refs[id] ??= []).push({ field, ref });
+    }
     return parsed;
+  }
+}
+
+/** Sets the members that name the row's key to what they stand for on a row of `key`. */
+function resolveRefs(e: Record<string, unknown>, refs: RefMember[], key: string): void {
+  for (const { field, ref } of refs) {
+    const v = resolveKeyRef(ref, key);
+    // Each by its name: a store by a computed name would make the event's stores megamorphic.
+    if (field === "target") e.target = v;
+    else if (field === "name") e.name = v;
+    else e.ns = v;
   }
 }
 

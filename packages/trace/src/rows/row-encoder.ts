@@ -8,12 +8,15 @@
  * - one encoder feeds one store: string ids in a batch continue the ids of the batches before it
  *   (`newKeys[0]` gets id `firstKeyId`), so the store appends deltas without looking strings up;
  * - an event is rebuilt losslessly from its row (see TraceStore.event): a field goes into a numeric
- *   column only when the column holds it exactly, everything else into the interned detail JSON.
+ *   column only when the column holds it exactly, everything else into the interned detail JSON,
+ *   where a value that names the row's key is a reference to it (key-refs.ts) — so the details
+ *   of one Foo's lines are every Foo's.
  */
 import { detach } from "../detach.ts";
 import { BatchIds } from "./batch-ids.ts";
 import { EVENT_KINDS, type TraceEvent } from "../event.ts";
 import { NOT_DECIMAL, rvNumber } from "../analysis/rv-number.ts";
+import { KEY_REF_FIELDS, keyRef } from "./key-refs.ts";
 
 /** Stage by code: a row's stage column holds the kind's index in EVENT_KINDS. */
 export const KIND_CODES = EVENT_KINDS;
@@ -106,10 +109,28 @@ function numeric(
 
 const NAMES = new Map<string, string>();
 
-/** `"name":value` for the detail JSON. */
-export function member(name: string, v: unknown): string {
+const REF_FIELDS = new Set<string>(KEY_REF_FIELDS);
+
+/**
+ * `"name":value` for the detail JSON of a row of `key`: a value that names the key is written as
+ * a reference to it (see key-refs.ts).
+ */
+export function member(name: string, v: unknown, key: string): string {
+  if (typeof v === "string" && REF_FIELDS.has(name)) {
+    const ref = keyRef(v, key);
+    if (ref !== undefined) return memberName(name) + JSON.stringify(ref);
+  }
+  return plainMember(name, v);
+}
+
+function memberName(name: string): string {
   let n = NAMES.get(name);
   if (n === undefined) NAMES.set(name, (n = `${JSON.stringify(name)}:`));
+  return n;
+}
+
+function plainMember(name: string, v: unknown): string {
+  const n = memberName(name);
   if (typeof v === "string") return n + quote(v);
   return n + (typeof v === "number" && Number.isFinite(v) ? String(v) : JSON.stringify(v));
 }
@@ -150,7 +171,8 @@ class DetailBuilder {
     this.count++;
   }
 
-  id(slot: number, ids: BatchIds): number {
+  /** The id of the detail collected, on a row of `key` in (key id × 8 + stage) slot `slot`. */
+  id(slot: number, key: string, ids: BatchIds): number {
     // Grown one by one, never written past the end: a sparse array would turn into a dictionary.
     while (this.recent.length <= slot) this.recent.push([]);
     const memos = this.recent[slot];
@@ -165,7 +187,7 @@ class DetailBuilder {
     }
     const n = this.count;
     const members = new Array<string>(n);
-    for (let i = 0; i < n; i++) members[i] = member(this.names[i], this.values[i]);
+    for (let i = 0; i < n; i++) members[i] = member(this.names[i], this.values[i], key);
     const id = ids.id(`{${members.join(",")}}`);
     if (memos.length >= MEMO_WAYS) memos.pop();
     // The memo keeps copies: values cut from a log line would keep the line's whole chunk alive.
@@ -288,7 +310,7 @@ export class RowEncoder {
       const v = rec[k];
       if (v !== undefined && !ROW_FIELDS.has(k)) d.add(k, v);
     }
-    c.detail[i] = d.count > 0 ? d.id(c.key[i] * 8 + c.stage[i], this.detailIds) : 0;
+    c.detail[i] = d.count > 0 ? d.id(c.key[i] * 8 + c.stage[i], e.key ?? "", this.detailIds) : 0;
     if (e.raw !== undefined) (this.raw ??= [])[i] = e.raw;
   }
 

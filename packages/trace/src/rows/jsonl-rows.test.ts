@@ -14,7 +14,9 @@ import {
   KNOWN_FIELDS,
   TraceReader,
   RowEncoder,
+  RowDecoder,
   JsonlRows,
+  type TraceEvent,
 } from "../index.ts";
 import { badInputCorpus } from "../robustness/corpus.ts";
 import { chunked, expectSame, fast, general } from "../testing/reader-paths.ts";
@@ -71,8 +73,13 @@ const fieldValue = (f: string): fc.Arbitrary<unknown> => {
       case "name":
       case "ns":
       case "target":
-        // Often naming the key, or a part of it (a reference in the row, see key-refs.ts).
-        return fc.oneof(str, fc.constantFrom("a", "b", "a/b", "deployments/a/b", "foos/a/b/s"));
+      case "error":
+        // Often naming the key "a/b", or a part of it (a reference in the row, see key-refs.ts).
+        return fc.oneof(
+          str,
+          fc.constantFrom("a", "b", "a/b", "deployments/a/b", "foos/a/b/s", "\na/b"),
+          fc.constantFrom('on x "b": y', '"b\\"', '\\"b\\"', '""b" "b"', 'x"b"'),
+        );
       case "line":
       case "len":
       case "causeSeq":
@@ -296,6 +303,30 @@ describe("the worker's JSONL rows", () => {
     }
     expect(encoder.finish().raw).toEqual(raws);
     expectSame(utf8.encode(lines.join("")), [7, 200, 201]);
+  });
+
+  it("name the key in an escaped value only where its text does", () => {
+    const rec = (seq: number, key: string, over: Record<string, unknown>) =>
+      encodeEvent({ seq, ts: seq, key, stage: "done", outcome: "requeued", ...over } as TraceEvent);
+    const lines = [
+      encodeHeader({ source: "t" }),
+      rec(1, "a/b", {}), // the first record is the general reader's
+      rec(2, "n/b", { error: "\n/b" }), // `\n/b` on the line: no "n/b" in its text
+      rec(3, "a/b", { error: 'on foos "b": modified' }),
+      rec(4, "a/b", { error: "\\a/b" }), // an escaped backslash, then the key
+      rec(5, "t/x", { error: "\tt/x\t/x" }),
+      rec(6, "n/bb", { error: '"\\"bb\\"" "bb"' }),
+    ].join("");
+    const read = expectSame(utf8.encode(lines), [5, 90]);
+    expect(read.events.map((e) => e.seq)).toEqual([1]); // the others taken as rows
+    expect(new RowDecoder().decode(read.batch).map((e) => e.stage === "done" && e.error)).toEqual([
+      undefined,
+      "\n/b",
+      'on foos "b": modified',
+      "\\a/b",
+      "\tt/x\t/x",
+      '"\\"bb\\"" "bb"',
+    ]);
   });
 
   it("take events written by encodeEvent, with their details and numbers", () => {

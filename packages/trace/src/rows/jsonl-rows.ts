@@ -256,8 +256,6 @@ export class JsonlRows {
         continue;
       }
       if (!this.valid(f, t, b, s, e)) return false;
-      // Whether an escaped value names the key is the general path's to tell.
-      if (((1 << f) & REFS) !== 0 && this.escapedAt[k]) return false;
       members++;
     }
     // An empty key names no Foo: fine on a watch (an object no Foo owns) or a note; anywhere else
@@ -422,8 +420,7 @@ export class JsonlRows {
 
   /**
    * Puts member b[from, vs - 1) (its name and colon) and, for its string value b[vs, ve) when it
-   * names the key b[ks, ke), a reference to it (the key first, else a part: as keyRefOf decides).
-   * Whether it did.
+   * names the key b[ks, ke), a reference to it, as keyRefOf decides. Whether it did.
    */
   private putRef(
     b: Uint8Array,
@@ -433,25 +430,24 @@ export class JsonlRows {
     ks: number,
     ke: number,
   ): boolean {
-    const klen = ke - ks;
-    if (klen === 0) return false;
-    let at = -1;
-    for (let p = vs; p + klen <= ve && at < 0; p++) {
-      let i = 0;
-      while (i < klen && b[p + i] === b[ks + i]) i++;
-      if (i === klen) at = p;
-    }
+    if (ke === ks) return false;
     let open = REF_OPEN.key;
-    let partEnd = at + klen;
+    let at = find(b, vs, ve, ks, ke);
+    let partEnd = at + (ke - ks);
     if (at < 0) {
       let slash = ks;
       while (slash < ke && b[slash] !== SLASH) slash++;
-      if (slash === ke || slash === ks) return false;
-      if (same(b, vs, ve, ks, slash)) open = REF_OPEN.ns;
-      else if (ve > vs && same(b, vs, ve, slash + 1, ke)) open = REF_OPEN.name;
-      else return false;
+      if (slash === ke || slash === ks || slash === ke - 1) return false;
       at = vs;
       partEnd = ve;
+      if (same(b, vs, ve, slash + 1, ke)) open = REF_OPEN.name;
+      else if (same(b, vs, ve, ks, slash)) open = REF_OPEN.ns;
+      else {
+        at = quoted(b, vs, ve, slash + 1, ke);
+        if (at < 0) return false;
+        partEnd = at + (ke - slash - 1);
+        open = REF_OPEN.name;
+      }
     }
     this.put(b, from, vs - 1);
     this.putBytes(open);
@@ -491,6 +487,39 @@ export class JsonlRows {
     next.set(this.detail.subarray(0, this.used));
     this.detail = next;
   }
+}
+
+/**
+ * Where the text b[p, p2) (no escapes: a key or a part of one) first is in the JSON string value
+ * whose bytes are b[vs, ve), or -1. A place right after an escaping backslash is no place: `\n/x`
+ * holds no "n/x".
+ */
+function find(b: Uint8Array, vs: number, ve: number, p: number, p2: number): number {
+  const n = p2 - p;
+  for (let at = vs; at + n <= ve; at++) {
+    let i = 0;
+    while (i < n && b[at + i] === b[p + i]) i++;
+    if (i < n) continue;
+    let slashes = 0;
+    while (at - slashes > vs && b[at - slashes - 1] === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return at;
+  }
+  return -1;
+}
+
+/**
+ * Where the text b[p, p2) (no quote or backslash: a key's name) first is in double quotes in the
+ * JSON string value b[vs, ve), or -1: between an escaped quote before it and one after it.
+ */
+function quoted(b: Uint8Array, vs: number, ve: number, p: number, p2: number): number {
+  const n = p2 - p;
+  for (let at = vs + 1; at + n + 1 < ve; at++) {
+    if (b[at - 1] !== QUOTE || b[at + n] !== BACKSLASH || b[at + n + 1] !== QUOTE) continue;
+    let i = 0;
+    while (i < n && b[at + i] === b[p + i]) i++;
+    if (i === n) return at;
+  }
+  return -1;
 }
 
 /** Whether b[a, a2) and b[c, c2) hold the same bytes. */

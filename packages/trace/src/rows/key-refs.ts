@@ -10,13 +10,17 @@
  *   row's key (PART "key") or the part of it before its first "/" ("ns") or after it ("name"),
  *   then A. The fields that may hold one are strings by the field table, so an object there is
  *   always a reference, never a value.
- * - Every encoder decides alike (`keyRefOf`): the key anywhere in the value first; else the
- *   value equal to a non-empty part. Resolving gives back exactly the value.
+ * - Every encoder decides alike (`keyRefOf`). Resolving gives back exactly the value.
  */
 import type { FieldName } from "../event-fields.ts";
 
 /** The fields whose value may name the row's key. */
-export const KEY_REF_FIELDS = ["name", "ns", "target"] as const satisfies readonly FieldName[];
+export const KEY_REF_FIELDS = [
+  "name",
+  "ns",
+  "target",
+  "error",
+] as const satisfies readonly FieldName[];
 
 export type KeyPart = "key" | "ns" | "name";
 
@@ -26,36 +30,57 @@ export interface KeyRef {
   after: string;
 }
 
+/** The parts by their number in `keyRefOf`'s answer. */
+export const KEY_PARTS: readonly KeyPart[] = ["key", "ns", "name"];
+const KEY = 0;
+const NS = 1;
+const NAME = 2;
+
 /** `keyRefOf`'s answer when the value names no part of its key. */
 export const NO_REF = -1;
-/** `keyRefOf`'s answers for a value that is exactly one part of the key. */
-export const NS_REF = -2;
-export const NAME_REF = -3;
 
 /**
- * How `value` names `key`: where the key begins in it (≥ 0), NS_REF or NAME_REF for a value
- * equal to that part, or NO_REF. Allocates nothing: a row reader asks it for every line.
+ * How `value` names `key`: NO_REF, or `at * 4 + part` — the part (an index of KEY_PARTS) and
+ * where in the value it begins. The whole key anywhere first; else, for a key with a namespace,
+ * a value equal to its name or to its namespace, or its name in double quotes anywhere (as the
+ * API server's errors name an object: `foos.samplecontroller.k8s.io "foo"`). Allocates nothing:
+ * a row reader asks it for every line.
  */
 export function keyRefOf(value: string, key: string): number {
   if (key === "") return NO_REF;
   const at = value.indexOf(key);
-  if (at >= 0) return at;
+  if (at >= 0) return at * 4 + KEY;
   const slash = key.indexOf("/");
-  if (slash <= 0) return NO_REF;
-  if (value.length === slash && key.startsWith(value)) return NS_REF;
-  if (value.length === key.length - slash - 1 && value.length > 0 && key.endsWith(value)) {
-    return NAME_REF;
+  if (slash <= 0 || slash === key.length - 1) return NO_REF;
+  const n = key.length - slash - 1;
+  if (value.length === n && key.endsWith(value)) return NAME;
+  if (value.length === slash && key.startsWith(value)) return NS;
+  for (
+    let q = value.indexOf('"');
+    q >= 0 && q + n + 1 < value.length;
+    q = value.indexOf('"', q + 1)
+  ) {
+    if (value.charCodeAt(q + n + 1) !== QUOTE) continue;
+    let i = 0;
+    while (i < n && value.charCodeAt(q + 1 + i) === key.charCodeAt(slash + 1 + i)) i++;
+    if (i === n) return (q + 1) * 4 + NAME;
   }
   return NO_REF;
 }
 
+const QUOTE = 0x22;
+
 /** The reference for `value` on a row of `key`, or undefined when it names no part of the key. */
 export function keyRef(value: string, key: string): KeyRef | undefined {
-  const at = keyRefOf(value, key);
-  if (at === NO_REF) return undefined;
-  if (at === NS_REF) return { ref: "ns", before: "", after: "" };
-  if (at === NAME_REF) return { ref: "name", before: "", after: "" };
-  return { ref: "key", before: value.slice(0, at), after: value.slice(at + key.length) };
+  const r = keyRefOf(value, key);
+  if (r === NO_REF) return undefined;
+  const at = r >> 2;
+  const part = KEY_PARTS[r & 3];
+  return {
+    ref: part,
+    before: value.slice(0, at),
+    after: value.slice(at + keyPartLength(key, r & 3)),
+  };
 }
 
 export function isKeyRef(v: unknown): v is KeyRef {
@@ -65,6 +90,13 @@ export function isKeyRef(v: unknown): v is KeyRef {
 /** The value `ref` stands for on a row of `key`. */
 export function resolveKeyRef(ref: KeyRef, key: string): string {
   return ref.before + keyPart(key, ref.ref) + ref.after;
+}
+
+/** The length of keyPart(key, KEY_PARTS[part]), without making it. */
+export function keyPartLength(key: string, part: number): number {
+  if (part === KEY) return key.length;
+  const slash = key.indexOf("/");
+  return part === NS ? slash : key.length - slash - 1;
 }
 
 /** The key, or its part before (ns) or after (name) its first "/". */

@@ -219,7 +219,8 @@ function resolveRefs(e: Record<string, unknown>, refs: RefMember[], key: string)
     // Each by its name: a store by a computed name would make the event's stores megamorphic.
     if (field === "target") e.target = v;
     else if (field === "name") e.name = v;
-    else e.ns = v;
+    else if (field === "ns") e.ns = v;
+    else e.error = v;
   }
 }
 

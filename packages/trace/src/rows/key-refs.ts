@@ -83,6 +83,42 @@ export function keyRef(value: string, key: string): KeyRef | undefined {
   };
 }
 
+/**
+ * The references met so far, numbered: `code(value, key)` is the number of the reference `value`
+ * makes on a row of `key`, or -1 for none — equal numbers, equal references. Allocates nothing for
+ * a reference met before: a row reader asks for every line, and a log's are a handful.
+ */
+export class KeyRefCodes {
+  private readonly parts: number[] = [];
+  private readonly befores: string[] = [];
+  private readonly afters: string[] = [];
+
+  code(value: string, key: string): number {
+    const r = keyRefOf(value, key);
+    if (r === NO_REF) return -1;
+    const part = r & 3;
+    const at = r >> 2;
+    const tail = value.length - at - keyPartLength(key, part);
+    for (let i = 0; i < this.parts.length; i++) {
+      const before = this.befores[i];
+      const after = this.afters[i];
+      if (
+        this.parts[i] === part &&
+        before.length === at &&
+        after.length === tail &&
+        value.startsWith(before) &&
+        value.endsWith(after)
+      ) {
+        return i;
+      }
+    }
+    this.parts.push(part);
+    this.befores.push(value.slice(0, at));
+    this.afters.push(value.slice(value.length - tail));
+    return this.parts.length - 1;
+  }
+}
+
 export function isKeyRef(v: unknown): v is KeyRef {
   return typeof v === "object" && v !== null && typeof (v as KeyRef).ref === "string";
 }

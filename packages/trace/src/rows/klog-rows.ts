@@ -34,7 +34,7 @@ import {
   STAGE_CODE,
   type RowEncoder,
 } from "./row-encoder.ts";
-import { keyPartLength, keyRefOf, NO_REF } from "./key-refs.ts";
+import { KeyRefCodes } from "./key-refs.ts";
 
 /** What a klog row can carry: StageFields' members, and a synced line's outcome. */
 const CARRIED = new Set([...Object.keys(stageFields()), "outcome"]);
@@ -59,8 +59,8 @@ const MAX_CODE = 0x3ffffffe;
 /** A member's code: absent, unknown (no detail is remembered for it), or a reference. */
 const ABSENT_CODE = 0;
 const UNKNOWN = -1;
-/** A reference to a part of the key between two texts: this minus the template's index. */
-const TEMPLATE_CODE = -2;
+/** A reference to the row's key: this minus its number (see KeyRefCodes). */
+const REF_CODE = -2;
 /** Remembered key ids (the reader's id → the encoder's), by the reader's id's low bits. */
 const KEY_SLOTS = 1 << 16;
 
@@ -109,8 +109,7 @@ export class KlogRows implements StageRowTaker {
    */
   private table = new Int32Array(STRIDE * 64);
   private used = 0;
-  /** The references met (see TEMPLATE_CODE): a part of the key, the texts around it. */
-  private readonly templates: { part: number; before: string; after: string }[] = [];
+  private readonly refs = new KeyRefCodes();
   private readonly keyTags = new Int32Array(KEY_SLOTS).fill(-1);
   private readonly keyIds = new Int32Array(KEY_SLOTS);
 
@@ -233,26 +232,8 @@ export class KlogRows implements StageRowTaker {
    */
   private refCode(v: string | undefined, id: number, key: string): number {
     if (v === undefined) return ABSENT_CODE;
-    const r = keyRefOf(v, key);
-    if (r === NO_REF) return idCode(v, id);
-    const part = r & 3;
-    const at = r >> 2;
-    const tail = v.length - at - keyPartLength(key, part);
-    const t = this.templates;
-    for (let i = 0; i < t.length; i++) {
-      const { before, after } = t[i];
-      if (
-        t[i].part === part &&
-        before.length === at &&
-        after.length === tail &&
-        v.startsWith(before) &&
-        v.endsWith(after)
-      ) {
-        return TEMPLATE_CODE - i;
-      }
-    }
-    t.push({ part, before: v.slice(0, at), after: v.slice(v.length - tail) });
-    return TEMPLATE_CODE - (t.length - 1);
+    const ref = this.refs.code(v, key);
+    return ref < 0 ? idCode(v, id) : REF_CODE - ref;
   }
 
   /** The id of the line's detail: its stage and the `n` members' codes, looked up or interned. */

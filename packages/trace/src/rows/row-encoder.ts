@@ -16,7 +16,7 @@ import { detach } from "../detach.ts";
 import { BatchIds } from "./batch-ids.ts";
 import { EVENT_KINDS, type TraceEvent } from "../event.ts";
 import { NOT_DECIMAL, rvNumber } from "../analysis/rv-number.ts";
-import { KEY_REF_FIELDS, keyRef } from "./key-refs.ts";
+import { KEY_REF_FIELDS, keyRef, KeyRefCodes } from "./key-refs.ts";
 
 /** Stage by code: a row's stage column holds the kind's index in EVENT_KINDS. */
 export const KIND_CODES = EVENT_KINDS;
@@ -144,26 +144,30 @@ function quote(v: string): string {
   return `"${v}"`;
 }
 
-/** A detail as built before: its members and its interned id. */
+/** A detail as built before: its members, their references to the key (-1: none), its id. */
 interface DetailMemo {
   names: string[];
   values: unknown[];
+  refs: number[];
   id: number;
 }
 
 /**
  * Collects one event's detail members and finds the detail's id. Interning means hashing the whole
  * JSON text (most of the encoder's time when it did so for every event: a Map lookup of a fresh
- * 100-character string costs about a microsecond), yet a key's events of one stage mostly repeat
- * one of a few details seen lately for that key and stage (a write of the Deployment or of the
- * status, changed or not): those are recognised by comparing the members' values instead.
+ * 100-character string costs about a microsecond), yet a stage's events mostly repeat one of a
+ * few details seen lately (a write of the Deployment or of the status, changed or not): those are
+ * recognised by comparing the members' values instead — a value that names the row's key by the
+ * number of its reference (KeyRefCodes), so that every Foo's events match.
  */
 class DetailBuilder {
   count = 0;
   private readonly names: string[] = [];
   private readonly values: unknown[] = [];
-  /** The latest details per (key id × 8 + stage) slot, most recently used first. */
-  private readonly recent: DetailMemo[][] = [];
+  private readonly refs: number[] = [];
+  private readonly refCodes = new KeyRefCodes();
+  /** The latest details per stage code, most recently used first. */
+  private readonly recent: DetailMemo[][] = Array.from({ length: 8 }, () => []);
 
   add(name: string, value: unknown): void {
     this.names[this.count] = name;
@@ -171,11 +175,15 @@ class DetailBuilder {
     this.count++;
   }
 
-  /** The id of the detail collected, on a row of `key` in (key id × 8 + stage) slot `slot`. */
-  id(slot: number, key: string, ids: BatchIds): number {
-    // Grown one by one, never written past the end: a sparse array would turn into a dictionary.
-    while (this.recent.length <= slot) this.recent.push([]);
-    const memos = this.recent[slot];
+  /** The id of the detail collected, on a row of `key` and stage code `stage`. */
+  id(stage: number, key: string, ids: BatchIds): number {
+    const n = this.count;
+    for (let i = 0; i < n; i++) {
+      const v = this.values[i];
+      this.refs[i] =
+        typeof v === "string" && REF_FIELDS.has(this.names[i]) ? this.refCodes.code(v, key) : -1;
+    }
+    const memos = this.recent[stage];
     for (let i = 0; i < memos.length; i++) {
       const m = memos[i];
       if (!this.matches(m)) continue;
@@ -185,15 +193,16 @@ class DetailBuilder {
       }
       return m.id;
     }
-    const n = this.count;
     const members = new Array<string>(n);
     for (let i = 0; i < n; i++) members[i] = member(this.names[i], this.values[i], key);
     const id = ids.id(`{${members.join(",")}}`);
     if (memos.length >= MEMO_WAYS) memos.pop();
     // The memo keeps copies: values cut from a log line would keep the line's whole chunk alive.
+    // A reference's value is not kept: it is one Foo's.
     memos.unshift({
       names: this.names.slice(0, n),
-      values: this.values.slice(0, n).map(detached),
+      values: this.values.slice(0, n).map((v, i) => (this.refs[i] < 0 ? detached(v) : undefined)),
+      refs: this.refs.slice(0, n),
       id,
     });
     return id;
@@ -203,14 +212,15 @@ class DetailBuilder {
     const n = this.count;
     if (m.names.length !== n) return false;
     for (let i = 0; i < n; i++) {
-      if (m.names[i] !== this.names[i] || !sameValue(m.values[i], this.values[i])) return false;
+      if (m.names[i] !== this.names[i] || m.refs[i] !== this.refs[i]) return false;
+      if (m.refs[i] < 0 && !sameValue(m.values[i], this.values[i])) return false;
     }
     return true;
   }
 }
 
-/** Details remembered per key and stage. */
-const MEMO_WAYS = 4;
+/** Details remembered per stage. */
+const MEMO_WAYS = 8;
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -310,7 +320,7 @@ export class RowEncoder {
       const v = rec[k];
       if (v !== undefined && !ROW_FIELDS.has(k)) d.add(k, v);
     }
-    c.detail[i] = d.count > 0 ? d.id(c.key[i] * 8 + c.stage[i], e.key ?? "", this.detailIds) : 0;
+    c.detail[i] = d.count > 0 ? d.id(c.stage[i], e.key ?? "", this.detailIds) : 0;
     if (e.raw !== undefined) (this.raw ??= [])[i] = e.raw;
   }
 

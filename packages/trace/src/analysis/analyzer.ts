@@ -239,7 +239,7 @@ export class Analyzer {
       this.byId.push(st);
     }
     // The key as it came, not the state's copy: where a reader shares one string per key (the
-    // klog row path's Interner) it compares without reading its characters. (A slice may keep one
+    // page's analysis worker: RowDecoder's key table) it compares without reading its characters. (A slice may keep one
     // decoded chunk of the log alive: one, not one per key.)
     this.lastKey = key;
     this.lastState = st;

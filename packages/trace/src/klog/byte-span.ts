@@ -67,3 +67,8 @@ export function shadowBytes(text: string, into: Uint8Array): Uint8Array {
   }
   return out;
 }
+
+/** A new flat string of the ASCII bytes[a, b) (short: its char codes are one argument list). */
+export function copyAscii(bytes: Uint8Array, a: number, b: number): string {
+  return String.fromCharCode.apply(null, bytes.subarray(a, b) as unknown as number[]);
+}

@@ -27,8 +27,7 @@ import { mayBeMarker, parseMarker, SYNCED } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
 import { fieldOrder, readStageBytes, tagAt, type RowOffer } from "./stage-bytes.ts";
 import { stageFields, type LineContext, type StageRowTaker } from "./stage-fields.ts";
-import { copyAscii, Interner, SLICES, type StringTable } from "./interner.ts";
-import { sameSpan, shadowBytes, viewOf } from "./byte-span.ts";
+import { copyAscii, sameSpan, shadowBytes, viewOf } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
@@ -117,11 +116,6 @@ export class KlogParser {
   private readonly where: LineContext = { ts: 0, src: "", line: 0, seq: 0, key: undefined };
   /** The fields of the last STAGE lines read from bytes, in order (see fieldOrder). */
   private readonly order = fieldOrder();
-  /**
-   * Keys, targets, names and namespaces read from bytes: one string per distinct value, with ids,
-   * for a row taker (it compares ids); else slices (see SLICES).
-   */
-  private readonly strings: StringTable;
   /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none). */
   private tagText = "";
   private tagFrom = 0;
@@ -143,7 +137,6 @@ export class KlogParser {
     /** Takes canonical lines as rows instead of events (see StageRowTaker). */
     private readonly rowTaker?: StageRowTaker,
   ) {
-    this.strings = rowTaker ? new Interner() : SLICES;
     this.rows = rowTaker && {
       fields: stageFields(),
       take: (f, at, t, a, b) => rowTaker.take(f, at, t, a, b),
@@ -233,7 +226,6 @@ export class KlogParser {
           text,
           msgStart,
           end,
-          this.strings,
           where,
           start,
           rows,
@@ -264,7 +256,6 @@ export class KlogParser {
         where.seq = seq;
         const f = rows.fields;
         f.key = synced;
-        f.keyId = this.strings.lastId;
         f.srcId = source.id;
         if (this.rowTaker!.takeSynced(f, where, text, start, end)) return;
       }
@@ -342,7 +333,7 @@ export class KlogParser {
       const c = bytes[i];
       if (c === 34 || c === 92 || c === 39) return undefined; // " \ '
     }
-    return this.strings.key(bytes, text, a, last);
+    return text.slice(a, last);
   }
 
   /**

@@ -3,8 +3,7 @@
  * tag is `STAGE/<stage>`, InfoS's `"STAGE/<stage>"`, or the structured `"STAGE"` whose first
  * field is `stage=<stage>`; the fields come in any order, under any spelling of spellings.ts, bare
  * or Go-quoted, and their values mean what spellings.ts says. Keys, targets, names and namespaces
- * come from a StringTable (the Interner: one string per distinct value, or slices); verbs, kinds
- * and the like are constants.
+ * are slices of the text; verbs, kinds and the like are constants.
  *
  * Invariants:
  * - `bytes[from, end)` and `text[from, end)` are the same characters at the same offsets (ASCII
@@ -18,7 +17,6 @@
  *   which also says what is wrong with the line.
  */
 import { STAGES, type Stage, type TraceEvent } from "../event.ts";
-import type { StringTable } from "./interner.ts";
 import type { LineContext, StageFields } from "./stage-fields.ts";
 import { indexOfEither, viewOf } from "./byte-span.ts";
 import { isKeyChar, isKeyStart } from "./fields.ts";
@@ -239,7 +237,6 @@ export function readStageBytes(
   text: string,
   from: number,
   end: number,
-  strings: StringTable,
   at: LineContext,
   lineStart: number,
   rows?: RowOffer,
@@ -291,7 +288,7 @@ export function readStageBytes(
   let name: string | undefined;
   let ns: string | undefined;
   let verb: string | undefined;
-  /** Where the target's value lies (-1: none); it is interned once the key is known. */
+  /** Where the target's value lies (-1: none): a write without a key takes it from there. */
   let targetStart = 0;
   let targetEnd = -1;
   let code: number | undefined;
@@ -304,13 +301,6 @@ export function readStageBytes(
   let merged: false | "dirty" | "processing" | undefined;
   let causeSeq: number | undefined;
   let delayMs: number | undefined;
-  // The Interner's ids of the strings above (see Interner.lastId), for a row taker to compare.
-  let keyId = -1;
-  let nameId = -1;
-  let nsId = -1;
-  let targetId = -1;
-  let reasonId = -1;
-  let fieldsId = -1;
   /** Fields no role of this stage takes, as the general path keeps them. */
   let extra: Record<string, unknown> | undefined;
   let seen = 0;
@@ -370,8 +360,7 @@ export function readStageBytes(
     switch (role) {
       case R.key:
         if (bytes[a] === 123) return undefined; // a JSON object, quoted: the general path reads it
-        key = strings.key(bytes, text, a, b);
-        keyId = strings.lastId;
+        key = text.slice(a, b);
         keyStart = a;
         keyEnd = b;
         break;
@@ -420,12 +409,10 @@ export function readStageBytes(
         if (event === undefined) return undefined;
         break;
       case R.name:
-        name = strings.get(bytes, text, a, b);
-        nameId = strings.lastId;
+        name = text.slice(a, b);
         break;
       case R.ns:
-        ns = strings.get(bytes, text, a, b);
-        nsId = strings.lastId;
+        ns = text.slice(a, b);
         break;
       case R.verb:
         if (is(view, a, b, V.updateStatus)) verb = "updateStatus";
@@ -440,8 +427,7 @@ export function readStageBytes(
         targetEnd = b;
         break;
       case R.reason:
-        reason = strings.get(bytes, text, a, b);
-        reasonId = strings.lastId;
+        reason = text.slice(a, b);
         break;
       case R.cause:
         if (is(view, a, b, V.watch)) cause = "watch";
@@ -464,8 +450,7 @@ export function readStageBytes(
         if (changed === undefined) return undefined;
         break;
       case R.fields:
-        fields = strings.get(bytes, text, a, b);
-        fieldsId = strings.lastId;
+        fields = text.slice(a, b);
         break;
     }
   }
@@ -480,13 +465,11 @@ export function readStageBytes(
     if (s2 >= tEnd) return undefined;
     let s3 = s2 + 1;
     while (s3 < tEnd && bytes[s3] !== 47) s3++;
-    key = strings.key(bytes, text, s1 + 1, s3);
-    keyId = strings.lastId;
+    key = text.slice(s1 + 1, s3);
   }
   let target: string | undefined;
   if (targetEnd >= 0) {
-    target = strings.keyed(bytes, text, targetStart, targetEnd);
-    targetId = strings.lastId;
+    target = text.slice(targetStart, targetEnd);
   }
   // An empty key is a watch's "no Foo"; on any other stage the general path reports it.
   if (key === undefined || (key === "" && stage !== "watch")) return undefined;
@@ -498,16 +481,11 @@ export function readStageBytes(
         let slash = keyStart;
         while (slash < keyEnd && bytes[slash] !== 47) slash++;
         if (slash < keyEnd) {
-          name = strings.keyPart(bytes, text, slash + 1, keyEnd, 1);
-          nameId = strings.lastId;
+          name = text.slice(slash + 1, keyEnd);
         } else {
           name = key;
-          nameId = keyId;
         }
-        if (ns === undefined && slash < keyEnd) {
-          ns = strings.keyPart(bytes, text, keyStart, slash, 0);
-          nsId = strings.lastId;
-        }
+        if (ns === undefined && slash < keyEnd) ns = text.slice(keyStart, slash);
       }
     }
   } else if (stage === "write") {
@@ -537,12 +515,6 @@ export function readStageBytes(
     f.found = found;
     f.changed = changed;
     f.fields = fields;
-    f.keyId = keyId;
-    f.nameId = nameId;
-    f.nsId = nsId;
-    f.targetId = targetId;
-    f.reasonId = reasonId;
-    f.fieldsId = fieldsId;
     if (rows.take(f, at, text, lineStart, end)) return null;
   }
   // Cut only for an event: a row taker that keeps no text spares a string per line.

@@ -46,22 +46,13 @@ export interface StageFields {
   changed: boolean | undefined;
   /** `fields=` as written: a comma-separated list (the event's `fields` is its non-empty parts). */
   fields: string | undefined;
-  /**
-   * The reader's ids of the strings above and of the line's source location: equal ids, equal
-   * values; -1 for a value the reader did not store (long, not ASCII) or that is absent.
-   */
-  keyId: number;
-  nameId: number;
-  nsId: number;
-  targetId: number;
-  reasonId: number;
-  fieldsId: number;
+  /** The number of the line's source location (one per distinct one): equal numbers, equal texts. */
   srcId: number;
 }
 
 /**
  * Takes a klog log's canonical lines as rows: STAGE lines (`take`) and the controller's
- * "Successfully synced" lines (`takeSynced`: a pass's end; of `f` only the key and the ids are
+ * "Successfully synced" lines (`takeSynced`: a pass's end; of `f` only the key and `srcId` are
  * set). Each returns false to decline (the line then becomes an event as usual). The line is
  * text[start, end) (the event's `raw`); its row takes the seq `at.seq`.
  */
@@ -93,12 +84,6 @@ export function stageFields(): StageFields {
     found: undefined,
     changed: undefined,
     fields: undefined,
-    keyId: -1,
-    nameId: -1,
-    nsId: -1,
-    targetId: -1,
-    reasonId: -1,
-    fieldsId: -1,
     srcId: -1,
   };
 }

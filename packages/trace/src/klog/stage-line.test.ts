@@ -3,7 +3,6 @@ import fc from "fast-check";
 import { STAGES } from "../event.ts";
 import { parseStageMessage } from "./stage-line.ts";
 import { fieldOrder, readStageBytes } from "./stage-bytes.ts";
-import { Interner, SLICES } from "./interner.ts";
 import { NAMES, ROLES_BY_STAGE, type Role } from "./spellings.ts";
 
 const parse = (msg: string) => {
@@ -212,18 +211,15 @@ describe("the byte path", () => {
       }),
   );
 
-  it("builds exactly what the general parser builds, property for property, whenever it answers — with the Interner's strings or slices", () => {
+  it("builds exactly what the general parser builds, property for property, whenever it answers", () => {
     let hits = 0;
     let withExtra = 0;
-    const strings = new Interner();
     fc.assert(
       fc.property(line, (msg) => {
         // Inside a longer text, as in a decoded window: nothing past the line's end is read.
         const text = `x\n${msg}\nkey=zz other=1\n`;
         const bytes = new TextEncoder().encode(text);
-        const got = readStageBytes(bytes, text, 2, 2 + msg.length, strings, where, 2);
-        const sliced = readStageBytes(bytes, text, 2, 2 + msg.length, SLICES, where, 2);
-        expect(JSON.stringify(sliced), msg).toBe(JSON.stringify(got));
+        const got = readStageBytes(bytes, text, 2, 2 + msg.length, where, 2);
         const general = parseStageMessage(
           msg,
           msg.startsWith('"STAGE" ') ? 0 : msg.indexOf("STAGE/"),
@@ -245,7 +241,6 @@ describe("the byte path", () => {
   });
 
   it("answers the same when it guesses each line's fields from the lines before, right or wrong", () => {
-    const strings = new Interner();
     const order = fieldOrder();
     fc.assert(
       fc.property(fc.array(line, { minLength: 1, maxLength: 20 }), (msgs) => {
@@ -253,19 +248,8 @@ describe("the byte path", () => {
           const bytes = new TextEncoder().encode(msg);
           const view = new DataView(bytes.buffer);
           const n = msg.length;
-          const guessed = readStageBytes(
-            bytes,
-            msg,
-            0,
-            n,
-            strings,
-            where,
-            0,
-            undefined,
-            view,
-            order,
-          );
-          const plain = readStageBytes(bytes, msg, 0, n, strings, where, 0);
+          const guessed = readStageBytes(bytes, msg, 0, n, where, 0, undefined, view, order);
+          const plain = readStageBytes(bytes, msg, 0, n, where, 0);
           expect(JSON.stringify(guessed), msg).toBe(JSON.stringify(plain));
         }
       }),

@@ -11,7 +11,6 @@ import { TraceReader, type ReaderOptions } from "./trace-reader.ts";
 import { readTraceText } from "./read-trace.ts";
 import { fixture, FIXTURES } from "../testing/fixtures.ts";
 import { readStageBytes } from "../klog/stage-bytes.ts";
-import { Interner } from "../klog/interner.ts";
 import { LineSplitter } from "../lines/splitter.ts";
 
 /** xorshift32: the same logs in every run. */
@@ -318,10 +317,9 @@ describe("readStageBytes", () => {
   const where = { ts: 7, src: "c.go:1", line: 3, seq: 0, key: undefined };
 
   it("reads a key, and a write's key from its target, the same again and again", () => {
-    const strings = new Interner();
     const read = (line: string) => {
       const bytes = new TextEncoder().encode(line);
-      return readStageBytes(bytes, line, 0, line.length, strings, where, 0)?.key;
+      return readStageBytes(bytes, line, 0, line.length, where, 0)?.key;
     };
     for (let i = 0; i < 3; i++) {
       expect(read("STAGE/read key=default/example-foo rv=1")).toBe("default/example-foo");

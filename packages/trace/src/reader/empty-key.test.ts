@@ -7,7 +7,6 @@ import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../event.ts";
 import { encodeHeader } from "../jsonl/format.ts";
 import { readStageBytes } from "../klog/stage-bytes.ts";
-import { Interner } from "../klog/interner.ts";
 import { readTraceText } from "./read-trace.ts";
 import { TraceReader } from "./trace-reader.ts";
 
@@ -50,10 +49,7 @@ describe("a STAGE line with an empty key", () => {
       "STAGE/read key= rv=1",
     ]) {
       const bytes = new TextEncoder().encode(line);
-      expect(
-        readStageBytes(bytes, line, 0, line.length, new Interner(), where, 0),
-        line,
-      ).toBeUndefined();
+      expect(readStageBytes(bytes, line, 0, line.length, where, 0), line).toBeUndefined();
     }
   });
 

@@ -187,9 +187,7 @@ describe("the worker's klog rows", () => {
     }
   });
 
-  it("are the general reader's rows when the reader's string table fills up and starts over", () => {
-    // More distinct keys than the reader's Interner holds (65536): it starts over, and an id
-    // remembered from before must not stand for the key that gets the same place after.
+  it("are the general reader's rows for tens of thousands of keys, each met again later", () => {
     const h = "I1202 09:00:01.000001   4242 controller.go:207] ";
     const lines: string[] = [];
     for (let i = 0; i < 67_000; i++) lines.push(`${h}STAGE/dequeue key=ns/k${i} len=0 worker=1`);

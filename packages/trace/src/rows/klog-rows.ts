@@ -12,8 +12,8 @@
  *   A test reads the same logs both ways and compares the batches.
  * - A value a column cannot hold exactly (an rv that is not a canonical decimal, a len or worker
  *   past u32) is declined: the line then becomes an event and takes the general path.
- * - A detail is looked up by its members' codes: the reader's ids of its strings (equal ids,
- *   equal strings), small numbers, and references to the row's key where a member names it (see
+ * - A detail is looked up by its members' codes: numbers for its strings (equal numbers, equal
+ *   strings) and small values, and references to the row's key where a member names it (see
  *   key-refs.ts) — so a detail is shared by every Foo's lines alike. Its text is built only the
  *   first time.
  */
@@ -61,8 +61,6 @@ const ABSENT_CODE = 0;
 const UNKNOWN = -1;
 /** A reference to the row's key: this minus its number (see KeyRefCodes). */
 const REF_CODE = -2;
-/** Remembered key ids (the reader's id → the encoder's), by the reader's id's low bits. */
-const KEY_SLOTS = 1 << 16;
 
 /** Null-prototype: a kind spelled "constructor" is no code. */
 const KIND = Object.assign(Object.create(null) as Record<string, number | undefined>, {
@@ -84,7 +82,7 @@ function u32(v: number | undefined): number {
   return v === undefined ? ABSENT : v < ABSENT ? v : -1;
 }
 
-/** A string's code: absent, its id + 1, or unknown when it has no usable id. */
+/** A source location's code: absent, its number + 1 (see StageFields.srcId), or unknown. */
 function idCode(v: string | undefined, id: number): number {
   return v === undefined ? ABSENT_CODE : id >= 0 && id < MAX_CODE ? id + 1 : UNKNOWN;
 }
@@ -110,8 +108,8 @@ export class KlogRows implements StageRowTaker {
   private table = new Int32Array(STRIDE * 64);
   private used = 0;
   private readonly refs = new KeyRefCodes();
-  private readonly keyTags = new Int32Array(KEY_SLOTS).fill(-1);
-  private readonly keyIds = new Int32Array(KEY_SLOTS);
+  /** The strings met in details (a reason, a `fields=` list, a name not the key's), numbered. */
+  private readonly strings = new Map<string, number>();
 
   /**
    * `keepRaw`: keep each line's text beside its row (a log the page cannot read back at an
@@ -133,7 +131,7 @@ export class KlogRows implements StageRowTaker {
     }
     const stage = STAGE_CODE[f.stage];
     const n = this.collect(f, at);
-    const key = this.keyId(f.key, f.keyId);
+    const key = this.encoder.keyIds.id(f.key);
     const detail = this.detailId(stage, n, f.key);
     this.encoder.addRow(at.seq, at.ts, stage, key, rv, oldRv, at.line, len, ABSENT, worker, detail);
     return this.rowAdded(text, start, end);
@@ -145,7 +143,7 @@ export class KlogRows implements StageRowTaker {
     this.values[1] = at.src;
     this.codes[0] = 1;
     this.codes[1] = idCode(at.src, f.srcId);
-    const k = this.keyId(f.key, f.keyId);
+    const k = this.encoder.keyIds.id(f.key);
     const detail = this.detailId(DONE, 2, f.key);
     this.encoder.addRow(at.seq, at.ts, DONE, k, NaN, NaN, at.line, ABSENT, ABSENT, ABSENT, detail);
     return this.rowAdded(text, start, end);
@@ -172,8 +170,8 @@ export class KlogRows implements StageRowTaker {
         v[4] = at.src;
         c[0] = f.kind === undefined ? 0 : (KIND[f.kind] ?? -1);
         c[1] = f.event === undefined ? 0 : EVENT[f.event];
-        c[2] = this.refCode(f.name, f.nameId, f.key);
-        c[3] = this.refCode(f.ns, f.nsId, f.key);
+        c[2] = this.refCode(f.name, f.key);
+        c[3] = this.refCode(f.ns, f.key);
         c[4] = src;
         return 5;
       case "enqueue":
@@ -205,35 +203,32 @@ export class KlogRows implements StageRowTaker {
         v[5] = f.fields;
         v[6] = at.src;
         c[0] = f.verb === undefined ? 0 : (VERB[f.verb] ?? -1);
-        c[1] = this.refCode(f.target, f.targetId, f.key);
+        c[1] = this.refCode(f.target, f.key);
         c[2] = numCode(f.code);
-        c[3] = idCode(f.reason, f.reasonId);
+        c[3] = this.valueCode(f.reason);
         c[4] = boolCode(f.changed);
-        c[5] = idCode(f.fields, f.fieldsId);
+        c[5] = this.valueCode(f.fields);
         c[6] = src;
         return 7;
     }
-  }
-
-  /** The encoder's id of `key`, remembered by the reader's id of it (`id`, -1: none). */
-  private keyId(key: string, id: number): number {
-    if (id < 0) return this.encoder.keyIds.id(key);
-    const slot = id & (KEY_SLOTS - 1);
-    if (this.keyTags[slot] === id) return this.keyIds[slot];
-    const encoded = this.encoder.keyIds.id(key);
-    this.keyTags[slot] = id;
-    this.keyIds[slot] = encoded;
-    return encoded;
   }
 
   /**
    * The code of a member that may name the row's key (see key-refs.ts): a reference's when it
    * does, else the value's own.
    */
-  private refCode(v: string | undefined, id: number, key: string): number {
+  private refCode(v: string | undefined, key: string): number {
     if (v === undefined) return ABSENT_CODE;
     const ref = this.refs.code(v, key);
-    return ref < 0 ? idCode(v, id) : REF_CODE - ref;
+    return ref < 0 ? this.valueCode(v) : REF_CODE - ref;
+  }
+
+  /** A string's code: absent, or its number among the values met (equal numbers, equal values). */
+  private valueCode(v: string | undefined): number {
+    if (v === undefined) return ABSENT_CODE;
+    let n = this.strings.get(v);
+    if (n === undefined) this.strings.set(v, (n = this.strings.size + 1));
+    return n < MAX_CODE ? n : UNKNOWN;
   }
 
   /** The id of the line's detail: its stage and the `n` members' codes, looked up or interned. */

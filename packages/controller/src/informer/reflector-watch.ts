@@ -15,9 +15,17 @@
  *   can have its late abort land on the watch opened after it. Through `done`, the next watch
  *   opens only after the old one has been reported.
  *
- * Invariants: `done` is called once per watch, whatever ends it; `cut()` ends only a watch that
- * is open (one whose request is still being made cannot be reached, and is not silent yet);
- * `endedOnTime()` tells whether the latest watch was ended by the server at its timeout.
+ * - **One watch at a time.** Its ListWatch holds one request, the latest; a start that raced
+ *   another (a restart after an error while a re-watch was being made) opened a second watch
+ *   nobody held, reading and delivering on its own, and still open after `stop()` — it kept a
+ *   stopped `loopscope up` alive until the server ended it, minutes later. A watch that opens
+ *   ends every other still open, and `close()` ends them all, and any that opens after it, until
+ *   `reopen()`. Those end without a word: their owner has moved on.
+ *
+ * Invariants: `done` is called at most once per watch, and exactly once unless the watch was
+ * superseded or closed; `cut()` ends only a watch that is open (one whose request is still being
+ * made cannot be reached, and is not silent yet); `endedOnTime()` tells whether the latest watch
+ * was ended by the server at its timeout.
  */
 import { Watch, type KubeConfig } from "@kubernetes/client-node";
 
@@ -41,6 +49,9 @@ const reflectorTimeoutSeconds = () => Math.floor(300 * (1 + Math.random()));
 export class ReflectorWatch extends Watch {
   private cutOpen: ((why: WatchCut) => void) | undefined;
   private onTime = false;
+  /** The open watches (one but for a moment), each by what ends it without a word. */
+  private readonly open = new Set<() => void>();
+  private closed = false;
 
   constructor(
     config: KubeConfig,
@@ -57,13 +68,13 @@ export class ReflectorWatch extends Watch {
   ): Promise<AbortController> {
     const timeoutSeconds = this.timeoutSeconds();
     const opened = Date.now();
-    let deadline: ReturnType<typeof setTimeout> | undefined;
     let ended = false;
+    /** Undoes what registers the watch once open (see below). */
+    let unregister = () => {};
     const end = (err: unknown) => {
       if (ended) return;
       ended = true;
-      clearTimeout(deadline);
-      this.cutOpen = undefined;
+      unregister();
       // (Less a second: the server's clock starts a little after ours.)
       this.onTime = err === null && Date.now() - opened >= timeoutSeconds * 1000 - 1000;
       done(err);
@@ -74,18 +85,46 @@ export class ReflectorWatch extends Watch {
       callback,
       end,
     );
-    if (!ended) {
-      this.cutOpen = (why) => {
-        end(why);
-        request.abort();
-      };
-      deadline = setTimeout(
-        () => this.cut(new WatchCut(`no end from the server ${timeoutSeconds} s in`, true)),
-        timeoutSeconds * 1000 + GRACE_MS,
-      );
-      deadline.unref?.();
+    if (ended) return request;
+    /** Ends it without a word (see "One watch at a time"). */
+    const drop = () => {
+      if (ended) return;
+      ended = true;
+      unregister();
+      request.abort();
+    };
+    if (this.closed) {
+      drop();
+      return request;
     }
+    for (const other of [...this.open]) other();
+    const cut = (why: WatchCut) => {
+      end(why);
+      request.abort();
+    };
+    const deadline = setTimeout(
+      () => this.cut(new WatchCut(`no end from the server ${timeoutSeconds} s in`, true)),
+      timeoutSeconds * 1000 + GRACE_MS,
+    );
+    deadline.unref?.();
+    this.open.add(drop);
+    this.cutOpen = cut;
+    unregister = () => {
+      clearTimeout(deadline);
+      this.open.delete(drop);
+      if (this.cutOpen === cut) this.cutOpen = undefined;
+    };
     return request;
+  }
+
+  /** Ends every open watch without a word, and each that opens from now until `reopen()`. */
+  close(): void {
+    this.closed = true;
+    for (const drop of [...this.open]) drop();
+  }
+
+  reopen(): void {
+    this.closed = false;
   }
 
   /** Ends the open watch with `why`; whether there was one. */

@@ -138,6 +138,7 @@ export class ResilientInformer<T extends KubernetesObject> {
     if (this.running) return this.starting ?? Promise.resolve();
     this.running = true;
     this.stopping = false;
+    this.watch.reopen();
     this.starting = this.attempt();
     if (this.resyncMs > 0 && !this.resyncTimer) {
       this.resyncTimer = setInterval(() => this.resync(), this.resyncMs);
@@ -165,6 +166,9 @@ export class ResilientInformer<T extends KubernetesObject> {
     this.restartTimer = undefined;
     if (this.resyncTimer) clearInterval(this.resyncTimer);
     this.resyncTimer = undefined;
+    // Every watch, and one a start in flight opens later: a watch left open holds its
+    // connection, and the process, until the server ends it.
+    this.watch.close();
     await this.lw.stop();
     // A start in flight may open its watch after the abort above; abort that one too.
     if (this.starting) await this.starting;

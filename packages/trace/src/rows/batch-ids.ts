@@ -1,3 +1,5 @@
+import { detach } from "../detach.ts";
+
 /**
  * Dense ids for strings, handed out in order of first use from `first` on — the ids of the
  * store's string tables. A string comes as text (`id`) or as its UTF-8 bytes (`entry`, `idOf`):
@@ -11,6 +13,7 @@
  * - An id names one string for good, whichever way it came: bytes get the id of their text.
  * - `take` hands out each string once, the first batch's values beginning at `first` and each
  *   next batch's where the one before ended.
+ * - A string given an id is kept as a copy (see detach.ts), never as a slice of a log's text.
  * - Each distinct byte sequence looked up is an entry whose bytes are kept in `pool` (a copy: the
  *   chunk they came from is not kept), so a caller may compare against an entry's bytes directly.
  */
@@ -41,8 +44,10 @@ export class BatchIds {
     let id = this.ids.get(s);
     if (id === undefined) {
       id = this.next++;
-      this.ids.set(s, id);
-      this.fresh.push(s);
+      // Kept for good: a copy, not a slice that would keep its whole decoded chunk alive.
+      const kept = detach(s);
+      this.ids.set(kept, id);
+      this.fresh.push(kept);
     }
     return id;
   }

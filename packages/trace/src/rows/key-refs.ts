@@ -13,6 +13,7 @@
  * - Every encoder decides alike (`keyRefOf`). Resolving gives back exactly the value.
  */
 import type { FieldName } from "../event-fields.ts";
+import { detach } from "../detach.ts";
 
 /** The fields whose value may name the row's key. */
 export const KEY_REF_FIELDS = [
@@ -113,8 +114,8 @@ export class KeyRefCodes {
       }
     }
     this.parts.push(part);
-    this.befores.push(value.slice(0, at));
-    this.afters.push(value.slice(value.length - tail));
+    this.befores.push(detach(value.slice(0, at)));
+    this.afters.push(detach(value.slice(value.length - tail)));
     return this.parts.length - 1;
   }
 }

@@ -35,6 +35,7 @@ import {
   type RowEncoder,
 } from "./row-encoder.ts";
 import { KeyRefCodes } from "./key-refs.ts";
+import { detach } from "../detach.ts";
 
 /** What a klog row can carry: StageFields' members, and a synced line's outcome. */
 const CARRIED = new Set([...Object.keys(stageFields()), "outcome"]);
@@ -227,7 +228,7 @@ export class KlogRows implements StageRowTaker {
   private valueCode(v: string | undefined): number {
     if (v === undefined) return ABSENT_CODE;
     let n = this.strings.get(v);
-    if (n === undefined) this.strings.set(v, (n = this.strings.size + 1));
+    if (n === undefined) this.strings.set(detach(v), (n = this.strings.size + 1));
     return n < MAX_CODE ? n : UNKNOWN;
   }
 

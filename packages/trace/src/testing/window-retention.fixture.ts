@@ -1,9 +1,9 @@
 /**
- * Run by rows/window-retention.test.ts under `node --expose-gc`: reads a klog log through the page's
- * row reader — a first chunk of ~13 MB whose lines name 3000 Foos (keys, names, targets and
+ * Run by rows/window-retention.test.ts under `node --expose-gc`: reads a klog log through the
+ * page's row reader — a first chunk of ~13 MB whose lines name 3000 Foos (keys, names, targets and
  * reasons of 13 characters or more: V8 cuts those as slices of the decoded chunk), then a small
- * second chunk — and prints, as JSON, the heap after GC before and after reading. The first chunk's
- * text stays alive only if something kept for good is a slice of it.
+ * second chunk — and prints, as JSON, the heap after GC before and after reading. The first
+ * chunk's text stays alive only if something kept for good is a slice of it.
  */
 import { createRowReader } from "../rows/row-reader.ts";
 import { RowEncoder } from "../rows/row-encoder.ts";

@@ -38,7 +38,6 @@ export { unquoteGo, readGoQuoted } from "./klog/go-quote.ts";
 export * from "./export/index.ts";
 export {
   buildExcerpt,
-  defaultExcerptKey,
   excerptLineColumn,
   excerptSpan,
   excerpt,
@@ -48,6 +47,7 @@ export {
   type ExcerptOptions,
   type ExcerptRow,
 } from "./excerpt/excerpt.ts";
+export { ExcerptEvents } from "./excerpt/excerpt-events.ts";
 export { canonicalText, messageText } from "./excerpt/stage-text.ts";
 export * from "./narration/index.ts";
 // Trace bytes → typed-array row batches (the dashboard's replay worker and live store).

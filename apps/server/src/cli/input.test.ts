@@ -3,9 +3,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { readTraceText } from "@loopscope/trace";
+import { readTraceText, type TraceEvent } from "@loopscope/trace";
 import { openTraceInput } from "./input.ts";
-import { loadTraceFile } from "./load-trace-file.ts";
+import { readTraceFile } from "./read-trace-file.ts";
 
 const STAGE = join(import.meta.dirname, "../../../../packages/trace/fixtures/stage");
 
@@ -64,7 +64,8 @@ describe("trace input", () => {
     const whole = readTraceText(text, { year: 2026 }).events;
     expect(whole.length).toBeGreaterThan(20_000);
     for (const path of [plain, gz]) {
-      const { events } = await loadTraceFile(path, { year: 2026, keepEvents: true });
+      const events: TraceEvent[] = [];
+      await readTraceFile(path, (e) => events.push(e), { year: 2026 });
       expect(events).toEqual(whole);
     }
   });
@@ -73,16 +74,16 @@ describe("trace input", () => {
     const whole = readFileSync(gz);
     const cut = join(dir, "cut.log.gz");
     writeFileSync(cut, whole.subarray(0, Math.floor(whole.length * 0.6)));
-    const loaded = await loadTraceFile(cut);
+    const reader = await readTraceFile(cut, () => {});
     const all = readTraceText(text, { year: 2026 }).events.length;
-    expect(loaded.reader.events).toBeGreaterThan(all * 0.3);
-    expect(loaded.reader.events).toBeLessThan(all);
-    const stop = loaded.reader.diagnostics.find((d) => d.message.startsWith("the data stops here"));
+    expect(reader.events).toBeGreaterThan(all * 0.3);
+    expect(reader.events).toBeLessThan(all);
+    const stop = reader.diagnostics.find((d) => d.message.startsWith("the data stops here"));
     expect(stop).toMatchObject({ level: "warn" });
     expect(stop!.message).toContain("damaged gzip data: unexpected end of file");
     // Cut inside the gzip header: nothing decompressed, nothing to read — an error, as before.
     const stub = join(dir, "stub.log.gz");
     writeFileSync(stub, whole.subarray(0, 6));
-    await expect(loadTraceFile(stub)).rejects.toThrow(/corrupt gzip data/);
+    await expect(readTraceFile(stub, () => {})).rejects.toThrow(/corrupt gzip data/);
   });
 });

@@ -3,10 +3,15 @@
  * one Foo from creation to quiescent, stage names down the left, file:line beside each line,
  * pass boundaries and causes marked, then the count of each tag and the reconcile count.
  */
-import { buildExcerpt, renderExcerptMarkdown, renderExcerptText } from "@loopscope/trace";
+import {
+  buildExcerpt,
+  ExcerptEvents,
+  renderExcerptMarkdown,
+  renderExcerptText,
+} from "@loopscope/trace";
 import { intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
 import { InputError } from "../cli/input.ts";
-import { loadTraceFile } from "../cli/load-trace-file.ts";
+import { readTraceFile } from "../cli/read-trace-file.ts";
 
 export const usage = `usage: loopscope excerpt FILE [--key ns/name] [--format md|text] [--year N]
 
@@ -53,12 +58,20 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`loopscope excerpt: ${e.message}\n${usage}`);
     return 2;
   }
-  let loaded;
+  // Only the Foo's events are kept (a 1M-line log's excerpt took 700 MB when all were), and the
+  // keys, to say which there are when the Foo asked for is not among them.
+  const picker = new ExcerptEvents(flags.key);
+  const keys = new Set<string>();
+  let reader;
   try {
-    loaded = await loadTraceFile(flags.file, {
-      keepEvents: true,
-      ...(flags.year !== undefined ? { year: flags.year } : {}),
-    });
+    reader = await readTraceFile(
+      flags.file,
+      (e) => {
+        picker.take(e);
+        if (e.key && e.stage !== "note") keys.add(e.key);
+      },
+      flags.year !== undefined ? { year: flags.year } : {},
+    );
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     process.stderr.write(`loopscope excerpt: ${e.message}\n`);
@@ -66,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const err = (line: string) => process.stderr.write(`loopscope excerpt: ${line}\n`);
   // On stderr, as replay says them: an excerpt of a damaged file is missing what the damage hid.
-  const { diagnostics, diagnosticCount } = loaded.reader;
+  const { diagnostics, diagnosticCount } = reader;
   if (diagnosticCount > 0) {
     err(
       `${flags.file}: ${diagnosticCount} notes and problems while reading (lines not read are not in the excerpt):`,
@@ -75,17 +88,17 @@ export async function run(argv: string[]): Promise<number> {
     if (diagnosticCount > SHOWN_DIAGNOSTICS)
       err(`  … ${diagnosticCount - SHOWN_DIAGNOSTICS} more (stats --json lists them)`);
   }
-  const x = buildExcerpt(loaded.events, flags.key !== undefined ? { key: flags.key } : {});
+  const picked = picker.picked();
+  const x = picked && buildExcerpt(picked.events, { key: picked.key });
   if (!x) {
     if (flags.key === undefined) {
       err(`${flags.file}: no Foo in this trace`);
       return 1;
     }
-    const keys = loaded.analyzer.keys().filter((k) => k !== "");
-    const listed = keys.slice(0, 10).join(", ") + (keys.length > 10 ? `, … (${keys.length})` : "");
+    const some = [...keys].slice(0, 10).join(", ") + (keys.size > 10 ? `, … (${keys.size})` : "");
     err(
       `${flags.file}: no events for key "${flags.key}"` +
-        (keys.length > 0 ? `; the trace has ${listed}` : ""),
+        (keys.size > 0 ? `; the trace has ${some}` : ""),
     );
     return 1;
   }

@@ -3,11 +3,11 @@
  * causes, writes that changed something, conflicts, the reconcile count for one create,
  * quiescence and hot loops. The JSON shape is a contract (docs/trace-format.md, "stats").
  */
-import type { Analyzer, KeySummary, TraceReader } from "@loopscope/trace";
-import { STAGES } from "@loopscope/trace";
+import type { KeySummary, TraceReader } from "@loopscope/trace";
+import { Analyzer, STAGES } from "@loopscope/trace";
 import { intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
 import { InputError } from "../cli/input.ts";
-import { loadTraceFile } from "../cli/load-trace-file.ts";
+import { readTraceFile } from "../cli/read-trace-file.ts";
 
 export const usage = `usage: loopscope stats FILE [--json] [--year N] [--hot-loop N]
 
@@ -45,19 +45,23 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`loopscope stats: ${e.message}\n${usage}`);
     return 2;
   }
-  let loaded;
+  const analyzer = new Analyzer(
+    flags.hotLoop !== undefined ? { hotLoopThreshold: flags.hotLoop } : {},
+  );
+  let reader;
   try {
-    loaded = await loadTraceFile(flags.file, {
-      ...(flags.year !== undefined ? { year: flags.year } : {}),
-      ...(flags.hotLoop !== undefined ? { hotLoopThreshold: flags.hotLoop } : {}),
-    });
+    reader = await readTraceFile(
+      flags.file,
+      (e) => analyzer.push(e),
+      flags.year !== undefined ? { year: flags.year } : {},
+    );
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     process.stderr.write(`loopscope stats: ${e.message}\n`);
     return 1;
   }
-  if (flags.json) await writeStatsJson(loaded.reader, loaded.analyzer, toStdout);
-  else process.stdout.write(statsTable(flags.file, statsJson(loaded.reader, loaded.analyzer)));
+  if (flags.json) await writeStatsJson(reader, analyzer, toStdout);
+  else process.stdout.write(statsTable(flags.file, statsJson(reader, analyzer)));
   return 0;
 }
 

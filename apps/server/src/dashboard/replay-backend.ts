@@ -17,7 +17,7 @@ import {
 } from "@loopscope/trace";
 import { openTraceInput, upToDamage } from "../cli/input.ts";
 import { progressMeter } from "../cli/progress.ts";
-import { refuseNonTrace } from "../cli/load-trace-file.ts";
+import { refuseNonTrace } from "../cli/read-trace-file.ts";
 import { decodeUtf8 } from "../cli/utf8.ts";
 import type { LoadIssue } from "@loopscope/protocol";
 import { TraceHub } from "../hub/trace-hub.ts";

@@ -6,6 +6,7 @@
 import type { Stage, TraceEvent } from "../event.ts";
 import type { Pass, PassCause } from "../analysis/model.ts";
 import { Analyzer, type AnalyzerOptions } from "../analysis/analyzer.ts";
+import { ExcerptEvents } from "./excerpt-events.ts";
 import { messageText } from "./stage-text.ts";
 
 export type ExcerptRow =
@@ -61,24 +62,15 @@ const CAUSE_TEXT: Record<PassCause, string> = {
   unknown: "cause unknown — no enqueue line to go by",
 };
 
-/** The key the excerpt is about when none is given. */
-export function defaultExcerptKey(events: Iterable<TraceEvent>): string | undefined {
-  let first: string | undefined;
-  for (const e of events) {
-    if (e.stage === "watch" && e.kind === "Foo" && e.event === "add" && e.key) return e.key;
-    if (first === undefined && e.key && e.stage !== "note") first = e.key;
-  }
-  return first;
-}
-
 export function buildExcerpt(
   events: readonly TraceEvent[],
   opts: ExcerptOptions = {},
 ): Excerpt | undefined {
-  const key = opts.key ?? defaultExcerptKey(events);
-  if (key === undefined) return undefined;
-  const all = events.filter((e) => e.key === key);
-  if (all.length === 0) return undefined;
+  const picker = new ExcerptEvents(opts.key);
+  for (const e of events) picker.take(e);
+  const picked = picker.picked();
+  if (picked === undefined || picked.events.length === 0) return undefined;
+  const { key, events: all } = picked;
   // The Foo's latest life: a Foo created again under the same name starts over.
   const mine = all.slice(latestLife(all));
   const analyzer = new Analyzer(opts);

@@ -1,13 +1,11 @@
 /**
- * Reads a trace file through packages/trace's reader and Analyzer, with progress on a terminal.
- * Shared by `stats` and `excerpt`; throws InputError (exit 1) when the input is not a trace.
+ * Reads a trace file through packages/trace's reader, with progress on a terminal. Shared by
+ * `stats` and `excerpt`; throws InputError (exit 1) when the input is not a trace.
  */
 import {
-  Analyzer,
   exportHead,
   TraceReader,
   whyNotATrace,
-  type AnalyzerOptions,
   type ExportHead,
   type TraceEvent,
 } from "@loopscope/trace";
@@ -15,35 +13,24 @@ import { InputError, openTraceInput, upToDamage } from "./input.ts";
 import { progressMeter } from "./progress.ts";
 import { decodeUtf8 } from "./utf8.ts";
 
-export interface LoadOptions extends AnalyzerOptions {
-  year?: number;
-  /** Keep every event in memory (the excerpt needs them; stats does not). */
-  keepEvents?: boolean;
-}
-
-export interface LoadedFile {
-  reader: TraceReader;
-  analyzer: Analyzer;
-  events: TraceEvent[];
-}
-
-export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promise<LoadedFile> {
+/**
+ * Reads the file (`-`: stdin), handing each event to `take` as it is read, and returns the reader
+ * (its format, counts and diagnostics). Nothing is kept here: `stats` analyses as it reads,
+ * `excerpt` keeps one Foo's events.
+ */
+export async function readTraceFile(
+  path: string,
+  take: (e: TraceEvent) => void,
+  opts: { year?: number } = {},
+): Promise<TraceReader> {
   const input = await openTraceInput(path);
   const reader = new TraceReader({
     decode: decodeUtf8,
     ...(opts.year !== undefined ? { year: opts.year } : {}),
   });
-  const analyzer = new Analyzer(opts);
-  const events: TraceEvent[] = [];
   const progress = progressMeter(input.name, input.size, input.bytesRead);
   let first = true;
   let head: ExportHead | undefined;
-  const take = opts.keepEvents
-    ? (e: TraceEvent) => {
-        analyzer.push(e);
-        events.push(e);
-      }
-    : (e: TraceEvent) => analyzer.push(e);
   try {
     for await (const chunk of upToDamage(input.chunks, (why) => reader.inputStopped(why))) {
       if (first) {
@@ -58,7 +45,7 @@ export async function loadTraceFile(path: string, opts: LoadOptions = {}): Promi
     progress.done();
   }
   refuseNonTrace(reader, input.name, head);
-  return { reader, analyzer, events };
+  return reader;
 }
 
 /**

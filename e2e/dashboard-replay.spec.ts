@@ -147,6 +147,34 @@ test("opens a gzip-compressed trace (DecompressionStream in the worker)", async 
   await expect(page.getByText("No problems reading this trace.")).toBeVisible();
 });
 
+test("opens a UTF-16 log as Windows PowerShell writes it, its lines shown as written", async ({
+  page,
+}) => {
+  await page.goto(site.url);
+  const text = readFileSync(
+    join(REPO, "packages/trace/fixtures/stage/create-canonical.log"),
+    "utf8",
+  ).replace("kind=Foo event=add", "kind=Foo event=add note=ÄÖ😀");
+  // `kubectl logs … > controller.log` in Windows PowerShell 5: UTF-16LE after its byte-order mark.
+  await page.getByTestId("file-input").setInputFiles({
+    name: "controller.log",
+    mimeType: "text/plain",
+    buffer: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]),
+  });
+  await expect(page.getByTestId("source")).toHaveText("replay · controller.log");
+  await expect(page.getByTestId("object-row").filter({ hasText: "example-foo" })).toHaveCount(1);
+  await expect(page.locator('[data-testid="timeline-pass"][data-cause="self"]')).toHaveCount(2);
+  // Its lines are kept as text (its offsets are not the text's, so none is read back from it).
+  await page.getByTestId("step-next").click();
+  await expect(page.getByTestId("event-raw")).toHaveText(
+    text.split("\n").find((l) => l.includes("STAGE/watch"))!,
+  );
+  await expect(page.getByTestId("excerpt")).toContainText(
+    '"Successfully synced" objectName="default/example-foo"',
+  );
+  await page.screenshot({ path: "test-results/dashboard-replay-utf16.png" });
+});
+
 test("a gzip file cut short loads what came before the cut, and says where it stopped", async ({
   page,
 }) => {

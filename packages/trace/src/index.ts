@@ -5,6 +5,7 @@ export { Analyzer, HOT_LOOP_THRESHOLD, type AnalyzerOptions } from "./analysis/a
 export { NOT_DECIMAL, rvNumber } from "./analysis/rv-number.ts";
 export { LineSplitter, type LineSink, type Utf8Decoder } from "./lines/splitter.ts";
 export { LineMarks } from "./lines/line-marks.ts";
+export { asUtf8, utf16Of, type Utf16 } from "./lines/utf16.ts";
 export { LineFile, type ByteSource } from "./lines/line-file.ts";
 export { TraceReader, type ReaderOptions, type TraceFormat } from "./reader/trace-reader.ts";
 export { readTrace, readTraceText, TraceStream } from "./reader/read-trace.ts";

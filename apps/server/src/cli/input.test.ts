@@ -27,14 +27,20 @@ describe("trace input", () => {
   writeFileSync(plain, text);
   const gz = join(dir, "big.log.gz");
   writeFileSync(gz, gzipSync(text));
+  // Windows PowerShell's `>`: UTF-16LE after a byte-order mark.
+  const utf16 = join(dir, "big-utf16.log");
+  writeFileSync(utf16, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
 
-  it("yields every byte of a file, plain or gzip, and counts what it read", async () => {
+  it("yields the text of a file, plain, gzip or UTF-16, as UTF-8, and counts what it read", async () => {
     expect(text.length).toBeGreaterThan(3 << 20); // several chunks
-    for (const [path, onDisk] of [
-      [plain, text.length],
-      [gz, readFileSync(gz).length],
+    for (const [path, onDisk, readBack] of [
+      [plain, text.length, true],
+      [gz, readFileSync(gz).length, false],
+      [utf16, 2 + 2 * text.length, false],
     ] as const) {
       const input = await openTraceInput(path);
+      // Only a plain file's bytes are its text's at their offsets, to read lines back from.
+      expect(input.readBack).toBe(readBack);
       const parts: Buffer[] = [];
       // A chunk is valid until the next is asked for: keep copies.
       for await (const c of input.chunks) parts.push(Buffer.from(c));

@@ -1,6 +1,7 @@
 /**
  * Opens a trace for reading: a path, "-" for stdin, gzip detected by its magic bytes (so a
- * `.gz` without the suffix works too). A path that is not a regular file — a named pipe
+ * `.gz` without the suffix works too), UTF-16 text (Windows PowerShell's `>`) by its byte-order
+ * mark and read as UTF-8. A path that is not a regular file — a named pipe
  * (`mkfifo`), the pipe of a shell's `<(cat f)`, a terminal — is read once, as a stream, like
  * stdin: it cannot be read at an offset, nor opened twice. Failures become `InputError` with a
  * one-line reason the CLI prints as is (exit 1) — never a stack trace.
@@ -9,6 +10,7 @@ import { createReadStream } from "node:fs";
 import { open, stat, type FileHandle } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
 import type { Readable } from "node:stream";
+import { asUtf8, utf16Of } from "@loopscope/trace";
 
 export class InputError extends Error {}
 
@@ -25,21 +27,21 @@ export class DamagedInputError extends InputError {
 
 export interface TraceInput {
   /**
-   * Decompressed bytes, in chunks. A chunk is valid only until the next one is asked for: a plain
-   * file is read into one reused buffer (the readers copy what they keep of a chunk).
+   * The text as UTF-8 (decompressed, re-encoded from UTF-16), in chunks. A chunk is valid only
+   * until the next one is asked for: a plain file is read into reused buffers (the readers copy
+   * what they keep of a chunk).
    */
   chunks: AsyncIterable<Uint8Array>;
   /** Size of the file on disk (compressed), when known: for progress. */
   size: number | undefined;
   /** Bytes of the file read so far (compressed). */
   bytesRead(): number;
-  gzip: boolean;
   name: string;
   /**
-   * A regular file: it can be opened again and read at any offset afterwards (a replay reads
-   * klog lines back from it). False for stdin and pipes, which give their bytes once.
+   * The chunks are the file's own bytes at their offsets, so a replay may read lines back from
+   * it: a plain UTF-8 file's. Not a gzip file's, nor a UTF-16 file's (re-encoded), nor a pipe's.
    */
-  regularFile: boolean;
+  readBack: boolean;
 }
 
 const CHUNK = 1 << 20;
@@ -62,21 +64,27 @@ function describe(err: unknown): string {
   }
 }
 
-async function isGzipFile(path: string): Promise<boolean> {
+/** The file's first two bytes (fewer in a shorter file). */
+async function headOf(path: string): Promise<Uint8Array> {
   const fh = await open(path, "r");
   try {
     const buf = new Uint8Array(2);
     const { bytesRead } = await fh.read(buf, 0, 2, 0);
-    return bytesRead === 2 && buf[0] === 0x1f && buf[1] === 0x8b;
+    return buf.subarray(0, bytesRead);
   } finally {
     await fh.close();
   }
 }
 
+/** The input with its chunks as UTF-8 (see asUtf8): the readers read one encoding. */
+function utf8(input: Omit<TraceInput, "readBack">, readBack: boolean): TraceInput {
+  return { ...input, chunks: asUtf8(input.chunks), readBack };
+}
+
 export async function openTraceInput(path: string): Promise<TraceInput> {
-  if (path === "-") return fromStream(process.stdin, "stdin", undefined, false);
+  if (path === "-") return utf8(fromStream(process.stdin, "stdin", undefined, false), false);
   let size: number;
-  let gzip: boolean;
+  let head: Uint8Array;
   try {
     const info = await stat(path);
     if (info.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" });
@@ -84,16 +92,17 @@ export async function openTraceInput(path: string): Promise<TraceInput> {
       // Sniffed as it streams: opening a pipe to look at its first bytes would take them away
       // (or, for a FIFO, end the writer's side).
       const pipe = createReadStream(path, { highWaterMark: CHUNK });
-      return fromStream(pipe, path, undefined, false);
+      return utf8(fromStream(pipe, path, undefined, false), false);
     }
     size = info.size;
-    gzip = await isGzipFile(path);
+    head = await headOf(path);
   } catch (err) {
     throw new InputError(`${path}: ${describe(err)}`);
   }
-  if (!gzip) return fromFile(path, size);
+  if (head[0] !== 0x1f || head[1] !== 0x8b)
+    return utf8(fromFile(path, size), utf16Of(head) === undefined);
   const file = createReadStream(path, { highWaterMark: CHUNK });
-  return { ...fromStream(file, path, size, gzip), regularFile: true };
+  return utf8(fromStream(file, path, size, true), false);
 }
 
 /**
@@ -103,7 +112,7 @@ export async function openTraceInput(path: string): Promise<TraceInput> {
  * megabyte per chunk cost more CPU than the klog reader's own work on it (~0.35 s per 190 MB
  * here, against 0.02 s for reused buffers).
  */
-function fromFile(path: string, size: number): TraceInput {
+function fromFile(path: string, size: number): Omit<TraceInput, "readBack"> {
   let read = 0;
   const chunks = async function* (): AsyncGenerator<Uint8Array> {
     let fh: FileHandle | undefined;
@@ -136,9 +145,7 @@ function fromFile(path: string, size: number): TraceInput {
     chunks: chunks(),
     size,
     bytesRead: () => read,
-    gzip: false,
     name: path,
-    regularFile: true,
   };
 }
 
@@ -147,7 +154,7 @@ function fromStream(
   name: string,
   size: number | undefined,
   gzipKnown: boolean,
-): TraceInput {
+): Omit<TraceInput, "readBack"> {
   let read = 0;
   source.on("data", (b: Buffer) => {
     read += b.length;
@@ -171,9 +178,7 @@ function fromStream(
     chunks: chunks(),
     size,
     bytesRead: () => read,
-    gzip: gzipKnown,
     name,
-    regularFile: false,
   };
 }
 

@@ -50,9 +50,9 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   const reader = new TraceReader({ decode: decodeUtf8, ...(year !== undefined ? { year } : {}) });
   const hub = new TraceHub({ ringCapacity: Infinity });
   const renumber = renumberer();
-  // A plain file's klog lines are read back from it later; a pipe gives its bytes once, so its
-  // events keep their lines.
-  const marks = input.regularFile && !input.gzip ? new LineMarks() : undefined;
+  // A plain file's klog lines are read back from it later; a pipe gives its bytes once, and a
+  // gzip or UTF-16 file's bytes are not the text's, so their events keep their lines.
+  const marks = input.readBack ? new LineMarks() : undefined;
   const take = (e: TraceEvent) => {
     // A klog event's `raw` is its whole line (numbered `line`): the file keeps it.
     if (marks !== undefined && reader.format === "klog") e.raw = undefined;

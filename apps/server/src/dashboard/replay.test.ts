@@ -109,12 +109,19 @@ describe("replay", () => {
     expect(b.hub.lastSeq).toBeGreaterThan(10);
   });
 
-  it("keeps the lines of a gzip klog file or a JSONL trace in its events (no offsets to read at)", async () => {
+  it("keeps the lines of a gzip or UTF-16 klog file or a JSONL trace in its events (no offsets to read at)", async () => {
     const klog = join(REPO_ROOT, "public", "traces", "create-foo.klog.log");
     const gz = join(dir, "create-foo.klog.log.gz");
     await writeFile(gz, gzipSync(await readFile(klog)));
+    // Windows PowerShell's `>`: UTF-16LE after a byte-order mark, its offsets not the text's.
+    const utf16 = join(dir, "create-foo-utf16.klog.log");
+    const text = await readFile(klog, "utf8");
+    await writeFile(
+      utf16,
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]),
+    );
     const jsonl = join(REPO_ROOT, "public", "traces", "create-foo.jsonl");
-    for (const file of [gz, jsonl]) {
+    for (const file of [gz, utf16, jsonl]) {
       const loaded = await loadTrace(file);
       expect(loaded.lines, file).toBeUndefined();
       const { info } = await serve(file);
@@ -128,6 +135,10 @@ describe("replay", () => {
     }
     const events = await (await loadTrace(gz)).hub.range(1, 1000);
     expect(events.filter((e) => e.raw !== undefined).length).toBeGreaterThan(10);
+    const lines = text.split("\n");
+    const fromUtf16 = await (await loadTrace(utf16)).hub.range(1, 1000);
+    expect(fromUtf16.length).toBe(events.length);
+    for (const e of fromUtf16) if (e.line !== undefined) expect(e.raw).toBe(lines[e.line - 1]);
   });
 
   it("replays a klog log from a FIFO, its lines kept in its events (a pipe cannot be read twice)", async () => {

@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /**
- * The replay's reader worker: reads a trace file (JSONL or klog, optionally gzip), or one still
+ * The replay's reader worker: reads a trace file (JSONL or klog, gzip or UTF-16 too), or one still
  * arriving over HTTP, and hands its rows as batches of typed-array columns (transferred) to the
  * analysis worker, which passes them on to the page (see protocol.ts). loopscope's own JSONL
  * records go from bytes to rows directly; everything else through packages/trace's push-style
@@ -9,8 +9,10 @@
  * tables' ids.
  */
 import {
+  asUtf8,
   exportHead,
   LineMarks,
+  utf16Of,
   whyNotATrace,
   type Diagnostic,
   type ExportHead,
@@ -51,12 +53,6 @@ function post(m: FromReader, transfer: Transferable[] = []): void {
   self.postMessage(m, transfer);
 }
 
-async function isGzip(file: Blob, name: string): Promise<boolean> {
-  if (/\.gz$/i.test(name)) return true;
-  const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  return head[0] === 0x1f && head[1] === 0x8b;
-}
-
 /**
  * The body of a fetched trace as it arrives, and its length when the server says it. Fetched here,
  * not by the page: the page's thread is busy taking the batches in, and a body it read and passed
@@ -89,13 +85,15 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   let gz = false;
   if (file instanceof Blob) {
     total = file.size;
-    gz = await isGzip(file, name);
-    if (!gz) marks = new LineMarks();
-    chunks = fileChunks(file, gz, count);
+    const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
+    gz = /\.gz$/i.test(name) || (head[0] === 0x1f && head[1] === 0x8b);
+    // A UTF-16 file (Windows PowerShell's `>`) is read as UTF-8: its offsets are not the text's.
+    if (!gz && utf16Of(head) === undefined) marks = new LineMarks();
+    chunks = asUtf8(fileChunks(file, gz, count));
   } else {
     const { body, size } = await download(file);
     total = size;
-    chunks = streamChunks(body, count);
+    chunks = asUtf8(streamChunks(body, count));
   }
   const encoder = new RowEncoder();
   const reader = createRowReader(encoder, marks === undefined);

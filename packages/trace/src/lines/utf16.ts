@@ -32,9 +32,15 @@ export async function* asUtf8(chunks: AsyncIterable<Uint8Array>): AsyncGenerator
   const encoder = new TextEncoder();
   for await (let chunk of chunks) {
     if (head !== undefined) {
-      if (head.length > 0) chunk = Uint8Array.from([...head, ...chunk]);
+      if (head.length > 0) {
+        const joined = new Uint8Array(head.length + chunk.length);
+        joined.set(head);
+        joined.set(chunk, head.length);
+        chunk = joined;
+      }
       if (chunk.length < 2) {
-        head = chunk;
+        // A copy: the chunk's buffer may be refilled while the next is read.
+        head = chunk.slice();
         continue;
       }
       head = undefined;

@@ -5,7 +5,7 @@
  * time, a container runtime's `stderr F ` — so it is looked for anywhere in the line.
  */
 
-import { indexOfEither, shadowBytes, viewOf } from "./byte-span.ts";
+import { indexOfEither, shadowBytes } from "./byte-span.ts";
 
 export interface KlogHeader {
   level: "I" | "W" | "E" | "F";
@@ -41,30 +41,7 @@ export interface HeaderSpan {
   srcEnd: number;
   msgStart: number;
   start: number;
-  /**
-   * The last header readHeaderBytes read, to compare the next one with (a log's lines share their
-   * second and their pid): see VALID … PID for the slots.
-   */
-  memo: Int32Array;
 }
-
-/** Slots of HeaderSpan.memo. */
-/** 1 once the slots below hold a header's. */
-const VALID = 0;
-/** The bytes "mmdd", " hh:", "mm:s" and "s." as little-endian words. */
-const DATE = 1;
-const HOUR = 2;
-const MINUTE = 3;
-const SECOND = 4;
-const MONTH = 5;
-const DAY = 6;
-const SECOND_OF_DAY = 7;
-/** 1 when PID_WORDS hold the 8 bytes after the header's 22nd: a pid of 7 columns and a space. */
-const PID_VALID = 8;
-const PID_WORDS = 9;
-const PID_WORDS2 = 10;
-const PID = 11;
-const MEMO_SIZE = 12;
 
 /** The level of a header's first byte: I W E F, by character code. */
 const LEVELS: (KlogHeader["level"] | undefined)[] = [];
@@ -73,32 +50,31 @@ LEVELS[87] = "W";
 LEVELS[69] = "E";
 LEVELS[70] = "F";
 
-/** Whether the four bytes of `w` are all ASCII digits. */
-function allDigits(w: number): boolean {
-  // A byte below "0" sets its top bit in the first term, one above "9" in the second; digits
-  // neither borrow nor carry, so no byte leaks into the next.
-  return (((w - 0x30303030) | (w + 0x46464646)) & 0x80808080) === 0;
+/** The number the two ASCII digits bytes[i, i + 2) spell, or -1. */
+function twoDigits(bytes: Uint8Array, i: number): number {
+  const a = bytes[i] - 48;
+  const b = bytes[i + 1] - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
 }
 
-/** The number the four ASCII digits of `w` spell (first digit in the low byte). */
-function fourDigits(w: number): number {
-  const d = w - 0x30303030;
-  return (
-    (d & 0xff) * 1000 + ((d >>> 8) & 0xff) * 100 + ((d >>> 16) & 0xff) * 10 + ((d >>> 24) & 0xff)
-  );
+/** The number the `n` ASCII digits bytes[i, i + n) spell, or -1. */
+function digitsAt(bytes: Uint8Array, i: number, n: number): number {
+  let x = 0;
+  for (const end = i + n; i < end; i++) {
+    const d = bytes[i] - 48;
+    if (d < 0 || d > 9) return -1;
+    x = x * 10 + d;
+  }
+  return x;
 }
 
 /**
- * Reads the header at the start of the line `bytes[p, end)`, viewed by `view` at the same offsets,
- * into `out`; false when there is none there. Nothing at or past `end` is read as part of the
- * header. (A line that came as text is read on its shadowBytes.)
- *
- * The date and second, and the pid, are compared with those of the header read before (out.memo)
- * as words: a log's lines share them, and a compare costs less than reading the digits again.
+ * Reads the header at the start of the line `bytes[p, end)` into `out`; false when there is none
+ * there. Nothing at or past `end` is read as part of the header. (A line that came as text is
+ * read on its shadowBytes.)
  */
 export function readHeaderBytes(
   bytes: Uint8Array,
-  view: DataView,
   p: number,
   end: number,
   out: HeaderSpan,
@@ -107,96 +83,29 @@ export function readHeaderBytes(
   if (end - p < 28) return false;
   const level = LEVELS[bytes[p]];
   if (level === undefined) return false;
-  const memo = out.memo;
-  const date = view.getInt32(p + 1, true);
-  const hour = view.getInt32(p + 5, true);
-  const minute = view.getInt32(p + 9, true);
-  const second = view.getUint16(p + 13, true);
-  let month: number;
-  let day: number;
-  let secondOfDay: number;
-  if (
-    memo[VALID] === 1 &&
-    date === memo[DATE] &&
-    hour === memo[HOUR] &&
-    minute === memo[MINUTE] &&
-    second === memo[SECOND]
-  ) {
-    month = memo[MONTH];
-    day = memo[DAY];
-    secondOfDay = memo[SECOND_OF_DAY];
-  } else {
-    if (bytes[p + 5] !== 32 || bytes[p + 8] !== 58 || bytes[p + 11] !== 58) return false;
-    if (bytes[p + 14] !== 46) return false;
-    const h1 = bytes[p + 6] - 48;
-    const h2 = bytes[p + 7] - 48;
-    const mi1 = bytes[p + 9] - 48;
-    const mi2 = bytes[p + 10] - 48;
-    const s1 = bytes[p + 12] - 48;
-    const s2 = bytes[p + 13] - 48;
-    // Each is a digit when 0 ≤ d ≤ 9: OR-ed together, d and 9 - d stay ≥ 0 only then.
-    const any = h1 | h2 | mi1 | mi2 | s1 | s2;
-    const nines = (9 - h1) | (9 - h2) | (9 - mi1) | (9 - mi2) | (9 - s1) | (9 - s2);
-    if (!allDigits(date) || (any | nines) < 0) return false;
-    const mmdd = fourDigits(date);
-    month = (mmdd / 100) | 0;
-    day = mmdd % 100;
-    const h = h1 * 10 + h2;
-    const m = mi1 * 10 + mi2;
-    const s = s1 * 10 + s2;
-    if (month < 1 || month > 12 || day < 1 || day > 31 || h > 23 || m > 59 || s > 60) return false;
-    secondOfDay = (h * 60 + m) * 60 + s;
-    memo[VALID] = 1;
-    memo[DATE] = date;
-    memo[HOUR] = hour;
-    memo[MINUTE] = minute;
-    memo[SECOND] = second;
-    memo[MONTH] = month;
-    memo[DAY] = day;
-    memo[SECOND_OF_DAY] = secondOfDay;
+  if (bytes[p + 5] !== 32 || bytes[p + 8] !== 58 || bytes[p + 11] !== 58) return false;
+  if (bytes[p + 14] !== 46 || bytes[p + 21] !== 32) return false;
+  const month = twoDigits(bytes, p + 1);
+  const day = twoDigits(bytes, p + 3);
+  const h = twoDigits(bytes, p + 6);
+  const m = twoDigits(bytes, p + 9);
+  const s = twoDigits(bytes, p + 12);
+  const us = digitsAt(bytes, p + 15, 6);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || h < 0 || h > 23) return false;
+  if (m < 0 || m > 59 || s < 0 || s > 60 || us < 0) return false;
+  let i = p + 22;
+  while (i < end && bytes[i] === 32) i++;
+  let pid = 0;
+  const pidStart = i;
+  for (; i < end; i++) {
+    const d = bytes[i] - 48;
+    if (d < 0 || d > 9) break;
+    pid = pid * 10 + d;
   }
-  const us4 = view.getInt32(p + 15, true);
-  const us2 = view.getUint16(p + 19, true);
-  const u5 = (us2 & 0xff) - 48;
-  const u6 = (us2 >>> 8) - 48;
-  if (!allDigits(us4) || (u5 | u6 | (9 - u5) | (9 - u6)) < 0) return false;
-  const frac = fourDigits(us4) * 100 + u5 * 10 + u6;
-  if (bytes[p + 21] !== 32) return false;
-  let i: number;
-  let pid: number;
-  // The 8 bytes compared end before `end`: a remembered pid is followed by a location.
-  const longEnough = p + 30 < end;
-  const pid1 = longEnough ? view.getInt32(p + 22, true) : 0;
-  const pid2 = longEnough ? view.getInt32(p + 26, true) : 0;
-  if (
-    longEnough &&
-    memo[PID_VALID] === 1 &&
-    pid1 === memo[PID_WORDS] &&
-    pid2 === memo[PID_WORDS2]
-  ) {
-    pid = memo[PID];
-    i = p + 29;
-  } else {
-    i = p + 22;
-    while (i < end && bytes[i] === 32) i++;
-    pid = 0;
-    const pidStart = i;
-    while (i < end) {
-      const d = bytes[i] - 48;
-      if (d < 0 || d > 9) break;
-      pid = pid * 10 + d;
-      i++;
-    }
-    if (i === pidStart || i >= end || bytes[i] !== 32) return false;
-    // Remembered when the pid fills klog's 7 columns: the same 8 bytes then mean the same pid.
-    memo[PID_VALID] = longEnough && i === p + 29 && pid < 2 ** 31 ? 1 : 0;
-    memo[PID_WORDS] = pid1;
-    memo[PID_WORDS2] = pid2;
-    memo[PID] = pid;
-  }
+  if (i === pidStart || i >= end || bytes[i] !== 32) return false;
   const srcStart = i + 1;
   // Up to the first "]", no spaces on the way; its last ":" right before the digits that end it.
-  const close = indexOfEither(view, bytes, srcStart, end, 93, 32); // "]", " "
+  const close = indexOfEither(bytes, srcStart, end, 93, 32); // "]", " "
   if (close >= end || bytes[close] !== 93) return false;
   let colon = close - 1;
   for (let d = bytes[colon] - 48; d >= 0 && d <= 9; d = bytes[colon] - 48) colon--;
@@ -204,7 +113,7 @@ export function readHeaderBytes(
   out.level = level;
   out.month = month;
   out.day = day;
-  out.timeOfDayUs = secondOfDay * 1_000_000 + frac;
+  out.timeOfDayUs = ((h * 60 + m) * 60 + s) * 1_000_000 + us;
   out.pid = pid;
   out.srcStart = srcStart;
   out.srcEnd = close;
@@ -225,7 +134,6 @@ export function headerSpan(): HeaderSpan {
     srcEnd: 0,
     msgStart: 0,
     start: 0,
-    memo: new Int32Array(MEMO_SIZE),
   };
 }
 
@@ -235,14 +143,13 @@ export function headerSpan(): HeaderSpan {
  */
 export function readPrefixedHeader(
   bytes: Uint8Array,
-  view: DataView,
   text: string,
   start: number,
   end: number,
   out: HeaderSpan,
 ): boolean {
   const m = HEADER_ANYWHERE.exec(text.slice(start, end));
-  return m !== null && readHeaderBytes(bytes, view, start + m.index, end, out);
+  return m !== null && readHeaderBytes(bytes, start + m.index, end, out);
 }
 
 /** "controller.go" from "pkg/controller.go:131". */
@@ -254,11 +161,9 @@ export function baseFile(src: string): string {
 
 export function parseKlogHeader(line: string): KlogHeader | undefined {
   const bytes = shadowBytes(line, NO_BYTES);
-  const view = viewOf(bytes);
   const h = headerSpan();
   const end = line.length;
-  const found =
-    readHeaderBytes(bytes, view, 0, end, h) || readPrefixedHeader(bytes, view, line, 0, end, h);
+  const found = readHeaderBytes(bytes, 0, end, h) || readPrefixedHeader(bytes, line, 0, end, h);
   if (!found) return undefined;
   return {
     level: h.level,

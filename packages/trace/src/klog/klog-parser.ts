@@ -25,9 +25,9 @@ import {
 } from "./header.ts";
 import { mayBeMarker, parseMarker, SYNCED } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
-import { fieldOrder, readStageBytes, tagAt, type RowOffer } from "./stage-bytes.ts";
+import { readStageBytes, tagAt, type RowOffer } from "./stage-bytes.ts";
 import { stageFields, type LineContext, type StageRowTaker } from "./stage-fields.ts";
-import { copyAscii, sameSpan, shadowBytes, viewOf } from "./byte-span.ts";
+import { copyAscii, sameSpan, shadowBytes } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
@@ -69,12 +69,12 @@ interface Source {
   /** Its number, one per Source made (see StageFields.srcId). */
   id: number;
   noise: boolean;
-  /** A view of its bytes, when they are ASCII (see freshSource). */
-  code: DataView | undefined;
+  /** Its bytes, when they are ASCII (see freshSource). */
+  code: Uint8Array | undefined;
 }
 
 /** SYNCED's bytes, to compare a line's with (see syncedKey). */
-const SYNCED_BYTES = viewOf(new TextEncoder().encode(SYNCED));
+const SYNCED_BYTES = new TextEncoder().encode(SYNCED);
 
 /**
  * Slots of the source-location cache. A log names a few dozen locations over and over: each
@@ -114,18 +114,10 @@ export class KlogParser {
   private sourceCount = 0;
   /** Where the current line's byte-path event is read (one record, refilled per line). */
   private readonly where: LineContext = { ts: 0, src: "", line: 0, seq: 0, key: undefined };
-  /** The fields of the last STAGE lines read from bytes, in order (see fieldOrder). */
-  private readonly order = fieldOrder();
   /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none). */
   private tagText = "";
   private tagFrom = 0;
   private tagAt = -1;
-  /**
-   * The bytes of the last line read, and a view of them (one per 64 KB window; any view until the
-   * first).
-   */
-  private bytes: Uint8Array | undefined;
-  private view = SYNCED_BYTES;
   /** The shadowBytes of lines that came as text, refilled line after line. */
   private shadow: Uint8Array = new Uint8Array(256);
 
@@ -190,14 +182,7 @@ export class KlogParser {
     rows: RowOffer | undefined,
   ): void {
     const h = this.header;
-    if (bytes !== this.bytes) {
-      this.bytes = bytes;
-      this.view = viewOf(bytes);
-    }
-    if (
-      !readHeaderBytes(bytes, this.view, start, end, h) &&
-      !readPrefixedHeader(bytes, this.view, text, start, end, h)
-    ) {
+    if (!readHeaderBytes(bytes, start, end, h) && !readPrefixedHeader(bytes, text, start, end, h)) {
       this.headerless(bytes, text, start, end, lineNo, seq);
       return;
     }
@@ -221,17 +206,7 @@ export class KlogParser {
         where.line = lineNo;
         where.seq = seq;
         if (rows !== undefined) rows.fields.srcId = source.id;
-        const read = readStageBytes(
-          bytes,
-          text,
-          msgStart,
-          end,
-          where,
-          start,
-          rows,
-          this.view,
-          this.order,
-        );
+        const read = readStageBytes(bytes, text, msgStart, end, where, start, rows);
         if (read === null) return;
         if (read) {
           this.emit(read, true);
@@ -328,7 +303,7 @@ export class KlogParser {
     const a = from + SYNCED.length;
     const last = end - 1;
     if (a >= last || bytes[last] !== 34) return undefined;
-    if (!sameSpan(this.view, from, SYNCED_BYTES, 0, SYNCED.length)) return undefined;
+    if (!sameSpan(bytes, from, SYNCED_BYTES, 0, SYNCED.length)) return undefined;
     for (let i = a; i < last; i++) {
       const c = bytes[i];
       if (c === 34 || c === 92 || c === 39) return undefined; // " \ '
@@ -410,7 +385,7 @@ export class KlogParser {
   }
 
   /**
-   * The source location text[a, b), whose bytes this.view sees: cut out once per distinct
+   * The source location text[a, b), whose bytes are bytes[a, b): cut out once per distinct
    * location (see SOURCE_SLOTS).
    */
   private source(bytes: Uint8Array, text: string, a: number, b: number): Source {
@@ -420,11 +395,10 @@ export class KlogParser {
       (SOURCE_SLOTS - 1);
     const hit = this.sources[slot];
     // Compared on bytes: String.prototype.startsWith cuts a substring to compare with.
-    // text.length, not code.byteLength: a DataView's getter is a builtin call, not inlined.
     if (
       hit?.code !== undefined &&
-      hit.text.length === len &&
-      sameSpan(hit.code, 0, this.view, a, len)
+      hit.code.length === len &&
+      sameSpan(hit.code, 0, bytes, a, len)
     ) {
       return hit;
     }
@@ -439,11 +413,11 @@ export class KlogParser {
     for (let i = a; i < b; i++) high |= bytes[i];
     const ascii = high < 0x80 && len <= 256;
     if (!ascii) return this.cache(slot, text.slice(a, b), undefined);
-    return this.cache(slot, copyAscii(bytes, a, b), viewOf(bytes.slice(a, b)));
+    return this.cache(slot, copyAscii(bytes, a, b), bytes.slice(a, b));
   }
 
-  /** A new Source for the location `text` (its bytes' view: `code`), cached in `slot`. */
-  private cache(slot: number, text: string, code: DataView | undefined): Source {
+  /** A new Source for the location `text` (its bytes: `code`), cached in `slot`. */
+  private cache(slot: number, text: string, code: Uint8Array | undefined): Source {
     const fresh: Source = {
       text,
       id: this.sourceCount++,

@@ -18,7 +18,7 @@
  */
 import { STAGES, type Stage, type TraceEvent } from "../event.ts";
 import type { LineContext, StageFields } from "./stage-fields.ts";
-import { indexOfEither, viewOf } from "./byte-span.ts";
+import { indexOfEither } from "./byte-span.ts";
 import { isKeyChar, isKeyStart } from "./fields.ts";
 import {
   bool,
@@ -93,85 +93,52 @@ function spellingAt(bytes: Uint8Array, a: number, b: number): number {
   }
 }
 
-/** Up to six ASCII characters as one number (exact: 48 bits), little-endian, as `packedAt` reads them. */
-function packed(name: string): number {
-  let x = 0;
-  for (let i = name.length - 1; i >= 0; i--) x = x * 256 + name.charCodeAt(i);
-  return x;
+/** Whether bytes[a, end) open with `word`'s bytes, exactly. */
+function opensWith(bytes: Uint8Array, a: number, end: number, word: Uint8Array): boolean {
+  if (a + word.length > end) return false;
+  for (let i = 0; i < word.length; i++) if (bytes[a + i] !== word[i]) return false;
+  return true;
 }
 
-/** The 1 to 6 bytes at i, packed (see `packed`): one or two loads instead of a loop. */
-function packedAt(view: DataView, i: number, len: number): number {
-  switch (len) {
-    case 1:
-      return view.getUint8(i);
-    case 2:
-      return view.getUint16(i, true);
-    case 3:
-      return view.getUint16(i, true) + view.getUint8(i + 2) * 0x10000;
-    case 4:
-      return view.getUint32(i, true);
-    case 5:
-      return view.getUint32(i, true) + view.getUint8(i + 4) * 2 ** 32;
-    default:
-      return view.getUint32(i, true) + view.getUint16(i + 4, true) * 2 ** 32;
-  }
+const ascii = (s: string) => new TextEncoder().encode(s);
+const STAGE_BYTES = STAGES.map(ascii);
+const STAGE_FIELD = ascii("stage=");
+
+/** Whether bytes[a, b) spell `word` exactly. */
+function is(bytes: Uint8Array, a: number, b: number, word: Uint8Array): boolean {
+  return b - a === word.length && opensWith(bytes, a, b, word);
 }
 
-/** A constant value of up to 12 ASCII characters, packed to be compared with bytes (see `is`). */
-interface Spelling<T extends string> {
-  text: T;
-  head: number;
-  tail: number;
-}
-
-function spelling<T extends string>(text: T): Spelling<T> {
-  return { text, head: packed(text.slice(0, 6)), tail: packed(text.slice(6)) };
-}
-
-/** Whether bytes[a, b) (`view` over them) spell `s` exactly. */
-function is(view: DataView, a: number, b: number, s: Spelling<string>): boolean {
-  const len = b - a;
-  if (len !== s.text.length) return false;
-  if (len <= 6) return packedAt(view, a, len) === s.head;
-  return packedAt(view, a, 6) === s.head && packedAt(view, a + 6, len - 6) === s.tail;
-}
-
-/** The canonical values, read without cutting a string. */
+/** The canonical values, compared on bytes: most lines spell them so, and need no string cut. */
 const V = {
-  Foo: spelling("Foo"),
-  Deployment: spelling("Deployment"),
-  add: spelling("add"),
-  update: spelling("update"),
-  delete: spelling("delete"),
-  updateStatus: spelling("updateStatus"),
-  create: spelling("create"),
-  patch: spelling("patch"),
-  watch: spelling("watch"),
-  resync: spelling("resync"),
-  retry: spelling("retry"),
-  processing: spelling("processing"),
-  dirty: spelling("dirty"),
-  true: spelling("true"),
-  false: spelling("false"),
+  Foo: ascii("Foo"),
+  Deployment: ascii("Deployment"),
+  add: ascii("add"),
+  update: ascii("update"),
+  delete: ascii("delete"),
+  updateStatus: ascii("updateStatus"),
+  create: ascii("create"),
+  patch: ascii("patch"),
+  watch: ascii("watch"),
+  resync: ascii("resync"),
+  retry: ascii("retry"),
+  processing: ascii("processing"),
+  dirty: ascii("dirty"),
+  true: ascii("true"),
+  false: ascii("false"),
 };
 
-/** The stage names, and each one's row in a FieldOrder. */
-const STAGE_SPELLINGS = STAGES.map((s) => spelling(s));
-const STAGE_FIELD = spelling("stage=");
-
-/** Fields per stage that a FieldOrder remembers. */
+/** Fields per stage that LAST_ORDER remembers. */
 const ORDERED_FIELDS = 12;
 
 /**
  * The spellings of the last STAGE line of each stage, in order (-1: none), refilled as lines are
  * read. A producer writes its fields in the same order every time, so the field at the same place
  * in the next line of that stage is tried first: a compare instead of a search for "=" and a
- * lookup. A wrong guess costs the compare; the answer is the same either way.
+ * hash. A wrong guess costs the compare; the answer is the same either way (so one table serves
+ * every reader in the process).
  */
-export function fieldOrder(): Int16Array {
-  return new Int16Array(STAGES.length * ORDERED_FIELDS).fill(-1);
-}
+const LAST_ORDER = new Int16Array(STAGES.length * ORDERED_FIELDS).fill(-1);
 
 /** The decimal number bytes[a, b) (1 to 15 digits), or -1. */
 function int(bytes: Uint8Array, a: number, b: number): number {
@@ -186,22 +153,13 @@ function int(bytes: Uint8Array, a: number, b: number): number {
 }
 
 /** The stage whose name is bytes[i, …) followed by `after`, or -1. */
-function stageAt(bytes: Uint8Array, view: DataView, i: number, end: number, after: number): number {
-  const c = bytes[i];
-  let s: number;
-  if (c === 119)
-    s = bytes[i + 1] === 97 ? 0 : 4; // watch, write
-  else if (c === 101)
-    s = 1; // enqueue
-  else if (c === 100)
-    s = 2; // dequeue
-  else if (c === 114)
-    s = 3; // read
-  else return -1;
-  const n = i + STAGE_SPELLINGS[s].text.length;
-  if (n > end || !is(view, i, n, STAGE_SPELLINGS[s])) return -1;
-  if (n < end ? bytes[n] !== after : after !== 32) return -1;
-  return s;
+function stageAt(bytes: Uint8Array, i: number, end: number, after: number): number {
+  for (let s = 0; s < STAGE_BYTES.length; s++) {
+    if (!opensWith(bytes, i, end, STAGE_BYTES[s])) continue;
+    const n = i + STAGE_BYTES[s].length;
+    return (n < end ? bytes[n] === after : after === 32) ? s : -1;
+  }
+  return -1;
 }
 
 /** Whether bytes[i, i + 6) are "STAGE/" (or, `slash` false, "STAGE" and a quote). */
@@ -240,39 +198,35 @@ export function readStageBytes(
   at: LineContext,
   lineStart: number,
   rows?: RowOffer,
-  /** A view of `bytes` (made here when not given). */
-  view: DataView = viewOf(bytes),
-  /** The fields of the lines before (see fieldOrder), to guess this line's fields from. */
-  order?: Int16Array,
 ): TraceEvent | undefined | null {
   let i = from;
   let si: number;
   if (tagAt(bytes, i, end, true)) {
-    si = stageAt(bytes, view, i + 6, end, 32);
+    si = stageAt(bytes, i + 6, end, 32);
     if (si < 0) return undefined;
-    i += 6 + STAGE_SPELLINGS[si].text.length;
+    i += 6 + STAGE_BYTES[si].length;
   } else if (bytes[i] === 34 && tagAt(bytes, i + 1, end, true)) {
     // InfoS: "STAGE/<stage>" and its pairs after the quote.
-    si = stageAt(bytes, view, i + 7, end, 34);
+    si = stageAt(bytes, i + 7, end, 34);
     if (si < 0) return undefined;
-    i += 8 + STAGE_SPELLINGS[si].text.length;
+    i += 8 + STAGE_BYTES[si].length;
     if (i < end && bytes[i] !== 32) return undefined;
   } else if (bytes[i] === 34 && tagAt(bytes, i + 1, end, false)) {
     // Structured: "STAGE" stage="<stage>" and the other pairs.
     i += 7;
     if (i >= end || bytes[i] !== 32) return undefined;
     while (i < end && bytes[i] === 32) i++;
-    if (!is(view, i, Math.min(i + 6, end), STAGE_FIELD)) return undefined;
+    if (!opensWith(bytes, i, end, STAGE_FIELD)) return undefined;
     i += 6;
     const quoted = bytes[i] === 34 ? 1 : 0;
-    si = stageAt(bytes, view, i + quoted, end, quoted ? 34 : 32);
+    si = stageAt(bytes, i + quoted, end, quoted ? 34 : 32);
     if (si < 0) return undefined;
-    i += STAGE_SPELLINGS[si].text.length + 2 * quoted;
+    i += STAGE_BYTES[si].length + 2 * quoted;
     if (i < end && bytes[i] !== 32) return undefined;
   } else return undefined;
   const stage: Stage = STAGES[si];
   const roleRow = si * SPELLED.length;
-  /** Where this field's spelling is remembered in `order`. */
+  /** Where this field's spelling is remembered in LAST_ORDER. */
   let field = si * ORDERED_FIELDS;
   const lastField = field + ORDERED_FIELDS;
   let key: string | undefined;
@@ -308,15 +262,15 @@ export function readStageBytes(
     while (i < end && bytes[i] === 32) i++;
     if (i >= end) break;
     const ks = i;
-    let s = order !== undefined && field < lastField ? order[field] : -1;
+    let s = field < lastField ? LAST_ORDER[field] : -1;
     let eq: number;
     if (s >= 0 && spells(bytes, ks, end, s) && bytes[ks + SPELLED_BYTES[s].length] === 61) {
       eq = ks + SPELLED_BYTES[s].length;
     } else {
-      eq = indexOfEither(view, bytes, i, end, 61, 32); // "=", " "
+      eq = indexOfEither(bytes, i, end, 61, 32); // "=", " "
       if (eq >= end || bytes[eq] !== 61 || eq === ks) return undefined; // a positional word
       s = spellingAt(bytes, ks, eq);
-      if (order !== undefined && field < lastField) order[field] = s;
+      if (field < lastField) LAST_ORDER[field] = s;
     }
     field++;
     let a = eq + 1;
@@ -324,7 +278,7 @@ export function readStageBytes(
     const c = a < end ? bytes[a] : 32;
     if (c === 34) {
       // Go-quoted: the value is what lies between the quotes, when no escape is in it.
-      const q = indexOfEither(view, bytes, a + 1, end, 34, 92); // '"', "\"
+      const q = indexOfEither(bytes, a + 1, end, 34, 92); // '"', "\"
       if (q >= end || bytes[q] === 92) return undefined;
       a++;
       b = q;
@@ -332,7 +286,7 @@ export function readStageBytes(
       if (i < end && bytes[i] !== 32) return undefined;
     } else {
       if (c === 123 || c === 91 || c === 9) return undefined; // JSON, or a tab the general path splits on
-      b = indexOfEither(view, bytes, a, end, 32, 9); // " ", "\t"
+      b = indexOfEither(bytes, a, end, 32, 9); // " ", "\t"
       if (b < end && bytes[b] === 9) return undefined;
       i = b;
     }
@@ -397,14 +351,14 @@ export function readStageBytes(
         break;
       }
       case R.kind:
-        if (is(view, a, b, V.Foo)) kind = "Foo";
-        else if (is(view, a, b, V.Deployment)) kind = "Deployment";
+        if (is(bytes, a, b, V.Foo)) kind = "Foo";
+        else if (is(bytes, a, b, V.Deployment)) kind = "Deployment";
         else kind = kindOf(text.slice(a, b));
         break;
       case R.event:
-        if (is(view, a, b, V.add)) event = "add";
-        else if (is(view, a, b, V.update)) event = "update";
-        else if (is(view, a, b, V.delete)) event = "delete";
+        if (is(bytes, a, b, V.add)) event = "add";
+        else if (is(bytes, a, b, V.update)) event = "update";
+        else if (is(bytes, a, b, V.delete)) event = "delete";
         else event = WATCH_VERBS[text.slice(a, b).toLowerCase()];
         if (event === undefined) return undefined;
         break;
@@ -415,11 +369,11 @@ export function readStageBytes(
         ns = text.slice(a, b);
         break;
       case R.verb:
-        if (is(view, a, b, V.updateStatus)) verb = "updateStatus";
-        else if (is(view, a, b, V.update)) verb = "update";
-        else if (is(view, a, b, V.create)) verb = "create";
-        else if (is(view, a, b, V.patch)) verb = "patch";
-        else if (is(view, a, b, V.delete)) verb = "delete";
+        if (is(bytes, a, b, V.updateStatus)) verb = "updateStatus";
+        else if (is(bytes, a, b, V.update)) verb = "update";
+        else if (is(bytes, a, b, V.create)) verb = "create";
+        else if (is(bytes, a, b, V.patch)) verb = "patch";
+        else if (is(bytes, a, b, V.delete)) verb = "delete";
         else verb = writeVerbOf(text.slice(a, b));
         break;
       case R.target:
@@ -430,22 +384,22 @@ export function readStageBytes(
         reason = text.slice(a, b);
         break;
       case R.cause:
-        if (is(view, a, b, V.watch)) cause = "watch";
-        else if (is(view, a, b, V.resync)) cause = "resync";
-        else if (is(view, a, b, V.retry)) cause = "retry";
+        if (is(bytes, a, b, V.watch)) cause = "watch";
+        else if (is(bytes, a, b, V.resync)) cause = "resync";
+        else if (is(bytes, a, b, V.retry)) cause = "retry";
         else cause = CAUSES[text.slice(a, b).toLowerCase()];
         break;
       case R.merged:
-        if (is(view, a, b, V.processing)) merged = "processing";
-        else if (is(view, a, b, V.dirty)) merged = "dirty";
-        else if (is(view, a, b, V.false)) merged = false;
+        if (is(bytes, a, b, V.processing)) merged = "processing";
+        else if (is(bytes, a, b, V.dirty)) merged = "dirty";
+        else if (is(bytes, a, b, V.false)) merged = false;
         else merged = mergedOf(text.slice(a, b));
         break;
       case R.found:
-        found = truth(view, text, a, b);
+        found = truth(bytes, text, a, b);
         break;
       case R.changed:
-        changed = truth(view, text, a, b);
+        changed = truth(bytes, text, a, b);
         // `changed=status.lastSyncTime` names fields: the general path reads it so.
         if (changed === undefined) return undefined;
         break;
@@ -612,8 +566,8 @@ function number(bytes: Uint8Array, text: string, a: number, b: number): number |
 }
 
 /** A yes/no field's value, or undefined when it says neither. */
-function truth(view: DataView, text: string, a: number, b: number): boolean | undefined {
-  if (is(view, a, b, V.true)) return true;
-  if (is(view, a, b, V.false)) return false;
+function truth(bytes: Uint8Array, text: string, a: number, b: number): boolean | undefined {
+  if (is(bytes, a, b, V.true)) return true;
+  if (is(bytes, a, b, V.false)) return false;
   return bool(text.slice(a, b));
 }

@@ -25,8 +25,14 @@ import {
 } from "./header.ts";
 import { mayBeMarker, parseMarker, SYNCED } from "./markers.ts";
 import { parseStageMessage } from "./stage-line.ts";
-import { readStageBytes, tagAt, type RowOffer } from "./stage-bytes.ts";
-import { stageFields, type LineContext, type StageRowTaker } from "./stage-fields.ts";
+import { readStageBytes, tagAt } from "./stage-bytes.ts";
+import {
+  stageEvent,
+  stageFields,
+  type LineContext,
+  type StageFields,
+  type StageRowTaker,
+} from "./stage-fields.ts";
 import { copyAscii, sameSpan, shadowBytes } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
@@ -112,8 +118,9 @@ export class KlogParser {
   private readonly header = headerSpan();
   private readonly sources: (Source | undefined)[] = new Array(SOURCE_SLOTS);
   private sourceCount = 0;
-  /** Where the current line's byte-path event is read (one record, refilled per line). */
-  private readonly where: LineContext = { ts: 0, src: "", line: 0, seq: 0, key: undefined };
+  /** Where the current STAGE line is read, and its fields (records refilled per line). */
+  private readonly where: LineContext = { ts: 0, src: "", line: 0, seq: 0 };
+  private readonly fields: StageFields = stageFields();
   /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none). */
   private tagText = "";
   private tagFrom = 0;
@@ -128,15 +135,7 @@ export class KlogParser {
     private readonly diag: (d: Diagnostic) => void,
     /** Takes canonical lines as rows instead of events (see StageRowTaker). */
     private readonly rowTaker?: StageRowTaker,
-  ) {
-    this.rows = rowTaker && {
-      fields: stageFields(),
-      take: (f, at, t, a, b) => rowTaker.take(f, at, t, a, b),
-    };
-  }
-
-  /** Where STAGE lines are offered as rows first (see readStageBytes). */
-  private readonly rows: RowOffer | undefined;
+  ) {}
 
   /** The pid in the header of the latest STAGE line (see otherProcess). */
   private stagePid: number | undefined;
@@ -165,7 +164,7 @@ export class KlogParser {
     /** The seq the line's event would take. */
     seq: number,
   ): void {
-    this.read(bytes, text, start, end, lineNo, seq, this.rows);
+    this.read(bytes, text, start, end, lineNo, seq, this.rowTaker);
   }
 
   /**
@@ -179,7 +178,7 @@ export class KlogParser {
     end: number,
     lineNo: number,
     seq: number,
-    rows: RowOffer | undefined,
+    rows: StageRowTaker | undefined,
   ): void {
     const h = this.header;
     if (!readHeaderBytes(bytes, start, end, h) && !readPrefixedHeader(bytes, text, start, end, h)) {
@@ -199,19 +198,16 @@ export class KlogParser {
     if (at >= 0) {
       this.stagePid = h.pid;
       // The tag opens the message, bare or quoted: the byte path reads the line.
-      if (at <= msgStart + 1) {
-        const where = this.where;
-        where.ts = ts;
-        where.src = src;
-        where.line = lineNo;
-        where.seq = seq;
-        if (rows !== undefined) rows.fields.srcId = source.id;
-        const read = readStageBytes(bytes, text, msgStart, end, where, start, rows);
-        if (read === null) return;
-        if (read) {
-          this.emit(read, true);
-          return;
-        }
+      const f = this.fields;
+      if (at <= msgStart + 1 && readStageBytes(bytes, text, msgStart, end, f)) {
+        const where = this.at(ts, src, lineNo, seq);
+        f.srcId = source.id;
+        // A row holds no extra, causeSeq or delay: such a line goes on as an event.
+        const row = f.extra === undefined && f.causeSeq === undefined && f.delayMs === undefined;
+        if (row && rows?.take(f, where, text, start, end)) return;
+        // Cut only for an event: a row taker that keeps no text spares a string per line.
+        this.emit(stageEvent(f, where, text.slice(start, end)), true);
+        return;
       }
       const raw = text.slice(start, end);
       this.stage(raw.slice(msgStart - start), at - msgStart, lineNo, ts, src, raw, seq);
@@ -224,20 +220,25 @@ export class KlogParser {
     const synced = this.syncedKey(bytes, text, msgStart, end);
     if (synced !== undefined) {
       if (rows !== undefined) {
-        const where = this.where;
-        where.ts = ts;
-        where.src = src;
-        where.line = lineNo;
-        where.seq = seq;
-        const f = rows.fields;
+        const f = this.fields;
         f.key = synced;
         f.srcId = source.id;
-        if (this.rowTaker!.takeSynced(f, where, text, start, end)) return;
+        if (rows.takeSynced(f, this.at(ts, src, lineNo, seq), text, start, end)) return;
       }
       this.emitSynced(synced, ts, src, text.slice(start, end), lineNo);
       return;
     }
     this.message(text.slice(start, end), msgStart - start, h.level, ts, src, lineNo);
+  }
+
+  /** Where the current line is read: this.where, refilled. */
+  private at(ts: number, src: string | undefined, line: number, seq: number): LineContext {
+    const where = this.where;
+    where.ts = ts;
+    where.src = src;
+    where.line = line;
+    where.seq = seq;
+    return where;
   }
 
   /** A line without a klog header: a header-less STAGE line, or a continuation, or other output. */
@@ -458,12 +459,7 @@ export class KlogParser {
     if (r.warnings) {
       for (const message of r.warnings) this.diag({ line: lineNo, level: "warn", message });
     }
-    const e = r.event;
-    e.ts = ts;
-    if (src !== undefined) e.src = src;
-    e.raw = raw;
-    e.line = lineNo;
-    this.emit(e);
+    this.emit(stageEvent(r.fields, this.at(ts, src, lineNo, seq), raw), true);
   }
 
   /**

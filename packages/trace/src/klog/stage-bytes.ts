@@ -9,22 +9,21 @@
  * - `bytes[from, end)` and `text[from, end)` are the same characters at the same offsets (ASCII
  *   bytes, or bytes the decoder replaced one for one): every decision is taken on bytes compared
  *   with ASCII, which a non-ASCII byte and its replacement character both fail alike.
- * - An event it returns is the one parseStageMessage (stage-line.ts) builds from the same message,
- *   field for field and in the same property order — a field no role of its stage takes kept in
- *   `extra`, as written. A line it cannot read exactly so — a positional word, an escape in a
- *   quoted value, a JSON value, a repeated field, a value that reads as nothing, a line without
- *   what its stage needs — it declines (undefined): the caller then takes parseStageMessage,
- *   which also says what is wrong with the line.
+ * - The fields it reads are those parseStageMessage (stage-line.ts) reads from the same message,
+ *   field for field — a field no role of its stage takes kept in `extra`, as written. A line it
+ *   cannot read exactly so — a positional word, an escape in a quoted value, a JSON value, a
+ *   repeated field, a value that reads as nothing, a line without what its stage needs — it
+ *   declines (false): the caller then takes parseStageMessage, which also says what is wrong
+ *   with the line.
  */
-import { STAGES, type Stage, type TraceEvent } from "../event.ts";
-import type { LineContext, StageFields } from "./stage-fields.ts";
+import { STAGES, type Stage } from "../event.ts";
+import type { StageFields } from "./stage-fields.ts";
 import { indexOfEither } from "./byte-span.ts";
 import { isKeyChar, isKeyStart } from "./fields.ts";
 import {
   bool,
   CAUSES,
   durationMs,
-  fieldList,
   isKeyName,
   kindOf,
   mergedOf,
@@ -175,55 +174,42 @@ export function tagAt(bytes: Uint8Array, i: number, end: number, slash: boolean)
   );
 }
 
-/** A row taker with the record it is offered lines in (see readStageBytes). */
-export interface RowOffer {
-  fields: StageFields;
-  /** The line is text[start, end). */
-  take(f: StageFields, at: LineContext, text: string, start: number, end: number): boolean;
-}
-
 /**
- * Reads the STAGE line whose message starts at `from` and that ends at `end` (before its "\n" or
- * "\r\n"); the line starts at `lineStart` (its text is the event's `raw`), `at` is where it was
- * read. The event is whole, numbered with `at.seq`, and its key is left in `at.key`. Undefined:
- * take the general path.
- * With `rows`, the line is first offered to it as `fields` (refilled here): null when it took the
- * line as a row of its own, and no event is made.
+ * Reads the STAGE line whose message is bytes[from, end) (before its "\n" or "\r\n") into `f`,
+ * every member of it refilled: true. False: take the general path (`f` is then left half filled).
  */
 export function readStageBytes(
   bytes: Uint8Array,
   text: string,
   from: number,
   end: number,
-  at: LineContext,
-  lineStart: number,
-  rows?: RowOffer,
-): TraceEvent | undefined | null {
+  f: StageFields,
+): boolean {
   let i = from;
   let si: number;
   if (tagAt(bytes, i, end, true)) {
     si = stageAt(bytes, i + 6, end, 32);
-    if (si < 0) return undefined;
+    if (si < 0) return false;
     i += 6 + STAGE_BYTES[si].length;
   } else if (bytes[i] === 34 && tagAt(bytes, i + 1, end, true)) {
     // InfoS: "STAGE/<stage>" and its pairs after the quote.
     si = stageAt(bytes, i + 7, end, 34);
-    if (si < 0) return undefined;
+    if (si < 0) return false;
     i += 8 + STAGE_BYTES[si].length;
-    if (i < end && bytes[i] !== 32) return undefined;
+    if (i < end && bytes[i] !== 32) return false;
   } else if (bytes[i] === 34 && tagAt(bytes, i + 1, end, false)) {
     // Structured: "STAGE" stage="<stage>" and the other pairs.
     i += 7;
-    if (i >= end || bytes[i] !== 32) return undefined;
+    if (i >= end || bytes[i] !== 32) return false;
     while (i < end && bytes[i] === 32) i++;
-    if (!opensWith(bytes, i, end, STAGE_FIELD)) return undefined;
+    if (!opensWith(bytes, i, end, STAGE_FIELD)) return false;
     i += 6;
     const quoted = bytes[i] === 34 ? 1 : 0;
     si = stageAt(bytes, i + quoted, end, quoted ? 34 : 32);
-    if (si < 0) return undefined;
+    if (si < 0) return false;
     i += STAGE_BYTES[si].length + 2 * quoted;
-    if (i < end && bytes[i] !== 32) return undefined;
-  } else return undefined;
+    if (i < end && bytes[i] !== 32) return false;
+  } else return false;
   const stage: Stage = STAGES[si];
   const roleRow = si * SPELLED.length;
   /** Where this field's spelling is remembered in LAST_ORDER. */
@@ -268,7 +254,7 @@ export function readStageBytes(
       eq = ks + SPELLED_BYTES[s].length;
     } else {
       eq = indexOfEither(bytes, i, end, 61, 32); // "=", " "
-      if (eq >= end || bytes[eq] !== 61 || eq === ks) return undefined; // a positional word
+      if (eq >= end || bytes[eq] !== 61 || eq === ks) return false; // a positional word
       s = spellingAt(bytes, ks, eq);
       if (field < lastField) LAST_ORDER[field] = s;
     }
@@ -279,15 +265,15 @@ export function readStageBytes(
     if (c === 34) {
       // Go-quoted: the value is what lies between the quotes, when no escape is in it.
       const q = indexOfEither(bytes, a + 1, end, 34, 92); // '"', "\"
-      if (q >= end || bytes[q] === 92) return undefined;
+      if (q >= end || bytes[q] === 92) return false;
       a++;
       b = q;
       i = q + 1;
-      if (i < end && bytes[i] !== 32) return undefined;
+      if (i < end && bytes[i] !== 32) return false;
     } else {
-      if (c === 123 || c === 91 || c === 9) return undefined; // JSON, or a tab the general path splits on
+      if (c === 123 || c === 91 || c === 9) return false; // JSON, or a tab the general path splits on
       b = indexOfEither(bytes, a, end, 32, 9); // " ", "\t"
-      if (b < end && bytes[b] === 9) return undefined;
+      if (b < end && bytes[b] === 9) return false;
       i = b;
     }
     const role = s < 0 ? -1 : ROLE_OF[roleRow + s];
@@ -295,13 +281,13 @@ export function readStageBytes(
       // No role of this stage: kept in `extra` as written, unless empty (absent). A name the
       // general path reads otherwise (not a plain name, `stage`, one given twice) is its to read.
       const kept = extraField(extra, bytes, text, ks, eq, a, b);
-      if (kept === false) return undefined;
+      if (kept === false) return false;
       extra = kept;
       continue;
     }
     const bit = 1 << role;
     // A field given twice (or under two spellings): the general path says which one counts.
-    if ((seen & bit) !== 0) return undefined;
+    if ((seen & bit) !== 0) return false;
     if (a === b) {
       // An empty value is absent, except an empty key: a watch event that resolved to no Foo.
       if (KEY_NAME[s]) {
@@ -313,7 +299,7 @@ export function readStageBytes(
     seen |= bit;
     switch (role) {
       case R.key:
-        if (bytes[a] === 123) return undefined; // a JSON object, quoted: the general path reads it
+        if (bytes[a] === 123) return false; // a JSON object, quoted: the general path reads it
         key = text.slice(a, b);
         keyStart = a;
         keyEnd = b;
@@ -326,28 +312,28 @@ export function readStageBytes(
         break;
       case R.len:
         len = number(bytes, text, a, b);
-        if (len === undefined) return undefined;
+        if (len === undefined) return false;
         break;
       case R.worker:
         worker = number(bytes, text, a, b);
-        if (worker === undefined) return undefined;
+        if (worker === undefined) return false;
         break;
       case R.generation:
         generation = number(bytes, text, a, b);
-        if (generation === undefined) return undefined;
+        if (generation === undefined) return false;
         break;
       case R.code:
         code = number(bytes, text, a, b);
-        if (code === undefined) return undefined;
+        if (code === undefined) return false;
         break;
       case R.causeSeq:
         causeSeq = number(bytes, text, a, b);
-        if (causeSeq === undefined) return undefined;
+        if (causeSeq === undefined) return false;
         break;
       case R.delay: {
         const ms = int(bytes, a, b);
         delayMs = ms >= 0 ? ms : durationMs(text.slice(a, b));
-        if (delayMs === undefined) return undefined;
+        if (delayMs === undefined) return false;
         break;
       }
       case R.kind:
@@ -360,7 +346,7 @@ export function readStageBytes(
         else if (is(bytes, a, b, V.update)) event = "update";
         else if (is(bytes, a, b, V.delete)) event = "delete";
         else event = WATCH_VERBS[text.slice(a, b).toLowerCase()];
-        if (event === undefined) return undefined;
+        if (event === undefined) return false;
         break;
       case R.name:
         name = text.slice(a, b);
@@ -401,7 +387,7 @@ export function readStageBytes(
       case R.changed:
         changed = truth(bytes, text, a, b);
         // `changed=status.lastSyncTime` names fields: the general path reads it so.
-        if (changed === undefined) return undefined;
+        if (changed === undefined) return false;
         break;
       case R.fields:
         fields = text.slice(a, b);
@@ -416,7 +402,7 @@ export function readStageBytes(
     while (s1 < tEnd && bytes[s1] !== 47) s1++;
     let s2 = s1 + 1;
     while (s2 < tEnd && bytes[s2] !== 47) s2++;
-    if (s2 >= tEnd) return undefined;
+    if (s2 >= tEnd) return false;
     let s3 = s2 + 1;
     while (s3 < tEnd && bytes[s3] !== 47) s3++;
     key = text.slice(s1 + 1, s3);
@@ -426,9 +412,9 @@ export function readStageBytes(
     target = text.slice(targetStart, targetEnd);
   }
   // An empty key is a watch's "no Foo"; on any other stage the general path reports it.
-  if (key === undefined || (key === "" && stage !== "watch")) return undefined;
+  if (key === undefined || (key === "" && stage !== "watch")) return false;
   if (stage === "watch") {
-    if (kind === undefined || event === undefined) return undefined; // assumed: see stage-line.ts
+    if (kind === undefined || event === undefined) return false; // assumed: see stage-line.ts
     if (name === undefined) {
       if (key === "") name = "";
       else {
@@ -443,83 +429,33 @@ export function readStageBytes(
       }
     }
   } else if (stage === "write") {
-    if (verb === undefined || target === undefined) return undefined;
+    if (verb === undefined || target === undefined) return false;
     if (verb === "update" && target.endsWith("/status")) verb = "updateStatus";
   }
-  // A row holds what StageFields can: a line with more goes on as an event.
-  if (rows !== undefined && causeSeq === undefined && delayMs === undefined && !extra) {
-    const f = rows.fields;
-    f.stage = stage;
-    f.key = key;
-    f.rv = rv;
-    f.oldRv = oldRv;
-    f.len = len;
-    f.worker = worker;
-    f.generation = generation;
-    f.code = code;
-    f.kind = kind;
-    f.event = event;
-    f.name = name;
-    f.ns = ns;
-    f.verb = verb;
-    f.target = target;
-    f.reason = reason;
-    f.cause = cause;
-    f.merged = merged;
-    f.found = found;
-    f.changed = changed;
-    f.fields = fields;
-    if (rows.take(f, at, text, lineStart, end)) return null;
-  }
-  // Cut only for an event: a row taker that keeps no text spares a string per line.
-  const raw = text.slice(lineStart, end);
-  at.key = key;
-  // Built in parseStageMessage's order, so both paths make events of the same shapes.
-  const e = (
-    extra === undefined ? { ts: at.ts, key, stage } : { ts: at.ts, key, extra, stage }
-  ) as Record<string, unknown>;
-  switch (stage) {
-    case "watch":
-      e.kind = kind;
-      e.event = event;
-      e.name = name;
-      if (ns !== undefined) e.ns = ns;
-      if (rv !== undefined) e.rv = rv;
-      if (oldRv !== undefined) e.oldRv = oldRv;
-      break;
-    case "enqueue":
-      if (len !== undefined) e.len = len;
-      if (merged !== undefined) e.merged = merged;
-      if (cause !== undefined) e.cause = cause;
-      if (causeSeq !== undefined) e.causeSeq = causeSeq;
-      if (delayMs !== undefined) e.delayMs = delayMs;
-      break;
-    case "dequeue":
-      if (len !== undefined) e.len = len;
-      if (worker !== undefined) e.worker = worker;
-      break;
-    case "read":
-      if (rv !== undefined) e.rv = rv;
-      if (generation !== undefined) e.generation = generation;
-      if (found !== undefined) e.found = found;
-      if (worker !== undefined) e.worker = worker;
-      break;
-    case "write":
-      e.verb = verb;
-      e.target = target;
-      if (code !== undefined) e.code = code;
-      if (reason !== undefined) e.reason = reason;
-      if (rv !== undefined) e.rv = rv;
-      if (changed !== undefined) e.changed = changed;
-      if (fields !== undefined) e.fields = fieldList(fields);
-      if (worker !== undefined) e.worker = worker;
-      break;
-  }
-  e.src = at.src;
-  e.raw = raw;
-  e.line = at.line;
-  e.seq = at.seq;
-  return e as unknown as TraceEvent;
+  f.stage = stage;
+  f.key = key;
+  f.rv = rv;
+  f.oldRv = oldRv;
+  f.len = len;
+  f.worker = worker;
+  f.generation = generation;
+  f.code = code;
+  f.kind = kind;
+  f.event = event;
+  f.name = name;
+  f.ns = ns;
+  f.verb = verb;
+  f.target = target;
+  f.reason = reason;
+  f.cause = cause;
+  f.merged = merged;
+  f.found = found;
+  f.changed = changed;
+  f.fields = fields;
+  f.causeSeq = causeSeq;
+  f.delayMs = delayMs;
+  f.extra = extra;
+  return true;
 }
 
 /**

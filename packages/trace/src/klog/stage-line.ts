@@ -1,5 +1,5 @@
 /**
- * Reads the body of a STAGE line into an event. Accepts every spelling people write when they
+ * Reads the body of a STAGE line into its fields (StageFields; stage-fields.ts builds the event). Accepts every spelling people write when they
  * follow the exercise by hand (docs/trace-format.md lists them):
  *
  *   STAGE/watch kind=Foo event=add key=default/example-foo rv=1001        (canonical, Infof)
@@ -9,15 +9,15 @@
  *
  * Fields it cannot find stay absent; keys it does not know go to `extra`.
  */
-import type { Stage, UnsequencedEvent } from "../event.ts";
+import type { Stage } from "../event.ts";
 import { isStage } from "../event.ts";
+import { stageFields, type StageFields } from "./stage-fields.ts";
 import { type Fields, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 import {
   bool,
   CAUSES,
   durationMs,
-  fieldList,
   isKeyName,
   kindOf,
   KINDS,
@@ -34,7 +34,7 @@ import {
 
 /** `warnings`: fields that were there but unreadable (`len=abc`), left out of the event. */
 export type StageParse =
-  { ok: true; event: UnsequencedEvent; warnings?: string[] } | { ok: false; message: string };
+  { ok: true; fields: StageFields; warnings?: string[] } | { ok: false; message: string };
 
 const OWN = (value: unknown): PropertyDescriptor => ({
   value,
@@ -242,65 +242,56 @@ function build(stage: Stage, r: Roles, words: string[]): StageParse {
       const assumed: string[] = [];
       if (kind === undefined) assumed.push("kind");
       if (event === undefined) assumed.push("event");
-      const e = opened(key, extra, "watch");
       // The exercise's only watch line is the Foo add handler, so that is the reading of a
       // bare "STAGE/watch ns/name"; the assumption is recorded in extra.assumed.
-      e.kind = kind ?? "Foo";
-      e.event = event ?? "add";
-      e.name = name ?? "";
-      if (ns !== undefined) e.ns = ns;
-      const rv = r.get("rv");
-      if (rv !== undefined) e.rv = rv;
-      const oldRv = r.get("oldRv");
-      if (oldRv !== undefined) e.oldRv = oldRv;
-      if (assumed.length) e.extra = { ...extra, assumed: assumed.join(",") };
-      return built(e);
+      const f = opened(
+        key,
+        assumed.length ? { ...extra, assumed: assumed.join(",") } : extra,
+        "watch",
+      );
+      f.kind = kind ?? "Foo";
+      f.event = event ?? "add";
+      f.name = name ?? "";
+      f.ns = ns;
+      f.rv = r.get("rv");
+      f.oldRv = r.get("oldRv");
+      return { ok: true, fields: f };
     }
     case "enqueue": {
       if (key === undefined)
         return { ok: false, message: "STAGE/enqueue without a key (key=ns/name)" };
-      const e = opened(key, extra, "enqueue");
-      const len = r.num("len");
-      if (len !== undefined) e.len = len;
+      const f = opened(key, extra, "enqueue");
+      f.len = r.num("len");
       const mergedRaw = r.get("merged");
-      const merged = mergedRaw === undefined ? undefined : mergedOf(mergedRaw);
-      if (merged !== undefined) e.merged = merged;
+      f.merged = mergedRaw === undefined ? undefined : mergedOf(mergedRaw);
       const cause = r.get("cause");
-      if (cause !== undefined && CAUSES[cause.toLowerCase()]) e.cause = CAUSES[cause.toLowerCase()];
+      if (cause !== undefined && CAUSES[cause.toLowerCase()]) f.cause = CAUSES[cause.toLowerCase()];
       else {
         const w = words.find((x) => CAUSES[x.toLowerCase()] !== undefined && x !== key);
-        if (w) e.cause = CAUSES[w.toLowerCase()];
+        if (w) f.cause = CAUSES[w.toLowerCase()];
       }
-      const causeSeq = r.num("causeSeq");
-      if (causeSeq !== undefined) e.causeSeq = causeSeq;
-      const delayMs = r.durationMs("delay");
-      if (delayMs !== undefined) e.delayMs = delayMs;
-      return built(e);
+      f.causeSeq = r.num("causeSeq");
+      f.delayMs = r.durationMs("delay");
+      return { ok: true, fields: f };
     }
     case "dequeue": {
       if (key === undefined)
         return { ok: false, message: "STAGE/dequeue without a key (key=ns/name)" };
-      const e = opened(key, extra, "dequeue");
-      const len = r.num("len");
-      if (len !== undefined) e.len = len;
-      const worker = r.num("worker");
-      if (worker !== undefined) e.worker = worker;
-      return built(e);
+      const f = opened(key, extra, "dequeue");
+      f.len = r.num("len");
+      f.worker = r.num("worker");
+      return { ok: true, fields: f };
     }
     case "read": {
       if (key === undefined)
         return { ok: false, message: "STAGE/read without a key (key=ns/name)" };
-      const e = opened(key, extra, "read");
-      const rv = r.get("rv");
-      if (rv !== undefined) e.rv = rv;
-      const generation = r.num("generation");
-      if (generation !== undefined) e.generation = generation;
-      let found = bool(r.get("found"));
-      if (found === undefined && words.some((w) => /^not[-_ ]?found$/i.test(w))) found = false;
-      if (found !== undefined) e.found = found;
-      const worker = r.num("worker");
-      if (worker !== undefined) e.worker = worker;
-      return built(e);
+      const f = opened(key, extra, "read");
+      f.rv = r.get("rv");
+      f.generation = r.num("generation");
+      f.found = bool(r.get("found"));
+      if (f.found === undefined && words.some((w) => /^not[-_ ]?found$/i.test(w))) f.found = false;
+      f.worker = r.num("worker");
+      return { ok: true, fields: f };
     }
     case "write":
       return buildWrite(r, words, key, extra);
@@ -338,9 +329,9 @@ function buildWrite(
     if (parts.length >= 3) key = `${parts[1]}/${parts[2]}`;
   }
   if (key === undefined) return { ok: false, message: "STAGE/write without a key or target" };
-  const e = opened(key, extra, "write");
-  e.verb = verb ?? "";
-  e.target = target ?? "";
+  const f = opened(key, extra, "write");
+  f.verb = verb ?? "";
+  f.target = target ?? "";
   const codeRaw = r.get("code");
   let code = num(codeRaw);
   let reason = r.get("reason");
@@ -353,36 +344,26 @@ function buildWrite(
     const w = words.find((x) => /^(conflict|alreadyexists|notfound|error|failed)$/i.test(x));
     if (w) reason = w;
   }
-  if (code !== undefined) e.code = code;
-  if (reason !== undefined) e.reason = reason;
-  const rv = r.get("rv");
-  if (rv !== undefined) e.rv = rv;
+  f.code = code;
+  f.reason = reason;
+  f.rv = r.get("rv");
   const changedRaw = r.get("changed");
-  const changed = bool(changedRaw);
-  if (changed !== undefined) e.changed = changed;
+  f.changed = bool(changedRaw);
   // `changed=status.lastSyncTime` names the fields rather than saying yes/no.
-  const fields = r.get("fields") ?? (changed === undefined ? changedRaw : undefined);
-  if (fields !== undefined) e.fields = fieldList(fields);
-  const worker = r.num("worker");
-  if (worker !== undefined) e.worker = worker;
-  return built(e);
+  f.fields = r.get("fields") ?? (f.changed === undefined ? changedRaw : undefined);
+  f.worker = r.num("worker");
+  return { ok: true, fields: f };
 }
 
-/** An event being built: its members added one by one, by name. */
-type Building = Record<string, unknown>;
-
-/**
- * An event's first members, in the order every path builds them (see stage-bytes.ts): `ts`,
- * `key`, `extra` when there is any, `stage`. Members set by name, not through a spread or a
- * store by a computed name: those kept each line's event on V8's slow generic path.
- */
-function opened(key: string, extra: Record<string, unknown> | undefined, stage: Stage): Building {
-  const e: Building = { ts: 0, key };
-  if (extra !== undefined) e.extra = extra;
-  e.stage = stage;
-  return e;
-}
-
-function built(e: Building): StageParse {
-  return { ok: true, event: e as unknown as UnsequencedEvent };
+/** A fresh record for the line's fields (the general path is the rare one: no record is reused). */
+function opened(
+  key: string,
+  extra: Record<string, unknown> | undefined,
+  stage: Stage,
+): StageFields {
+  const f = stageFields();
+  f.key = key;
+  f.extra = extra;
+  f.stage = stage;
+  return f;
 }

@@ -11,6 +11,7 @@ import { TraceReader, type ReaderOptions } from "./trace-reader.ts";
 import { readTraceText } from "./read-trace.ts";
 import { fixture, FIXTURES } from "../testing/fixtures.ts";
 import { readStageBytes } from "../klog/stage-bytes.ts";
+import { stageFields } from "../klog/stage-fields.ts";
 import { LineSplitter } from "../lines/splitter.ts";
 
 /** xorshift32: the same logs in every run. */
@@ -314,12 +315,12 @@ describe("the klog byte path", () => {
 });
 
 describe("readStageBytes", () => {
-  const where = { ts: 7, src: "c.go:1", line: 3, seq: 0, key: undefined };
+  const f = stageFields();
 
   it("reads a key, and a write's key from its target, the same again and again", () => {
     const read = (line: string) => {
       const bytes = new TextEncoder().encode(line);
-      return readStageBytes(bytes, line, 0, line.length, where, 0)?.key;
+      return readStageBytes(bytes, line, 0, line.length, f) ? f.key : undefined;
     };
     for (let i = 0; i < 3; i++) {
       expect(read("STAGE/read key=default/example-foo rv=1")).toBe("default/example-foo");

@@ -37,8 +37,12 @@ import {
 import { KeyRefCodes } from "./key-refs.ts";
 import { detach } from "../detach.ts";
 
-/** What a klog row can carry: StageFields' members, and a synced line's outcome. */
-const CARRIED = new Set([...Object.keys(stageFields()), "outcome"]);
+/**
+ * What a klog row can carry: StageFields' members but the three a line that becomes a row never
+ * has (see KlogParser), and a synced line's outcome.
+ */
+const NEVER = new Set(["extra", "causeSeq", "delayMs"]);
+const CARRIED = new Set([...Object.keys(stageFields()).filter((f) => !NEVER.has(f)), "outcome"]);
 /**
  * Per stage code: the detail's members, in the order RowEncoder.add meets them in the event —
  * the kind's fields in the field table's order that no column holds, then `src`. `collect` fills

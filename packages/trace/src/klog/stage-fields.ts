@@ -17,8 +17,8 @@ export interface LineContext {
   src: string | undefined;
   line: number;
   /**
-   * The seq the line's event takes. The byte path numbers its events with it as it builds them:
-   * the reader's own `e.seq = …` on events of a dozen shapes is a megamorphic store per event.
+   * The seq the line's event takes. stageEvent numbers the event with it as it builds it: the
+   * reader's own `e.seq = …` on events of a dozen shapes is a megamorphic store per event.
    */
   seq: number;
 }

@@ -127,18 +127,6 @@ const V = {
   false: ascii("false"),
 };
 
-/** Fields per stage that LAST_ORDER remembers. */
-const ORDERED_FIELDS = 12;
-
-/**
- * The spellings of the last STAGE line of each stage, in order (-1: none), refilled as lines are
- * read. A producer writes its fields in the same order every time, so the field at the same place
- * in the next line of that stage is tried first: a compare instead of a search for "=" and a
- * hash. A wrong guess costs the compare; the answer is the same either way (so one table serves
- * every reader in the process).
- */
-const LAST_ORDER = new Int16Array(STAGES.length * ORDERED_FIELDS).fill(-1);
-
 /** The decimal number bytes[a, b) (1 to 15 digits), or -1. */
 function int(bytes: Uint8Array, a: number, b: number): number {
   if (b - a >= 16) return -1;
@@ -212,9 +200,6 @@ export function readStageBytes(
   } else return false;
   const stage: Stage = STAGES[si];
   const roleRow = si * SPELLED.length;
-  /** Where this field's spelling is remembered in LAST_ORDER. */
-  let field = si * ORDERED_FIELDS;
-  const lastField = field + ORDERED_FIELDS;
   let key: string | undefined;
   /** Where the key's value lies, for a watch line's name and namespace. */
   let keyStart = 0;
@@ -248,17 +233,9 @@ export function readStageBytes(
     while (i < end && bytes[i] === 32) i++;
     if (i >= end) break;
     const ks = i;
-    let s = field < lastField ? LAST_ORDER[field] : -1;
-    let eq: number;
-    if (s >= 0 && spells(bytes, ks, end, s) && bytes[ks + SPELLED_BYTES[s].length] === 61) {
-      eq = ks + SPELLED_BYTES[s].length;
-    } else {
-      eq = indexOfEither(bytes, i, end, 61, 32); // "=", " "
-      if (eq >= end || bytes[eq] !== 61 || eq === ks) return false; // a positional word
-      s = spellingAt(bytes, ks, eq);
-      if (field < lastField) LAST_ORDER[field] = s;
-    }
-    field++;
+    const eq = indexOfEither(bytes, i, end, 61, 32); // "=", " "
+    if (eq >= end || bytes[eq] !== 61 || eq === ks) return false; // a positional word
+    const s = spellingAt(bytes, ks, eq);
     let a = eq + 1;
     let b: number;
     const c = a < end ? bytes[a] : 32;

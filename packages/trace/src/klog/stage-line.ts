@@ -1,6 +1,7 @@
 /**
- * Reads the body of a STAGE line into its fields (StageFields; stage-fields.ts builds the event). Accepts every spelling people write when they
- * follow the exercise by hand (docs/trace-format.md lists them):
+ * Reads the body of a STAGE line into its fields (StageFields; stage-fields.ts builds the event).
+ * Accepts every spelling people write when they follow the exercise by hand (docs/trace-format.md
+ * lists them):
  *
  *   STAGE/watch kind=Foo event=add key=default/example-foo rv=1001        (canonical, Infof)
  *   "STAGE/read" key="default/example-foo" resourceVersion="1001"        (InfoS)

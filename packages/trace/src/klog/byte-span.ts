@@ -3,7 +3,7 @@
  * compared with ASCII, never on a decoded string it would have to cut first.
  */
 
-/** Whether x[a, a + len) and y[b, b + len) hold the same bytes; both spans lie inside their arrays. */
+/** Whether x[a, a + len) and y[b, b + len) hold the same bytes (both spans inside their arrays). */
 export function sameSpan(x: Uint8Array, a: number, y: Uint8Array, b: number, len: number): boolean {
   for (let i = 0; i < len; i++) if (x[a + i] !== y[b + i]) return false;
   return true;

@@ -248,7 +248,8 @@ export function readStageBytes(
       i = q + 1;
       if (i < end && bytes[i] !== 32) return false;
     } else {
-      if (c === 123 || c === 91 || c === 9) return false; // JSON, or a tab the general path splits on
+      // JSON, or a tab the general path splits on.
+      if (c === 123 || c === 91 || c === 9) return false;
       b = indexOfEither(bytes, a, end, 32, 9); // " ", "\t"
       if (b < end && bytes[b] === 9) return false;
       i = b;

@@ -31,7 +31,6 @@ export {
 } from "./jsonl/decode-event.ts";
 export { KlogParser, NOISE_FILES, type KlogOptions } from "./klog/klog-parser.ts";
 export { parseKlogHeader, type KlogHeader } from "./klog/header.ts";
-export { parseStageMessage } from "./klog/stage-line.ts";
 export { type LineContext, type StageFields, type StageRowTaker } from "./klog/stage-fields.ts";
 export { fieldList } from "./klog/spellings.ts";
 export { parseMarker, type PassMarker } from "./klog/markers.ts";

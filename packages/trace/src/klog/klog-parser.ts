@@ -24,8 +24,7 @@ import {
   yearInPrefix,
 } from "./header.ts";
 import { mayBeMarker, parseMarker, SYNCED } from "./markers.ts";
-import { parseStageMessage } from "./stage-line.ts";
-import { readStageBytes, tagAt } from "./stage-bytes.ts";
+import { readStageLine, structuredAt, tagAt } from "./stage-line.ts";
 import {
   stageEvent,
   stageFields,
@@ -89,12 +88,6 @@ const SYNCED_BYTES = new TextEncoder().encode(SYNCED);
  */
 const SOURCE_SLOTS = 128;
 
-/** Whether bytes[i, end) open with the structured tag `"STAGE"` (see isStructuredTag). */
-function structuredAt(bytes: Uint8Array, i: number, end: number): boolean {
-  if (bytes[i] !== 34 || !tagAt(bytes, i + 1, end, false)) return false;
-  return i + 7 === end || bytes[i + 7] === 32 || bytes[i + 7] === 9;
-}
-
 /** A klog header inside a line (after one character at least): where a glued line begins. */
 const GLUED_HEADER = /.[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [^\s\]]+:\d+\] /;
 
@@ -121,6 +114,8 @@ export class KlogParser {
   /** Where the current STAGE line is read, and its fields (records refilled per line). */
   private readonly where: LineContext = { ts: 0, src: "", line: 0, seq: 0 };
   private readonly fields: StageFields = stageFields();
+  /** Warnings of the current STAGE line (see readStageLine), emptied as they are said. */
+  private readonly warnings: string[] = [];
   /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none). */
   private tagText = "";
   private tagFrom = 0;
@@ -197,20 +192,9 @@ export class KlogParser {
       : this.findTag(bytes, text, msgStart, end);
     if (at >= 0) {
       this.stagePid = h.pid;
-      // The tag opens the message, bare or quoted: the byte path reads the line.
       const f = this.fields;
-      if (at <= msgStart + 1 && readStageBytes(bytes, text, msgStart, end, f)) {
-        const where = this.at(ts, src, lineNo, seq);
-        f.srcId = source.id;
-        // A row holds no extra, causeSeq or delay: such a line goes on as an event.
-        const row = f.extra === undefined && f.causeSeq === undefined && f.delayMs === undefined;
-        if (row && rows?.take(f, where, text, start, end)) return;
-        // Cut only for an event: a row taker that keeps no text spares a string per line.
-        this.emit(stageEvent(f, where, text.slice(start, end)), true);
-        return;
-      }
-      const raw = text.slice(start, end);
-      this.stage(raw.slice(msgStart - start), at - msgStart, lineNo, ts, src, raw, seq);
+      f.srcId = source.id;
+      this.stage(bytes, text, start, msgStart, at, end, this.at(ts, src, lineNo, seq), rows);
       return;
     }
     if (!this.opts.keepNoise && (source.noise || this.otherProcess(h.pid))) {
@@ -276,8 +260,7 @@ export class KlogParser {
       });
     }
     this.klogLines++;
-    const raw = text.slice(start, end);
-    this.stage(raw, at - start, lineNo, this.lastTs, undefined, raw, seq);
+    this.stage(bytes, text, start, start, at, end, this.at(this.lastTs, undefined, lineNo, seq));
   }
 
   /**
@@ -429,37 +412,51 @@ export class KlogParser {
     return fresh;
   }
 
+  /**
+   * Reads the STAGE line text[start, end) (its message from `msgStart`, its tag at `at`), read
+   * `where`: its event, or its row when `rows` takes it — or the diagnostic of why not.
+   */
   private stage(
-    msg: string,
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    msgStart: number,
     at: number,
-    lineNo: number,
-    ts: number,
-    src: string | undefined,
-    raw: string,
-    seq: number,
+    end: number,
+    where: LineContext,
+    rows?: StageRowTaker,
   ): void {
-    const r = parseStageMessage(msg, at);
-    if (!r.ok) {
+    const f = this.fields;
+    const warnings = this.warnings;
+    const problem = readStageLine(bytes, text, msgStart, at, end, f, warnings);
+    const lineNo = where.line;
+    if (problem !== undefined) {
       // Two writers interleaved: this line was cut short and the next one began inside it. Only
       // looked for once the line failed, so a good line costs nothing.
-      const glued = GLUED_HEADER.exec(msg.slice(at));
+      const rest = text.slice(at, end);
+      const glued = GLUED_HEADER.exec(rest);
       if (glued !== null) {
-        const from = at + glued.index + 1;
+        const from = glued.index + 1;
         this.diag({
           line: lineNo,
           level: "warn",
-          message: `cut short: another log line begins inside it ("${msg.slice(from, from + 20)}…"); that line was read, the cut one was not`,
+          message: `cut short: another log line begins inside it ("${rest.slice(from, from + 20)}…"); that line was read, the cut one was not`,
         });
-        this.line(msg.slice(from), lineNo, seq);
+        this.line(rest.slice(from), lineNo, where.seq);
         return;
       }
-      this.diag({ line: lineNo, level: "error", message: r.message });
+      this.diag({ line: lineNo, level: "error", message: problem });
       return;
     }
-    if (r.warnings) {
-      for (const message of r.warnings) this.diag({ line: lineNo, level: "warn", message });
+    if (warnings.length > 0) {
+      for (const message of warnings) this.diag({ line: lineNo, level: "warn", message });
+      warnings.length = 0;
     }
-    this.emit(stageEvent(r.fields, this.at(ts, src, lineNo, seq), raw), true);
+    // A row holds no extra, causeSeq or delay: such a line goes on as an event.
+    const row = f.extra === undefined && f.causeSeq === undefined && f.delayMs === undefined;
+    if (row && rows?.take(f, where, text, start, end)) return;
+    // Cut only for an event: a row taker that keeps no text spares a string per line.
+    this.emit(stageEvent(f, where, text.slice(start, end)), true);
   }
 
   /**

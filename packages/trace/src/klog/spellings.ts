@@ -1,8 +1,7 @@
 /**
- * What a STAGE line's fields are called and what their values mean — the one home of both for
- * every klog reading path: the byte reader (stage-bytes.ts) recognises the spellings below and
- * reads values with the functions below, and the general parser (stage-line.ts) does the same on
- * text, so the two cannot disagree on a line they both read.
+ * What a STAGE line's fields are called and what their values mean: the STAGE reader
+ * (stage-line.ts) recognises the spellings below and reads values with the functions below (a
+ * value spelled the canonical way it compares on its bytes first).
  *
  * Lookups are own-key only (null-prototype tables): a value spelled "constructor" is no verb.
  */

@@ -1,6 +1,6 @@
 /**
- * A STAGE line taken apart — by the byte reader (stage-bytes.ts) or the general parser
- * (stage-line.ts) — as one record, and the one place an event is built from it.
+ * A STAGE line taken apart (by stage-line.ts) as one record, and the one place an event is built
+ * from it.
  *
  * A reader that stores rows instead of events (the page's replay worker: typed-array columns)
  * takes the record as it is (`StageRowTaker`), and no event object is made for the line at all:

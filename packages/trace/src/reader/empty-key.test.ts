@@ -1,13 +1,12 @@
 /**
  * STAGE lines and JSONL records with an empty key or an unreadable number: an empty key is "no
  * Foo" on a watch event only; on any other stage the line is an error with its line number and
- * makes no event (no Foo named ""), whichever path reads it — the byte path or the general one. An unreadable number is left out of the event with a warning.
+ * makes no event (no Foo named ""), read as text or as bytes. An unreadable number is left out of
+ * the event with a warning.
  */
 import { describe, expect, it } from "vitest";
 import type { TraceEvent } from "../event.ts";
 import { encodeHeader } from "../jsonl/format.ts";
-import { readStageBytes } from "../klog/stage-bytes.ts";
-import { stageFields } from "../klog/stage-fields.ts";
 import { readTraceText } from "./read-trace.ts";
 import { TraceReader } from "./trace-reader.ts";
 
@@ -39,18 +38,6 @@ describe("a STAGE line with an empty key", () => {
     for (const read of readBothWays(line)) {
       expect(read.stages).toEqual([]);
       expect(read.problems).toEqual([{ line: 2, level: "error", message }]);
-    }
-  });
-
-  it("is no event on the byte path, which leaves it to the general one", () => {
-    const f = stageFields();
-    for (const line of [
-      "STAGE/enqueue key= len=1",
-      "STAGE/dequeue key= len=0 worker=1",
-      "STAGE/read key= rv=1",
-    ]) {
-      const bytes = new TextEncoder().encode(line);
-      expect(readStageBytes(bytes, line, 0, line.length, f), line).toBe(false);
     }
   });
 

@@ -1,6 +1,6 @@
 /**
  * The replay worker's row path for klog logs: a STAGE line, once packages/trace's reader has taken
- * it apart (readStageBytes), goes from its fields straight into a row of the batch — no
+ * it apart (readStageLine), goes from its fields straight into a row of the batch — no
  * event object, and no walk over an event's fields to encode it. On a 1M-line log those two cost
  * more than reading the lines. The controller's "Successfully synced" lines (a pass's end) go the
  * same way.
@@ -11,7 +11,7 @@
  *   members, in the same order (the stage's fields in the order the event holds them, then `src`).
  *   A test reads the same logs both ways and compares the batches.
  * - A value a column cannot hold exactly (an rv that is not a canonical decimal, a len or worker
- *   past u32) is declined: the line then becomes an event and takes the general path.
+ *   past u32) is declined: the line then becomes an event, encoded as events are.
  * - A detail is looked up by its members' codes: numbers for its strings (equal numbers, equal
  *   strings) and small values, and references to the row's key where a member names it (see
  *   key-refs.ts) — so a detail is shared by every Foo's lines alike. Its text is built only the

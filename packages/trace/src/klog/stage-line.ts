@@ -132,24 +132,28 @@ export function structuredAt(bytes: Uint8Array, i: number, end: number): boolean
   return i + 7 === end || bytes[i + 7] === 32 || bytes[i + 7] === 9;
 }
 
-/** The canonical values, compared on bytes: most lines spell them so, and need no string cut. */
-const V = {
-  Foo: ascii("Foo"),
-  Deployment: ascii("Deployment"),
-  add: ascii("add"),
-  update: ascii("update"),
-  delete: ascii("delete"),
-  updateStatus: ascii("updateStatus"),
-  create: ascii("create"),
-  patch: ascii("patch"),
-  watch: ascii("watch"),
-  resync: ascii("resync"),
-  retry: ascii("retry"),
-  processing: ascii("processing"),
-  dirty: ascii("dirty"),
-  true: ascii("true"),
-  false: ascii("false"),
-};
+/** A field's canonical values, and their bytes: most lines spell them so, and need no string cut. */
+interface Canonical<T> {
+  values: readonly T[];
+  bytes: readonly Uint8Array[];
+}
+
+function canonical<T extends string | boolean>(...values: T[]): Canonical<T> {
+  return { values, bytes: values.map((v) => ascii(String(v))) };
+}
+
+const KIND = canonical("Foo", "Deployment");
+const EVENT = canonical("add", "update", "delete");
+const VERB = canonical("updateStatus", "update", "create", "patch", "delete");
+const CAUSE = canonical("watch", "resync", "retry");
+const MERGED = canonical<"processing" | "dirty" | false>("processing", "dirty", false);
+const TRUTH = canonical(true, false);
+
+/** The canonical value bytes[a, b) spell exactly, or undefined. */
+function spelled<T>(c: Canonical<T>, bytes: Uint8Array, a: number, b: number): T | undefined {
+  for (let i = 0; i < c.bytes.length; i++) if (is(bytes, a, b, c.bytes[i])) return c.values[i];
+  return undefined;
+}
 
 /** The decimal number bytes[a, b) (1 to 15 digits), or -1. */
 function int(bytes: Uint8Array, a: number, b: number): number {
@@ -370,22 +374,13 @@ function build(
         break;
       }
       case R.kind:
-        if (is(bytes, a, b, V.Foo)) kind = "Foo";
-        else if (is(bytes, a, b, V.Deployment)) kind = "Deployment";
-        else kind = kindOf(t.value(p));
+        kind = spelled(KIND, bytes, a, b) ?? kindOf(t.value(p));
         break;
-      case R.event: {
-        if (is(bytes, a, b, V.add)) event = "add";
-        else if (is(bytes, a, b, V.update)) event = "update";
-        else if (is(bytes, a, b, V.delete)) event = "delete";
-        else {
-          const raw = t.value(p);
-          event = WATCH_VERBS[raw.toLowerCase()];
-          if (event === undefined)
-            return `STAGE/watch: unknown event "${raw}" (expected add, update or delete)`;
-        }
+      case R.event:
+        event = spelled(EVENT, bytes, a, b) ?? WATCH_VERBS[t.value(p).toLowerCase()];
+        if (event === undefined)
+          return `STAGE/watch: unknown event "${t.value(p)}" (expected add, update or delete)`;
         break;
-      }
       case R.name:
         name = t.value(p);
         break;
@@ -393,12 +388,7 @@ function build(
         ns = t.value(p);
         break;
       case R.verb:
-        if (is(bytes, a, b, V.updateStatus)) verb = "updateStatus";
-        else if (is(bytes, a, b, V.update)) verb = "update";
-        else if (is(bytes, a, b, V.create)) verb = "create";
-        else if (is(bytes, a, b, V.patch)) verb = "patch";
-        else if (is(bytes, a, b, V.delete)) verb = "delete";
-        else verb = writeVerbOf(t.value(p));
+        verb = spelled(VERB, bytes, a, b) ?? writeVerbOf(t.value(p));
         break;
       case R.target:
         target = t.value(p);
@@ -407,22 +397,16 @@ function build(
         reason = t.value(p);
         break;
       case R.cause:
-        if (is(bytes, a, b, V.watch)) cause = "watch";
-        else if (is(bytes, a, b, V.resync)) cause = "resync";
-        else if (is(bytes, a, b, V.retry)) cause = "retry";
-        else cause = CAUSES[t.value(p).toLowerCase()];
+        cause = spelled(CAUSE, bytes, a, b) ?? CAUSES[t.value(p).toLowerCase()];
         break;
       case R.merged:
-        if (is(bytes, a, b, V.processing)) merged = "processing";
-        else if (is(bytes, a, b, V.dirty)) merged = "dirty";
-        else if (is(bytes, a, b, V.false)) merged = false;
-        else merged = mergedOf(t.value(p));
+        merged = spelled(MERGED, bytes, a, b) ?? mergedOf(t.value(p));
         break;
       case R.found:
-        found = truth(t, p);
+        found = spelled(TRUTH, bytes, a, b) ?? bool(t.value(p));
         break;
       case R.changed:
-        changed = truth(t, p);
+        changed = spelled(TRUTH, bytes, a, b) ?? bool(t.value(p));
         if (changed === undefined) changedText = t.value(p);
         break;
       case R.fields:
@@ -580,13 +564,4 @@ function warn(t: MessageTokens, p: number, stage: Stage, what: string, warnings:
   // Left out, not guessed (no NaN on a timeline), and said: else a typo in the controller's
   // STAGE line would go unnoticed. Named as the line spelled it (queue_len=, workerID=).
   warnings.push(`STAGE/${stage}: ${t.name(p)}=${t.value(p)} is not ${what}; left out`);
-}
-
-/** Pair `p`'s yes/no, or undefined when it says neither. */
-function truth(t: MessageTokens, p: number): boolean | undefined {
-  const a = t.valueStart[p];
-  const b = t.valueEnd[p];
-  if (is(t.bytes, a, b, V.true)) return true;
-  if (is(t.bytes, a, b, V.false)) return false;
-  return bool(t.value(p));
 }

@@ -148,6 +148,18 @@ describe("STAGE line styles", () => {
     });
   });
 
+  it("reads a line of many pairs and words, and the short line after it", () => {
+    const pairs = Array.from({ length: 40 }, (_, i) => `a${i}=${i}`).join(" ");
+    const words = Array.from({ length: 40 }, (_, i) => `w${i}`).join(" ");
+    const e = parse(`STAGE/read ${words} ${pairs} key=ns/a a0=last`);
+    expect(e).toMatchObject({ key: "ns/a" });
+    const extra = (e as { extra: Record<string, string> }).extra;
+    expect(Object.keys(extra)).toHaveLength(40);
+    // A name given twice keeps its last value, at its last place (as klog does).
+    expect(Object.entries(extra).at(-1)).toEqual(["a0", "last"]);
+    expect(parse("STAGE/read key=ns/b")).toEqual({ ts: 0, stage: "read", key: "ns/b" });
+  });
+
   it("leaves an unreadable number out, with a warning that spells it as the line did", () => {
     expect(parseStageMessage("STAGE/enqueue key=ns/a Queue_Len=abc", 0)).toEqual({
       ok: true,

@@ -57,8 +57,13 @@ export class MessageTokens {
   wordStart: Int32Array = new Int32Array(16);
   wordEnd: Int32Array = new Int32Array(16);
   wordDecoded: (string | undefined)[] = [];
-  /** A bit per (name length + first byte) % 32 of the pairs so far (see `pair`). */
-  private signatures = 0;
+  /**
+   * The live pairs by hash of their name (see `place`): a slot holds a pair while its `slotScan`
+   * is the current scan's number, so a new scan empties the table by counting, not filling.
+   */
+  private slotPair: Int32Array = new Int32Array(64);
+  private slotScan: Int32Array = new Int32Array(64);
+  private scanNo = 0;
   /** Bytes for a message that had to be unquoted first (see `scanText`). */
   private shadow: Uint8Array = new Uint8Array(256);
 
@@ -77,7 +82,13 @@ export class MessageTokens {
   ): string | undefined {
     this.bytes = bytes;
     this.text = text;
-    if (fresh) this.pairs = this.words = this.signatures = 0;
+    if (fresh) {
+      this.pairs = this.words = 0;
+      if (++this.scanNo === 0x40000000) {
+        this.scanNo = 1;
+        this.slotScan.fill(0);
+      }
+    }
     let i = from;
     while (i < end) {
       let c = bytes[i];
@@ -93,10 +104,12 @@ export class MessageTokens {
         continue;
       }
       // A key: letters/digits/_.- then "=".
+      // Hashed as it is read, for the name table (see `place`).
       let j = i;
+      let h = 0;
       if (isKeyStart(c)) {
-        j++;
-        while (j < end && KEY_CHAR[bytes[j]] === 1) j++;
+        h = c;
+        for (j++; j < end && KEY_CHAR[(c = bytes[j])] === 1; j++) h = (Math.imul(h, 31) + c) | 0;
       }
       if (j > i && j < end && bytes[j] === 61) {
         const k = j + 1;
@@ -104,12 +117,12 @@ export class MessageTokens {
         if (c === 34) {
           const q = this.quoted(k, end);
           if (q < 0) return `unterminated quoted value for "${text.slice(i, j)}"`;
-          this.pair(i, j, this.qStart, this.qEnd, this.qDecoded);
+          this.pair(i, j, h, this.qStart, this.qEnd, this.qDecoded);
           i = q;
         } else {
           const stop = c === 123 || c === 91 ? skipJson(bytes, k, end) : -1;
           const e = stop < 0 ? nextSpace(bytes, k, end) : stop;
-          this.pair(i, j, k, e, undefined);
+          this.pair(i, j, h, k, e, undefined);
           i = e;
         }
         continue;
@@ -144,28 +157,64 @@ export class MessageTokens {
     return this.text.slice(this.nameStart[p], this.nameEnd[p]);
   }
 
-  /** A new pair named bytes[a, b), valued bytes[va, vb) or `decoded`; an earlier pair of that
-   * name is no longer live. */
-  private pair(a: number, b: number, va: number, vb: number, decoded: string | undefined): void {
+  /**
+   * A new pair named bytes[a, b) (`h` its hash), valued bytes[va, vb) or `decoded`; an earlier pair of that name
+   * is no longer live. Names are found again through a hash table, so a line of a million pairs
+   * costs a million lookups, not a million squared comparisons.
+   */
+  private pair(
+    a: number,
+    b: number,
+    h: number,
+    va: number,
+    vb: number,
+    decoded: string | undefined,
+  ): void {
     const p = this.pairs++;
     if (p === this.live.length) this.grow();
-    const { bytes, nameStart, nameEnd } = this;
-    // Names of a length and first byte seen before are compared; most lines have none.
-    const signature = 1 << ((b - a + bytes[a]) & 31);
-    const again = (this.signatures & signature) !== 0;
-    this.signatures |= signature;
-    for (let o = 0; again && o < p; o++) {
-      if (nameEnd[o] - nameStart[o] !== b - a || this.live[o] === 0) continue;
-      let same = true;
-      for (let i = 0; i < b - a && same; i++) same = bytes[nameStart[o] + i] === bytes[a + i];
-      if (same) this.live[o] = 0;
-    }
-    nameStart[p] = a;
-    nameEnd[p] = b;
+    if (2 * this.pairs > this.slotPair.length) this.rehash();
+    this.nameStart[p] = a;
+    this.nameEnd[p] = b;
     this.valueStart[p] = va;
     this.valueEnd[p] = vb;
     if (vb < 0) this.decoded[p] = decoded;
     this.live[p] = 1;
+    this.place(p, h);
+  }
+
+  /**
+   * Puts pair `p`, whose name hashes to `h` (see nameHash), in the name table: in the slot of an
+   * earlier pair of its name, if any.
+   */
+  private place(p: number, h: number): void {
+    const { bytes, nameStart, nameEnd, slotPair, slotScan, scanNo } = this;
+    const a = nameStart[p];
+    const n = nameEnd[p] - a;
+    const mask = slotPair.length - 1;
+    let slot = (h ^ (h >>> 15)) & mask;
+    while (slotScan[slot] === scanNo) {
+      const o = slotPair[slot];
+      const c = nameStart[o];
+      let same = nameEnd[o] - c === n;
+      for (let i = 0; i < n && same; i++) same = bytes[c + i] === bytes[a + i];
+      if (same) {
+        this.live[o] = 0;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    slotScan[slot] = scanNo;
+    slotPair[slot] = p;
+  }
+
+  /** A name table twice as large, holding the live pairs so far. */
+  private rehash(): void {
+    this.slotPair = new Int32Array(this.slotPair.length * 2);
+    this.slotScan = new Int32Array(this.slotPair.length);
+    for (let o = 0; o < this.pairs - 1; o++) {
+      if (this.live[o] === 1)
+        this.place(o, nameHash(this.bytes, this.nameStart[o], this.nameEnd[o]));
+    }
   }
 
   private word(a: number, b: number, decoded: string | undefined): void {
@@ -217,6 +266,13 @@ export class MessageTokens {
     live.set(this.live);
     this.live = live;
   }
+}
+
+/** The hash `scan` makes of the name bytes[a, b) as it reads it. */
+function nameHash(bytes: Uint8Array, a: number, b: number): number {
+  let h = bytes[a];
+  for (let i = a + 1; i < b; i++) h = (Math.imul(h, 31) + bytes[i]) | 0;
+  return h;
 }
 
 function grown(a: Int32Array): Int32Array {

@@ -160,6 +160,16 @@ describe("STAGE line styles", () => {
     expect(parse("STAGE/read key=ns/b")).toEqual({ ts: 0, stage: "read", key: "ns/b" });
   });
 
+  it("keeps the last value of each name given again, at its last place, among 1000 pairs", () => {
+    // n0…n99 nine times over, then n99…n0: the last ones in the reverse order of the first.
+    const name = (i: number) => `n${i < 900 ? i % 100 : 999 - i}`;
+    const pairs = Array.from({ length: 1000 }, (_, i) => `${name(i)}=${i}`).join(" ");
+    const e = parse(`STAGE/dequeue key=ns/a ${pairs}`) as { extra: Record<string, string> };
+    expect(Object.entries(e.extra)).toEqual(
+      Array.from({ length: 100 }, (_, i) => [name(900 + i), String(900 + i)]),
+    );
+  });
+
   it("leaves an unreadable number out, with a warning that spells it as the line did", () => {
     expect(parseStageMessage("STAGE/enqueue key=ns/a Queue_Len=abc", 0)).toEqual({
       ok: true,

@@ -34,8 +34,20 @@ function isKeyChar(c: number): boolean {
   return isKeyStart(c) || (c >= 48 && c <= 57) || c === 46 || c === 45;
 }
 
-/** isKeyChar of every byte, as a table: a name's bytes are tested one load each. */
-const KEY_CHAR = Uint8Array.from({ length: 256 }, (_, c) => (isKeyChar(c) ? 1 : 0));
+/** Per byte: its lower case when it may continue a field name (isKeyChar), else 0. */
+const NAME_BYTE = Uint8Array.from({ length: 256 }, (_, c) =>
+  isKeyChar(c) ? (c >= 65 && c <= 90 ? c + 32 : c) : 0,
+);
+
+/**
+ * The hash of the field name bytes[a, b) in any case: what `scan` takes of each name as it reads
+ * it (MessageTokens.hashes), so a reader looks a name up without reading it again.
+ */
+export function nameHash(bytes: Uint8Array, a: number, b: number): number {
+  let h = 0;
+  for (let i = a; i < b; i++) h = (Math.imul(h, 31) + NAME_BYTE[bytes[i]]) | 0;
+  return h;
+}
 
 /**
  * The pairs and words of one message, as spans: refilled by each `scan`, so reading a line makes
@@ -50,6 +62,8 @@ export class MessageTokens {
   words = 0;
   nameStart: Int32Array = new Int32Array(16);
   nameEnd: Int32Array = new Int32Array(16);
+  /** Each pair's nameHash. */
+  hashes: Int32Array = new Int32Array(16);
   valueStart: Int32Array = new Int32Array(16);
   valueEnd: Int32Array = new Int32Array(16);
   live: Uint8Array = new Uint8Array(16);
@@ -104,12 +118,12 @@ export class MessageTokens {
         continue;
       }
       // A key: letters/digits/_.- then "=".
-      // Hashed as it is read, for the name table (see `place`).
+      // Hashed as it is read (see nameHash).
       let j = i;
       let h = 0;
       if (isKeyStart(c)) {
-        h = c;
-        for (j++; j < end && KEY_CHAR[(c = bytes[j])] === 1; j++) h = (Math.imul(h, 31) + c) | 0;
+        h = NAME_BYTE[c];
+        for (j++; j < end && (c = NAME_BYTE[bytes[j]]) !== 0; j++) h = (Math.imul(h, 31) + c) | 0;
       }
       if (j > i && j < end && bytes[j] === 61) {
         const k = j + 1;
@@ -158,7 +172,7 @@ export class MessageTokens {
   }
 
   /**
-   * A new pair named bytes[a, b) (`h` its hash), valued bytes[va, vb) or `decoded`; an earlier pair of that name
+   * A new pair named bytes[a, b) (`h` its nameHash), valued bytes[va, vb) or `decoded`; an earlier pair of that name
    * is no longer live. Names are found again through a hash table, so a line of a million pairs
    * costs a million lookups, not a million squared comparisons.
    */
@@ -175,19 +189,20 @@ export class MessageTokens {
     if (2 * this.pairs > this.slotPair.length) this.rehash();
     this.nameStart[p] = a;
     this.nameEnd[p] = b;
+    this.hashes[p] = h;
     this.valueStart[p] = va;
     this.valueEnd[p] = vb;
     if (vb < 0) this.decoded[p] = decoded;
     this.live[p] = 1;
-    this.place(p, h);
+    this.place(p);
   }
 
   /**
-   * Puts pair `p`, whose name hashes to `h` (see nameHash), in the name table: in the slot of an
-   * earlier pair of its name, if any.
+   * Puts pair `p` in the name table: in the slot of an earlier pair of its name, if any.
    */
-  private place(p: number, h: number): void {
+  private place(p: number): void {
     const { bytes, nameStart, nameEnd, slotPair, slotScan, scanNo } = this;
+    const h = this.hashes[p];
     const a = nameStart[p];
     const n = nameEnd[p] - a;
     const mask = slotPair.length - 1;
@@ -211,10 +226,7 @@ export class MessageTokens {
   private rehash(): void {
     this.slotPair = new Int32Array(this.slotPair.length * 2);
     this.slotScan = new Int32Array(this.slotPair.length);
-    for (let o = 0; o < this.pairs - 1; o++) {
-      if (this.live[o] === 1)
-        this.place(o, nameHash(this.bytes, this.nameStart[o], this.nameEnd[o]));
-    }
+    for (let o = 0; o < this.pairs - 1; o++) if (this.live[o] === 1) this.place(o);
   }
 
   private word(a: number, b: number, decoded: string | undefined): void {
@@ -262,17 +274,11 @@ export class MessageTokens {
     this.nameEnd = grown(this.nameEnd);
     this.valueStart = grown(this.valueStart);
     this.valueEnd = grown(this.valueEnd);
+    this.hashes = grown(this.hashes);
     const live = new Uint8Array(this.live.length * 2);
     live.set(this.live);
     this.live = live;
   }
-}
-
-/** The hash `scan` makes of the name bytes[a, b) as it reads it. */
-function nameHash(bytes: Uint8Array, a: number, b: number): number {
-  let h = bytes[a];
-  for (let i = a + 1; i < b; i++) h = (Math.imul(h, 31) + bytes[i]) | 0;
-  return h;
 }
 
 function grown(a: Int32Array): Int32Array {

@@ -23,7 +23,7 @@
  */
 import { STAGES, type EnqueueCause, type Stage } from "../event.ts";
 import type { StageFields } from "./stage-fields.ts";
-import { MessageTokens } from "./fields.ts";
+import { MessageTokens, nameHash } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 import {
   bool,
@@ -72,14 +72,13 @@ function lower(c: number): number {
   return c >= 65 && c <= 90 ? c + 32 : c;
 }
 
-function hashLower(bytes: Uint8Array, a: number, b: number): number {
-  let h = b - a;
-  for (let i = a; i < b; i++) h = (Math.imul(h, 31) + lower(bytes[i])) | 0;
+/** The table's first slot for a name of nameHash `h`. */
+function slotOf(h: number): number {
   return (h ^ (h >>> 9)) & ((1 << TABLE_BITS) - 1);
 }
 
 SPELLED_BYTES.forEach((s, i) => {
-  let slot = hashLower(s, 0, s.length);
+  let slot = slotOf(nameHash(s, 0, s.length));
   while (TABLE[slot] !== 0) slot = (slot + 1) & ((1 << TABLE_BITS) - 1);
   TABLE[slot] = i + 1;
 });
@@ -91,9 +90,9 @@ function spells(bytes: Uint8Array, a: number, b: number, word: Uint8Array): bool
   return true;
 }
 
-/** The spelling bytes[a, b) is, in any case, or -1. */
-function spellingAt(bytes: Uint8Array, a: number, b: number): number {
-  let slot = hashLower(bytes, a, b);
+/** The spelling bytes[a, b) (whose nameHash is `h`) is, in any case, or -1. */
+function spellingAt(bytes: Uint8Array, a: number, b: number, h: number): number {
+  let slot = slotOf(h);
   for (;;) {
     const s = TABLE[slot] - 1;
     if (s < 0 || spells(bytes, a, b, SPELLED_BYTES[s])) return s;
@@ -328,7 +327,7 @@ function build(
     if (live[p] === 0 || p === skip) continue;
     const a = valueStart[p];
     const b = valueEnd[p];
-    const s = spellingAt(bytes, nameStart[p], nameEnd[p]);
+    const s = spellingAt(bytes, nameStart[p], nameEnd[p], t.hashes[p]);
     // `reason=` and `rv=` print empty when a Go value is nil/"": absent, not "". Only an empty
     // key means something (a watch event that resolved to no Foo).
     if (a === b && (s < 0 || !KEY_NAME[s])) continue;

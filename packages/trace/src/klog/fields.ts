@@ -53,7 +53,7 @@ export function nameHash(bytes: Uint8Array, a: number, b: number): number {
  * The pairs and words of one message, as spans: refilled by each `scan`, so reading a line makes
  * no object but the strings it keeps. Pair `p` is named bytes[nameStart[p], nameEnd[p]) and its
  * value is bytes[valueStart[p], valueEnd[p]) (or `decoded[p]`); a pair whose name came again later
- * is not `live`. Words are pairs without a name (nameStart = nameEnd = valueStart).
+ * is not `live`. Word `w` is bytes[wordStart[w], wordEnd[w]) (or `wordDecoded[w]`).
  */
 export class MessageTokens {
   bytes: Uint8Array = new Uint8Array(0);
@@ -117,8 +117,7 @@ export class MessageTokens {
         i = q;
         continue;
       }
-      // A key: letters/digits/_.- then "=".
-      // Hashed as it is read (see nameHash).
+      // A key: letters/digits/_.- then "=", hashed as it is read (see nameHash).
       let j = i;
       let h = 0;
       if (isKeyStart(c)) {

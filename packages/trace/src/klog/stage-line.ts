@@ -45,7 +45,7 @@ import {
 
 // ── spellings, looked up on bytes ──────────────────────────────────────────────────────────────
 
-/** Role ids, in `roleAt`. */
+/** Role ids: ROLE_OF's values, and a bit each in `build`'s `filled`. */
 const ROLES = Object.keys(NAMES) as Role[];
 const R = Object.fromEntries(ROLES.map((r, i) => [r, i])) as Record<Role, number>;
 

@@ -431,6 +431,8 @@ export class KlogParser {
     const problem = readStageLine(bytes, text, msgStart, at, end, f, warnings);
     const lineNo = where.line;
     if (problem !== undefined) {
+      // A refused line is said as refused: what its values lacked is no news then.
+      warnings.length = 0;
       // Two writers interleaved: this line was cut short and the next one began inside it. Only
       // looked for once the line failed, so a good line costs nothing.
       const rest = text.slice(at, end);

@@ -72,6 +72,16 @@ describe("a STAGE line with a number that is none", () => {
     }
   });
 
+  it("is said of its own line only, when that line is refused", () => {
+    const lines = `STAGE/enqueue key= len=abc\n${HEADER}STAGE/enqueue key=ns/a len=1`;
+    for (const read of readBothWays(lines)) {
+      expect(read.stages).toMatchObject([{ stage: "enqueue", key: "ns/a", len: 1 }]);
+      expect(read.problems).toEqual([
+        { line: 2, level: "error", message: "STAGE/enqueue without a key (key=ns/name)" },
+      ]);
+    }
+  });
+
   it("names the field as the line spelled it", () => {
     const [read] = readBothWays("STAGE/dequeue key=ns/a queue_len=1 workerID=two");
     expect(read.stages[0]).toMatchObject({ len: 1 });

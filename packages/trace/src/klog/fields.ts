@@ -171,9 +171,9 @@ export class MessageTokens {
   }
 
   /**
-   * A new pair named bytes[a, b) (`h` its nameHash), valued bytes[va, vb) or `decoded`; an earlier pair of that name
-   * is no longer live. Names are found again through a hash table, so a line of a million pairs
-   * costs a million lookups, not a million squared comparisons.
+   * A new pair named bytes[a, b) (`h` its nameHash), valued bytes[va, vb) or `decoded`; an
+   * earlier pair of that name is no longer live. Names are found again through a hash table, so
+   * a line of a million pairs costs a million lookups, not a million squared comparisons.
    */
   private pair(
     a: number,
@@ -196,9 +196,7 @@ export class MessageTokens {
     this.place(p);
   }
 
-  /**
-   * Puts pair `p` in the name table: in the slot of an earlier pair of its name, if any.
-   */
+  /** Puts pair `p` in the name table: in the slot of an earlier pair of its name, if any. */
   private place(p: number): void {
     const { bytes, nameStart, nameEnd, slotPair, slotScan, scanNo } = this;
     const h = this.hashes[p];

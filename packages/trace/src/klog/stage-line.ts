@@ -131,7 +131,7 @@ export function structuredAt(bytes: Uint8Array, i: number, end: number): boolean
   return i + 7 === end || bytes[i + 7] === 32 || bytes[i + 7] === 9;
 }
 
-/** A field's canonical values, and their bytes: most lines spell them so, and need no string cut. */
+/** A field's canonical values and their bytes: most lines spell them so, and need no string cut. */
 interface Canonical<T> {
   values: readonly T[];
   bytes: readonly Uint8Array[];

@@ -14,6 +14,9 @@ export const DEPLOYMENTS = "/apis/apps/v1/namespaces/default/deployments";
 /** What a Foo body must name (a custom resource's kind does not come from the URL). */
 export const FOO_TYPE = { apiVersion: "samplecontroller.k8s.io/v1alpha1", kind: "Foo" } as const;
 
+/** Tries of a request whose connection fails (see `request`). */
+const MAX_TRIES = 4;
+
 export class RawClient {
   readonly base: string;
   constructor(base: string) {
@@ -32,13 +35,16 @@ export class RawClient {
       headers: { "Content-Type": contentType, Accept: accept },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     };
-    let res: Response;
-    try {
-      res = await fetch(this.base + path, init);
-    } catch {
-      // A pooled keep-alive connection the server dropped (restart): retry once on a new one,
-      // as Go clients do.
-      res = await fetch(this.base + path, init);
+    let res: Response | undefined;
+    // A pooled keep-alive connection the server dropped (restart): retried on another, as Go
+    // clients do. The pool may hold several such connections (one per request that ran at
+    // once before the restart), and each failed try uses up one.
+    for (let tries = 1; res === undefined; tries++) {
+      try {
+        res = await fetch(this.base + path, init);
+      } catch (err) {
+        if (tries === MAX_TRIES) throw err;
+      }
     }
     const text = await res.text();
     let parsed: unknown = text;

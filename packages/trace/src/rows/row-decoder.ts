@@ -107,11 +107,6 @@ export class RowDecoder {
     }
   }
 
-  /**
-   * The reused event of a detail: every field of every stage, in one order, so that all of them
-   * share one hidden class and the Analyzer's property loads stay monomorphic (events shaped by
-   * their own members made them megamorphic: most of the Analyzer's time per write).
-   */
   /** String(rv), from the recent ones when it is one of them. */
   private rvString(rv: number): string {
     const slot = rv % RV_SLOTS;
@@ -122,6 +117,11 @@ export class RowDecoder {
     return s;
   }
 
+  /**
+   * The reused event of a detail: every field of every stage, in one order, so that all of them
+   * share one hidden class and the Analyzer's property loads stay monomorphic (events shaped by
+   * their own members made them megamorphic: most of the Analyzer's time per write).
+   */
   private makeWide(id: number): WideEvent | typeof NOT_WIDE {
     const members = id === 0 ? {} : this.detail(id);
     let own = NO_OWN_NUMBERS;

@@ -120,8 +120,15 @@ export const CHROMIUM_ARGS = [
   "--disable-sync",
 ];
 
+/**
+ * V8 flags for the page, to see where a load's time goes (docs/performance.md): e.g.
+ * `LOOPSCOPE_BENCH_JS_FLAGS=--perf-basic-prof` lets `perf` name the JS functions it samples.
+ */
+const JS_FLAGS = process.env.LOOPSCOPE_BENCH_JS_FLAGS;
+
 function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const args = JS_FLAGS ? [...CHROMIUM_ARGS, `--js-flags=${JS_FLAGS}`] : CHROMIUM_ARGS;
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args });
 }
 
 interface Shared {

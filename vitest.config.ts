@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     // Most test files wait on real things (servers, kubectl, child processes, a watch's silence)
     // more than they compute: three at once on a 2-core machine take the unit run from ~300 s to
-    // ~200 s. Vitest's default is one fewer than the cores, which is one file at a time here.
+    // 166–191 s. Vitest's default is one fewer than the cores, which is one file at a time here.
     maxWorkers: 3,
     projects: [
       {

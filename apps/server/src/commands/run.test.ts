@@ -116,8 +116,11 @@ describe("loopscope run", () => {
   });
 
   it("a kubeconfig's cluster gone mid-scenario ends the run in one line, with the trace so far", async () => {
-    // Pods that take long to be ready: the scenario is still waiting when the server goes.
+    // Pods that take long to be ready: the scenario is still waiting when the server goes. The
+    // controller's status updates fail, so its key is being retried then, never quiet: nothing the
+    // scenario itself asks would notice the server gone, only the run's probe of the cluster.
     const api = await startApiServer({ deploymentReadyDelayMs: 60_000 });
+    api.faults.failNext(1_000_000, 500, ["update"]);
     const kubeconfig = join(dir, "going.yaml");
     await api.writeKubeconfig(kubeconfig);
     const out = join(dir, "going.jsonl");

@@ -23,6 +23,7 @@ import { CACHE_SYNC_TIMEOUT_MS, startSession, type ClusterSpec } from "../sessio
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { checkingLine } from "../session/checking-line.ts";
 import { noAnswerReason } from "../session/request-failure.ts";
+import { ClusterReachabilityMonitor } from "../session/cluster-reachability.ts";
 import { shownServer } from "../session/shown-server.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
@@ -198,6 +199,7 @@ export async function run(argv: string[]): Promise<number> {
     : // Seeded ids: the same scenario draws the same picture (uids included) run after run.
       { kind: "embedded", apiserverOpts: { seed: 1 } };
   let session;
+  let reachability: ClusterReachabilityMonitor | undefined;
   try {
     session = await startSession({
       cluster,
@@ -214,6 +216,8 @@ export async function run(argv: string[]): Promise<number> {
       answerWithinMs: Math.min(ANSWER_WITHIN_MS, remainingMs()),
       onChecking: (server, context) => log(checkingLine(server, context)),
       cacheSyncTimeoutMs: Math.min(CACHE_SYNC_TIMEOUT_MS, remainingMs()),
+      // A failed list or watch is the first sign of an outage: ask the cluster at once.
+      onInformerError: () => reachability?.suspect(),
     });
   } catch (err) {
     log((err as Error).message);
@@ -229,6 +233,18 @@ export async function run(argv: string[]): Promise<number> {
     stop.abort();
   };
   process.once("SIGINT", onInterrupt);
+  const server = shownServer(session.kubeConfig.getCurrentCluster()?.server) ?? session.clusterName;
+  // A kubeconfig's cluster can go away while nothing the scenario asks would notice: mid-pass, the
+  // controller's requests fail and are retried, the key never settles, and the run would wait out
+  // its timeout. Probed as `up` probes it; the embedded one lives and dies with this process.
+  const gone = new AbortController();
+  if (!session.apiserver) {
+    reachability = new ClusterReachabilityMonitor({ kubeConfig: session.kubeConfig, server });
+    reachability.onChange((now) => {
+      if (!now.reachable) gone.abort(now.error);
+    });
+    reachability.start();
+  }
   const kube = new KubeClient(session.kubeConfig);
   try {
     for (const done of session.changedCluster) log(done);
@@ -238,16 +254,14 @@ export async function run(argv: string[]): Promise<number> {
       events,
       timeoutMs: remainingMs(),
       log,
-      signal: stop.signal,
+      signal: AbortSignal.any([stop.signal, gone.signal]),
       kube,
     });
   } catch (err) {
-    if (err instanceof ScenarioInterrupted) code = 130;
+    if (err instanceof ScenarioInterrupted && !gone.signal.aborted) code = 130;
     else {
       // A cluster gone mid-run (a kubeconfig's): said as such, not as the request that noticed.
-      const lost = noAnswerReason(err);
-      const server =
-        shownServer(session.kubeConfig.getCurrentCluster()?.server) ?? session.clusterName;
+      const lost = gone.signal.aborted ? String(gone.signal.reason) : noAnswerReason(err);
       log(
         lost === undefined
           ? (err as Error).message
@@ -257,6 +271,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   } finally {
     process.off("SIGINT", onInterrupt);
+    await reachability?.stop();
     await session.stop();
   }
   // The embedded cluster goes with this process; a kubeconfig's keeps what the scenario made.

@@ -23,7 +23,7 @@ import { CACHE_SYNC_TIMEOUT_MS, startSession, type ClusterSpec } from "../sessio
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { checkingLine } from "../session/checking-line.ts";
 import { noAnswerReason } from "../session/request-failure.ts";
-import { ClusterReachabilityMonitor } from "../session/cluster-reachability.ts";
+import { ClusterReachabilityMonitor, stoppedAnswering } from "../session/cluster-reachability.ts";
 import { shownServer } from "../session/shown-server.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
@@ -262,11 +262,7 @@ export async function run(argv: string[]): Promise<number> {
     else {
       // A cluster gone mid-run (a kubeconfig's): said as such, not as the request that noticed.
       const lost = gone.signal.aborted ? String(gone.signal.reason) : noAnswerReason(err);
-      log(
-        lost === undefined
-          ? (err as Error).message
-          : `the API server at ${server} stopped answering during the scenario: ${lost}`,
-      );
+      log(lost === undefined ? (err as Error).message : stoppedAnswering(server, lost));
       code = 1;
     }
   } finally {

@@ -4,21 +4,37 @@
  * duration, seqs re-based so its first event is 1 (causeSeq links shifted alike, so its
  * analysis still links enqueues to their watch events). runScenario switches the scenario's
  * lessons on and restores them after.
+ *
+ * On a kubeconfig's cluster a run is refused while the cluster is known to be down, and ends at
+ * once when it goes away mid-run: the controller's requests then fail and are retried, its keys
+ * never settle, and nothing the scenario asks would notice before its timeout.
  */
+import type { ClusterReachability } from "@loopscope/protocol";
 import type { TraceEvent, UnsequencedEvent } from "@loopscope/trace";
 import { scenarios } from "../scenarios/index.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { runScenario } from "../scenarios/run-scenario.ts";
+import {
+  stoppedAnswering,
+  type ClusterReachabilityMonitor,
+} from "../session/cluster-reachability.ts";
 import type { Session } from "../session/session.ts";
 import type { TraceHub } from "../hub/trace-hub.ts";
 import { HttpError } from "../http/respond.ts";
 import type { ScenarioRunner } from "./live-backend.ts";
 
+export interface ScenarioRunnerOptions {
+  /** A kubeconfig's cluster's probe (the embedded one lives and dies with this process). */
+  reachability?: ClusterReachabilityMonitor;
+  /** How long a scenario may take (default 60 s). */
+  timeoutMs?: number;
+  log?: (m: string) => void;
+}
+
 export function scenarioRunner(
   session: Session,
   hub: TraceHub,
-  timeoutMs = 60_000,
-  log: (m: string) => void = () => {},
+  { reachability, timeoutMs = 60_000, log = () => {} }: ScenarioRunnerOptions = {},
 ): ScenarioRunner {
   let running: string | undefined;
   return {
@@ -42,7 +58,17 @@ export function scenarioRunner(
       if (scenario.injectsFaults && session.apiserver === undefined)
         throw new HttpError(409, `${name} slows or breaks the API server: embedded cluster only`);
       if (running) throw new HttpError(409, `scenario ${running} is still running`);
+      const now = reachability?.state();
+      if (now && !now.reachable)
+        throw new HttpError(
+          503,
+          `scenario ${name}: the API server at ${now.server} is not answering (${now.error}); try again when it is back`,
+        );
       running = name;
+      const gone = new AbortController();
+      const unlisten = reachability?.onChange((now) => {
+        if (!now.reachable) gone.abort(now);
+      });
       const events = new EventLog();
       const base = hub.lastSeq;
       const stop = hub.subscribe((e) => events.push(rebased(e, base)));
@@ -60,6 +86,7 @@ export function scenarioRunner(
           timeoutMs,
           log: said,
           emit: (e) => hub.push(e),
+          signal: gone.signal,
         });
         const workers = scenario.session?.workers;
         const has = session.controller.workerCount;
@@ -70,10 +97,18 @@ export function scenarioRunner(
             : "";
         return `scenario ${name} done${how}${found.length > 0 ? `: ${found.join("; ")}` : ""}`;
       } catch (err) {
+        if (gone.signal.aborted) {
+          const lost = gone.signal.reason as Extract<ClusterReachability, { reachable: false }>;
+          throw new HttpError(
+            502,
+            `scenario ${name}: ${stoppedAnswering(lost.server, lost.error)}`,
+          );
+        }
         throw err instanceof HttpError
           ? err
           : new HttpError(502, `scenario ${name}: ${(err as Error).message}`);
       } finally {
+        unlisten?.();
         stop();
         running = undefined;
       }

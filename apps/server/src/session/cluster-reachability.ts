@@ -31,6 +31,11 @@ export interface ClusterReachabilityOptions {
 
 export type ReachabilityListener = (now: ClusterReachability, before: ClusterReachability) => void;
 
+/** What a scenario (`loopscope run`, the dashboard's) says when its cluster went away mid-run. */
+export function stoppedAnswering(server: string, why: string): string {
+  return `the API server at ${server} stopped answering during the scenario: ${why}`;
+}
+
 /** HTTP answers that come from a proxy in front of the API server, not from the API server. */
 const GATEWAY_FAILURES = new Set([502, 503, 504]);
 

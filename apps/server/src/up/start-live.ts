@@ -122,7 +122,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       meta,
       workers: o.workers,
       resyncMs: o.resyncMs,
-      scenarios: scenarioRunner(session, hub),
+      scenarios: scenarioRunner(session, hub, { reachability }),
       reachability,
     });
     const server = await startDashboardServer({

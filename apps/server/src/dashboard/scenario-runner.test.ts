@@ -1,0 +1,83 @@
+/**
+ * The dashboard's scenarios on a kubeconfig's cluster that goes away: in process, `up`'s own
+ * wiring (startLive) on the embedded API server reached through a kubeconfig file, and the
+ * dashboard's action API over HTTP.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { startApiServer, type ApiServer } from "@loopscope/apiserver";
+import { API, TOKEN_HEADER } from "@loopscope/protocol";
+import { startLive, type Live } from "../up/start-live.ts";
+
+let dir: string;
+let api: ApiServer | undefined;
+let live: Live | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "loopscope-scenario-runner-"));
+});
+afterEach(async () => {
+  await live?.stop();
+  live = undefined;
+  await api?.stop();
+  api = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+function runScenario(name: string): Promise<{ status: number; message?: string }> {
+  return fetch(new URL(API.action, live!.server.url), {
+    method: "POST",
+    headers: { "content-type": "application/json", [TOKEN_HEADER]: live!.server.tokens.owner },
+    body: JSON.stringify({ action: "runScenario", scenario: name }),
+  }).then(async (r) => ({ status: r.status, ...((await r.json()) as { message?: string }) }));
+}
+
+it(
+  "a cluster gone mid-scenario ends the run at once, saying so; none starts while it is down",
+  { timeout: 45_000 },
+  async () => {
+    // Pods that take long to be ready, and status updates that fail: when the server goes, the
+    // scenario is still waiting and the key is being retried, never quiet — nothing the scenario
+    // asks would notice before its 60 s timeout, only the probe of the cluster.
+    api = await startApiServer({ deploymentReadyDelayMs: 60_000 });
+    api.faults.failNext(1_000_000, 500, ["update"]);
+    const server = api.url;
+    const kubeconfig = join(dir, "kubeconfig");
+    await api.writeKubeconfig(kubeconfig);
+    live = await startLive({
+      cluster: { kind: "kubeconfig", path: kubeconfig, installCrd: true },
+      host: "127.0.0.1",
+      port: 0,
+      webRoot: dir,
+      runsDir: join(dir, "runs"),
+      workers: 1,
+      resyncMs: 0,
+    });
+    let wrote = false;
+    live.hub.subscribe((e) => {
+      if (e.stage === "write") wrote = true;
+    });
+
+    const ran = runScenario("create-foo");
+    await vi.waitFor(() => expect(wrote).toBe(true), { timeout: 20_000, interval: 20 });
+    await api.stop();
+    api = undefined;
+    const answer = await ran;
+    expect(answer.status).toBe(502);
+    expect(answer.message).toMatch(
+      new RegExp(
+        `^scenario create-foo: the API server at ${server} stopped answering during the scenario: connect ECONNREFUSED`,
+      ),
+    );
+
+    const refused = await runScenario("create-foo");
+    expect(refused.status).toBe(503);
+    expect(refused.message).toMatch(
+      new RegExp(
+        `^scenario create-foo: the API server at ${server} is not answering \\(connect ECONNREFUSED [^)]+\\); try again when it is back$`,
+      ),
+    );
+  },
+);

@@ -7,7 +7,6 @@
  * bytes both ways, as a network that vanishes does (no error: open watches just fall silent).
  */
 import type { ChildProcess } from "node:child_process";
-import { connect, createServer, type Server, type Socket } from "node:net";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,13 +15,14 @@ import { startApiServer, type ApiServer } from "@loopscope/apiserver";
 import type { ClusterReachability, ServerMessage } from "@loopscope/protocol";
 import { StreamClient } from "../ws/stream-client.ts";
 import { startUpProcess, type UpProcess } from "../testing/up-process.ts";
+import { startTcpRelay, type TcpRelay } from "../testing/tcp-relay.ts";
 // Generous limits for a busy 2-core machine, not speed claims.
 const WAIT = { timeout: 30_000, interval: 50 };
 
 let dir: string;
 let api: ApiServer | undefined;
 let child: ChildProcess | undefined;
-let relay: Server | undefined;
+let relay: TcpRelay | undefined;
 const clients: StreamClient[] = [];
 
 beforeEach(async () => {
@@ -57,57 +57,6 @@ async function startUp(kubeconfig: string): Promise<UpProcess> {
   const up = await startUpProcess(kubeconfig, join(dir, "run.jsonl"), dir);
   child = up.child;
   return up;
-}
-
-interface Relay {
-  port: number;
-  /** Stops passing bytes either way, on the connections it holds and on new ones. */
-  cut(): void;
-  /** Passes bytes again, on every connection. */
-  heal(): void;
-  /**
-   * Passes bytes on new connections only: the ones held across the cut are never heard from
-   * again, and nothing says so — what a connection is after the network changed under it (a new
-   * Wi-Fi, a VPN dialled again).
-   */
-  healNewOnly(): void;
-}
-
-/** A TCP relay to `target`: what a client sees when the network in between goes (see Relay). */
-async function startRelay(target: number): Promise<Relay> {
-  const sockets = new Set<Socket>();
-  let cut = false;
-  relay = createServer((inbound) => {
-    const outbound = connect(target, "127.0.0.1");
-    for (const [from, to] of [
-      [inbound, outbound],
-      [outbound, inbound],
-    ] as const) {
-      sockets.add(from);
-      from.on("data", (b) => to.write(b));
-      from.on("close", () => {
-        sockets.delete(from);
-        to.destroy();
-      });
-      from.on("error", () => to.destroy());
-      if (cut) from.pause();
-    }
-  });
-  await new Promise<void>((r) => relay!.listen(0, "127.0.0.1", r));
-  return {
-    port: (relay.address() as { port: number }).port,
-    cut() {
-      cut = true;
-      for (const s of sockets) s.pause();
-    },
-    heal() {
-      cut = false;
-      for (const s of sockets) s.resume();
-    },
-    healNewOnly() {
-      cut = false;
-    },
-  };
 }
 
 it(
@@ -176,12 +125,12 @@ it(
 );
 
 /**
- * `up` on the embedded API server reached through a relay (see startRelay), with a dashboard
+ * `up` on the embedded API server reached through a relay (see TcpRelay), with a dashboard
  * client that has heard the cluster is reachable.
  */
 async function upBehindRelay() {
   api = await startApiServer({ deploymentReadyDelayMs: 30 });
-  const net = await startRelay(api.port);
+  const net = (relay = await startTcpRelay(api.port));
   const server = `http://127.0.0.1:${net.port}`;
   const kubeconfig = join(dir, "kubeconfig");
   await api.writeKubeconfig(kubeconfig);

@@ -3,7 +3,9 @@
  * would (so the controller sees them as external changes), plus the switches the session owns.
  *
  * Errors become HttpError with the API's own Status message (never its headers or our
- * credentials): 404 NotFound, 409 Conflict/AlreadyExists, 400 Invalid, else 502.
+ * credentials): 404 NotFound, 409 Conflict/AlreadyExists, 400 Invalid, else 502. An action's
+ * requests get `answerWithinMs` in all (a network gone silent would hold the page's buttons for
+ * ever), then 504; while a kubeconfig's cluster is known to be down none is tried: 503.
  */
 import {
   ApiException,
@@ -11,17 +13,26 @@ import {
   CustomObjectsApi,
   PatchStrategy,
   setHeaderOptions,
+  type ConfigurationOptions,
   type KubeConfig,
 } from "@kubernetes/client-node";
-import type { ActionRequest, LessonSwitches } from "@loopscope/protocol";
+import type { ActionRequest, ClusterReachability, LessonSwitches } from "@loopscope/protocol";
 import { HttpError } from "../http/respond.ts";
+import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
+import { notAnswering } from "../session/cluster-reachability.ts";
+import { withSignal } from "../session/request-signal.ts";
 import { parseManifest, type ManifestObject } from "./manifest.ts";
 
 const FOO = { group: "samplecontroller.k8s.io", version: "v1alpha1", plural: "foos" };
-const MERGE = setHeaderOptions("Content-Type", PatchStrategy.MergePatch);
 
 export interface ActionTargets {
   kubeConfig: KubeConfig;
+  /** The API server as shown to the user, credentials stripped (see shown-server.ts). */
+  server: string;
+  /** A kubeconfig's cluster's probe (the embedded one lives and dies with this process). */
+  reachability?: { state(): ClusterReachability };
+  /** How long an action's requests may go unanswered, in all (default ANSWER_WITHIN_MS). */
+  answerWithinMs?: number;
   setLesson?(name: keyof LessonSwitches, on: boolean): void;
   setFault?(fault: Extract<ActionRequest, { action: "setFault" }>["fault"]): string | void;
   runScenario?(name: string): Promise<string>;
@@ -30,31 +41,34 @@ export interface ActionTargets {
 export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<string> {
   const co = t.kubeConfig.makeApiClient(CustomObjectsApi);
   const apps = t.kubeConfig.makeApiClient(AppsV1Api);
+  const answerWithinMs = t.answerWithinMs ?? ANSWER_WITHIN_MS;
 
-  async function apply(o: ManifestObject): Promise<string> {
+  async function apply(o: ManifestObject, asked: Asked): Promise<string> {
+    const { plain, merge } = asked;
     const { namespace, name } = o;
     const what = `${o.kind.toLowerCase()} ${namespace}/${name}`;
     if (o.kind === "Foo") {
       try {
-        await co.createNamespacedCustomObject({ ...FOO, namespace, body: o.body });
+        await co.createNamespacedCustomObject({ ...FOO, namespace, body: o.body }, plain);
         return `${what} created`;
       } catch (err) {
         if (!(err instanceof ApiException) || err.code !== 409) throw err;
       }
-      await co.patchNamespacedCustomObject({ ...FOO, namespace, name, body: o.body }, MERGE);
+      await co.patchNamespacedCustomObject({ ...FOO, namespace, name, body: o.body }, merge);
       return `${what} configured`;
     }
     try {
-      await apps.createNamespacedDeployment({ namespace, body: o.body });
+      await apps.createNamespacedDeployment({ namespace, body: o.body }, plain);
       return `${what} created`;
     } catch (err) {
       if (!(err instanceof ApiException) || err.code !== 409) throw err;
     }
-    await apps.patchNamespacedDeployment({ namespace, name, body: o.body }, MERGE);
+    await apps.patchNamespacedDeployment({ namespace, name, body: o.body }, merge);
     return `${what} configured`;
   }
 
-  async function act(r: ActionRequest): Promise<string> {
+  async function act(r: ActionRequest, asked: Asked): Promise<string> {
+    const { plain, merge } = asked;
     switch (r.action) {
       case "createFoo": {
         const namespace = r.namespace ?? "default";
@@ -64,23 +78,23 @@ export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<
           metadata: { name: r.name, namespace },
           spec: { deploymentName: r.name, replicas: r.replicas ?? 1 },
         };
-        await co.createNamespacedCustomObject({ ...FOO, namespace, body });
+        await co.createNamespacedCustomObject({ ...FOO, namespace, body }, plain);
         return `foo ${namespace}/${r.name} created`;
       }
       case "deleteFoo": {
         const namespace = r.namespace ?? "default";
-        await co.deleteNamespacedCustomObject({ ...FOO, namespace, name: r.name });
+        await co.deleteNamespacedCustomObject({ ...FOO, namespace, name: r.name }, plain);
         return `foo ${namespace}/${r.name} deleted`;
       }
       case "scaleFoo": {
         const namespace = r.namespace ?? "default";
         const body = { spec: { replicas: r.replicas } };
-        await co.patchNamespacedCustomObject({ ...FOO, namespace, name: r.name, body }, MERGE);
+        await co.patchNamespacedCustomObject({ ...FOO, namespace, name: r.name, body }, merge);
         return `foo ${namespace}/${r.name} scaled to ${r.replicas}`;
       }
       case "applyManifest": {
         const results: string[] = [];
-        for (const o of parseManifest(r.yaml)) results.push(await apply(o));
+        for (const o of parseManifest(r.yaml)) results.push(await apply(o, asked));
         return results.join("\n");
       }
       case "setLesson":
@@ -97,12 +111,39 @@ export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<
   }
 
   return async (r) => {
+    const deadline = AbortSignal.timeout(answerWithinMs);
     try {
-      return await act(r);
+      if (CLUSTER_ACTIONS.has(r.action)) {
+        const now = t.reachability?.state();
+        if (now && !now.reachable) throw new HttpError(503, notAnswering(now));
+      }
+      const plain = withSignal(deadline);
+      return await act(r, {
+        plain,
+        merge: setHeaderOptions("Content-Type", PatchStrategy.MergePatch, plain),
+      });
     } catch (err) {
+      if (deadline.aborted && !(err instanceof HttpError)) {
+        const s = Number((answerWithinMs / 1000).toFixed(1));
+        throw new HttpError(504, `the API server at ${t.server} did not answer within ${s} s`);
+      }
       throw asHttpError(err);
     }
   };
+}
+
+/** The actions that are requests to the cluster (a scenario says for itself: scenario-runner). */
+const CLUSTER_ACTIONS = new Set<ActionRequest["action"]>([
+  "createFoo",
+  "deleteFoo",
+  "scaleFoo",
+  "applyManifest",
+]);
+
+/** An action's request options: with its deadline, and the same for a merge patch. */
+interface Asked {
+  plain: ConfigurationOptions;
+  merge: ConfigurationOptions;
 }
 
 export function asHttpError(err: unknown): HttpError {

@@ -1,37 +1,58 @@
 /**
- * The dashboard's scenarios on a kubeconfig's cluster that goes away: in process, `up`'s own
- * wiring (startLive) on the embedded API server reached through a kubeconfig file, and the
- * dashboard's action API over HTTP.
+ * The dashboard's actions and scenarios on a kubeconfig's cluster that goes away: in process,
+ * `up`'s own wiring (startLive) on the embedded API server reached through a kubeconfig file (or a
+ * TCP relay to it, for a network that falls silent), and the dashboard's action API over HTTP.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { startApiServer, type ApiServer } from "@loopscope/apiserver";
 import { API, TOKEN_HEADER } from "@loopscope/protocol";
 import { startLive, type Live } from "../up/start-live.ts";
+import { startTcpRelay, type TcpRelay } from "../testing/tcp-relay.ts";
 
 let dir: string;
 let api: ApiServer | undefined;
 let live: Live | undefined;
+let relay: TcpRelay | undefined;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "loopscope-scenario-runner-"));
 });
 afterEach(async () => {
+  relay?.heal();
   await live?.stop();
   live = undefined;
+  relay?.close();
+  relay = undefined;
   await api?.stop();
   api = undefined;
   await rm(dir, { recursive: true, force: true });
 });
 
-function runScenario(name: string): Promise<{ status: number; message?: string }> {
+function act(body: object): Promise<{ status: number; message?: string }> {
   return fetch(new URL(API.action, live!.server.url), {
     method: "POST",
     headers: { "content-type": "application/json", [TOKEN_HEADER]: live!.server.tokens.owner },
-    body: JSON.stringify({ action: "runScenario", scenario: name }),
+    body: JSON.stringify(body),
   }).then(async (r) => ({ status: r.status, ...((await r.json()) as { message?: string }) }));
+}
+
+const runScenario = (name: string) => act({ action: "runScenario", scenario: name });
+
+/** `up`'s wiring on `kubeconfig`'s cluster, with one worker and no resync. */
+async function startUp(kubeconfig: string): Promise<Live> {
+  live = await startLive({
+    cluster: { kind: "kubeconfig", path: kubeconfig, installCrd: true },
+    host: "127.0.0.1",
+    port: 0,
+    webRoot: dir,
+    runsDir: join(dir, "runs"),
+    workers: 1,
+    resyncMs: 0,
+  });
+  return live;
 }
 
 it(
@@ -46,17 +67,8 @@ it(
     const server = api.url;
     const kubeconfig = join(dir, "kubeconfig");
     await api.writeKubeconfig(kubeconfig);
-    live = await startLive({
-      cluster: { kind: "kubeconfig", path: kubeconfig, installCrd: true },
-      host: "127.0.0.1",
-      port: 0,
-      webRoot: dir,
-      runsDir: join(dir, "runs"),
-      workers: 1,
-      resyncMs: 0,
-    });
     let wrote = false;
-    live.hub.subscribe((e) => {
+    (await startUp(kubeconfig)).hub.subscribe((e) => {
       if (e.stage === "write") wrote = true;
     });
 
@@ -79,5 +91,40 @@ it(
         `^scenario create-foo: the API server at ${server} is not answering \\(connect ECONNREFUSED [^)]+\\); try again when it is back$`,
       ),
     );
+  },
+);
+
+it(
+  "an action on a network gone silent answers in bounded time, and none is tried once it is known down",
+  { timeout: 60_000 },
+  async () => {
+    api = await startApiServer();
+    const kubeconfig = join(dir, "kubeconfig");
+    await api.writeKubeconfig(kubeconfig);
+    relay = await startTcpRelay(api.port);
+    const server = `http://127.0.0.1:${relay.port}`;
+    await writeFile(kubeconfig, (await readFile(kubeconfig, "utf8")).replace(api.url, server));
+    await startUp(kubeconfig);
+
+    relay.cut();
+    const t0 = Date.now();
+    const silent = await act({ action: "createFoo", name: "into-the-void" });
+    expect(silent).toEqual({
+      status: 504,
+      ok: false,
+      message: `the API server at ${server} did not answer within 10 s`,
+    });
+    expect(Date.now() - t0).toBeLessThan(30_000);
+
+    await vi.waitFor(() => expect(live!.reachability?.state().reachable).toBe(false), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    const refused = await act({ action: "scaleFoo", name: "into-the-void", replicas: 3 });
+    expect(refused).toEqual({
+      status: 503,
+      ok: false,
+      message: `the API server at ${server} is not answering (no answer within 3 s); try again when it is back`,
+    });
   },
 );

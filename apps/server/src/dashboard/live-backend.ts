@@ -43,6 +43,8 @@ export function liveBackend(o: LiveBackendOptions): DashboardBackend {
   const trace = o.hub.recording ? o.runs.nameOf(o.hub.recording.path) : undefined;
   const act = clusterActions({
     kubeConfig: session.kubeConfig,
+    server: cluster.server ?? session.clusterName,
+    reachability: o.reachability,
     setLesson: (name, on) => session.controller.setLesson(name, on),
     setFault: session.apiserver ? (f) => applyFault(session.apiserver!.faults, f) : undefined,
     runScenario: o.scenarios ? (name) => o.scenarios!.run(name) : undefined,

@@ -15,6 +15,7 @@ import { scenarios } from "../scenarios/index.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { runScenario } from "../scenarios/run-scenario.ts";
 import {
+  notAnswering,
   stoppedAnswering,
   type ClusterReachabilityMonitor,
 } from "../session/cluster-reachability.ts";
@@ -59,11 +60,7 @@ export function scenarioRunner(
         throw new HttpError(409, `${name} slows or breaks the API server: embedded cluster only`);
       if (running) throw new HttpError(409, `scenario ${running} is still running`);
       const now = reachability?.state();
-      if (now && !now.reachable)
-        throw new HttpError(
-          503,
-          `scenario ${name}: the API server at ${now.server} is not answering (${now.error}); try again when it is back`,
-        );
+      if (now && !now.reachable) throw new HttpError(503, `scenario ${name}: ${notAnswering(now)}`);
       running = name;
       const gone = new AbortController();
       const unlisten = reachability?.onChange((now) => {

@@ -32,6 +32,7 @@ export function proxyBackend(o: ProxyBackendOptions): DashboardBackend {
   const apiserver = o.apiserver;
   const act = clusterActions({
     kubeConfig: o.kubeConfig,
+    server: o.cluster.server ?? "(no server in kubeconfig)",
     setFault: apiserver ? (f) => applyFault(apiserver.faults, f) : undefined,
   });
   return {

@@ -36,6 +36,11 @@ export function stoppedAnswering(server: string, why: string): string {
   return `the API server at ${server} stopped answering during the scenario: ${why}`;
 }
 
+/** Why nothing is asked of a cluster known to be down (an action, a scenario). */
+export function notAnswering(now: Extract<ClusterReachability, { reachable: false }>): string {
+  return `the API server at ${now.server} is not answering (${now.error}); try again when it is back`;
+}
+
 /** HTTP answers that come from a proxy in front of the API server, not from the API server. */
 const GATEWAY_FAILURES = new Set([502, 503, 504]);
 

@@ -1,7 +1,8 @@
 /**
  * Live on a kubeconfig's cluster whose API server goes away mid-run: the top bar's badge says
  * "cluster unreachable" in the error colour, its tooltip the server, the error and since when —
- * also on a page opened during the outage — and "connected" again once the server is back. The
+ * also on a page opened during the outage — and "connected" again once the server is back; the
+ * cluster's action buttons are off meanwhile, saying why. The
  * cluster is the embedded API server in this process, reached through a kubeconfig file, stopped
  * and started again on the same port.
  */
@@ -52,6 +53,12 @@ test("the badge says the cluster is unreachable while it is, and connected once 
   );
   await expect(badge).toHaveCSS("color", hexToRgb(errorColour));
   expect(connectedColour).not.toBe(hexToRgb(errorColour));
+  const create = page.getByTestId("action-create");
+  await expect(create).toBeDisabled();
+  await expect(create).toHaveAttribute(
+    "title",
+    `${url} is not answering (connect ECONNREFUSED 127.0.0.1:${port}): no action can reach it`,
+  );
 
   // A page opened during the outage shows it from the start.
   await page.reload();
@@ -61,6 +68,7 @@ test("the badge says the cluster is unreachable while it is, and connected once 
   await expect(badge).toHaveText("connected", { timeout: 20_000 });
   await expect(badge).toHaveAttribute("data-cluster", "reachable");
   await expect(badge).not.toHaveAttribute("title");
+  await expect(create).toBeEnabled();
 });
 
 function hexToRgb(hex: string): string {

@@ -238,7 +238,7 @@ export function App() {
               read-only
             </span>
           ) : (
-            <LiveActions token={token} info={conn.info} view={view} />
+            <LiveActions token={token} info={conn.info} view={view} cluster={conn.cluster} />
           ))}
         <span className="spacer" />
         {token && session.source.kind !== "live" && (

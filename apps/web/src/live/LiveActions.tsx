@@ -2,10 +2,11 @@
  * Buttons that drive the cluster: create/scale/delete example-foo, run a scenario. A scenario
  * runs for seconds: the bar says so while it runs and what it found when it is done (at the end
  * of the actions' row, never over the objects table: actions.css), and the view lets go of an
- * old selection to follow the new events.
+ * old selection to follow the new events. While a kubeconfig's cluster does not answer, the
+ * buttons are off and say why (the server would refuse them: nothing can reach the cluster).
  */
 import { useState } from "react";
-import type { ActionRequest, ServerInfo } from "@loopscope/protocol";
+import type { ActionRequest, ClusterReachability, ServerInfo } from "@loopscope/protocol";
 import type { ViewStore } from "../store/viewState.ts";
 import { useAction } from "./api.ts";
 import "./actions.css";
@@ -14,10 +15,13 @@ export function LiveActions({
   token,
   info,
   view,
+  cluster,
 }: {
   token: string;
   info: ServerInfo;
   view: ViewStore;
+  /** Whether a kubeconfig's cluster answers (absent: the embedded one, or not heard yet). */
+  cluster?: ClusterReachability;
 }) {
   const action = useAction(token);
   const [scenario, setScenario] = useState("");
@@ -28,7 +32,11 @@ export function LiveActions({
     action.mutate(req);
   };
   const name = "example-foo";
-  const disabled = action.isPending;
+  const down =
+    cluster && !cluster.reachable
+      ? `${cluster.server} is not answering (${cluster.error}): no action can reach it`
+      : undefined;
+  const disabled = action.isPending || down !== undefined;
   const ran = action.variables?.action === "runScenario" ? action.variables.scenario : undefined;
   const titleOf = (n: string) => info.scenarios.find((x) => x.name === n)?.title ?? n;
   return (
@@ -36,6 +44,7 @@ export function LiveActions({
       <span className="actions-label">cluster:</span>
       <button
         data-testid="action-create"
+        title={down}
         disabled={disabled}
         onClick={() => act({ action: "createFoo", name, replicas: 1 })}
       >
@@ -43,6 +52,7 @@ export function LiveActions({
       </button>
       <button
         data-testid="action-scale"
+        title={down}
         disabled={disabled}
         onClick={() => act({ action: "scaleFoo", name, replicas: 3 })}
       >
@@ -50,6 +60,7 @@ export function LiveActions({
       </button>
       <button
         data-testid="action-delete"
+        title={down}
         disabled={disabled}
         onClick={() => act({ action: "deleteFoo", name })}
       >
@@ -72,6 +83,7 @@ export function LiveActions({
           </select>
           <button
             data-testid="action-scenario"
+            title={down}
             disabled={disabled || !scenario}
             onClick={() => {
               view.set({

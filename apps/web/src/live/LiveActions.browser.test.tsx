@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { render } from "vitest-browser-react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import type { ClusterReachability, ServerInfo } from "@loopscope/protocol";
+import { ViewStore } from "../store/viewState.ts";
+import { LiveActions } from "./LiveActions.tsx";
+
+const info: ServerInfo = {
+  mode: "live",
+  version: "test",
+  cluster: { kind: "kubeconfig", server: "https://10.0.0.1:6443", context: "lab" },
+  lastSeq: 0,
+  readOnly: false,
+  scenarios: [
+    { name: "create-foo", title: "Create one Foo", teaches: "one create, several passes" },
+  ],
+  lessons: { hotLoopBug: false, idempotentStatus: false },
+};
+
+const BUTTONS = ["action-create", "action-scale", "action-delete", "action-scenario"];
+
+function renderActions(cluster: ClusterReachability | undefined) {
+  return render(
+    <QueryClientProvider client={new QueryClient()}>
+      <LiveActions token="t" info={info} view={new ViewStore()} cluster={cluster} />
+    </QueryClientProvider>,
+  );
+}
+
+describe("live actions", () => {
+  it("are off while the cluster does not answer, saying why on each button", async () => {
+    const down: ClusterReachability = {
+      reachable: false,
+      server: "https://10.0.0.1:6443",
+      error: "no answer within 3 s",
+      since: "2026-12-06T13:00:00.000Z",
+    };
+    const screen = await renderActions(down);
+    await screen.getByTestId("scenario").selectOptions("create-foo");
+    for (const id of BUTTONS) {
+      const b = screen.getByTestId(id);
+      await expect.element(b).toBeDisabled();
+      await expect
+        .element(b)
+        .toHaveAttribute(
+          "title",
+          "https://10.0.0.1:6443 is not answering (no answer within 3 s): no action can reach it",
+        );
+    }
+  });
+
+  it("are on while it answers, and on the embedded cluster (no reachability heard)", async () => {
+    for (const cluster of [{ reachable: true } as const, undefined]) {
+      const screen = await renderActions(cluster);
+      await screen.getByTestId("scenario").selectOptions("create-foo");
+      for (const id of BUTTONS) {
+        await expect.element(screen.getByTestId(id)).toBeEnabled();
+        await expect.element(screen.getByTestId(id)).not.toHaveAttribute("title");
+      }
+      screen.unmount();
+    }
+  });
+});

@@ -14,6 +14,7 @@ import {
   setHeaderOptions,
   type KubeConfig,
 } from "@kubernetes/client-node";
+import type { AbandonableCalls } from "./abandonable-calls.ts";
 
 export interface InvolvedObject {
   apiVersion: string;
@@ -40,6 +41,7 @@ export class EventRecorder {
 
   constructor(
     kubeConfig: KubeConfig,
+    private readonly calls: AbandonableCalls,
     private readonly component: string,
     private readonly onError: (err: unknown) => void = () => {},
     private readonly onEvent: (
@@ -83,26 +85,29 @@ export class EventRecorder {
       try {
         if (agg.name === undefined) {
           const name = `${obj.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
-          await this.core.createNamespacedEvent({
-            namespace: obj.namespace,
-            body: {
-              metadata: { name, namespace: obj.namespace },
-              involvedObject: obj,
-              type,
-              reason,
-              message,
-              count,
-              firstTimestamp: new Date(agg.first),
-              lastTimestamp: new Date(agg.last),
-              source: { component: this.component },
-              reportingComponent: this.component,
+          await this.core.createNamespacedEvent(
+            {
+              namespace: obj.namespace,
+              body: {
+                metadata: { name, namespace: obj.namespace },
+                involvedObject: obj,
+                type,
+                reason,
+                message,
+                count,
+                firstTimestamp: new Date(agg.first),
+                lastTimestamp: new Date(agg.last),
+                source: { component: this.component },
+                reportingComponent: this.component,
+              },
             },
-          });
+            this.calls.options(),
+          );
           agg.name = name;
         } else {
           await this.core.patchNamespacedEvent(
             { name: agg.name, namespace: obj.namespace, body: { count, lastTimestamp: agg.last } },
-            setHeaderOptions("Content-Type", PatchStrategy.MergePatch),
+            setHeaderOptions("Content-Type", PatchStrategy.MergePatch, this.calls.options()),
           );
         }
         agg.sentCount = count;

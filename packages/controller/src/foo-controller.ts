@@ -28,7 +28,7 @@ import {
   type KubernetesListObject,
 } from "@kubernetes/client-node";
 import type { UnsequencedEvent } from "@loopscope/trace";
-import { callApi } from "./api-call.ts";
+import { AbandonableCalls } from "./abandonable-calls.ts";
 import { EventRecorder } from "./event-recorder.ts";
 import {
   ResilientInformer,
@@ -140,6 +140,9 @@ const AT = {
   noteNotOwned: site(),
 };
 
+/** How long a stop waits for the passes in flight before it abandons their calls. */
+export const STOP_GRACE_MS = 3000;
+
 export class FooController {
   readonly queue: RateLimitingQueue<string>;
   readonly foos: ResilientInformer<Foo>;
@@ -148,6 +151,8 @@ export class FooController {
   private readonly co: CustomObjectsApi;
   private readonly apps: AppsV1Api;
   private readonly recorder: EventRecorder;
+  /** Every API call of a pass and every Event's post, so that a dead connection can be left. */
+  private readonly calls = new AbandonableCalls();
   private readonly lessons: Lessons;
   /** How many workers take keys from the queue. */
   readonly workerCount: number;
@@ -241,6 +246,7 @@ export class FooController {
     });
     this.recorder = new EventRecorder(
       kc,
+      this.calls,
       CONTROLLER_AGENT_NAME,
       () => {},
       (obj, type, reason, message) =>
@@ -336,23 +342,44 @@ export class FooController {
   }
 
   /**
-   * Replaces both informers' watches (see ResilientInformer.rewatch): the cluster answers again
-   * after an outage, and a watch open across it may be dead without a word.
+   * The cluster answers again after an outage: what was open across it may be dead without a
+   * word. Both informers' watches are replaced (see ResilientInformer.rewatch), and the API calls
+   * still waiting are abandoned (see AbandonableCalls): their passes fail and are retried.
    */
-  rewatch(): void {
+  clusterAnswersAgain(): void {
     this.foos.rewatch();
     this.deployments.rewatch();
+    this.calls.abandon(
+      "no answer came before the cluster's outage ended, and its connection may be dead: abandoned",
+    );
   }
 
-  /** Shuts the queue down, lets in-flight passes finish, stops the informers, flushes Events. */
+  /**
+   * Shuts the queue down, lets in-flight passes finish, stops the informers, flushes Events. A
+   * pass, or an Event's post, still waiting after STOP_GRACE_MS is abandoned: on a dead
+   * connection it would hold the stop for good.
+   */
   async stop(): Promise<void> {
     this.probe.log(AT.logShutdown, 0, "I", "Shutting down workers", []);
     this.queue.shutDown();
-    await Promise.all(this.workers);
+    await this.withinGrace(Promise.all(this.workers));
     this.workers = [];
     await Promise.all([this.foos.stop(), this.deployments.stop()]);
-    await this.recorder.flush();
+    await this.withinGrace(this.recorder.flush());
     this.running = false;
+  }
+
+  /** Waits for `work`, abandoning every call (and any later one) if it takes over the grace. */
+  private async withinGrace(work: Promise<unknown>): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<"late">((r) => (timer = setTimeout(() => r("late"), STOP_GRACE_MS)));
+    if ((await Promise.race([work, late])) === "late") {
+      this.calls.close(
+        `the controller is stopping, and no answer came within ${STOP_GRACE_MS / 1000} s: abandoned`,
+      );
+    }
+    clearTimeout(timer);
+    await work;
   }
 
   setLesson(name: LessonName, on: boolean): void {
@@ -530,12 +557,11 @@ export class FooController {
     let deployment = this.deployments.get(namespace, deploymentName);
     if (!deployment) {
       const target = `deployments/${namespace}/${deploymentName}`;
-      const res = await callApi(() =>
-        this.apps.createNamespacedDeploymentWithHttpInfo({
-          namespace,
-          body: newDeployment(foo),
-          fieldManager: FIELD_MANAGER,
-        }),
+      const res = await this.calls.call((o) =>
+        this.apps.createNamespacedDeploymentWithHttpInfo(
+          { namespace, body: newDeployment(foo), fieldManager: FIELD_MANAGER },
+          o,
+        ),
       );
       if (this.probe.on)
         this.probe.emit(
@@ -588,13 +614,11 @@ export class FooController {
       ]);
       const target = `deployments/${namespace}/${deploymentName}`;
       const body = newDeployment(foo);
-      const res = await callApi(() =>
-        this.apps.replaceNamespacedDeploymentWithHttpInfo({
-          name: deploymentName,
-          namespace,
-          body,
-          fieldManager: FIELD_MANAGER,
-        }),
+      const res = await this.calls.call((o) =>
+        this.apps.replaceNamespacedDeploymentWithHttpInfo(
+          { name: deploymentName, namespace, body, fieldManager: FIELD_MANAGER },
+          o,
+        ),
       );
       if (this.probe.on)
         this.probe.emit(
@@ -649,16 +673,19 @@ export class FooController {
     const ns = foo.metadata.namespace ?? "";
     const name = foo.metadata.name ?? "";
     const target = `${FOO_PLURAL}/${ns}/${name}/status`;
-    const res = await callApi(() =>
-      this.co.replaceNamespacedCustomObjectStatusWithHttpInfo({
-        group: FOO_GROUP,
-        version: FOO_VERSION,
-        namespace: ns,
-        plural: FOO_PLURAL,
-        name,
-        body: fooCopy,
-        fieldManager: FIELD_MANAGER,
-      }),
+    const res = await this.calls.call((o) =>
+      this.co.replaceNamespacedCustomObjectStatusWithHttpInfo(
+        {
+          group: FOO_GROUP,
+          version: FOO_VERSION,
+          namespace: ns,
+          plural: FOO_PLURAL,
+          name,
+          body: fooCopy,
+          fieldManager: FIELD_MANAGER,
+        },
+        o,
+      ),
     );
     const rv = res.ok ? (res.data as Foo).metadata?.resourceVersion : undefined;
     if (this.probe.on)

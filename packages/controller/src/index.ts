@@ -7,3 +7,4 @@ export * from "./probe/probe.ts";
 export * from "./probe/site.ts";
 export * from "./probe/klog.ts";
 export * from "./probe/changed-fields.ts";
+export * from "./request-signal.ts";

@@ -20,7 +20,7 @@ import type { ActionRequest, ClusterReachability, LessonSwitches } from "@loopsc
 import { HttpError } from "../http/respond.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { notAnswering } from "../session/cluster-reachability.ts";
-import { withSignal } from "../session/request-signal.ts";
+import { withSignal } from "@loopscope/controller";
 import { parseManifest, type ManifestObject } from "./manifest.ts";
 
 const FOO = { group: "samplecontroller.k8s.io", version: "v1alpha1", plural: "foos" };

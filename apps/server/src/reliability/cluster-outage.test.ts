@@ -211,3 +211,60 @@ it(
       );
   },
 );
+
+it(
+  "a write sent as the network went silent is abandoned once the cluster answers: its pass is retried, and Ctrl-C stops at once",
+  { timeout: 150_000 },
+  async () => {
+    const { net, up } = await upBehindRelay();
+    // The status update reaches the server, which holds it 3 s: the network goes meanwhile, and
+    // its answer never comes back over the connection it was sent on.
+    api!.faults.setLatency("update", 3000);
+    const created = await fetch(
+      `${api!.url}/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos`,
+      {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          apiVersion: "samplecontroller.k8s.io/v1alpha1",
+          kind: "Foo",
+          metadata: { name: "in-flight" },
+          spec: { deploymentName: "in-flight", replicas: 1 },
+        }),
+      },
+    );
+    expect(created.status).toBe(201);
+    await vi.waitFor(async () => {
+      const res = await fetch(`${api!.url}/apis/apps/v1/namespaces/default/deployments/in-flight`);
+      expect(res.status).toBe(200);
+    }, WAIT);
+    await new Promise((r) => setTimeout(r, 500));
+    net.cut();
+    api!.faults.setLatency("update", 0);
+    await vi.waitFor(() => expect(up.stderr()).toMatch(/unreachable since/), WAIT);
+    net.healNewOnly();
+    await vi.waitFor(() => expect(up.stderr()).toMatch(/reachable again after \d+ s$/m), WAIT);
+
+    // The retried pass writes the status anew.
+    const passesEnded = () =>
+      readFile(join(dir, "run.jsonl"), "utf8").then((t) =>
+        t
+          .split("\n")
+          .filter((l) => l.includes('"stage":"done"') && l.includes("default/in-flight"))
+          .map((l) => JSON.parse(l) as { outcome: string; error?: string }),
+      );
+    await vi.waitFor(
+      async () => expect((await passesEnded()).some((d) => d.outcome === "synced")).toBe(true),
+      WAIT,
+    );
+    // A live controller is stopped at once, not after the pass that waited for good.
+    expect(await up.stop()).toBe(0);
+    expect(await passesEnded()).toContainEqual(
+      expect.objectContaining({
+        outcome: "requeued",
+        error:
+          "no answer came before the cluster's outage ended, and its connection may be dead: abandoned",
+      }),
+    );
+  },
+);

@@ -13,7 +13,7 @@ import {
 } from "@kubernetes/client-node";
 import { FOO_GROUP, FOO_PLURAL, FOO_VERSION } from "@loopscope/controller";
 import { FOO_CRD } from "@loopscope/apiserver";
-import { withSignal } from "./request-signal.ts";
+import { withSignal } from "@loopscope/controller";
 
 /**
  * How long one preflight request may go unanswered. A refused connection fails at once; a silent

@@ -17,7 +17,7 @@
 import { VersionApi, type KubeConfig } from "@kubernetes/client-node";
 import type { ClusterReachability } from "@loopscope/protocol";
 import { failureText } from "./request-failure.ts";
-import { withSignal } from "./request-signal.ts";
+import { withSignal } from "@loopscope/controller";
 
 export interface ClusterReachabilityOptions {
   kubeConfig: KubeConfig;

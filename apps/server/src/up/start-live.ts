@@ -107,9 +107,10 @@ export async function startLive(o: LiveOptions): Promise<Live> {
         server: shownServer(session.kubeConfig.getCurrentCluster()?.server) ?? session.clusterName,
       });
       if (o.onReachability) monitor.onChange(o.onReachability);
-      // Back after an outage: the informers' watches were open across it, and may be dead.
+      // Back after an outage: the informers' watches and the calls in flight were open across it,
+      // and may be dead.
       monitor.onChange((now) => {
-        if (now.reachable) session.controller.rewatch();
+        if (now.reachable) session.controller.clusterAnswersAgain();
       });
       monitor.start();
       reachability = monitor;

@@ -69,13 +69,13 @@ describe("informers under faults", () => {
     expect(h.api.activeWatches()).toBe(0);
   });
 
-  it("rewatch() replaces the open watches at once, says so in the trace, and reports no failure", async () => {
+  it("clusterAnswersAgain() replaces the open watches at once, says so in the trace, and reports no failure", async () => {
     const errors: InformerError[] = [];
     h = await startHarness({ controller: { onInformerError: (e) => errors.push(e) } });
     await h.createFoo("foo-a");
     await h.converged(["foo-a"]);
     const notesBefore = h.events.filter((e) => e.stage === "note").length;
-    h.controller.rewatch();
+    h.controller.clusterAnswersAgain();
     await h.createFoo("foo-b");
     await h.converged(["foo-a", "foo-b"]);
     await h.waitFor("one watch per informer", () => h!.api.activeWatches() === 2);
@@ -88,12 +88,12 @@ describe("informers under faults", () => {
     }
   });
 
-  it("rewatch() ends a backoff wait: the informers try again now", async () => {
+  it("clusterAnswersAgain() ends a backoff wait: the informers try again now", async () => {
     const errors: InformerError[] = [];
     h = await startHarness({
       controller: {
         onInformerError: (e) => errors.push(e),
-        // Far beyond the waits below: only rewatch() can bring the informers back in time.
+        // Far beyond the waits below: only clusterAnswersAgain() can bring the informers back in time.
         informerBackoffMs: { initial: 600_000, max: 600_000 },
       },
     });
@@ -103,10 +103,55 @@ describe("informers under faults", () => {
     h.api.faults.closeAllWatches();
     await h.waitFor("both informers to fail", () => errors.length === 2);
     expect(errors.every((e) => e.retryInMs === 600_000)).toBe(true);
-    h.controller.rewatch();
+    h.controller.clusterAnswersAgain();
     await h.createFoo("foo-b");
     await h.converged(["foo-a", "foo-b"]);
     expect(errors).toHaveLength(2);
+  });
+
+  /** Creates `name` with its status update left unanswered (the server holds it 10 min). */
+  async function statusUpdateWaiting(name: string): Promise<void> {
+    h!.api.faults.setLatency("update", 600_000);
+    await h!.createFoo(name);
+    const key = `default/${name}`;
+    await h!.waitFor("the Deployment's create", () =>
+      h!.events.some((e) => e.key === key && e.stage === "write" && e.verb === "create"),
+    );
+    // Sent a few microtasks after the create's answer; this leaves it well on its way.
+    await new Promise((r) => setTimeout(r, 300));
+  }
+
+  it("clusterAnswersAgain() abandons a call left waiting across the outage: its pass fails, says why, and is retried", async () => {
+    h = await startHarness();
+    await statusUpdateWaiting("foo-a");
+    h.controller.clusterAnswersAgain();
+    h.api.faults.setLatency("update", 0);
+    await h.converged(["foo-a"]);
+    const abandoned = h.events.find((e) => e.stage === "write" && e.reason === "Abandoned");
+    expect(abandoned).toMatchObject({ key: "default/foo-a", verb: "updateStatus" });
+    const done = h.events.find((e) => e.stage === "done" && e.seq > abandoned!.seq);
+    expect(done).toMatchObject({
+      outcome: "requeued",
+      error:
+        "no answer came before the cluster's outage ended, and its connection may be dead: abandoned",
+    });
+  });
+
+  it("stop() does not wait for good on a call that gets no answer: it is abandoned after the grace", async () => {
+    h = await startHarness();
+    await statusUpdateWaiting("foo-a");
+    await h.controller.stop();
+    // The pass that waited, and any the queue still held (a key re-added while it ran): each
+    // call fails, at once once the grace is over, and the stop ends.
+    const first = h.events.findIndex((e) => e.stage === "write" && e.reason === "Abandoned");
+    expect(h.events[first]).toMatchObject({ key: "default/foo-a", verb: "updateStatus" });
+    const ends = h.events.slice(first).filter((e) => e.stage === "done");
+    expect(ends.length).toBeGreaterThan(0);
+    for (const done of ends)
+      expect(done).toMatchObject({
+        outcome: "dropped",
+        error: "the controller is stopping, and no answer came within 3 s: abandoned",
+      });
   });
 
   it("a watch the server never ends (dead without a word) is cut after its timeout and replaced", async () => {

@@ -85,29 +85,34 @@ export class EventRecorder {
       try {
         if (agg.name === undefined) {
           const name = `${obj.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
-          await this.core.createNamespacedEvent(
-            {
-              namespace: obj.namespace,
-              body: {
-                metadata: { name, namespace: obj.namespace },
-                involvedObject: obj,
-                type,
-                reason,
-                message,
-                count,
-                firstTimestamp: new Date(agg.first),
-                lastTimestamp: new Date(agg.last),
-                source: { component: this.component },
-                reportingComponent: this.component,
+          await this.calls.run((o) =>
+            this.core.createNamespacedEvent(
+              {
+                namespace: obj.namespace,
+                body: {
+                  metadata: { name, namespace: obj.namespace },
+                  involvedObject: obj,
+                  type,
+                  reason,
+                  message,
+                  count,
+                  firstTimestamp: new Date(agg.first),
+                  lastTimestamp: new Date(agg.last),
+                  source: { component: this.component },
+                  reportingComponent: this.component,
+                },
               },
-            },
-            this.calls.options(),
+              o,
+            ),
           );
           agg.name = name;
         } else {
-          await this.core.patchNamespacedEvent(
-            { name: agg.name, namespace: obj.namespace, body: { count, lastTimestamp: agg.last } },
-            setHeaderOptions("Content-Type", PatchStrategy.MergePatch, this.calls.options()),
+          const named = agg.name;
+          await this.calls.run((o) =>
+            this.core.patchNamespacedEvent(
+              { name: named, namespace: obj.namespace, body: { count, lastTimestamp: agg.last } },
+              setHeaderOptions("Content-Type", PatchStrategy.MergePatch, o),
+            ),
           );
         }
         agg.sentCount = count;

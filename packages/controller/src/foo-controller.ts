@@ -29,6 +29,7 @@ import {
 } from "@kubernetes/client-node";
 import type { UnsequencedEvent } from "@loopscope/trace";
 import { AbandonableCalls } from "./abandonable-calls.ts";
+import { callApi } from "./api-call.ts";
 import { EventRecorder } from "./event-recorder.ts";
 import {
   ResilientInformer,
@@ -98,7 +99,7 @@ export interface FooControllerOptions {
 }
 
 /** Why an informer watches anew, as its trace note says it (after "the Foo informer's "). */
-const REWATCH_TEXT: Record<Exclude<RewatchCause, "gone">, string> = {
+const REWATCH_TEXT: Record<Exclude<RewatchCause, "gone" | "abandoned">, string> = {
   closed: "watch was closed by the server",
   outage:
     "watch is replaced (the cluster answers again after an outage, and a watch open across one may be dead without a word)",
@@ -151,7 +152,7 @@ export class FooController {
   private readonly co: CustomObjectsApi;
   private readonly apps: AppsV1Api;
   private readonly recorder: EventRecorder;
-  /** Every API call of a pass and every Event's post, so that a dead connection can be left. */
+  /** Every API call but the watches (they have their own end), so that a dead connection can be left. */
   private readonly calls = new AbandonableCalls();
   private readonly lessons: Lessons;
   /** How many workers take keys from the queue. */
@@ -208,7 +209,9 @@ export class FooController {
         why === "gone"
           ? // packages/trace's narration recognises this text (narrate.ts, RELIST).
             `the ${kind} informer's watch ended with 410 Gone (its resourceVersion was too old): it lists every ${kind} again, then watches anew`
-          : `the ${kind} informer's ${REWATCH_TEXT[why]}: it watches again from the last resourceVersion it saw`;
+          : why === "abandoned"
+            ? `the ${kind} informer's list is given up (sent before the cluster's outage ended, it may never be answered): it lists again`
+            : `the ${kind} informer's ${REWATCH_TEXT[why]}: it watches again from the last resourceVersion it saw`;
       // In the klog text too (client-go's reflector says as much at -v=0 for a 410): a klog
       // replay of a watch drop shows why a re-list's events come.
       if (why === "gone") this.probe.log(AT.logInformerError, 0, "W", text, []);
@@ -220,11 +223,13 @@ export class FooController {
       kind: FOO_KIND,
       path: `/apis/${FOO_GROUP}/${FOO_VERSION}/${FOO_PLURAL}`,
       list: () =>
-        this.co.listClusterCustomObject({
-          group: FOO_GROUP,
-          version: FOO_VERSION,
-          plural: FOO_PLURAL,
-        }) as Promise<KubernetesListObject<Foo>>,
+        this.calls.run(
+          (o) =>
+            this.co.listClusterCustomObject(
+              { group: FOO_GROUP, version: FOO_VERSION, plural: FOO_PLURAL },
+              o,
+            ) as Promise<KubernetesListObject<Foo>>,
+        ),
       resyncMs,
       backoffInitialMs: backoff.initial,
       backoffMaxMs: backoff.max,
@@ -236,7 +241,7 @@ export class FooController {
       kubeConfig: kc,
       kind: "Deployment",
       path: "/apis/apps/v1/deployments",
-      list: () => this.apps.listDeploymentForAllNamespaces(),
+      list: () => this.calls.run((o) => this.apps.listDeploymentForAllNamespaces({}, o)),
       resyncMs,
       backoffInitialMs: backoff.initial,
       backoffMaxMs: backoff.max,
@@ -557,10 +562,12 @@ export class FooController {
     let deployment = this.deployments.get(namespace, deploymentName);
     if (!deployment) {
       const target = `deployments/${namespace}/${deploymentName}`;
-      const res = await this.calls.call((o) =>
-        this.apps.createNamespacedDeploymentWithHttpInfo(
-          { namespace, body: newDeployment(foo), fieldManager: FIELD_MANAGER },
-          o,
+      const res = await callApi(() =>
+        this.calls.run((o) =>
+          this.apps.createNamespacedDeploymentWithHttpInfo(
+            { namespace, body: newDeployment(foo), fieldManager: FIELD_MANAGER },
+            o,
+          ),
         ),
       );
       if (this.probe.on)
@@ -614,10 +621,12 @@ export class FooController {
       ]);
       const target = `deployments/${namespace}/${deploymentName}`;
       const body = newDeployment(foo);
-      const res = await this.calls.call((o) =>
-        this.apps.replaceNamespacedDeploymentWithHttpInfo(
-          { name: deploymentName, namespace, body, fieldManager: FIELD_MANAGER },
-          o,
+      const res = await callApi(() =>
+        this.calls.run((o) =>
+          this.apps.replaceNamespacedDeploymentWithHttpInfo(
+            { name: deploymentName, namespace, body, fieldManager: FIELD_MANAGER },
+            o,
+          ),
         ),
       );
       if (this.probe.on)
@@ -673,18 +682,20 @@ export class FooController {
     const ns = foo.metadata.namespace ?? "";
     const name = foo.metadata.name ?? "";
     const target = `${FOO_PLURAL}/${ns}/${name}/status`;
-    const res = await this.calls.call((o) =>
-      this.co.replaceNamespacedCustomObjectStatusWithHttpInfo(
-        {
-          group: FOO_GROUP,
-          version: FOO_VERSION,
-          namespace: ns,
-          plural: FOO_PLURAL,
-          name,
-          body: fooCopy,
-          fieldManager: FIELD_MANAGER,
-        },
-        o,
+    const res = await callApi(() =>
+      this.calls.run((o) =>
+        this.co.replaceNamespacedCustomObjectStatusWithHttpInfo(
+          {
+            group: FOO_GROUP,
+            version: FOO_VERSION,
+            namespace: ns,
+            plural: FOO_PLURAL,
+            name,
+            body: fooCopy,
+            fieldManager: FIELD_MANAGER,
+          },
+          o,
+        ),
       ),
     );
     const rv = res.ok ? (res.data as Foo).metadata?.resourceVersion : undefined;

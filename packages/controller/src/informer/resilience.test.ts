@@ -137,6 +137,29 @@ describe("informers under faults", () => {
     });
   });
 
+  it("clusterAnswersAgain() abandons a list left waiting across the outage: the informer lists again", async () => {
+    h = await startHarness();
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    // The watches end, one of the new ones with 410 Gone, and the list that follows gets no
+    // answer (the server holds it 10 min): that informer is deaf until the list is given up.
+    h.api.faults.setLatency("list", 600_000);
+    h.api.faults.expireNextWatch();
+    h.api.faults.closeAllWatches();
+    await h.waitFor("a re-list", () =>
+      h!.events.some((e) => e.stage === "note" && e.text.includes("410 Gone")),
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    h.api.faults.setLatency("list", 0);
+    h.controller.clusterAnswersAgain();
+    await h.createFoo("foo-b");
+    await h.converged(["foo-a", "foo-b"]);
+    // Listed again at once, not after a backoff, and said so.
+    expect(h.events.map((e) => (e.stage === "note" ? e.text : ""))).toContainEqual(
+      expect.stringMatching(/^the (Foo|Deployment) informer's list is given up \(sent before/),
+    );
+  });
+
   it("stop() does not wait for good on a call that gets no answer: it is abandoned after the grace", async () => {
     h = await startHarness();
     await statusUpdateWaiting("foo-a");

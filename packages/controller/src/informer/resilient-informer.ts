@@ -27,6 +27,7 @@
  * is pending; after `stop()` resolves no handler runs again (until `start()` is called anew).
  */
 import { ReflectorWatch, WatchCut } from "./reflector-watch.ts";
+import { isAbandoned } from "../abandonable-calls.ts";
 import {
   ListWatch,
   type KubeConfig,
@@ -65,14 +66,15 @@ export interface ResilientInformerOptions<T extends KubernetesObject> {
    * A new watch opens, other than at the timeout the old one asked for: the server closed the
    * old one early (`closed`), or it ended with 410 Gone (`gone`: its resourceVersion was too old,
    * so everything is listed again), or it was cut — by `rewatch()` after an outage (`outage`), or
-   * because the server's end never came (`silent`).
+   * because the server's end never came (`silent`); or the list before it was abandoned (see
+   * AbandonableCalls) and is made again (`abandoned`).
    */
   onRewatch?: (e: { kind: string; why: RewatchCause }) => void;
   /** Each watch's timeout, s (default: 5–10 min at random, as client-go's reflector). */
   watchTimeoutSeconds?: () => number;
 }
 
-export type RewatchCause = "closed" | "gone" | "outage" | "silent";
+export type RewatchCause = "closed" | "gone" | "outage" | "silent" | "abandoned";
 
 export function objectKey(obj: KubernetesObject): string {
   const ns = obj.metadata?.namespace;
@@ -234,6 +236,13 @@ export class ResilientInformer<T extends KubernetesObject> {
   private onError(err: unknown): void {
     this.failedThisStart = true;
     if (this.stopping || !this.running) return;
+    if (isAbandoned(err)) {
+      // A list given up by its owner (the cluster answers again, and it may never be answered):
+      // no failure of the cluster's, so none to count and no backoff — list again now.
+      this.opts.onRewatch?.({ kind: this.opts.kind, why: "abandoned" });
+      if (!this.restartTimer) this.starting = this.attempt();
+      return;
+    }
     if (err instanceof WatchCut) {
       // Our own doing: no failure to count or report, no backoff.
       if (err.silent) this.opts.onRewatch?.({ kind: this.opts.kind, why: "silent" });

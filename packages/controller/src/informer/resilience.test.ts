@@ -137,19 +137,25 @@ describe("informers under faults", () => {
     });
   });
 
-  it("clusterAnswersAgain() abandons a list left waiting across the outage: the informer lists again", async () => {
-    h = await startHarness();
-    await h.createFoo("foo-a");
-    await h.converged(["foo-a"]);
-    // The watches end, one of the new ones with 410 Gone, and the list that follows gets no
-    // answer (the server holds it 10 min): that informer is deaf until the list is given up.
-    h.api.faults.setLatency("list", 600_000);
-    h.api.faults.expireNextWatch();
-    h.api.faults.closeAllWatches();
-    await h.waitFor("a re-list", () =>
+  /**
+   * Ends the watches, one of the new ones with 410 Gone, and holds the list that follows 10 min
+   * on the server: that informer is deaf until the list is given up.
+   */
+  async function listWaiting(): Promise<void> {
+    await h!.createFoo("foo-a");
+    await h!.converged(["foo-a"]);
+    h!.api.faults.setLatency("list", 600_000);
+    h!.api.faults.expireNextWatch();
+    h!.api.faults.closeAllWatches();
+    await h!.waitFor("a re-list", () =>
       h!.events.some((e) => e.stage === "note" && e.text.includes("410 Gone")),
     );
     await new Promise((r) => setTimeout(r, 300));
+  }
+
+  it("clusterAnswersAgain() abandons a list left waiting across the outage: the informer lists again", async () => {
+    h = await startHarness();
+    await listWaiting();
     h.api.faults.setLatency("list", 0);
     h.controller.clusterAnswersAgain();
     await h.createFoo("foo-b");
@@ -175,6 +181,13 @@ describe("informers under faults", () => {
         outcome: "dropped",
         error: "the controller is stopping, and no answer came within 3 s: abandoned",
       });
+  });
+
+  it("stop() does not wait for good on a list that gets no answer", async () => {
+    h = await startHarness();
+    await listWaiting();
+    await h.controller.stop();
+    expect(h.controller.foos.hasSynced()).toBe(true);
   });
 
   it("a watch the server never ends (dead without a word) is cut after its timeout and replaced", async () => {

@@ -142,7 +142,7 @@ const AT = {
 };
 
 /** How long a stop waits for the passes in flight before it abandons their calls. */
-export const STOP_GRACE_MS = 3000;
+const STOP_GRACE_MS = 3000;
 
 export class FooController {
   readonly queue: RateLimitingQueue<string>;

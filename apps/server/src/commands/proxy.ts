@@ -12,6 +12,7 @@ import { openBrowser } from "../up/open-browser.ts";
 import { untilSignal } from "../up/signals.ts";
 import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-lines.ts";
 import { startProxyRun } from "../proxy/start-proxy.ts";
+import { reachabilityLine } from "../session/reachability-line.ts";
 import { DEFAULT_PASS_GAP_MS } from "../proxy/wire-tracer.ts";
 
 export const usage = `usage: loopscope proxy [options]
@@ -101,6 +102,7 @@ export async function run(argv: string[]): Promise<number> {
     record: flags.record ? resolve(flags.record) : undefined,
     primaries: flags.primaries,
     onPrimary: (gk) => err(`tracing ${gk} objects (the controller wrote status to one)`),
+    onReachability: (now, before) => err(reachabilityLine(now, before)),
   });
 
   const shown = (p: string) => (p.startsWith(process.cwd()) ? relative(process.cwd(), p) : p);

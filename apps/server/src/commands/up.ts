@@ -14,7 +14,7 @@ import { DEFAULT_PORT, parseUpFlags } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { startLive } from "../up/start-live.ts";
-import { reachabilityLine } from "../up/reachability-line.ts";
+import { reachabilityLine } from "../session/reachability-line.ts";
 import { shareWarning } from "../up/share-warning.ts";
 import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-lines.ts";
 import { untilSignal } from "../up/signals.ts";

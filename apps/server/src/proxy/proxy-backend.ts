@@ -25,6 +25,8 @@ export interface ProxyBackendOptions {
   kubeConfig: KubeConfig;
   /** The embedded API server, when it is the cluster (its faults can be set). */
   apiserver?: ApiServer;
+  /** A kubeconfig's cluster: whether it answers (absent for the embedded one). */
+  reachability?: DashboardBackend["reachability"];
 }
 
 export function proxyBackend(o: ProxyBackendOptions): DashboardBackend {
@@ -33,6 +35,7 @@ export function proxyBackend(o: ProxyBackendOptions): DashboardBackend {
   const act = clusterActions({
     kubeConfig: o.kubeConfig,
     server: o.cluster.server ?? "(no server in kubeconfig)",
+    reachability: o.reachability,
     setFault: apiserver ? (f) => applyFault(apiserver.faults, f) : undefined,
   });
   return {
@@ -51,6 +54,7 @@ export function proxyBackend(o: ProxyBackendOptions): DashboardBackend {
     // As of no event: the page must not take an object missing from it for deleted.
     objects: () => ({ atSeq: 0, objects: [] }),
     onObjectsChanged: () => () => {},
+    reachability: o.reachability,
     act,
     traceMeta: () => o.meta,
   };

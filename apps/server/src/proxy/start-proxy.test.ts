@@ -7,8 +7,16 @@ import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { API, TOKEN_HEADER, type ServerInfo } from "@loopscope/protocol";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { startApiServer } from "@loopscope/apiserver";
+import {
+  API,
+  TOKEN_HEADER,
+  type ClusterReachability,
+  type ServerMessage,
+  type ServerInfo,
+} from "@loopscope/protocol";
+import { StreamClient } from "../ws/stream-client.ts";
 import { startProxyRun, type ProxyRun } from "./start-proxy.ts";
 
 let dir: string | undefined;
@@ -50,6 +58,52 @@ describe("startProxyRun", () => {
       `${new URL(run.server).origin}/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos/from-the-page`,
     );
     expect(kubectl.status).toBe(200);
+  });
+
+  it("tells of a kubeconfig's cluster that stops answering, as `up` does: the listener, the page, the actions", async () => {
+    dir = await mkdtemp(join(tmpdir(), "loopscope-proxy-run-"));
+    const api = await startApiServer();
+    const kubeconfig = join(dir, "kubeconfig");
+    await api.writeKubeconfig(kubeconfig);
+    const told: ClusterReachability[] = [];
+    run = await startProxyRun({
+      upstream: { kind: "kubeconfig", path: kubeconfig },
+      port: 0,
+      dashboardPort: 0,
+      webRoot: dir,
+      runsDir: join(dir, "runs"),
+      primaries: ["samplecontroller.k8s.io/Foo"],
+      onReachability: (now) => told.push(now),
+    });
+    const heard: ClusterReachability[] = [];
+    const page = new StreamClient({
+      baseUrl: run.dashboard.url,
+      token: run.dashboard.tokens.owner,
+      onMessage: (m: ServerMessage) => {
+        if (m.type === "reachability") heard.push(m.cluster);
+      },
+    });
+    await page.connect();
+    try {
+      await vi.waitFor(() => expect(heard).toEqual([{ reachable: true }]), { timeout: 10_000 });
+      await api.stop();
+      // The probe asks every 3 s: a limit for a busy machine, not a speed claim.
+      const wait = { timeout: 20_000, interval: 50 };
+      await vi.waitFor(() => expect(told).toHaveLength(1), wait);
+      expect(told[0]).toMatchObject({ reachable: false, server: api.url });
+      await vi.waitFor(() => expect(heard.at(-1)).toEqual(told[0]), wait);
+      const res = await fetch(run.dashboard.url + API.action.slice(1), {
+        method: "POST",
+        headers: {
+          [TOKEN_HEADER]: run.dashboard.tokens.owner,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ action: "createFoo", name: "nowhere" }),
+      });
+      expect(res.status).toBe(503);
+    } finally {
+      page.cut();
+    }
   });
 
   it("fails to start with one line for a kubeconfig it cannot read, and leaves no recording", async () => {

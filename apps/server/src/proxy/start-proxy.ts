@@ -1,7 +1,8 @@
 /**
  * Everything `loopscope proxy` runs, started in order and stopped in reverse: the upstream (the
  * embedded API server, or a kubeconfig's cluster) → recording → hub → the tracing proxy feeding
- * it → the controller's kubeconfig file (a fresh 0700 folder) → the dashboard.
+ * it → the controller's kubeconfig file (a fresh 0700 folder) → a kubeconfig's cluster's probe →
+ * the dashboard.
  * In-process callers (tests) use this directly.
  *
  * Invariant: `stop()` leaves the recording complete on disk — the proxy has stopped and its
@@ -17,6 +18,10 @@ import type { RecordingMeta } from "../hub/codec.ts";
 import { RunsFolder } from "../recorded-runs/runs-folder.ts";
 import { startDashboardServer, type DashboardServer } from "../dashboard/dashboard-server.ts";
 import { shownServer } from "../session/shown-server.ts";
+import {
+  ClusterReachabilityMonitor,
+  type ReachabilityListener,
+} from "../session/cluster-reachability.ts";
 import { writeKubeconfigFile, type KubeconfigFile } from "../up/kubeconfig-file.ts";
 import { proxyBackend } from "./proxy-backend.ts";
 import { startTracingProxy, type TracingProxy } from "./tracing-proxy.ts";
@@ -36,6 +41,8 @@ export interface ProxyRunOptions {
   /** `--for`: "group/Kind" of the primary objects; none = learn them. */
   primaries: string[];
   onPrimary?(groupKind: string): void;
+  /** A kubeconfig's cluster stopped answering, or answers again (see ClusterReachabilityMonitor). */
+  onReachability?: ReachabilityListener;
 }
 
 export interface ProxyRun {
@@ -113,6 +120,16 @@ export async function startProxyRun(o: ProxyRunOptions): Promise<ProxyRun> {
     const controllerFile: KubeconfigFile = await writeKubeconfigFile(proxy.server.kubeconfigYaml());
     cleanup.push(() => controllerFile.remove());
     const server = shownServer(upstream.getCurrentCluster()?.server) ?? "";
+    // A kubeconfig's cluster can go away under the controller: the page's badge says so, as under
+    // `up`. The embedded one lives and dies with this process.
+    let reachability: ClusterReachabilityMonitor | undefined;
+    if (!apiserver) {
+      const monitor = new ClusterReachabilityMonitor({ kubeConfig: upstream, server });
+      if (o.onReachability) monitor.onChange(o.onReachability);
+      monitor.start();
+      cleanup.push(() => monitor.stop());
+      reachability = monitor;
+    }
     const dashboard = await startDashboardServer({
       backend: proxyBackend({
         hub: h,
@@ -120,6 +137,7 @@ export async function startProxyRun(o: ProxyRunOptions): Promise<ProxyRun> {
         meta,
         kubeConfig: upstream,
         apiserver,
+        reachability,
         cluster: {
           kind: o.upstream.kind,
           server,

@@ -1,6 +1,6 @@
 /**
- * What `loopscope up` says on stderr when its kubeconfig's cluster stops or starts answering:
- * one line per change, so an outage is heard once however long it lasts.
+ * What `loopscope up` and `proxy` say on stderr when a kubeconfig's cluster stops or starts
+ * answering: one line per change, so an outage is heard once however long it lasts.
  */
 import type { ClusterReachability } from "@loopscope/protocol";
 

@@ -125,6 +125,31 @@ it(
 );
 
 /**
+ * Creates a Foo straight on the API server (only a live watch can tell the controller of it) and
+ * waits for the Deployment the controller makes for it.
+ */
+async function createFoo(name: string): Promise<void> {
+  const created = await fetch(
+    `${api!.url}/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        apiVersion: "samplecontroller.k8s.io/v1alpha1",
+        kind: "Foo",
+        metadata: { name },
+        spec: { deploymentName: name, replicas: 1 },
+      }),
+    },
+  );
+  expect(created.status).toBe(201);
+  await vi.waitFor(async () => {
+    const res = await fetch(`${api!.url}/apis/apps/v1/namespaces/default/deployments/${name}`);
+    expect(res.status).toBe(200);
+  }, WAIT);
+}
+
+/**
  * `up` on the embedded API server reached through a relay (see TcpRelay), with a dashboard
  * client that has heard the cluster is reachable.
  */
@@ -180,27 +205,7 @@ it(
     net.healNewOnly();
     await vi.waitFor(() => expect(up.stderr()).toMatch(/reachable again after \d+ s$/m), WAIT);
 
-    // Created straight on the API server: only a live watch can tell the controller of it.
-    const created = await fetch(
-      `${api!.url}/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos`,
-      {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({
-          apiVersion: "samplecontroller.k8s.io/v1alpha1",
-          kind: "Foo",
-          metadata: { name: "after-outage" },
-          spec: { deploymentName: "after-outage", replicas: 1 },
-        }),
-      },
-    );
-    expect(created.status).toBe(201);
-    await vi.waitFor(async () => {
-      const res = await fetch(
-        `${api!.url}/apis/apps/v1/namespaces/default/deployments/after-outage`,
-      );
-      expect(res.status).toBe(200);
-    }, WAIT);
+    await createFoo("after-outage");
 
     expect(await up.stop()).toBe(0);
     // The trace says why the watches opened again.
@@ -220,24 +225,7 @@ it(
     // The status update reaches the server, which holds it 3 s: the network goes meanwhile, and
     // its answer never comes back over the connection it was sent on.
     api!.faults.setLatency("update", 3000);
-    const created = await fetch(
-      `${api!.url}/apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos`,
-      {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({
-          apiVersion: "samplecontroller.k8s.io/v1alpha1",
-          kind: "Foo",
-          metadata: { name: "in-flight" },
-          spec: { deploymentName: "in-flight", replicas: 1 },
-        }),
-      },
-    );
-    expect(created.status).toBe(201);
-    await vi.waitFor(async () => {
-      const res = await fetch(`${api!.url}/apis/apps/v1/namespaces/default/deployments/in-flight`);
-      expect(res.status).toBe(200);
-    }, WAIT);
+    await createFoo("in-flight");
     await new Promise((r) => setTimeout(r, 500));
     net.cut();
     api!.faults.setLatency("update", 0);

@@ -146,7 +146,3 @@ export type TraceEventKind = TraceEvent["stage"];
 /** An event before the stream's owner numbered it. */
 export type UnsequencedEvent = DistributiveOmit<TraceEvent, "seq">;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-
-export function isStage(kind: string): kind is Stage {
-  return (STAGES as readonly string[]).includes(kind);
-}

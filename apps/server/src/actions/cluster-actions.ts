@@ -4,7 +4,7 @@
  *
  * Errors become HttpError with the API's own Status message (never its headers or our
  * credentials): 404 NotFound, 409 Conflict/AlreadyExists, 400 Invalid, else 502. An action's
- * requests get `answerWithinMs` in all (a network gone silent would hold the page's buttons for
+ * requests get ANSWER_WITHIN_MS in all (a network gone silent would hold the page's buttons for
  * ever), then 504; while a kubeconfig's cluster is known to be down none is tried: 503.
  */
 import {
@@ -16,11 +16,11 @@ import {
   type ConfigurationOptions,
   type KubeConfig,
 } from "@kubernetes/client-node";
+import { withSignal } from "@loopscope/controller";
 import type { ActionRequest, ClusterReachability, LessonSwitches } from "@loopscope/protocol";
 import { HttpError } from "../http/respond.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { notAnswering } from "../session/cluster-reachability.ts";
-import { withSignal } from "@loopscope/controller";
 import { parseManifest, type ManifestObject } from "./manifest.ts";
 
 const FOO = { group: "samplecontroller.k8s.io", version: "v1alpha1", plural: "foos" };
@@ -31,8 +31,6 @@ export interface ActionTargets {
   server: string;
   /** A kubeconfig's cluster's probe (the embedded one lives and dies with this process). */
   reachability?: { state(): ClusterReachability };
-  /** How long an action's requests may go unanswered, in all (default ANSWER_WITHIN_MS). */
-  answerWithinMs?: number;
   setLesson?(name: keyof LessonSwitches, on: boolean): void;
   setFault?(fault: Extract<ActionRequest, { action: "setFault" }>["fault"]): string | void;
   runScenario?(name: string): Promise<string>;
@@ -41,7 +39,6 @@ export interface ActionTargets {
 export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<string> {
   const co = t.kubeConfig.makeApiClient(CustomObjectsApi);
   const apps = t.kubeConfig.makeApiClient(AppsV1Api);
-  const answerWithinMs = t.answerWithinMs ?? ANSWER_WITHIN_MS;
 
   async function apply(o: ManifestObject, asked: Asked): Promise<string> {
     const { plain, merge } = asked;
@@ -111,9 +108,10 @@ export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<
   }
 
   return async (r) => {
-    const deadline = AbortSignal.timeout(answerWithinMs);
+    const toCluster = CLUSTER_ACTIONS.has(r.action);
+    const deadline = AbortSignal.timeout(ANSWER_WITHIN_MS);
     try {
-      if (CLUSTER_ACTIONS.has(r.action)) {
+      if (toCluster) {
         const now = t.reachability?.state();
         if (now && !now.reachable) throw new HttpError(503, notAnswering(now));
       }
@@ -123,8 +121,8 @@ export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<
         merge: setHeaderOptions("Content-Type", PatchStrategy.MergePatch, plain),
       });
     } catch (err) {
-      if (deadline.aborted && !(err instanceof HttpError)) {
-        const s = Number((answerWithinMs / 1000).toFixed(1));
+      if (toCluster && deadline.aborted && !(err instanceof HttpError)) {
+        const s = Number((ANSWER_WITHIN_MS / 1000).toFixed(1));
         throw new HttpError(504, `the API server at ${t.server} did not answer within ${s} s`);
       }
       throw asHttpError(err);

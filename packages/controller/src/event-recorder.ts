@@ -5,8 +5,10 @@
  * instead of creating another, which is why `kubectl describe foo` shows "Synced (x15 over …)").
  *
  * Invariants: at most one request per aggregation key is in flight; repeats arriving meanwhile
- * are folded into the next update; `flush()` resolves once nothing is pending; failures are
- * reported through `onError` and never thrown into the controller.
+ * are folded into the next update, which goes as soon as a request succeeds — after a failure it
+ * waits for the next repeat (a cluster that refuses is not asked again at once, in a loop);
+ * `flush()` resolves once nothing is pending; failures are reported through `onError` and never
+ * thrown into the controller.
  */
 import {
   CoreV1Api,
@@ -29,7 +31,7 @@ interface Aggregate {
   name: string | undefined;
   count: number;
   sentCount: number;
-  inFlight: Promise<void> | undefined;
+  inFlight: Promise<boolean> | undefined;
   first: string;
   last: string;
 }
@@ -37,7 +39,7 @@ interface Aggregate {
 export class EventRecorder {
   private readonly core: CoreV1Api;
   private readonly aggregates = new Map<string, Aggregate>();
-  private readonly pending = new Set<Promise<void>>();
+  private readonly pending = new Set<Promise<boolean>>();
 
   constructor(
     kubeConfig: KubeConfig,
@@ -116,17 +118,18 @@ export class EventRecorder {
           );
         }
         agg.sentCount = count;
+        return true;
       } catch (err) {
         this.onError(err);
+        return false;
       }
     })();
     agg.inFlight = p;
     this.pending.add(p);
-    void p.finally(() => {
+    void p.then((sent) => {
       this.pending.delete(p);
       agg.inFlight = undefined;
-      if (agg.count > agg.sentCount && agg.name !== undefined)
-        this.send(agg, obj, type, reason, message);
+      if (sent && agg.count > agg.sentCount) this.send(agg, obj, type, reason, message);
     });
   }
 }

@@ -1,0 +1,54 @@
+/**
+ * The controller's Events against the embedded API server: aggregated into one Event's count, and
+ * a cluster that refuses them is not asked again in a loop.
+ */
+import { afterEach, expect, it } from "vitest";
+import { CoreV1Api, KubeConfig } from "@kubernetes/client-node";
+import { startApiServer, type ApiServer } from "@loopscope/apiserver";
+import { AbandonableCalls } from "./abandonable-calls.ts";
+import { EventRecorder, type InvolvedObject } from "./event-recorder.ts";
+
+let api: ApiServer | undefined;
+afterEach(async () => {
+  await api?.stop();
+  api = undefined;
+});
+
+const FOO: InvolvedObject = {
+  apiVersion: "samplecontroller.k8s.io/v1alpha1",
+  kind: "Foo",
+  namespace: "default",
+  name: "example-foo",
+  uid: "u-1",
+};
+
+it("a refused update is not sent again at once: the next repeat carries the count", async () => {
+  api = await startApiServer();
+  const kc = new KubeConfig();
+  kc.loadFromString(api.kubeconfigYaml());
+  const recorder = new EventRecorder(kc, new AbandonableCalls(), "test");
+  const synced = () => recorder.event(FOO, "Normal", "Synced", "Foo synced successfully");
+  const counts = async () =>
+    (await kc.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace: "default" })).items.map(
+      (e) => e.count,
+    );
+
+  synced();
+  await recorder.flush();
+  expect(await counts()).toEqual([1]);
+
+  const refusals = 1_000_000;
+  api.faults.failNext(refusals, 500, ["patch"]);
+  synced();
+  synced();
+  await recorder.flush();
+  await new Promise((r) => setTimeout(r, 300));
+  // One update tried and refused, not one after another for as long as the cluster refuses.
+  expect(refusals - api.faults.state().failNext).toBe(1);
+  expect(await counts()).toEqual([1]);
+
+  api.faults.failNext(0);
+  synced();
+  await recorder.flush();
+  expect(await counts()).toEqual([4]);
+});

@@ -1,13 +1,14 @@
 /**
  * The controller's API calls, each of which can be given up on from outside.
  *
- * A request sent just before the network went silent may never be answered: its connection's near
- * end lives on (a proxy, a tunnel, a load balancer, a paused relay), so no error comes either, and
- * whoever waits on it waits for good — a worker (its key "processing" for ever, and a stop that
- * lets in-flight passes finish never finishing), or an informer's list (the informer deaf). client-go
- * is saved from this by HTTP/2's health checks closing a dead connection; client-node's HTTP/1.1
- * requests have none. So whoever knows better says when: the cluster answers again after an outage
- * (what was sent before it may be lost), or the controller is stopping and a call outlived its grace.
+ * A request sent just before the network went silent may never be answered: its connection's
+ * near end lives on (a proxy, a tunnel, a load balancer, a paused relay), so no error comes
+ * either, and whoever waits on it waits for good — a worker (its key "processing" for ever, and a
+ * stop that lets in-flight passes finish never finishing), or an informer's list (the informer
+ * deaf). client-go is saved from this by HTTP/2's health checks closing a dead connection;
+ * client-node's HTTP/1.1 requests have none. So whoever knows better says when: the cluster
+ * answers again after an outage (what was sent before it may be lost), or the controller is
+ * stopping and a call outlived its grace.
  *
  * Invariants: `abandon` ends exactly the calls in flight when it is called, and calls started
  * after it are untouched; after `close` every call in flight or to come ends at once. An ended

@@ -152,7 +152,7 @@ export class FooController {
   private readonly co: CustomObjectsApi;
   private readonly apps: AppsV1Api;
   private readonly recorder: EventRecorder;
-  /** Every API call but the watches (they have their own end), so that a dead connection can be left. */
+  /** Every API call but the watches (they end their own way): a dead connection can be left. */
   private readonly calls = new AbandonableCalls();
   private readonly lessons: Lessons;
   /** How many workers take keys from the queue. */

@@ -41,7 +41,7 @@ export interface ProxyRunOptions {
   /** `--for`: "group/Kind" of the primary objects; none = learn them. */
   primaries: string[];
   onPrimary?(groupKind: string): void;
-  /** A kubeconfig's cluster stopped answering, or answers again (see ClusterReachabilityMonitor). */
+  /** A kubeconfig's cluster stopped answering, or answers again (ClusterReachabilityMonitor). */
   onReachability?: ReachabilityListener;
 }
 

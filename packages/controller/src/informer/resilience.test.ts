@@ -93,7 +93,7 @@ describe("informers under faults", () => {
     h = await startHarness({
       controller: {
         onInformerError: (e) => errors.push(e),
-        // Far beyond the waits below: only clusterAnswersAgain() can bring the informers back in time.
+        // Far beyond the waits below: only clusterAnswersAgain() brings the informers back in time.
         informerBackoffMs: { initial: 600_000, max: 600_000 },
       },
     });

@@ -243,6 +243,44 @@ test("reconnect: the socket dies, events happen meanwhile, the view resumes with
   await page.screenshot({ path: "test-results/dashboard-reconnect.png" });
 });
 
+test("a socket that goes silent without closing is given up, and the view resumes with no gap", async ({
+  page,
+}) => {
+  // The first socket stops passing the server's messages on and never closes: what a page sees
+  // when the server's process is stopped (Ctrl-Z) or the network under a shared page goes.
+  let silent = false;
+  let opened = 0;
+  await page.routeWebSocket(/\/ws/, (ws) => {
+    const first = opened++ === 0;
+    const toServer = ws.connectToServer();
+    toServer.onMessage((m) => {
+      if (!(first && silent)) ws.send(m);
+    });
+  });
+  kubectl("apply", "-f", "-");
+  await page.goto(server.url);
+  const status = page.getByTestId("connection-status");
+  await expect(status).toHaveAttribute("data-status", "open");
+  const count = page.getByTestId("event-count");
+  await expect.poll(async () => Number(await count.getAttribute("data-count"))).toBeGreaterThan(10);
+
+  silent = true;
+  kubectl("patch", "foo", "kubectl-foo", "--type=merge", "-p", '{"spec":{"replicas":3}}');
+  // Given up after 15 s of silence (pings every 5 s): a limit for a busy machine, not a claim.
+  await expect(status).toContainText("resumed", { timeout: 40_000 });
+  await expect(status).toHaveAttribute("data-status", "open");
+  expect(opened).toBe(2);
+  const recorded = () => readFileSync(server.recording, "utf8").trim().split("\n").length - 1;
+  const view = async () => {
+    const [events, lastSeq] = await count.evaluate((el) => [
+      Number(el.getAttribute("data-count")),
+      Number(el.getAttribute("data-last-seq")),
+    ]);
+    return { missing: lastSeq - events, caughtUp: lastSeq >= recorded() };
+  };
+  await expect.poll(view, { timeout: 15_000 }).toEqual({ missing: 0, caughtUp: true });
+});
+
 test("a sample opened on the live dashboard survives a reload, and the way back is one click", async ({
   page,
 }) => {

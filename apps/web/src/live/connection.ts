@@ -3,6 +3,12 @@
  * `resume(since = last seq in the store)`; the server promises exactly the events after that, in
  * order, so the view resumes with no gap and no duplicates. Anything at or below the last seq is
  * dropped anyway (belt and braces for a resend racing a reconnect).
+ *
+ * A socket can also die without closing: the server's machine asleep or its process stopped
+ * (Ctrl-Z), a Wi-Fi or VPN gone under a shared page. The browser then says nothing for minutes,
+ * and a "connected" badge would sit over a timeline that no longer moves. So the page pings every
+ * PING_MS (the server answers `pong`), and a socket from which nothing came for SILENT_MS is given
+ * up and replaced, as a closed one is.
  */
 import {
   API,
@@ -36,12 +42,18 @@ export interface ConnectionState {
 
 const MIN_BACKOFF_MS = 200;
 const MAX_BACKOFF_MS = 5_000;
+const PING_MS = 5_000;
+const SILENT_MS = 15_000;
 
 export class LiveConnection {
   state: ConnectionState = { status: "connecting", reconnects: 0 };
   private ws?: WebSocket;
   private backoff = MIN_BACKOFF_MS;
   private timer?: ReturnType<typeof setTimeout>;
+  private pinger?: ReturnType<typeof setInterval>;
+  /** When the socket last said anything, and when the pinger last ran (see alive). */
+  private heard = 0;
+  private ticked = 0;
   private stopped = false;
   private everOpened = false;
   private readonly listeners = new Set<() => void>();
@@ -62,6 +74,7 @@ export class LiveConnection {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.pinger);
     this.feeding?.cancel();
     this.ws?.close();
     this.set({ status: "closed" });
@@ -91,8 +104,12 @@ export class LiveConnection {
       this.everOpened = true;
       this.set({ status: "open", error: undefined });
       this.send({ type: "resume", since: this.session.store.lastSeq() });
+      this.heard = this.ticked = Date.now();
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.alive(ws), PING_MS);
     };
     ws.onmessage = (ev) => {
+      this.heard = Date.now();
       let m: ServerMessage;
       try {
         m = JSON.parse(String(ev.data)) as ServerMessage;
@@ -101,15 +118,34 @@ export class LiveConnection {
       }
       void this.handle(m);
     };
-    ws.onclose = () => {
-      if (this.ws !== ws) return;
-      this.ws = undefined;
-      if (this.stopped) return;
-      // What the server said of its cluster is stale now; it says it again on reconnect.
-      this.set({ status: "reconnecting", cluster: undefined });
-      this.timer = setTimeout(() => this.connect(), this.backoff);
-      this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
-    };
+    ws.onclose = () => this.dropped(ws);
+  }
+
+  /** Pings; gives the socket up if nothing came from it for SILENT_MS. */
+  private alive(ws: WebSocket): void {
+    const now = Date.now();
+    // A late tick: the page was busy or the machine asleep, and what came meanwhile may still
+    // wait in the page's queue. Count the silence from now.
+    if (now - this.ticked > 2 * PING_MS) this.heard = now;
+    this.ticked = now;
+    if (now - this.heard > SILENT_MS) {
+      this.dropped(ws);
+      ws.close();
+      return;
+    }
+    this.send({ type: "ping", t: now });
+  }
+
+  /** The socket closed, or was given up: reconnect after the backoff. */
+  private dropped(ws: WebSocket): void {
+    if (this.ws !== ws) return;
+    this.ws = undefined;
+    clearInterval(this.pinger);
+    if (this.stopped) return;
+    // What the server said of its cluster is stale now; it says it again on reconnect.
+    this.set({ status: "reconnecting", cluster: undefined });
+    this.timer = setTimeout(() => this.connect(), this.backoff);
+    this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
   }
 
   private send(m: ClientMessage): void {

@@ -4,7 +4,7 @@
  * the controller's own writes is marked self-triggered; the counts and excerpt tell the story.
  * Then the socket is killed and the view resumes from its last seq with no gap.
  */
-import { expect, test, type WebSocketRoute } from "@playwright/test";
+import { expect, test, type Page, type WebSocketRoute } from "@playwright/test";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { STAGES } from "../packages/trace/src/event.ts";
@@ -221,7 +221,6 @@ test("reconnect: the socket dies, events happen meanwhile, the view resumes with
     "reconnecting",
   );
   kubectl("patch", "foo", "example-foo", "--type=merge", "-p", '{"spec":{"replicas":2}}');
-  const recorded = () => readFileSync(server.recording, "utf8").trim().split("\n").length - 1;
   await expect.poll(recorded, { timeout: 20_000 }).toBeGreaterThan(before + 3);
 
   gateOpen = true;
@@ -229,17 +228,7 @@ test("reconnect: the socket dies, events happen meanwhile, the view resumes with
     timeout: 15_000,
   });
   await expect(page.getByTestId("connection-status")).toContainText("resumed");
-  // No gap, no duplicate: seqs start at 1 and are contiguous, so count === last seq, and the view
-  // caught up with everything the server recorded. Events still arrive (the patch's passes): both
-  // attributes are read at once, and polled until the view settles; a gap never does.
-  const view = async () => {
-    const [events, lastSeq] = await count.evaluate((el) => [
-      Number(el.getAttribute("data-count")),
-      Number(el.getAttribute("data-last-seq")),
-    ]);
-    return { missing: lastSeq - events, caughtUp: lastSeq >= recorded() };
-  };
-  await expect.poll(view, { timeout: 15_000 }).toEqual({ missing: 0, caughtUp: true });
+  await resumedWithNoGap(page);
   await page.screenshot({ path: "test-results/dashboard-reconnect.png" });
 });
 
@@ -270,7 +259,19 @@ test("a socket that goes silent without closing is given up, and the view resume
   await expect(status).toContainText("resumed", { timeout: 40_000 });
   await expect(status).toHaveAttribute("data-status", "open");
   expect(opened).toBe(2);
-  const recorded = () => readFileSync(server.recording, "utf8").trim().split("\n").length - 1;
+  await resumedWithNoGap(page);
+});
+
+/** Events the server has recorded so far. */
+const recorded = () => readFileSync(server.recording, "utf8").trim().split("\n").length - 1;
+
+/**
+ * No gap, no duplicate: seqs start at 1 and are contiguous, so count === last seq, and the view
+ * caught up with everything the server recorded. Events may still arrive: both attributes are read
+ * at once, and polled until the view settles; a gap never does.
+ */
+async function resumedWithNoGap(page: Page): Promise<void> {
+  const count = page.getByTestId("event-count");
   const view = async () => {
     const [events, lastSeq] = await count.evaluate((el) => [
       Number(el.getAttribute("data-count")),
@@ -279,7 +280,7 @@ test("a socket that goes silent without closing is given up, and the view resume
     return { missing: lastSeq - events, caughtUp: lastSeq >= recorded() };
   };
   await expect.poll(view, { timeout: 15_000 }).toEqual({ missing: 0, caughtUp: true });
-});
+}
 
 test("a sample opened on the live dashboard survives a reload, and the way back is one click", async ({
   page,

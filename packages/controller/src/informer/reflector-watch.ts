@@ -22,10 +22,15 @@
  *   ends every other still open, and `close()` ends them all, and any that opens after it, until
  *   `reopen()`. Those end without a word: their owner has moved on.
  *
+ * - **A request that is never answered** (sent as the network went silent: client-node hands the
+ *   request over only once the server's answer begins) is not waited for: `cut()` and `close()`
+ *   end it as they end an open watch, and so does its timeout. `watch()` then returns at once; if
+ *   the answer comes after all, that request is ended on arrival and delivers nothing.
+ *
  * Invariants: `done` is called at most once per watch, and exactly once unless the watch was
- * superseded or closed; `cut()` ends only a watch that is open (one whose request is still being
- * made cannot be reached, and is not silent yet); `endedOnTime()` tells whether the latest watch
- * was ended by the server at its timeout.
+ * superseded or closed; no event is delivered for a watch once it has ended; `cut()` ends the
+ * latest watch, open or still being asked for; `endedOnTime()` tells whether the latest watch was
+ * ended by the server at its timeout.
  */
 import { Watch, type KubeConfig } from "@kubernetes/client-node";
 
@@ -47,9 +52,10 @@ const GRACE_MS = 5_000;
 const reflectorTimeoutSeconds = () => Math.floor(300 * (1 + Math.random()));
 
 export class ReflectorWatch extends Watch {
-  private cutOpen: ((why: WatchCut) => void) | undefined;
+  /** Ends the latest watch, open or still being asked for. */
+  private cutLatest: ((why: WatchCut) => void) | undefined;
   private onTime = false;
-  /** The open watches (one but for a moment), each by what ends it without a word. */
+  /** The watches open or being asked for (one but for a moment), each by what ends it quietly. */
   private readonly open = new Set<() => void>();
   private closed = false;
 
@@ -66,10 +72,12 @@ export class ReflectorWatch extends Watch {
     callback: (phase: string, apiObj: unknown, watchObj?: unknown) => void,
     done: (err: unknown) => void,
   ): Promise<AbortController> {
+    // Closed: no watch opens until reopen() (see "One watch at a time").
+    if (this.closed) return new AbortController();
     const timeoutSeconds = this.timeoutSeconds();
     const opened = Date.now();
     let ended = false;
-    /** Undoes what registers the watch once open (see below). */
+    /** Undoes what registers the watch (see below). */
     let unregister = () => {};
     const end = (err: unknown) => {
       if (ended) return;
@@ -79,41 +87,59 @@ export class ReflectorWatch extends Watch {
       this.onTime = err === null && Date.now() - opened >= timeoutSeconds * 1000 - 1000;
       done(err);
     };
-    const request = await super.watch(
-      path,
-      { ...queryParams, allowWatchBookmarks: true, timeoutSeconds },
-      callback,
-      end,
-    );
-    if (ended) return request;
+    /** Whatever ends the request once it is in hand; until then, what stops the wait for it. */
+    let abort = () => {};
+    let stopWaiting = () => {};
+    const givenUp = new Promise<undefined>((resolve) => (stopWaiting = () => resolve(undefined)));
     /** Ends it without a word (see "One watch at a time"). */
     const drop = () => {
       if (ended) return;
       ended = true;
       unregister();
-      request.abort();
+      abort();
+      stopWaiting();
     };
-    if (this.closed) {
-      drop();
-      return request;
-    }
-    for (const other of [...this.open]) other();
     const cut = (why: WatchCut) => {
       end(why);
-      request.abort();
+      abort();
+      stopWaiting();
     };
+    // Counted from the request, as client-go's typed clients time the request itself.
     const deadline = setTimeout(
-      () => this.cut(new WatchCut(`no end from the server ${timeoutSeconds} s in`, true)),
+      () => cut(new WatchCut(`no end from the server ${timeoutSeconds} s in`, true)),
       timeoutSeconds * 1000 + GRACE_MS,
     );
     deadline.unref?.();
     this.open.add(drop);
-    this.cutOpen = cut;
+    this.cutLatest = cut;
     unregister = () => {
       clearTimeout(deadline);
       this.open.delete(drop);
-      if (this.cutOpen === cut) this.cutOpen = undefined;
+      if (this.cutLatest === cut) this.cutLatest = undefined;
     };
+    const answered = super.watch(
+      path,
+      { ...queryParams, allowWatchBookmarks: true, timeoutSeconds },
+      (phase, apiObj, watchObj) => {
+        if (!ended) callback(phase, apiObj, watchObj);
+      },
+      end,
+    );
+    const request = await Promise.race([answered, givenUp]);
+    if (request === undefined) {
+      // Ended before the server answered: should it answer after all, that request goes at once.
+      answered.then(
+        (late) => late.abort(),
+        () => {},
+      );
+      return new AbortController();
+    }
+    if (ended) {
+      request.abort();
+      return request;
+    }
+    abort = () => request.abort();
+    for (const other of [...this.open]) if (other !== drop) other();
     return request;
   }
 
@@ -127,9 +153,9 @@ export class ReflectorWatch extends Watch {
     this.closed = false;
   }
 
-  /** Ends the open watch with `why`; whether there was one. */
+  /** Ends the latest watch, open or still being asked for, with `why`; whether there was one. */
   cut(why: WatchCut): boolean {
-    const cut = this.cutOpen;
+    const cut = this.cutLatest;
     if (!cut) return false;
     cut(why);
     return true;

@@ -190,6 +190,36 @@ describe("informers under faults", () => {
     expect(h.controller.foos.hasSynced()).toBe(true);
   });
 
+  it("clusterAnswersAgain() replaces a watch still waiting for its answer: the informers watch again", async () => {
+    h = await startHarness();
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    // The watches end, and the server holds the new ones' answers 10 min: client-node has no
+    // request to abort until an answer begins, so only ReflectorWatch can give them up.
+    h.api.faults.setLatency("watch", 600_000);
+    h.api.faults.closeAllWatches();
+    await new Promise((r) => setTimeout(r, 500));
+    h.api.faults.setLatency("watch", 0);
+    h.controller.clusterAnswersAgain();
+    await h.createFoo("foo-b");
+    await h.converged(["foo-a", "foo-b"]);
+  });
+
+  it("stop() does not wait for a watch still waiting for its answer", async () => {
+    const errors: InformerError[] = [];
+    h = await startHarness({ controller: { onInformerError: (e) => errors.push(e) } });
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    // Both watches fail; the informers restart after their backoff, and the new watches are held.
+    h.api.faults.failNext(2, 500, ["watch"]);
+    h.api.faults.closeAllWatches();
+    await h.waitFor("both informers to fail", () => errors.length === 2);
+    h.api.faults.setLatency("watch", 600_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    await h.controller.stop();
+    h.api.faults.setLatency("watch", 0);
+  });
+
   it("a watch the server never ends (dead without a word) is cut after its timeout and replaced", async () => {
     const errors: InformerError[] = [];
     h = await startHarness({

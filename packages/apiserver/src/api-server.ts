@@ -8,7 +8,7 @@ import type { Socket } from "node:net";
 import { CompetingWriter } from "./actors/competing-writer.ts";
 import { DeploymentControllerSim } from "./actors/deployment-controller.ts";
 import { GarbageCollector } from "./actors/garbage-collector.ts";
-import { PodSimulator } from "./actors/pod-simulator.ts";
+import { ReplicaSetSimulator } from "./actors/replica-set-simulator.ts";
 import { ApiError, pathNotFound } from "./errors.ts";
 import { FaultInjector } from "./faults.ts";
 import type { ServerContext } from "./http/context.ts";
@@ -77,7 +77,7 @@ class EmbeddedApiServer implements ApiServer {
         stepDelayMs: opts.deploymentStepDelayMs ?? 100,
       }),
       new GarbageCollector(registry, opts.garbageCollectionDelayMs ?? 20),
-      new PodSimulator(registry),
+      new ReplicaSetSimulator(registry),
     ];
   }
 

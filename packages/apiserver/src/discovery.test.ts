@@ -35,7 +35,7 @@ describe("discovery", () => {
     const groups = Object.fromEntries(
       r.body.items.map((g) => [g.metadata.name, g.versions[0].resources.map((x) => x.resource)]),
     );
-    expect(groups["apps"]).toEqual(["deployments"]);
+    expect(groups["apps"]).toEqual(["deployments", "replicasets"]);
     expect(groups["samplecontroller.k8s.io"]).toEqual(["foos"]);
     const old = await c.get(
       "/apis",
@@ -75,6 +75,7 @@ describe("discovery", () => {
       "deployments",
       "deployments/scale",
       "deployments/status",
+      "replicasets",
     ]);
     expect((await c.get<{ versions: string[] }>("/api")).body.versions).toEqual(["v1"]);
   });

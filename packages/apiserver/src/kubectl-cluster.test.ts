@@ -1,7 +1,8 @@
 /**
- * What users type besides Foos and Deployments, with the real kubectl: `kubectl get pods` shows
- * the simulated Deployment's pods (ContainerCreating, then Running; as many as it has replicas;
- * gone with it), read-only; `kubectl get services` the `kubernetes` Service; `kubectl
+ * What users type besides Foos and Deployments, with the real kubectl: `kubectl get pods` and
+ * `get rs` show the simulated Deployment's pods (ContainerCreating, then Running; as many as it
+ * has replicas) and its ReplicaSets (one per template, rolled back by `rollout undo`), read-only
+ * and gone with it; `kubectl get services` the `kubernetes` Service; `kubectl
  * cluster-info` the control plane's address.
  */
 import { writeFile } from "node:fs/promises";
@@ -48,6 +49,7 @@ describe.skipIf(!kubectl)("kubectl get pods / services, cluster-info", { timeout
       (e: Error) => e.message,
     );
   const pods = async () => rows(await k.run("get", "pods")).slice(1);
+  const replicaSets = async () => rows(await k.run("get", "rs")).slice(1);
 
   beforeAll(async () => {
     // Slow enough to see a pod before it is ready.
@@ -132,6 +134,20 @@ describe.skipIf(!kubectl)("kubectl get pods / services, cluster-info", { timeout
     expect(
       deploy.status.conditions.some((c: { message: string }) => c.message.includes(rs.name)),
     ).toBe(true);
+    // …a ReplicaSet served as the Deployment's own, counting those pods.
+    expect(rows(await k.run("get", "rs", "-o", "wide"))).toEqual([
+      ["NAME", "DESIRED", "CURRENT", "READY", "AGE", "CONTAINERS", "IMAGES", "SELECTOR"],
+      [rs.name, "2", "2", "2", expect.any(String), "nginx", "nginx:1.25", expect.any(String)],
+    ]);
+    const replicaSet = JSON.parse(await k.run("get", "rs", rs.name, "-o", "json"));
+    expect(replicaSet.metadata.uid).toBe(rs.uid);
+    expect(replicaSet.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: "Deployment", name: "web", uid: deploy.metadata.uid }),
+    ]);
+    expect(replicaSet.spec.selector.matchLabels).toEqual({
+      app: "web",
+      "pod-template-hash": pod.metadata.labels["pod-template-hash"],
+    });
 
     await k.run("scale", "deploy", "web", "--replicas=3");
     await eventually(
@@ -142,18 +158,49 @@ describe.skipIf(!kubectl)("kubectl get pods / services, cluster-info", { timeout
     await eventually(async () => (await pods()).length === 1, 200);
   });
 
+  it("a new template is a new ReplicaSet; `rollout undo` makes the old one current again", async () => {
+    const [[first]] = await replicaSets();
+    await k.run("set", "image", "deploy/web", "nginx=nginx:1.27");
+    await k.run("rollout", "status", "deploy/web", "--timeout=60s");
+    await eventually(async () => (await replicaSets()).length === 2, 200);
+    const second = (await replicaSets()).find((r) => r[0] !== first)![0];
+    await eventually(async () => {
+      const byName = new Map((await replicaSets()).map((r) => [r[0], r.slice(1, 4)]));
+      return byName.get(first!)?.join() === "0,0,0" && byName.get(second!)?.join() === "1,1,1";
+    }, 200);
+    expect((await pods()).map((p) => p[0]!.slice(0, second!.length))).toEqual([second]);
+    expect(await k.run("rollout", "history", "deploy/web")).toMatch(/^1\s+<none>\n2\s+<none>$/m);
+
+    await k.run("rollout", "undo", "deploy/web");
+    await k.run("rollout", "status", "deploy/web", "--timeout=60s");
+    // The restored template is the first ReplicaSet's again: no third one, and it takes revision 3.
+    await eventually(async () => {
+      const byName = new Map((await replicaSets()).map((r) => [r[0], r.slice(1, 4)]));
+      return byName.size === 2 && byName.get(first!)?.join() === "1,1,1";
+    }, 200);
+    expect(await k.run("rollout", "history", "deploy/web")).toMatch(/^2\s+<none>\n3\s+<none>$/m);
+    expect(await k.run("describe", "deploy", "web")).toMatch(
+      new RegExp(`NewReplicaSet:\\s+${first} \\(1/1 replicas created\\)`),
+    );
+    // No revision history kept: the old ReplicaSet goes.
+    await k.run("patch", "deploy", "web", "-p", '{"spec":{"revisionHistoryLimit":0}}');
+    await eventually(async () => (await replicaSets()).map((r) => r[0]).join() === first, 200);
+  });
+
   it("pods are read-only, and go with their Deployment", async () => {
     const [name] = (await pods())[0]!;
     expect(await fails("delete", "pod", name!)).toContain(
       "(MethodNotAllowed): the server does not allow this method on the requested resource: pods here are the simulated cluster's own, read-only",
     );
     expect(await fails("label", "pod", name!, "x=y")).toContain("MethodNotAllowed");
+    expect(await fails("delete", "rs", "--all")).toContain("MethodNotAllowed");
     expect((await pods())[0]![0]).toBe(name);
     const all = await k.run("get", "all");
     expect(all).toContain(`pod/${name}`);
     expect(all).toContain("service/kubernetes");
     expect(all).toContain("deployment.apps/web");
+    expect(all).toContain("replicaset.apps/web-");
     await k.run("delete", "deploy", "web");
-    await eventually(async () => (await k.run("get", "pods")) === "", 200);
+    await eventually(async () => (await k.run("get", "rs,pods")) === "", 200);
   });
 });

@@ -13,7 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { ApiError } from "../errors.ts";
-import { clone, deepEqual, rfc3339, type KObject } from "../object.ts";
+import { clone, deepEqual, isPlainObject, rfc3339, type KObject } from "../object.ts";
 import type { Registry } from "../registry.ts";
 import { deploymentResource } from "../resources/deployment.ts";
 import type { StoreChange } from "../store/object-store.ts";
@@ -185,17 +185,30 @@ export class DeploymentControllerSim {
 }
 
 /**
- * The ReplicaSet a Deployment's current pod template runs in: `<deployment>-<pod-template-hash>`
- * (a hash of the template, so a new template is a new ReplicaSet). Not served as an object; its
- * name shows in the Deployment's conditions and in its pods' names and owner references.
+ * The ReplicaSet a Deployment's current pod template runs in: `<deployment>-<pod-template-hash>`.
+ * The hash is of the template's meaning, as the real one hashes the Go struct: key order, null
+ * fields (the `creationTimestamp: null` a `rollout undo` writes) and the hash label itself do not
+ * count, so a template restored from an old ReplicaSet names that ReplicaSet again.
+ * actors/replica-set-simulator.ts keeps it as an object; its name shows in the Deployment's
+ * conditions too.
  */
 export function replicaSetOf(d: KObject): { name: string; hash: string } {
   const spec = (d.spec ?? {}) as { template?: unknown };
   const hash = createHash("sha256")
-    .update(JSON.stringify(spec.template ?? {}))
+    .update(JSON.stringify(spec.template ?? {}, canonical))
     .digest("hex")
     .slice(0, 10);
   return { name: `${d.metadata.name}-${hash}`, hash };
+}
+
+function canonical(key: string, value: unknown): unknown {
+  if (!isPlainObject(value)) return value;
+  const sorted: Record<string, unknown> = {};
+  for (const k of Object.keys(value).sort()) {
+    if (value[k] === null || (k === "pod-template-hash" && key === "labels")) continue;
+    sorted[k] = value[k];
+  }
+  return sorted;
 }
 
 /** Like deploymentutil.SetDeploymentCondition: an unchanged condition is left alone; a changed

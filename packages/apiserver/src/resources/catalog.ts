@@ -5,6 +5,7 @@ import { EVENT_FIELD_SELECTORS, eventResource } from "./event.ts";
 import { fooResource } from "./foo.ts";
 import { namespaceResource } from "./namespace.ts";
 import { POD_FIELD_SELECTORS, podResource } from "./pod.ts";
+import { replicaSetResource } from "./replica-set.ts";
 import { serviceResource } from "./service.ts";
 import type { ResourceDef } from "./resource.ts";
 
@@ -14,6 +15,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   podResource,
   serviceResource,
   deploymentResource,
+  replicaSetResource,
   fooResource,
   crdResource,
 ];

@@ -297,7 +297,14 @@ export function App() {
         </button>
       </header>
       <LoadBar session={session} error={error} />
-      <ObjectsPanel session={session} view={view} cluster={cluster} serverMode={conn?.info?.mode} />
+      <ObjectsPanel
+        session={session}
+        view={view}
+        cluster={cluster}
+        serverMode={conn?.info?.mode}
+        readOnly={conn?.info?.readOnly}
+        reachability={conn?.cluster}
+      />
       <main className="center">
         <Legend view={view} onHelp={toggleHelp} />
         <Overview session={session} view={view} />

@@ -1,10 +1,10 @@
 /**
  * What the objects panel says when it has no row: no match for the filter; on the server's live
- * cluster, how to make a Foo; for a trace (a file, a sample, `loopscope replay`), what the trace
+ * cluster, how to make a Foo (for the page's owner, while the cluster answers); for a trace (a file, a sample, `loopscope replay`), what the trace
  * holds and what loopscope reads — never the live advice, which a trace cannot follow.
  */
 import { useMemo } from "react";
-import type { ServerInfo } from "@loopscope/protocol";
+import type { ClusterReachability, ServerInfo } from "@loopscope/protocol";
 import type { TraceSession } from "../store/session.ts";
 import { noFooTrace, sourceList } from "./noFooTrace.ts";
 
@@ -12,16 +12,35 @@ export function NoObjects({
   session,
   search,
   serverMode,
+  readOnly,
+  reachability,
 }: {
   session: TraceSession;
   search: string;
   /** What the page's server serves, once it has said (undefined: no server, or not yet). */
   serverMode?: ServerInfo["mode"];
+  /** A share link's page: it watches, it has no actions. */
+  readOnly?: boolean;
+  /** Whether a kubeconfig's cluster answers (absent: the embedded one, or not heard yet). */
+  reachability?: ClusterReachability;
 }) {
   const q = search.trim();
   if (q && session.store.keyList().length > 0)
     return <p className="muted" data-testid="objects-empty">{`No objects match “${q}”.`}</p>;
   const kind = session.source.kind;
+  if (kind === "live" && serverMode === "live" && reachability && !reachability.reachable)
+    return (
+      <p className="muted" data-testid="objects-empty">
+        No Foos yet, and {reachability.server} is not answering ({reachability.error}): its Foos
+        show here once it is back.
+      </p>
+    );
+  if (kind === "live" && serverMode === "live" && readOnly)
+    return (
+      <p className="muted" data-testid="objects-empty">
+        No Foos yet. This page watches someone’s cluster: its Foos show here as they are made.
+      </p>
+    );
   if (kind === "live" && serverMode === "live")
     return (
       <p className="muted" data-testid="objects-empty">

@@ -1,3 +1,4 @@
+import type { ComponentProps } from "react";
 import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
 import type { TraceEvent } from "@loopscope/trace";
@@ -24,10 +25,11 @@ async function renderPanel(
   session: TraceSession,
   view = new ViewStore(),
   serverMode?: "live" | "replay",
+  live: Pick<ComponentProps<typeof ObjectsPanel>, "readOnly" | "reachability"> = {},
 ) {
   const screen = await render(
     <div style={{ display: "grid", height: 420, width: 340, gridTemplateRows: "minmax(0, 1fr)" }}>
-      <ObjectsPanel session={session} view={view} serverMode={serverMode} />
+      <ObjectsPanel session={session} view={view} serverMode={serverMode} {...live} />
     </div>,
   );
   const panel = screen.container.querySelector("section.objects") as HTMLElement;
@@ -156,6 +158,33 @@ describe("objects table", () => {
     expect(live.querySelector('[data-testid="objects-empty"]')?.textContent).toContain(
       "kubectl apply -f public/manifests/example-foo.yaml",
     );
+    // Not while the cluster does not answer (the create button is off), nor on a share link
+    // (it has no button, and no KUBECONFIG).
+    const { panel: down } = await renderPanel(
+      new TraceSession({ kind: "live" }),
+      undefined,
+      "live",
+      {
+        reachability: {
+          reachable: false,
+          server: "https://10.0.0.1:6443",
+          error: "no answer within 3 s",
+          since: "2026-12-06T12:00:00Z",
+        },
+      },
+    );
+    expect(down.querySelector('[data-testid="objects-empty"]')?.textContent).toBe(
+      "No Foos yet, and https://10.0.0.1:6443 is not answering (no answer within 3 s): its Foos show here once it is back.",
+    );
+    const { panel: shared } = await renderPanel(
+      new TraceSession({ kind: "live" }),
+      undefined,
+      "live",
+      { readOnly: true },
+    );
+    const watching = shared.querySelector('[data-testid="objects-empty"]')?.textContent;
+    expect(watching).toContain("No Foos yet. This page watches");
+    expect(watching).not.toContain("KUBECONFIG");
   });
 
   it("says what a trace without a Foo holds, and never gives a replay the live advice", async () => {

@@ -5,7 +5,7 @@
  * The table draws only the rows in view (see rowWindow.ts): spacer rows above and below stand in
  * for the rest, so 10k Foos scroll like 10 and a refresh while a file loads lays out a screenful.
  */
-import type { ServerInfo } from "@loopscope/protocol";
+import type { ClusterReachability, ServerInfo } from "@loopscope/protocol";
 import type { KeySummary } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
@@ -69,12 +69,18 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   view,
   cluster,
   serverMode,
+  readOnly,
+  reachability,
 }: {
   session: TraceSession;
   view: ViewStore;
   cluster?: ClusterFoos;
   /** What the page's server serves (a live cluster or a replayed file), once it said. */
   serverMode?: ServerInfo["mode"];
+  /** A share link's page: it watches, it has no actions. */
+  readOnly?: boolean;
+  /** Whether a kubeconfig's cluster answers (absent: the embedded one, or not heard yet). */
+  reachability?: ClusterReachability;
 }) {
   useSessionVersion(session, 250);
   const selectedKeys = useViewPick(view, (s) => s.selectedKeys);
@@ -222,7 +228,15 @@ export const ObjectsPanel = memo(function ObjectsPanel({
           <Spacer rows={keys.length - end} />
         </tbody>
       </table>
-      {keys.length === 0 && <NoObjects session={session} search={search} serverMode={serverMode} />}
+      {keys.length === 0 && (
+        <NoObjects
+          session={session}
+          search={search}
+          serverMode={serverMode}
+          readOnly={readOnly}
+          reachability={reachability}
+        />
+      )}
     </section>
   );
 });

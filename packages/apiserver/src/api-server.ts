@@ -20,7 +20,8 @@ import {
 } from "./http/discovery.ts";
 import { hostAllowed } from "./http/host-check.ts";
 import { aggregatedDiscovery } from "./http/negotiation.ts";
-import { openApi, SERVER_VERSION } from "./http/openapi.ts";
+import { openApi } from "./http/openapi.ts";
+import { SERVER_VERSION } from "./server-version.ts";
 import { serveResource } from "./http/resource-handler.ts";
 import { sendError, sendJson } from "./http/respond.ts";
 import { parseResourcePath } from "./http/route.ts";
@@ -61,6 +62,7 @@ class EmbeddedApiServer implements ApiServer {
     registry.seedNamespaces();
     registry.seedFooCrd();
     registry.seedKubernetesService();
+    registry.seedNode();
     const hub = new WatchHub(store, opts.historyWindow ?? 1000);
     this.#writer = new CompetingWriter(registry);
     this.faults = new FaultInjector(hub, this.#writer);

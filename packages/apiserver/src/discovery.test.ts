@@ -48,6 +48,7 @@ describe("discovery", () => {
     );
     expect(core.body.items[0].versions[0].resources.map((x) => x.resource)).toEqual([
       "namespaces",
+      "nodes",
       "events",
       "pods",
       "services",

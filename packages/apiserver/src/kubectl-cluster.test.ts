@@ -2,7 +2,8 @@
  * What users type besides Foos and Deployments, with the real kubectl: `kubectl get pods` and
  * `get rs` show the simulated Deployment's pods (ContainerCreating, then Running; as many as it
  * has replicas) and its ReplicaSets (one per template, rolled back by `rollout undo`), read-only
- * and gone with it; `kubectl get services` the `kubernetes` Service; `kubectl
+ * and gone with it; `kubectl get nodes` the one node they run on; `kubectl get services` the
+ * `kubernetes` Service; `kubectl
  * cluster-info` the control plane's address.
  */
 import { writeFile } from "node:fs/promises";
@@ -61,7 +62,12 @@ describe.skipIf(!kubectl)("kubectl get pods / services, cluster-info", { timeout
     await cleanup();
   });
 
-  it("get services and cluster-info", async () => {
+  it("get services, nodes and cluster-info", async () => {
+    expect(rows(await k.run("get", "nodes"))).toEqual([
+      ["NAME", "STATUS", "ROLES", "AGE", "VERSION"],
+      ["loopscope-node", "Ready", "control-plane", expect.stringMatching(/^\d+s$/), "v1.32.0"],
+    ]);
+    expect(await fails("label", "node", "loopscope-node", "x=y")).toContain("MethodNotAllowed");
     expect(rows(await k.run("get", "services"))).toEqual([
       ["NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"],
       [
@@ -148,6 +154,29 @@ describe.skipIf(!kubectl)("kubectl get pods / services, cluster-info", { timeout
       app: "web",
       "pod-template-hash": pod.metadata.labels["pod-template-hash"],
     });
+    // The node runs them.
+    expect(await k.run("describe", "node", "loopscope-node")).toMatch(
+      /Non-terminated Pods:\s+\(2 in total\)/,
+    );
+    // The cluster's components say so in Events, as on a cluster.
+    expect(await k.run("describe", "deploy", "web")).toMatch(
+      new RegExp(
+        `ScalingReplicaSet +\\S+ +deployment-controller +Scaled up replica set ${rs.name} to 2`,
+      ),
+    );
+    const events = await k.run(
+      "get",
+      "events",
+      "-o",
+      "custom-columns=R:.reason,M:.message,C:.source.component",
+    );
+    for (const [name] of creating)
+      for (const line of [
+        `SuccessfulCreate +Created pod: ${name} +replicaset-controller`,
+        `Scheduled +Successfully assigned default/${name} to loopscope-node +default-scheduler`,
+        `Started +Started container nginx +kubelet`,
+      ])
+        expect(events).toMatch(new RegExp(line));
 
     await k.run("scale", "deploy", "web", "--replicas=3");
     await eventually(

@@ -45,6 +45,7 @@ import {
 import { FOO_CRD } from "./resources/foo-crd.ts";
 import { INITIAL_NAMESPACES, namespaceResource } from "./resources/namespace.ts";
 import { KUBERNETES_SERVICE, serviceResource } from "./resources/service.ts";
+import { loopscopeNode, nodeResource } from "./resources/node.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
 import {
   matchesSelector,
@@ -108,6 +109,11 @@ export class Registry {
   /** Creates the `kubernetes` Service in `default` (once, at startup), as every cluster has. */
   seedKubernetesService(): void {
     this.create(serviceResource, "default", clone(KUBERNETES_SERVICE));
+  }
+
+  /** Creates the simulated cluster's one node (once, at startup). */
+  seedNode(): void {
+    this.create(nodeResource, undefined, loopscopeNode(rfc3339(this.#now())));
   }
 
   /** Creates default and the kube-* namespaces (once, at startup). */

@@ -21,13 +21,12 @@ import { ApiError } from "../errors.ts";
 import { clone, deepEqual, isPlainObject, rfc3339, type KObject } from "../object.ts";
 import type { Registry } from "../registry.ts";
 import { deploymentResource } from "../resources/deployment.ts";
+import { NODE_IP, NODE_NAME } from "../resources/node.ts";
 import { podResource } from "../resources/pod.ts";
 import { replicaSetResource } from "../resources/replica-set.ts";
 import type { StoreChange } from "../store/object-store.ts";
+import { ClusterEvents } from "./cluster-events.ts";
 import { REVISION_ANNOTATION, replicaSetOf } from "./deployment-controller.ts";
-
-/** The one node the simulated pods run on. */
-export const NODE_NAME = "loopscope-node";
 
 const HASH_LABEL = "pod-template-hash";
 
@@ -55,6 +54,7 @@ interface DeploymentSets {
 
 export class ReplicaSetSimulator {
   readonly #registry: Registry;
+  readonly #events: ClusterEvents;
   readonly #deployments = new Map<string, DeploymentSets>();
   readonly #pending = new Map<string, ReturnType<typeof setTimeout>>();
   #nextIp = 0;
@@ -62,6 +62,7 @@ export class ReplicaSetSimulator {
 
   constructor(registry: Registry) {
     this.#registry = registry;
+    this.#events = new ClusterEvents(registry);
   }
 
   start(): void {
@@ -142,7 +143,7 @@ export class ReplicaSetSimulator {
     const rs = this.#writeReplicaSet(d, hash, set, want);
     set.pods = set.pods.filter((pod) => this.#registry.store.get(podResource, namespace, pod));
     // Scaling down removes the newest pods first, as a ReplicaSet does.
-    for (const pod of set.pods.splice(want)) this.#delete(namespace, pod);
+    for (const pod of set.pods.splice(want)) this.#delete(rs, pod);
     while (set.pods.length < want) set.pods.push(this.#createPod(rs));
     set.pods.forEach((pod, i) => this.#setReady(namespace, pod, i < ready));
     this.#writeReplicaSet(d, hash, set, want, { pods: set.pods.length, ready });
@@ -163,7 +164,17 @@ export class ReplicaSetSimulator {
       ...next.metadata.annotations,
       [REVISION_ANNOTATION]: String(set.revision),
     };
+    const from = (existing?.spec as { replicas?: number } | undefined)?.replicas ?? 0;
     (next.spec as Obj).replicas = replicas;
+    if (replicas !== from)
+      this.#events.record(
+        d,
+        "deployment-controller",
+        "ScalingReplicaSet",
+        from === 0
+          ? `Scaled up replica set ${set.name} to ${replicas}`
+          : `Scaled ${replicas > from ? "up" : "down"} replica set ${set.name} to ${replicas} from ${from}`,
+      );
     if (observed) {
       next.status = {
         replicas: observed.pods,
@@ -238,28 +249,64 @@ export class ReplicaSetSimulator {
       spec: { ...spec, nodeName: NODE_NAME, serviceAccountName: "default" },
       status: podStatus(spec, false, this.#ip(), rfc3339(Date.now())),
     });
-    return pod.metadata.name ?? "";
+    const name = pod.metadata.name ?? "";
+    this.#events.record(rs, "replicaset-controller", "SuccessfulCreate", `Created pod: ${name}`);
+    this.#events.record(
+      pod,
+      "default-scheduler",
+      "Scheduled",
+      `Successfully assigned ${pod.metadata.namespace}/${name} to ${NODE_NAME}`,
+    );
+    return name;
   }
 
   #setReady(namespace: string, name: string, ready: boolean): void {
     const pod = this.#registry.store.get(podResource, namespace, name);
     if (!pod) return;
     const status = (pod.status ?? {}) as Obj;
+    const spec = (pod.spec ?? {}) as Obj;
     const next = clone(pod);
     next.status = podStatus(
-      (pod.spec ?? {}) as Obj,
+      spec,
       ready,
       String(status.podIP ?? this.#ip()),
       String(status.startTime ?? rfc3339(Date.now())),
       status,
     );
     if (deepEqual(next.status, pod.status)) return;
-    this.#registry.update(podResource, namespace, name, next);
+    const updated = this.#registry.update(podResource, namespace, name, next);
+    if (!ready || status.phase === "Running") return;
+    for (const c of Array.isArray(spec.containers) ? (spec.containers as Obj[]) : []) {
+      const container = String(c.name);
+      this.#events.record(
+        updated,
+        "kubelet",
+        "Pulled",
+        `Container image "${String(c.image)}" already present on machine`,
+        container,
+      );
+      this.#events.record(
+        updated,
+        "kubelet",
+        "Created",
+        `Created container ${container}`,
+        container,
+      );
+      this.#events.record(
+        updated,
+        "kubelet",
+        "Started",
+        `Started container ${container}`,
+        container,
+      );
+    }
   }
 
-  #delete(namespace: string, name: string): void {
+  #delete(rs: KObject, name: string): void {
+    const namespace = rs.metadata.namespace;
     if (!this.#registry.store.get(podResource, namespace, name)) return;
     this.#registry.delete(podResource, namespace, name);
+    this.#events.record(rs, "replicaset-controller", "SuccessfulDelete", `Deleted pod: ${name}`);
   }
 
   #ip(): string {
@@ -292,7 +339,7 @@ function podStatus(spec: Obj, ready: boolean, ip: string, startTime: string, bef
       condition("ContainersReady", ready),
       condition("PodScheduled", true),
     ],
-    hostIP: "10.89.0.2",
+    hostIP: NODE_IP,
     podIP: ip,
     podIPs: [{ ip }],
     startTime,

@@ -9,18 +9,7 @@ import { createHash } from "node:crypto";
 import { FOO_SCHEMA } from "../resources/foo.ts";
 import { groupVersions } from "../resources/catalog.ts";
 import type { ResourceDef } from "../resources/resource.ts";
-
-export const SERVER_VERSION = {
-  major: "1",
-  minor: "32",
-  gitVersion: "v1.32.0",
-  gitCommit: "loopscope-embedded",
-  gitTreeState: "clean",
-  buildDate: "2026-12-02T00:00:00Z",
-  goVersion: "go1.23.0",
-  compiler: "gc",
-  platform: "linux/amd64",
-};
+import { SERVER_VERSION } from "../server-version.ts";
 
 function gvPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;

@@ -4,6 +4,7 @@ import { deploymentResource } from "./deployment.ts";
 import { EVENT_FIELD_SELECTORS, eventResource } from "./event.ts";
 import { fooResource } from "./foo.ts";
 import { namespaceResource } from "./namespace.ts";
+import { nodeResource } from "./node.ts";
 import { POD_FIELD_SELECTORS, podResource } from "./pod.ts";
 import { replicaSetResource } from "./replica-set.ts";
 import { serviceResource } from "./service.ts";
@@ -11,6 +12,7 @@ import type { ResourceDef } from "./resource.ts";
 
 export const RESOURCES: readonly ResourceDef[] = [
   namespaceResource,
+  nodeResource,
   eventResource,
   podResource,
   serviceResource,

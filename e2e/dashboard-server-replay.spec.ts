@@ -118,6 +118,13 @@ test("a replayed trace past one catch-up loads in the workers and agrees with `l
   await expect(raw).toHaveText(/STAGE\//);
   expect(fileLines.has((await raw.textContent())!)).toBe(true);
   await expect(page.getByTestId("excerpt")).toContainText('"Successfully synced"');
+  // The file rewritten in place (the controller run into it again): the next line says so,
+  // not the new file's text at the old offset.
+  writeFileSync(file, readFileSync(file, "utf8").replace(/^I/gm, "W"));
+  await page.getByTestId("step-next").click();
+  await expect(raw).toHaveText(
+    "(this line can no longer be read: controller.log was rewritten since loopscope replay read it: its lines are no longer this trace's (restart replay to read it again))",
+  );
 
   // What the server could not read is in the Diagnostics tab, by line, with its note on the
   // klog year.

@@ -23,6 +23,7 @@ import type { LoadIssue } from "@loopscope/protocol";
 import { TraceHub } from "../hub/trace-hub.ts";
 import type { RunsFolder } from "../recorded-runs/runs-folder.ts";
 import { NO_OBJECTS } from "../objects/objects-view.ts";
+import { HttpError } from "../http/respond.ts";
 import type { DashboardBackend } from "./backend.ts";
 import { VERSION } from "./version.ts";
 
@@ -97,19 +98,35 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   };
 }
 
+/** Bytes of the file's start compared at each read: a rewrite in place changes them. */
+const HEAD_BYTES = 4096;
+
 /**
  * The file's bytes at any offset, through a handle opened now and kept for the server's life
- * (a replay serves one file until Ctrl-C).
+ * (a replay serves one file until Ctrl-C). A file replaced (an editor's save, a rename over it)
+ * is still read as it was; one appended to keeps its lines where they were. One rewritten in
+ * place (`cmd > file` again) would give other text at the same offsets: a read then fails with
+ * a reason (409) rather than show a line the trace never had.
  */
 async function fileBytes(path: string): Promise<ByteSource> {
   const fh = await open(path, "r");
   const { size } = await fh.stat();
+  const bytesAt = async (at: number, length: number) => {
+    const buf = new Uint8Array(Math.max(0, Math.min(length, size - at)));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, at);
+    return buf.subarray(0, bytesRead);
+  };
+  const head = Buffer.from(await bytesAt(0, HEAD_BYTES));
   return {
     size,
     async read(at, length) {
-      const buf = new Uint8Array(Math.max(0, Math.min(length, size - at)));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, at);
-      return buf.subarray(0, bytesRead);
+      const now = await fh.stat();
+      if (now.size < size || !head.equals(await bytesAt(0, head.length)))
+        throw new HttpError(
+          409,
+          `${basename(path)} was rewritten since loopscope replay read it: its lines are no longer this trace's (restart replay to read it again)`,
+        );
+      return bytesAt(at, length);
     },
   };
 }

@@ -1,6 +1,6 @@
 /** `loopscope replay`'s backend: a saved trace served over the same stream and API, read-only. */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { gzipSync } from "node:zlib";
 import { join } from "node:path";
@@ -82,6 +82,28 @@ describe("replay", () => {
     });
     expect(res.status).toBe(409);
     await client.close();
+  });
+
+  it("reads lines back from a file appended to, and refuses them, saying why, once it is rewritten", async () => {
+    const file = join(dir, "run.log");
+    const text = await readFile(join(REPO_ROOT, "public", "traces", "create-foo.klog.log"), "utf8");
+    await writeFile(file, text);
+    const { loaded } = await serve(file);
+    const last = readTraceText(text).events.at(-1)!;
+    const read = () =>
+      fetch(new URL(`${API.lines}?n=${last.line}`, server!.url), {
+        headers: { [TOKEN_HEADER]: server!.tokens.owner },
+      });
+    expect(loaded.lines).toBeDefined();
+    await appendFile(file, text);
+    expect(await (await read()).json()).toEqual({ [String(last.line)]: last.raw });
+    // `controller > run.log` again: the same offsets hold other lines.
+    await writeFile(file, text.replace(/^I/gm, "W"));
+    const refused = await read();
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { message: string }).message).toBe(
+      "run.log was rewritten since loopscope replay read it: its lines are no longer this trace's (restart replay to read it again)",
+    );
   });
 
   it("reports malformed lines with their line numbers and loads the rest", async () => {

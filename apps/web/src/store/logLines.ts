@@ -37,7 +37,11 @@ export function serverLines(base: URL, token: string): LogLines {
         const url = new URL(API.lines, base);
         url.searchParams.set("n", all.slice(i, i + PER_REQUEST).join(","));
         const res = await fetch(url, { headers: { [TOKEN_HEADER]: token } });
-        if (!res.ok) throw new Error(`reading log lines: HTTP ${res.status}`);
+        if (!res.ok) {
+          // The server says why (a file rewritten since it was read); else its status.
+          const why = (await res.json().catch(() => undefined)) as { message?: string } | undefined;
+          throw new Error(why?.message ?? `reading log lines: HTTP ${res.status}`);
+        }
         const got = (await res.json()) as Record<string, string>;
         for (const [n, text] of Object.entries(got)) out.set(Number(n), text);
       }

@@ -136,7 +136,13 @@ export class TraceSession {
         .read([n])
         .then(
           (m) => this.lineCache.set(n, m.get(n) ?? LINE_GONE),
-          (err: unknown) => this.lineCache.set(n, `${LINE_GONE} (${String(err)})`),
+          (err: unknown) =>
+            this.lineCache.set(
+              n,
+              err instanceof Error
+                ? `(this line can no longer be read: ${err.message})`
+                : LINE_GONE,
+            ),
         )
         .then(() => this.bump());
       this.lineCache.set(n, reading);

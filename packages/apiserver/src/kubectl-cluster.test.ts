@@ -222,6 +222,10 @@ describe.skipIf(!kubectl)("kubectl get pods / services, cluster-info", { timeout
       "(MethodNotAllowed): the server does not allow this method on the requested resource: pods here are the simulated cluster's own, read-only",
     );
     expect(await fails("label", "pod", name!, "x=y")).toContain("MethodNotAllowed");
+    // No container runs in them: logs and exec say so, not "could not find the requested resource".
+    const noContainer = `pod "${name}" stands for a replica in loopscope's simulated cluster: no container runs in it`;
+    expect(await fails("logs", "deploy/web")).toContain(`(BadRequest): ${noContainer}`);
+    expect(await fails("exec", name!, "--", "ls")).toContain(noContainer);
     expect(await fails("delete", "rs", "--all")).toContain("MethodNotAllowed");
     expect((await pods())[0]![0]).toBe(name);
     const all = await k.run("get", "all");

@@ -3,11 +3,18 @@
  * calls the registry and encodes the answer (object, list, Table, Scale or Status).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { ApiError, methodNotAllowed, pathNotFound, unsupportedMediaType } from "../errors.ts";
+import {
+  ApiError,
+  badRequest,
+  methodNotAllowed,
+  pathNotFound,
+  unsupportedMediaType,
+} from "../errors.ts";
 import type { KObject } from "../object.ts";
 import { isPlainObject } from "../object.ts";
 import { patchTypeOf } from "../patch/apply-patch.ts";
 import type { DeleteOptions } from "../registry.ts";
+import { podResource } from "../resources/pod.ts";
 import { apiVersionOf } from "../resources/resource.ts";
 import { getScale, patchScale, updateScale } from "../scale-subresource.ts";
 import { toTable, type IncludeObject } from "../table/table.ts";
@@ -18,6 +25,9 @@ import { decodeProtobufObject } from "./protobuf.ts";
 import { parseJson, readBody, sendJson } from "./respond.ts";
 import type { ResourceRequest } from "./route.ts";
 import { serveWatch } from "./watch-handler.ts";
+
+/** A pod's subresources that reach its running containers. */
+const CONTAINER_SUBRESOURCES = new Set(["log", "exec", "attach", "portforward"]);
 
 function verbOf(method: string, rr: ResourceRequest, watch: boolean): Verb | "deletecollection" {
   switch (method) {
@@ -106,6 +116,12 @@ export async function serveResource(
   query: URLSearchParams,
 ): Promise<void> {
   const { def, namespace, name, subresource } = rr;
+  // `kubectl logs|exec|attach|port-forward` on a simulated pod: say why there is nothing, rather
+  // than a bare 404 ("the server could not find the requested resource") or 405.
+  if (def === podResource && subresource && CONTAINER_SUBRESOURCES.has(subresource))
+    throw badRequest(
+      `pod "${name}" stands for a replica in loopscope's simulated cluster: no container runs in it, so it has no log and nothing to exec into, attach to or forward to`,
+    );
   const method = req.method ?? "GET";
   const watch = query.get("watch") === "true" || query.get("watch") === "1";
   const verb = verbOf(method, rr, watch);

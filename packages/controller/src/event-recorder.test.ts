@@ -52,3 +52,24 @@ it("a refused update is not sent again at once: the next repeat carries the coun
   await recorder.flush();
   expect(await counts()).toEqual([4]);
 });
+
+it("an Event the cluster no longer has (expired after its TTL, or deleted) is created again with its count", async () => {
+  api = await startApiServer();
+  const kc = new KubeConfig();
+  kc.loadFromString(api.kubeconfigYaml());
+  const errors: unknown[] = [];
+  const recorder = new EventRecorder(kc, new AbandonableCalls(), "test", (e) => errors.push(e));
+  const core = kc.makeApiClient(CoreV1Api);
+  const synced = () => recorder.event(FOO, "Normal", "Synced", "Foo synced successfully");
+  const events = async () => (await core.listNamespacedEvent({ namespace: "default" })).items;
+
+  synced();
+  await recorder.flush();
+  const [first] = await events();
+  await core.deleteNamespacedEvent({ name: first!.metadata!.name!, namespace: "default" });
+
+  synced();
+  await recorder.flush();
+  expect((await events()).map((e) => [e.reason, e.count])).toEqual([["Synced", 2]]);
+  expect(errors).toEqual([]);
+});

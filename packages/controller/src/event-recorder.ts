@@ -6,7 +6,9 @@
  *
  * Invariants: at most one request per aggregation key is in flight; repeats arriving meanwhile
  * are folded into the next update, which goes as soon as a request succeeds — after a failure it
- * waits for the next repeat (a cluster that refuses is not asked again at once, in a loop);
+ * waits for the next repeat (a cluster that refuses is not asked again at once, in a loop); an
+ * update of an Event the cluster no longer has (expired after its TTL, an hour on a cluster, or
+ * deleted) creates it again with the whole count, as client-go's recorder does;
  * `flush()` resolves once nothing is pending; failures are reported through `onError` and never
  * thrown into the controller.
  */
@@ -84,39 +86,45 @@ export class EventRecorder {
   ): void {
     const p = (async () => {
       const count = agg.count;
-      try {
-        if (agg.name === undefined) {
-          const name = `${obj.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
-          await this.calls.run((o) =>
-            this.core.createNamespacedEvent(
-              {
-                namespace: obj.namespace,
-                body: {
-                  metadata: { name, namespace: obj.namespace },
-                  involvedObject: obj,
-                  type,
-                  reason,
-                  message,
-                  count,
-                  firstTimestamp: new Date(agg.first),
-                  lastTimestamp: new Date(agg.last),
-                  source: { component: this.component },
-                  reportingComponent: this.component,
-                },
+      const create = async () => {
+        const name = `${obj.name}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
+        await this.calls.run((o) =>
+          this.core.createNamespacedEvent(
+            {
+              namespace: obj.namespace,
+              body: {
+                metadata: { name, namespace: obj.namespace },
+                involvedObject: obj,
+                type,
+                reason,
+                message,
+                count,
+                firstTimestamp: new Date(agg.first),
+                lastTimestamp: new Date(agg.last),
+                source: { component: this.component },
+                reportingComponent: this.component,
               },
-              o,
-            ),
-          );
-          agg.name = name;
-        } else {
-          const named = agg.name;
-          await this.calls.run((o) =>
-            this.core.patchNamespacedEvent(
-              { name: named, namespace: obj.namespace, body: { count, lastTimestamp: agg.last } },
-              setHeaderOptions("Content-Type", PatchStrategy.MergePatch, o),
-            ),
-          );
-        }
+            },
+            o,
+          ),
+        );
+        agg.name = name;
+      };
+      try {
+        const named = agg.name;
+        if (named === undefined) await create();
+        else
+          await this.calls
+            .run((o) =>
+              this.core.patchNamespacedEvent(
+                { name: named, namespace: obj.namespace, body: { count, lastTimestamp: agg.last } },
+                setHeaderOptions("Content-Type", PatchStrategy.MergePatch, o),
+              ),
+            )
+            .catch((err: unknown) => {
+              if ((err as { code?: unknown } | undefined)?.code !== 404) throw err;
+              return create();
+            });
         agg.sentCount = count;
         return true;
       } catch (err) {

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from "node:net";
 import { CompetingWriter } from "./actors/competing-writer.ts";
 import { DeploymentControllerSim } from "./actors/deployment-controller.ts";
+import { EventExpiry } from "./actors/event-expiry.ts";
 import { GarbageCollector } from "./actors/garbage-collector.ts";
 import { ReplicaSetSimulator } from "./actors/replica-set-simulator.ts";
 import { ApiError, pathNotFound } from "./errors.ts";
@@ -79,6 +80,7 @@ class EmbeddedApiServer implements ApiServer {
         stepDelayMs: opts.deploymentStepDelayMs ?? 100,
       }),
       new GarbageCollector(registry, opts.garbageCollectionDelayMs ?? 20),
+      new EventExpiry(registry, opts.eventTtlMs ?? 3_600_000),
       new ReplicaSetSimulator(registry),
     ];
   }

@@ -33,6 +33,8 @@ export interface ApiServerOptions {
   bookmarkIntervalMs?: number;
   /** Delay before the garbage collector removes orphaned dependents (default 20 ms). */
   garbageCollectionDelayMs?: number;
+  /** How long an Event lives after its last write, as kube-apiserver's --event-ttl (default 1 h). */
+  eventTtlMs?: number;
 }
 
 /** Compatible with packages/protocol `FaultState`. */

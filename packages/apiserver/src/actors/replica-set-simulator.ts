@@ -18,7 +18,14 @@
  * so the collector never sees a pod whose owner does not exist yet.
  */
 import { ApiError } from "../errors.ts";
-import { clone, deepEqual, isPlainObject, rfc3339, type KObject } from "../object.ts";
+import {
+  clone,
+  deepEqual,
+  isPlainObject,
+  rfc3339,
+  type KObject,
+  type OwnerReference,
+} from "../object.ts";
 import type { Registry } from "../registry.ts";
 import { deploymentResource } from "../resources/deployment.ts";
 import { NODE_IP, NODE_NAME } from "../resources/node.ts";
@@ -209,16 +216,7 @@ export class ReplicaSetSimulator {
       metadata: {
         name,
         labels,
-        ownerReferences: [
-          {
-            apiVersion: "apps/v1",
-            kind: "Deployment",
-            name: d.metadata.name ?? "",
-            uid: d.metadata.uid ?? "",
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
+        ownerReferences: [controllerRef(d)],
       },
       spec: { replicas: 0, selector, template },
       status: { replicas: 0 },
@@ -235,16 +233,7 @@ export class ReplicaSetSimulator {
       metadata: {
         generateName: `${rs.metadata.name}-`,
         labels: clone(meta.labels ?? {}),
-        ownerReferences: [
-          {
-            apiVersion: "apps/v1",
-            kind: "ReplicaSet",
-            name: rs.metadata.name ?? "",
-            uid: rs.metadata.uid ?? "",
-            controller: true,
-            blockOwnerDeletion: true,
-          },
-        ],
+        ownerReferences: [controllerRef(rs)],
       },
       spec: { ...spec, nodeName: NODE_NAME, serviceAccountName: "default" },
       status: podStatus(spec, false, this.#ip(), rfc3339(Date.now())),
@@ -313,6 +302,19 @@ export class ReplicaSetSimulator {
     const n = this.#nextIp++;
     return `10.244.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
   }
+}
+
+/** The reference a controller's object carries to the object that controls it. */
+function controllerRef(owner: KObject): OwnerReference {
+  const { name = "", uid = "" } = owner.metadata;
+  return {
+    apiVersion: owner.apiVersion ?? "",
+    kind: owner.kind ?? "",
+    name,
+    uid,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
 }
 
 /** A pod's status: Running and ready, or still creating its containers. */

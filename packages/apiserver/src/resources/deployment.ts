@@ -8,6 +8,7 @@ import { deepEqual, isPlainObject, type KObject } from "../object.ts";
 import { formatLabelSelector } from "../selectors.ts";
 import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
+import { POD_TEMPLATE_COLUMNS, podTemplateCells } from "./pod-template-columns.ts";
 import type { ResourceDef } from "./resource.ts";
 
 type Obj = Record<string, unknown>;
@@ -118,12 +119,6 @@ function validateDeployment(d: KObject): FieldError[] {
   return errs;
 }
 
-function containersOf(d: KObject): Obj[] {
-  const spec = (d.spec ?? {}) as Obj;
-  const podSpec = ((spec.template as Obj | undefined)?.spec ?? {}) as Obj;
-  return Array.isArray(podSpec.containers) ? (podSpec.containers as Obj[]) : [];
-}
-
 export function deploymentSelector(d: KObject): string {
   const spec = (d.spec ?? {}) as Obj;
   return formatLabelSelector(spec.selector);
@@ -166,8 +161,7 @@ export const deploymentResource: ResourceDef = {
         "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.",
       ),
       ageColumn(),
-      column("Containers", "string", "Names of each container in the template.", 1),
-      column("Images", "string", "Images referenced by each container in the template.", 1),
+      ...POD_TEMPLATE_COLUMNS,
       column(
         "Selector",
         "string",
@@ -179,15 +173,13 @@ export const deploymentResource: ResourceDef = {
       const spec = (d.spec ?? {}) as Obj;
       const status = (d.status ?? {}) as Obj;
       const n = (v: unknown) => (typeof v === "number" ? v : 0);
-      const containers = containersOf(d);
       return [
         d.metadata.name,
         `${n(status.readyReplicas)}/${n(spec.replicas)}`,
         n(status.updatedReplicas),
         n(status.availableReplicas),
         age(d.metadata.creationTimestamp, now),
-        containers.map((c) => c.name).join(","),
-        containers.map((c) => c.image).join(","),
+        ...podTemplateCells(d),
         deploymentSelector(d),
       ];
     },

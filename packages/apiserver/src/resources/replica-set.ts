@@ -5,21 +5,15 @@
  * Columns as kubectl's ReplicaSet printer: DESIRED, CURRENT, READY, AGE; -o wide adds
  * CONTAINERS, IMAGES and SELECTOR.
  */
-import type { KObject } from "../object.ts";
 import { formatLabelSelector } from "../selectors.ts";
 import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
+import { POD_TEMPLATE_COLUMNS, podTemplateCells } from "./pod-template-columns.ts";
 import { specChanged, type ResourceDef } from "./resource.ts";
 
 type Obj = Record<string, unknown>;
 
 const count = (v: unknown) => (typeof v === "number" ? v : 0);
-
-function containersOf(rs: KObject): Obj[] {
-  const template = ((rs.spec as Obj | undefined)?.template ?? {}) as Obj;
-  const podSpec = (template.spec ?? {}) as Obj;
-  return Array.isArray(podSpec.containers) ? (podSpec.containers as Obj[]) : [];
-}
 
 export const replicaSetResource: ResourceDef = {
   group: "apps",
@@ -56,8 +50,7 @@ export const replicaSetResource: ResourceDef = {
         "The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.",
       ),
       ageColumn(),
-      column("Containers", "string", "Names of each container in the template.", 1),
-      column("Images", "string", "Images referenced by each container in the template.", 1),
+      ...POD_TEMPLATE_COLUMNS,
       column(
         "Selector",
         "string",
@@ -68,15 +61,13 @@ export const replicaSetResource: ResourceDef = {
     cells(rs, now) {
       const spec = (rs.spec ?? {}) as Obj;
       const status = (rs.status ?? {}) as Obj;
-      const containers = containersOf(rs);
       return [
         rs.metadata.name,
         count(spec.replicas),
         count(status.replicas),
         count(status.readyReplicas),
         age(rs.metadata.creationTimestamp, now),
-        containers.map((c) => c.name).join(","),
-        containers.map((c) => c.image).join(","),
+        ...podTemplateCells(rs),
         formatLabelSelector(spec.selector),
       ];
     },

@@ -10,6 +10,8 @@
  *   `status.readyReplicas` of them Running and ready, the others ContainerCreating; the newest
  *   older one wants `status.replicas − status.updatedReplicas` while a rollout replaces them;
  * - old ReplicaSets with no pods beyond the Deployment's `revisionHistoryLimit` are deleted;
+ * - a Deployment made again waits for its deleted namesake's ReplicaSet to be collected, and
+ *   adopts one left orphaned (`--cascade=orphan`) with its pods;
  * - each pod is named `<replicaset>-<5 chars>` and owned by its ReplicaSet. A deleted Deployment's
  *   ReplicaSets, and then their pods, go through the garbage collector, as on a cluster.
  *
@@ -36,6 +38,14 @@ import { ClusterEvents } from "./cluster-events.ts";
 import { REVISION_ANNOTATION, replicaSetOf } from "./deployment-controller.ts";
 
 const HASH_LABEL = "pod-template-hash";
+
+/**
+ * The current template's ReplicaSet name is still another Deployment's: one of the same name,
+ * deleted, whose ReplicaSet the garbage collector has yet to take (the Foo controller recreates a
+ * deleted Deployment at once). The reconcile is tried again this much later.
+ */
+class NameHeld extends Error {}
+const NAME_HELD_RETRY_MS = 50;
 
 type Obj = Record<string, unknown>;
 
@@ -85,20 +95,24 @@ export class ReplicaSetSimulator {
 
   #onChange(c: StoreChange): void {
     if (c.resource !== deploymentResource) return;
-    const uid = c.object.metadata.uid ?? "";
+    const { uid = "", namespace = "default", name = "" } = c.object.metadata;
+    this.#schedule(uid, namespace, name, 0);
+  }
+
+  #schedule(uid: string, namespace: string, name: string, delayMs: number): void {
     if (this.#pending.has(uid)) return;
-    const { namespace, name } = c.object.metadata;
     this.#pending.set(
       uid,
       setTimeout(() => {
         this.#pending.delete(uid);
         try {
-          this.#reconcile(uid, namespace ?? "default", name ?? "");
+          this.#reconcile(uid, namespace, name);
         } catch (e) {
+          if (e instanceof NameHeld) this.#schedule(uid, namespace, name, NAME_HELD_RETRY_MS);
           // The garbage collector or a namespace deletion got there first; the next change tries again.
-          if (!(e instanceof ApiError)) throw e;
+          else if (!(e instanceof ApiError)) throw e;
         }
-      }, 0),
+      }, delayMs),
     );
   }
 
@@ -166,7 +180,18 @@ export class ReplicaSetSimulator {
   ): KObject {
     const namespace = d.metadata.namespace ?? "default";
     const existing = this.#registry.store.get(replicaSetResource, namespace, set.name);
+    const controller = existing?.metadata.ownerReferences?.find((r) => r.controller);
+    if (controller && controller.uid !== d.metadata.uid) throw new NameHeld();
     const next = existing ? clone(existing) : this.#newReplicaSet(d, hash, set.name);
+    if (existing && !controller) {
+      // An orphan (its Deployment deleted with --cascade=orphan) of this template: adopted, with
+      // its pods, as the Deployment controller claims the ReplicaSets its selector matches.
+      next.metadata.ownerReferences = [...(next.metadata.ownerReferences ?? []), controllerRef(d)];
+      set.pods = this.#registry.store
+        .list(podResource, namespace)
+        .filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === existing.metadata.uid))
+        .map((p) => p.metadata.name ?? "");
+    }
     next.metadata.annotations = {
       ...next.metadata.annotations,
       [REVISION_ANNOTATION]: String(set.revision),

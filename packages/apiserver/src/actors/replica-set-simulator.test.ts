@@ -1,0 +1,80 @@
+/**
+ * The simulated ReplicaSets against a Deployment deleted and made again at once with the same
+ * template (the "deleted child" lesson: the Foo controller recreates its Deployment): the new
+ * Deployment's ReplicaSet has the old one's name, and the old one is still there until the
+ * garbage collector takes it.
+ */
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "../index.ts";
+import {
+  DEPLOYMENTS,
+  RawClient,
+  deploymentBody,
+  eventually,
+  type KObj,
+} from "../testing/raw-client.ts";
+
+let server: ApiServer;
+let c: RawClient;
+
+beforeAll(async () => {
+  server = await startApiServer({
+    deploymentReadyDelayMs: 60,
+    deploymentStepDelayMs: 5,
+    garbageCollectionDelayMs: 300,
+  });
+  c = new RawClient(server.url);
+});
+afterAll(() => server.stop());
+
+const list = async (path: string) => (await c.get<{ items: KObj[] }>(path)).body.items;
+const ownedBy = (o: KObj, uid: string | undefined) =>
+  (o.metadata.ownerReferences as { uid: string }[] | undefined)?.some((r) => r.uid === uid);
+const RS = "/apis/apps/v1/namespaces/default/replicasets";
+const PODS = "/api/v1/namespaces/default/pods";
+
+/** The Deployment's ReplicaSets and their pods, as owner uid → names. */
+async function owned(deployUid: string) {
+  const sets = (await list(RS)).filter((rs) => ownedBy(rs, deployUid));
+  const pods = (await list(PODS)).filter((p) => sets.some((rs) => ownedBy(p, rs.metadata.uid)));
+  return { sets, pods, allPods: await list(PODS) };
+}
+
+it("a Deployment made again at once gets its ReplicaSet and pods once the old ones are collected", async () => {
+  const first = await c.post<KObj>(DEPLOYMENTS, deploymentBody("again", 2));
+  await eventually(async () => (await owned(first.body.metadata.uid!)).pods.length === 2);
+  await c.delete(`${DEPLOYMENTS}/again`);
+  const second = await c.post<KObj>(DEPLOYMENTS, deploymentBody("again", 2));
+  expect(second.status).toBe(201);
+  const uid = second.body.metadata.uid!;
+  await eventually(async () => {
+    const { sets, pods, allPods } = await owned(uid);
+    return sets.length === 1 && pods.length === 2 && allPods.length === 2;
+  });
+  // …and stays so: nothing of the old Deployment's takes it back.
+  await new Promise((r) => setTimeout(r, 300));
+  const { sets, pods, allPods } = await owned(uid);
+  expect([sets.length, pods.length, allPods.length]).toEqual([1, 2, 2]);
+});
+
+it("a Deployment made again over its orphaned ReplicaSet adopts it and its pods", async () => {
+  const first = await c.post<KObj>(DEPLOYMENTS, deploymentBody("orphans", 2));
+  await eventually(async () => (await owned(first.body.metadata.uid!)).pods.length === 2);
+  await c.delete(`${DEPLOYMENTS}/orphans`, { propagationPolicy: "Orphan" });
+  // Orphaned: the ReplicaSet loses its owner, the pods stay.
+  await eventually(async () =>
+    (await list(RS)).some(
+      (rs) => rs.metadata.name.startsWith("orphans-") && !rs.metadata.ownerReferences?.length,
+    ),
+  );
+  const second = await c.post<KObj>(DEPLOYMENTS, deploymentBody("orphans", 2));
+  const uid = second.body.metadata.uid!;
+  await eventually(async () => (await owned(uid)).sets.length === 1);
+  await new Promise((r) => setTimeout(r, 300));
+  // Its pods are the Deployment's: replaced as the new rollout starts from none (a simplification
+  // of the simulation), never left beside new ones.
+  const { sets, pods } = await owned(uid);
+  expect(sets).toHaveLength(1);
+  expect(pods).toHaveLength(2);
+  expect((await list(PODS)).filter((p) => p.metadata.name.startsWith("orphans-"))).toHaveLength(2);
+});

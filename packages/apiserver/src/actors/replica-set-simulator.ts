@@ -198,15 +198,6 @@ export class ReplicaSetSimulator {
     };
     const from = (existing?.spec as { replicas?: number } | undefined)?.replicas ?? 0;
     (next.spec as Obj).replicas = replicas;
-    if (replicas !== from)
-      this.#events.record(
-        d,
-        "deployment-controller",
-        "ScalingReplicaSet",
-        from === 0
-          ? `Scaled up replica set ${set.name} to ${replicas}`
-          : `Scaled ${replicas > from ? "up" : "down"} replica set ${set.name} to ${replicas} from ${from}`,
-      );
     if (observed) {
       next.status = {
         replicas: observed.pods,
@@ -218,10 +209,21 @@ export class ReplicaSetSimulator {
         observedGeneration: existing?.metadata.generation ?? 1,
       };
     }
-    if (!existing) return this.#registry.create(replicaSetResource, namespace, next);
-    if (deepEqual(next, existing)) return existing;
+    if (existing && deepEqual(next, existing)) return existing;
     delete next.metadata.resourceVersion;
-    return this.#registry.update(replicaSetResource, namespace, set.name, next);
+    const written = existing
+      ? this.#registry.update(replicaSetResource, namespace, set.name, next)
+      : this.#registry.create(replicaSetResource, namespace, next);
+    if (replicas !== from)
+      this.#events.record(
+        d,
+        "deployment-controller",
+        "ScalingReplicaSet",
+        from === 0
+          ? `Scaled up replica set ${set.name} to ${replicas}`
+          : `Scaled ${replicas > from ? "up" : "down"} replica set ${set.name} to ${replicas} from ${from}`,
+      );
+    return written;
   }
 
   #newReplicaSet(d: KObject, hash: string, name: string): KObject {

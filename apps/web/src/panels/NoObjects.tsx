@@ -1,7 +1,8 @@
 /**
  * What the objects panel says when it has no row: no match for the filter; on the server's live
- * cluster, how to make a Foo (for the page's owner, while the cluster answers); for a trace (a file, a sample, `loopscope replay`), what the trace
- * holds and what loopscope reads — never the live advice, which a trace cannot follow.
+ * cluster, how to make a Foo (for the page's owner, while the cluster answers; else why not); for
+ * a trace (a file, a sample, `loopscope replay`), what the trace holds and what loopscope reads —
+ * never the live advice, which a trace cannot follow.
  */
 import { useMemo } from "react";
 import type { ClusterReachability, ServerInfo } from "@loopscope/protocol";

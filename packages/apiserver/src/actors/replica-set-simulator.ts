@@ -109,7 +109,8 @@ export class ReplicaSetSimulator {
           this.#reconcile(uid, namespace, name);
         } catch (e) {
           if (e instanceof NameHeld) this.#schedule(uid, namespace, name, NAME_HELD_RETRY_MS);
-          // The garbage collector or a namespace deletion got there first; the next change tries again.
+          // The garbage collector or a namespace deletion got there first: the next change
+          // tries again.
           else if (!(e instanceof ApiError)) throw e;
         }
       }, delayMs),

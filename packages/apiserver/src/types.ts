@@ -27,7 +27,10 @@ export interface ApiServerOptions {
   deploymentStepDelayMs?: number;
   /** Makes uids and generated names reproducible. */
   seed?: number;
-  /** How many store events a watch can resume from before it gets 410 Expired (default 1000). */
+  /**
+   * How many changes of each resource type a watch can resume from before it gets 410 Expired
+   * (default 1000): per type, as kube-apiserver's watch cache.
+   */
   historyWindow?: number;
   /** Interval of BOOKMARK events on watches that allow them (default 5000 ms). */
   bookmarkIntervalMs?: number;

@@ -85,6 +85,28 @@ describe("watch", () => {
     expect(w.events[0].object.message).toMatch(/^too old resource version: \d+ \(\d+\)$/);
   });
 
+  it("keeps the history window per resource type: other kinds' changes do not expire a Foo watch", async () => {
+    const quiet = await c.createFoo("quiet");
+    // Many more changes than the window holds, none of them a Foo's (Events: pods and
+    // controllers churn them on a cluster).
+    for (let i = 0; i < 25; i++) {
+      const r = await c.post("/api/v1/namespaces/default/events", {
+        metadata: { name: `churn-${i}` },
+        involvedObject: { kind: "Pod", namespace: "default", name: "p" },
+        reason: "Churn",
+      });
+      expect(r.status).toBe(201);
+    }
+    const w = await c.watch(`${FOOS}?watch=true&resourceVersion=${quiet.metadata.resourceVersion}`);
+    await c.createFoo("after-churn");
+    const events = await w.until((e) => e.length >= 1);
+    w.close();
+    expect(events[0]).toMatchObject({
+      type: "ADDED",
+      object: { metadata: { name: "after-churn" } },
+    });
+  });
+
   it("sends BOOKMARKs only when allowed", async () => {
     const w = await c.watch(
       `${FOOS}?watch=true&allowWatchBookmarks=true&resourceVersion=${(await c.createFoo("bm")).metadata.resourceVersion}`,

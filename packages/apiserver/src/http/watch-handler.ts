@@ -82,11 +82,10 @@ export function serveWatch(
     return encode("BOOKMARK", { kind: def.kind, apiVersion: apiVersionOf(def), metadata });
   };
 
-  if (ctx.faults.takeExpiredWatch() || (fromRv !== undefined && fromRv < ctx.hub.compactedRv)) {
+  const compactedRv = ctx.hub.compactedRv(def);
+  if (ctx.faults.takeExpiredWatch() || (fromRv !== undefined && fromRv < compactedRv)) {
     const requested = fromRv ?? ctx.registry.store.currentRv;
-    res.end(
-      encode("ERROR", expired(requested, Math.max(ctx.hub.compactedRv + 1, requested + 1)).status),
-    );
+    res.end(encode("ERROR", expired(requested, Math.max(compactedRv + 1, requested + 1)).status));
     return;
   }
 

@@ -1,12 +1,13 @@
 /**
- * Fans store changes out to watchers and keeps a bounded history so a watch can resume from a
- * recent resourceVersion.
+ * Fans store changes out to watchers and keeps a bounded history per resource type so a watch can
+ * resume from a recent resourceVersion — per type, as kube-apiserver's watch cache is, so a Foo
+ * watch resumes after a drop however many pods and Events changed meanwhile.
  *
  * Invariants:
  * - a watcher receives every matching change with rv > its start RV, in RV order, exactly once:
  *   replay from history and live registration happen in one synchronous step;
- * - `compactedRv` is the largest RV whose successors may be missing from history; a watch from
- *   an RV below it is Expired (410), one at or above it is served completely;
+ * - `compactedRv(type)` is the largest RV whose successors of that type may be missing from its
+ *   history; a watch from an RV below it is Expired (410), one at or above it is served completely;
  * - a selector-filtered watcher sees an object entering its selection as ADDED and leaving it as
  *   DELETED, as on a real server.
  */
@@ -38,16 +39,23 @@ export interface Watcher {
 
 export type StartResult = { ok: true; cancel: () => void } | { ok: false; oldest: number };
 
+/** One resource type's recent changes. */
+interface History {
+  changes: StoreChange[];
+  compactedRv: number;
+}
+
 export class WatchHub {
-  readonly #history: StoreChange[] = [];
+  readonly #histories = new Map<ResourceDef, History>();
   #started = 0;
   readonly #capacity: number;
-  #compactedRv: number;
+  /** What the hub cannot replay for any type: the changes made before it existed. */
+  readonly #startRv: number;
   readonly #watchers = new Set<Watcher>();
 
   constructor(store: ObjectStore, capacity: number) {
     this.#capacity = Math.max(1, capacity);
-    this.#compactedRv = store.currentRv;
+    this.#startRv = store.currentRv;
     store.subscribe((c) => this.#onChange(c));
   }
 
@@ -60,8 +68,14 @@ export class WatchHub {
     return this.#started;
   }
 
-  get compactedRv(): number {
-    return this.#compactedRv;
+  compactedRv(resource: ResourceDef): number {
+    return this.#historyOf(resource).compactedRv;
+  }
+
+  #historyOf(resource: ResourceDef): History {
+    let h = this.#histories.get(resource);
+    if (!h) this.#histories.set(resource, (h = { changes: [], compactedRv: this.#startRv }));
+    return h;
   }
 
   /**
@@ -70,8 +84,9 @@ export class WatchHub {
    */
   start(watcher: Watcher, fromRv: number | undefined): StartResult {
     if (fromRv !== undefined) {
-      if (fromRv < this.#compactedRv) return { ok: false, oldest: this.#compactedRv + 1 };
-      for (const change of this.#history) {
+      const history = this.#historyOf(watcher.spec.resource);
+      if (fromRv < history.compactedRv) return { ok: false, oldest: history.compactedRv + 1 };
+      for (const change of history.changes) {
         if (change.rv > fromRv) this.#deliver(watcher, change);
       }
     }
@@ -100,10 +115,11 @@ export class WatchHub {
   }
 
   #onChange(change: StoreChange): void {
-    this.#history.push(change);
-    if (this.#history.length > this.#capacity) {
-      const dropped = this.#history.splice(0, this.#history.length - this.#capacity);
-      this.#compactedRv = dropped[dropped.length - 1].rv;
+    const history = this.#historyOf(change.resource);
+    history.changes.push(change);
+    if (history.changes.length > this.#capacity) {
+      const dropped = history.changes.splice(0, history.changes.length - this.#capacity);
+      history.compactedRv = dropped[dropped.length - 1].rv;
     }
     for (const w of this.#watchers) this.#deliver(w, change);
   }

@@ -183,22 +183,29 @@ export class ReplicaSetSimulator {
     const existing = this.#registry.store.get(replicaSetResource, namespace, set.name);
     const controller = existing?.metadata.ownerReferences?.find((r) => r.controller);
     if (controller && controller.uid !== d.metadata.uid) throw new NameHeld();
-    const next = existing ? clone(existing) : this.#newReplicaSet(d, hash, set.name);
-    if (existing && !controller) {
+    const base = existing ?? this.#newReplicaSet(d, hash, set.name);
+    const adopt = existing !== undefined && !controller;
+    if (adopt) {
       // An orphan (its Deployment deleted with --cascade=orphan) of this template: adopted, with
       // its pods, as the Deployment controller claims the ReplicaSets its selector matches.
-      next.metadata.ownerReferences = [...(next.metadata.ownerReferences ?? []), controllerRef(d)];
       set.pods = this.#registry.store
         .list(podResource, namespace)
         .filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === existing.metadata.uid))
         .map((p) => p.metadata.name ?? "");
     }
-    next.metadata.annotations = {
-      ...next.metadata.annotations,
-      [REVISION_ANNOTATION]: String(set.revision),
+    // Shallow copies: the registry copies what it stores, and the stored snapshot is frozen.
+    const next: KObject = {
+      ...base,
+      metadata: {
+        ...base.metadata,
+        annotations: { ...base.metadata.annotations, [REVISION_ANNOTATION]: String(set.revision) },
+        ...(adopt && {
+          ownerReferences: [...(base.metadata.ownerReferences ?? []), controllerRef(d)],
+        }),
+      },
+      spec: { ...(base.spec as Obj), replicas },
     };
     const from = (existing?.spec as { replicas?: number } | undefined)?.replicas ?? 0;
-    (next.spec as Obj).replicas = replicas;
     if (observed) {
       next.status = {
         replicas: observed.pods,
@@ -282,16 +289,18 @@ export class ReplicaSetSimulator {
     if (!pod) return;
     const status = (pod.status ?? {}) as Obj;
     const spec = (pod.spec ?? {}) as Obj;
-    const next = clone(pod);
-    next.status = podStatus(
+    const nextStatus = podStatus(
       spec,
       ready,
       String(status.podIP ?? this.#ip()),
       String(status.startTime ?? rfc3339(Date.now())),
       status,
     );
-    if (deepEqual(next.status, pod.status)) return;
-    const updated = this.#registry.update(podResource, namespace, name, next);
+    if (deepEqual(nextStatus, pod.status)) return;
+    const updated = this.#registry.update(podResource, namespace, name, {
+      ...pod,
+      status: nextStatus,
+    });
     if (!ready || status.phase === "Running") return;
     for (const c of Array.isArray(spec.containers) ? (spec.containers as Obj[]) : []) {
       const container = String(c.name);

@@ -7,8 +7,10 @@
  * - the WebSocket refuses a foreign Origin and a missing token; a share-token socket that sends
  *   action-shaped messages changes nothing;
  * - oversized and malformed WebSocket and HTTP messages are refused and the server keeps serving;
- * - 1,000 idle WebSocket connections are held at once while a further client still streams.
- * (A client that never reads: stream.test.ts bounds the server's buffer for it.)
+ * - 1,000 idle WebSocket connections are held at once while a further client still streams;
+ * - 40 clients that stop reading cost the server at most its per-client bound each (high water
+ *   plus one batch), a reading client still streams, and each stalled one, once it reads again,
+ *   gets every event (stream.test.ts bounds it for one client).
  */
 import { request } from "node:http";
 import { connect } from "node:net";
@@ -256,4 +258,48 @@ describe("many idle connections", { timeout: 120_000 }, () => {
   function open() {
     return new WebSocket(`ws://127.0.0.1:${server.port}${API.ws}?token=${server.tokens.owner}`);
   }
+});
+
+describe("many clients that stop reading", { timeout: 120_000 }, () => {
+  it("each costs the server at most its bound; every one gets every event once it reads again", async () => {
+    const STALLED = 40;
+    const clients = Array.from(
+      { length: STALLED },
+      () => new StreamClient({ baseUrl: server.url, token: server.tokens.owner, keep: false }),
+    );
+    await Promise.all(clients.map((c) => c.connect()));
+    const start = hub.lastSeq;
+    await Promise.all(clients.map((c) => c.waitFor(start)));
+    const socketOf = (c: StreamClient) =>
+      (c as unknown as { ws: { _socket: { pause(): void; resume(): void } } }).ws._socket;
+    for (const c of clients) socketOf(c).pause();
+    const before = process.memoryUsage();
+    // ~4 MB of events, far past each client's high water (1 MiB) plus a batch.
+    const big = "x".repeat(500);
+    for (let round = 0; round < 8; round++) {
+      for (let i = 0; i < 1000; i++)
+        hub.push({ stage: "enqueue", ts: i, key: "stalled/x", src: big });
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    const after = process.memoryUsage();
+    // Each batch is at most 1000 events of ~600 B on the wire.
+    expect(server.stream.peakBuffered()).toBeLessThan(1024 * 1024 + 1000 * 700);
+    const reader = new StreamClient({
+      baseUrl: server.url,
+      token: server.tokens.owner,
+      keep: false,
+    });
+    await reader.connect();
+    await reader.waitFor(hub.lastSeq);
+    await reader.close();
+    console.log(
+      `${STALLED} stalled clients: server peak buffer per client ${(server.stream.peakBuffered() / 2 ** 20).toFixed(2)} MiB; ` +
+        `process growth (both ends, garbage included) heap ${((after.heapUsed - before.heapUsed) / 2 ** 20).toFixed(0)} MB, ` +
+        `external ${((after.external - before.external) / 2 ** 20).toFixed(0)} MB`,
+    );
+    for (const c of clients) socketOf(c).resume();
+    await Promise.all(clients.map((c) => c.waitFor(hub.lastSeq)));
+    expect(clients.flatMap((c) => c.violations)).toEqual([]);
+    await Promise.all(clients.map((c) => c.close()));
+  });
 });

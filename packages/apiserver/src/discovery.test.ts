@@ -70,6 +70,7 @@ describe("discovery", () => {
       "apps",
       "samplecontroller.k8s.io",
       "apiextensions.k8s.io",
+      "coordination.k8s.io",
     ]);
     const apps = await c.get<{ resources: { name: string; kind: string }[] }>("/apis/apps/v1");
     expect(apps.body.resources.map((r) => r.name)).toEqual([

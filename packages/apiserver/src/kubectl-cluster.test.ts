@@ -2,7 +2,8 @@
  * What users type besides Foos and Deployments, with the real kubectl: `kubectl get pods` and
  * `get rs` show the simulated Deployment's pods (ContainerCreating, then Running; as many as it
  * has replicas) and its ReplicaSets (one per template, rolled back by `rollout undo`), read-only
- * and gone with it; `kubectl get nodes` the one node they run on; `kubectl get services` the
+ * and gone with it; `kubectl get nodes` the one node they run on, and its lease beside any
+ * leader election's; `kubectl get services` the
  * `kubernetes` Service; `kubectl
  * cluster-info` the control plane's address.
  */
@@ -68,6 +69,34 @@ describe.skipIf(!kubectl)("kubectl get pods / services, cluster-info", { timeout
       ["loopscope-node", "Ready", "control-plane", expect.stringMatching(/^\d+s$/), "v1.32.0"],
     ]);
     expect(await fails("label", "node", "loopscope-node", "x=y")).toContain("MethodNotAllowed");
+    // Its heartbeat lease, and leases as client-go's leader election writes them: MicroTimes
+    // kept to the microsecond, the form Go clients parse (describe node failed on "…Z").
+    expect(await k.run("describe", "node", "loopscope-node")).toMatch(
+      /Lease:\s+HolderIdentity:\s+loopscope-node/,
+    );
+    const lease = join(k.env.HOME as string, "lease.yaml");
+    await writeFile(
+      lease,
+      `apiVersion: coordination.k8s.io/v1
+kind: Lease
+metadata: {name: sample-controller, namespace: kube-system}
+spec: {holderIdentity: forge_1, leaseDurationSeconds: 15, renewTime: "2026-12-06T17:00:05.654321Z", acquireTime: "2026-12-06T17:00:00.1Z"}
+`,
+    );
+    await k.run("apply", "-f", lease);
+    expect(rows(await k.run("get", "leases", "-A"))).toEqual([
+      ["NAMESPACE", "NAME", "HOLDER", "AGE"],
+      ["kube-node-lease", "loopscope-node", "loopscope-node", expect.any(String)],
+      ["kube-system", "sample-controller", "forge_1", expect.any(String)],
+    ]);
+    expect(
+      JSON.parse(
+        await k.run("get", "lease", "-n", "kube-system", "sample-controller", "-o", "json"),
+      ).spec,
+    ).toMatchObject({
+      renewTime: "2026-12-06T17:00:05.654321Z",
+      acquireTime: "2026-12-06T17:00:00.100000Z",
+    });
     expect(rows(await k.run("get", "services"))).toEqual([
       ["NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP", "PORT(S)", "AGE"],
       [

@@ -99,12 +99,17 @@ export function rfc3339(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(".000Z", "Z");
 }
 
-const FRACTIONAL_TIME = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+Z$/;
+const RFC3339_UTC = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z$/;
+
+/** The metav1.MicroTime fields of the served kinds (Events, Leases); every other time is metav1.Time. */
+const MICRO_TIME_KEYS = new Set(["eventTime", "lastObservedTime", "acquireTime", "renewTime"]);
 
 /**
- * metav1.Time has whole-second precision: a client that re-serializes a JS Date sends
- * "…:06.000Z", which the real server decodes and stores as "…:06Z". Doing the same keeps such
- * writes no-ops. Applies to keys named *Timestamp / *Time except the micro-precision eventTime.
+ * Times as the real server stores them. metav1.Time has whole-second precision: a client that
+ * re-serializes a JS Date sends "…:06.000Z", which the real server decodes and stores as "…:06Z";
+ * doing the same keeps such writes no-ops. metav1.MicroTime is written with exactly six decimals
+ * ("…:06.123000Z"), the form Go clients parse it in (client-go's leader election reads a Lease's
+ * renewTime so). Applies to keys named *Timestamp / *Time.
  */
 export function normalizeTimes(v: unknown): void {
   if (Array.isArray(v)) {
@@ -113,9 +118,12 @@ export function normalizeTimes(v: unknown): void {
   }
   if (!isPlainObject(v)) return;
   for (const [k, x] of Object.entries(v)) {
-    if (typeof x === "string" && k !== "eventTime" && /(Timestamp|Time)$/.test(k)) {
-      const m = FRACTIONAL_TIME.exec(x);
-      if (m) v[k] = `${m[1]}Z`;
+    if (typeof x === "string" && /(Timestamp|Time)$/.test(k)) {
+      const m = RFC3339_UTC.exec(x);
+      if (!m) continue;
+      v[k] = MICRO_TIME_KEYS.has(k)
+        ? `${m[1]}.${(m[2] ?? "").padEnd(6, "0").slice(0, 6)}Z`
+        : `${m[1]}Z`;
     } else {
       normalizeTimes(x);
     }

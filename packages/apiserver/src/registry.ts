@@ -45,6 +45,7 @@ import {
 import { FOO_CRD } from "./resources/foo-crd.ts";
 import { INITIAL_NAMESPACES, namespaceResource } from "./resources/namespace.ts";
 import { KUBERNETES_SERVICE, serviceResource } from "./resources/service.ts";
+import { leaseResource, nodeLease } from "./resources/lease.ts";
 import { loopscopeNode, nodeResource } from "./resources/node.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
 import {
@@ -111,9 +112,11 @@ export class Registry {
     this.create(serviceResource, "default", clone(KUBERNETES_SERVICE));
   }
 
-  /** Creates the simulated cluster's one node (once, at startup). */
+  /** Creates the simulated cluster's one node and its heartbeat lease (once, at startup). */
   seedNode(): void {
-    this.create(nodeResource, undefined, loopscopeNode(rfc3339(this.#now())));
+    const now = rfc3339(this.#now());
+    this.create(nodeResource, undefined, loopscopeNode(now));
+    this.create(leaseResource, "kube-node-lease", nodeLease(now));
   }
 
   /** Creates default and the kube-* namespaces (once, at startup). */

@@ -3,6 +3,7 @@ import { crdResource } from "./crd.ts";
 import { deploymentResource } from "./deployment.ts";
 import { EVENT_FIELD_SELECTORS, eventResource } from "./event.ts";
 import { fooResource } from "./foo.ts";
+import { leaseResource } from "./lease.ts";
 import { namespaceResource } from "./namespace.ts";
 import { nodeResource } from "./node.ts";
 import { POD_FIELD_SELECTORS, podResource } from "./pod.ts";
@@ -20,6 +21,7 @@ export const RESOURCES: readonly ResourceDef[] = [
   replicaSetResource,
   fooResource,
   crdResource,
+  leaseResource,
 ];
 
 export function findResource(

@@ -10,13 +10,15 @@
  *   parsed whole at `end()`.
  * - Never throws on input: a broken line or record becomes a diagnostic with its line number
  *   (or its index in `traceEvents` when the file is parsed whole), and the rest still loads.
- * - Events come out in file order with `seq` kept while it increases, renumbered otherwise (the
- *   original then in `extra.fileSeq`) — the same rule as the JSONL reader.
+ * - Events come out in file order with `seq` kept while it increases, shifted from where it does
+ *   not (the original then in `extra.fileSeq`), causeSeqs followed — the JSONL reader's rule
+ *   (reader/file-seqs.ts).
  */
 import type { TraceEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
 import { LineSplitter } from "../lines/splitter.ts";
 import { decodeEvent } from "../jsonl/decode-event.ts";
+import { FileSeqs } from "../reader/file-seqs.ts";
 import { chromeEventProblem } from "./chrome-format.ts";
 
 const RECORD_CATS = new Set(["stage", "done", "note"]);
@@ -44,7 +46,7 @@ export class ChromeTraceReader {
   private mode: "unknown" | "lines" | "whole" = "unknown";
   private whole: string[] = [];
   private out: TraceEvent[] = [];
-  private nextSeq = 1;
+  private readonly seqs = new FileSeqs();
   private readonly onLine = (line: string, no: number) => this.line(line, no);
 
   push(chunk: Uint8Array | string): TraceEvent[] {
@@ -130,11 +132,7 @@ export class ChromeTraceReader {
       return;
     }
     const e = r.event;
-    if (r.hasSeq && e.seq >= this.nextSeq) this.nextSeq = e.seq + 1;
-    else {
-      if (r.hasSeq) e.extra = { ...e.extra, fileSeq: e.seq };
-      e.seq = this.nextSeq++;
-    }
+    this.seqs.number(e, r.hasSeq);
     this.events++;
     this.out.push(e);
   }

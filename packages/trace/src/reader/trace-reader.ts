@@ -6,8 +6,10 @@
  * - Never throws on input: unreadable lines become diagnostics (with 1-based line numbers) and
  *   every readable line is kept.
  * - Events come out in file order, numbered by `seq` from `firstSeq` (default 1), strictly
- *   increasing. A JSONL file's own seqs are kept when they increase (causeSeq refers to them);
- *   a seq that goes backwards is renumbered and the original kept in `extra.fileSeq`.
+ *   increasing. A JSONL file's own seqs are kept while they increase (causeSeq refers to them);
+ *   from a seq that does not, the file's seqs are shifted and causeSeqs followed (file-seqs.ts),
+ *   a moved record's own seq kept in `extra.fileSeq`. A record with the seq and time of the one
+ *   before it is a line written twice, skipped with a diagnostic.
  * - At most `maxDiagnostics` diagnostics are kept; `diagnosticCount` counts them all.
  * - A line with NUL bytes (a log written across a crash or a truncation holds a run of them) is
  *   read from after its last NUL, with a diagnostic; what came before them was cut short and is
@@ -20,6 +22,7 @@ import { KlogParser, type KlogOptions } from "../klog/klog-parser.ts";
 import type { StageRowTaker } from "../klog/stage-fields.ts";
 import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.ts";
 import { decodeEvent } from "../jsonl/decode-event.ts";
+import { FileSeqs } from "./file-seqs.ts";
 import { BACKWARDS_US, timeWentBack } from "./time-back.ts";
 
 export type TraceFormat = "klog" | "jsonl";
@@ -56,6 +59,9 @@ export class TraceReader {
   private readonly splitter: LineSplitter;
   private readonly klog: KlogParser;
   private nextSeq: number;
+  /** A JSONL file's own seqs, and its last numbered record's (see jsonLine). */
+  private fileSeqs: FileSeqs | undefined;
+  private lastFileSeq: number | undefined;
   private out: TraceEvent[] = [];
   private sink: ((e: TraceEvent) => void) | undefined;
   private readonly maxDiagnostics: number;
@@ -189,21 +195,22 @@ export class TraceReader {
   /**
    * For a reader that reads loopscope's own JSONL records itself, bytes straight to columns (the
    * web replay's worker): whether the record with this `seq` and `ts` may be taken as it is —
-   * JSONL input past its first record, `seq` (a valid one: a safe integer ≥ 1, < 2^52) increasing,
-   * and `ts` not far back (see time-back.ts) — and if so, counts it as read. Its line must still be
+   * JSONL input past its first record, `seq` (a valid one: a safe integer ≥ 1, < 2^52) increasing
+   * in a file whose seqs were kept so far (see file-seqs.ts), and `ts` not far back (see time-back.ts) — and if so, counts it as read. Its line must still be
    * pushed, as a blank line, to keep line numbers.
    */
   takeRecord(seq: number, ts: number): boolean {
     if (
       this.format !== "jsonl" ||
       (!this.header && this.events === 0) ||
-      seq < this.nextSeq ||
-      ts < this.jsonTs - BACKWARDS_US
+      ts < this.jsonTs - BACKWARDS_US ||
+      !(this.fileSeqs ??= new FileSeqs(this.nextSeq)).keeps(seq)
     ) {
       return false;
     }
     this.jsonTs = ts;
-    this.nextSeq = seq + 1;
+    this.nextSeq = this.fileSeqs.take(seq) + 1;
+    this.lastFileSeq = seq;
     this.events++;
     this.jsonLines++;
     return true;
@@ -322,20 +329,27 @@ export class TraceReader {
       const d = timeWentBack(no, e.ts, this.jsonTs, ++this.timeJumps);
       if (d !== undefined) this.diagnose(d);
     }
-    this.jsonTs = e.ts;
-    if (r.hasSeq && e.seq >= this.nextSeq) {
-      this.nextSeq = e.seq + 1;
-    } else {
-      if (r.hasSeq) {
-        e.extra = { ...e.extra, fileSeq: e.seq };
-        this.diagnose({
-          line: no,
-          level: "warn",
-          message: `seq ${e.seq} does not increase; renumbered ${this.nextSeq}`,
-        });
-      }
-      e.seq = this.nextSeq++;
+    const fileSeq = r.hasSeq ? e.seq : undefined;
+    if (fileSeq !== undefined && fileSeq === this.lastFileSeq && e.ts === this.jsonTs) {
+      this.diagnose({
+        line: no,
+        level: "warn",
+        message: `the record before again (seq ${fileSeq}, the same time): a line written twice; skipped`,
+      });
+      return;
     }
+    this.jsonTs = e.ts;
+    this.fileSeqs ??= new FileSeqs(this.nextSeq);
+    this.fileSeqs.number(e, r.hasSeq);
+    this.nextSeq = e.seq + 1;
+    if (this.fileSeqs.movedRun && fileSeq !== undefined) {
+      this.diagnose({
+        line: no,
+        level: "warn",
+        message: `seq ${fileSeq} does not increase${this.lastFileSeq === undefined ? "" : ` (the record before had ${this.lastFileSeq})`}: it and the numbered records after it read ${e.seq - fileSeq} higher (${e.seq}, ${e.seq + 1}, …), their causeSeqs followed`,
+      });
+    }
+    if (fileSeq !== undefined) this.lastFileSeq = fileSeq;
     this.events++;
     if (this.sink) this.sink(e);
     else this.out.push(e);

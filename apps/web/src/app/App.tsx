@@ -224,6 +224,20 @@ export function App() {
             {badge.text}
           </span>
         )}
+        {conn?.status === "replaced" &&
+          (conn.info?.readOnly ? (
+            <span className="muted" data-testid="server-restarted">
+              ask for the new share link
+            </span>
+          ) : (
+            <button
+              data-testid="server-restarted"
+              title="Reload the page: the new run, from its start (this one is in runs/ if it was recorded)"
+              onClick={() => globalThis.location.reload()}
+            >
+              open the new run
+            </button>
+          ))}
         {token && conn?.recording && (
           <RecordingBadge session={session} failure={conn.recording} token={token} />
         )}
@@ -238,7 +252,14 @@ export function App() {
               read-only
             </span>
           ) : (
-            <LiveActions token={token} info={conn.info} view={view} cluster={conn.cluster} />
+            <LiveActions
+              token={token}
+              info={conn.info}
+              view={view}
+              cluster={conn.cluster}
+              connected={conn.status === "open"}
+              objects={snapshot}
+            />
           ))}
         <span className="spacer" />
         {token && session.source.kind !== "live" && (

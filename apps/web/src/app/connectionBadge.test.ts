@@ -33,4 +33,20 @@ describe("the top bar's connection badge", () => {
       look: "reconnecting",
     });
   });
+
+  it("says the server is not answering when nothing answers at its address", () => {
+    const badge = connectionBadge({ status: "reconnecting", reconnects: 0, serverAnswers: false });
+    expect(badge.text).toBe("server not answering · retrying");
+    expect(badge.look).toBe("closed");
+    // While something answers (a socket refused by a live server), it is only reconnecting.
+    expect(
+      connectionBadge({ status: "reconnecting", reconnects: 0, serverAnswers: true }).text,
+    ).toBe("reconnecting");
+  });
+
+  it("says the server restarted when it refuses the page's token", () => {
+    const badge = connectionBadge({ status: "replaced", reconnects: 0, serverAnswers: true });
+    expect(badge.text).toBe("server restarted");
+    expect(badge.title).toContain("This page still shows the run before.");
+  });
 });

@@ -2,7 +2,8 @@
  * What the top bar's connection badge says: whether events can reach the page. That takes two
  * links — the page to loopscope (the WebSocket) and loopscope to its cluster — so while the
  * socket is up but the cluster does not answer, the badge says so in the error colour: a
- * "connected" badge over a silent timeline would tell a user all is well.
+ * "connected" badge over a silent timeline would tell a user all is well. A lost socket says
+ * whether the server is gone or was started again (see LiveConnection's probe).
  */
 import type { ConnectionState, ConnectionStatus } from "../live/connection.ts";
 
@@ -15,7 +16,7 @@ export interface ConnectionBadge {
 }
 
 export function connectionBadge(
-  conn: Pick<ConnectionState, "status" | "reconnects" | "cluster">,
+  conn: Pick<ConnectionState, "status" | "reconnects" | "cluster" | "serverAnswers">,
 ): ConnectionBadge {
   const cluster = conn.cluster;
   if (conn.status === "open" && cluster && !cluster.reachable) {
@@ -26,6 +27,24 @@ export function connectionBadge(
         `${cluster.server} has not answered since ${clockTime(new Date(cluster.since))}: ` +
         `${cluster.error}. No event can come until it does; loopscope keeps asking and ` +
         `this badge turns back when it answers.`,
+    };
+  }
+  if (conn.status === "replaced") {
+    return {
+      text: "server restarted",
+      look: "closed",
+      title:
+        "loopscope was started again at this address: a new run, which does not know this " +
+        "page (each start makes a new key). This page still shows the run before.",
+    };
+  }
+  if (conn.status === "reconnecting" && conn.serverAnswers === false) {
+    return {
+      text: "server not answering · retrying",
+      look: "closed",
+      title:
+        "Nothing answers at loopscope's address: it was stopped, or its machine is asleep. " +
+        "The page tries again every few seconds and resumes with no gap once it is back.",
     };
   }
   const resumed = conn.reconnects > 0 ? ` · resumed ×${conn.reconnects}` : "";

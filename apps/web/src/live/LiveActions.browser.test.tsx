@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { ClusterReachability, ServerInfo } from "@loopscope/protocol";
+import type { ClusterReachability, ObjectsSnapshot, ServerInfo } from "@loopscope/protocol";
 import { ViewStore } from "../store/viewState.ts";
 import { LiveActions } from "./LiveActions.tsx";
 
@@ -19,10 +19,20 @@ const info: ServerInfo = {
 
 const BUTTONS = ["action-create", "action-scale", "action-delete", "action-scenario"];
 
-function renderActions(cluster: ClusterReachability | undefined) {
+function renderActions(
+  cluster: ClusterReachability | undefined,
+  more: { connected?: boolean; objects?: ObjectsSnapshot } = {},
+) {
   return render(
     <QueryClientProvider client={new QueryClient()}>
-      <LiveActions token="t" info={info} view={new ViewStore()} cluster={cluster} />
+      <LiveActions
+        token="t"
+        info={info}
+        view={new ViewStore()}
+        cluster={cluster}
+        connected={more.connected ?? true}
+        objects={more.objects}
+      />
     </QueryClientProvider>,
   );
 }
@@ -49,6 +59,41 @@ describe("live actions", () => {
     }
   });
 
+  it("are off while loopscope's server is not connected", async () => {
+    const screen = await renderActions(undefined, { connected: false });
+    await screen.getByTestId("scenario").selectOptions("create-foo");
+    for (const id of BUTTONS) {
+      await expect.element(screen.getByTestId(id)).toBeDisabled();
+      await expect
+        .element(screen.getByTestId(id))
+        .toHaveAttribute("title", "loopscope's server is not connected: no action can reach it");
+    }
+  });
+
+  it("scale and delete are off while there is no example-foo", async () => {
+    const none = await renderActions(undefined, { objects: { atSeq: 3, objects: [] } });
+    await expect.element(none.getByTestId("action-create")).toBeEnabled();
+    for (const id of ["action-scale", "action-delete"]) {
+      await expect.element(none.getByTestId(id)).toBeDisabled();
+      await expect
+        .element(none.getByTestId(id))
+        .toHaveAttribute("title", "there is no example-foo yet: create it first");
+    }
+  });
+
+  it("scale and delete are on once there is an example-foo", async () => {
+    const foo = {
+      kind: "Foo" as const,
+      namespace: "default",
+      name: "example-foo",
+      resourceVersion: "7",
+    };
+    const one = await renderActions(undefined, { objects: { atSeq: 9, objects: [foo] } });
+    for (const id of ["action-create", "action-scale", "action-delete"])
+      await expect.element(one.getByTestId(id)).toBeEnabled();
+  });
+
+  // Last: a test after one that unmounts finds no element (vitest-browser-react's cleanup).
   it("are on while it answers, and on the embedded cluster (no reachability heard)", async () => {
     for (const cluster of [{ reachable: true } as const, undefined]) {
       const screen = await renderActions(cluster);

@@ -2,11 +2,17 @@
  * Buttons that drive the cluster: create/scale/delete example-foo, run a scenario. A scenario
  * runs for seconds: the bar says so while it runs and what it found when it is done (at the end
  * of the actions' row, never over the objects table: actions.css), and the view lets go of an
- * old selection to follow the new events. While a kubeconfig's cluster does not answer, the
- * buttons are off and say why (the server would refuse them: nothing can reach the cluster).
+ * old selection to follow the new events. While loopscope or a kubeconfig's cluster does not
+ * answer, the buttons are off and say why (nothing can reach the cluster); so are scale and
+ * delete while there is no example-foo to act on.
  */
 import { useState } from "react";
-import type { ActionRequest, ClusterReachability, ServerInfo } from "@loopscope/protocol";
+import type {
+  ActionRequest,
+  ClusterReachability,
+  ObjectsSnapshot,
+  ServerInfo,
+} from "@loopscope/protocol";
 import type { ViewStore } from "../store/viewState.ts";
 import { useAction } from "./api.ts";
 import "./actions.css";
@@ -16,12 +22,18 @@ export function LiveActions({
   info,
   view,
   cluster,
+  connected,
+  objects,
 }: {
   token: string;
   info: ServerInfo;
   view: ViewStore;
   /** Whether a kubeconfig's cluster answers (absent: the embedded one, or not heard yet). */
   cluster?: ClusterReachability;
+  /** Whether the page's socket to loopscope is up: no action reaches it otherwise. */
+  connected: boolean;
+  /** The cluster's objects, as last heard (absent: not heard yet). */
+  objects?: ObjectsSnapshot;
 }) {
   const action = useAction(token);
   const [scenario, setScenario] = useState("");
@@ -32,11 +44,17 @@ export function LiveActions({
     action.mutate(req);
   };
   const name = "example-foo";
-  const down =
-    cluster && !cluster.reachable
+  const down = !connected
+    ? "loopscope's server is not connected: no action can reach it"
+    : cluster && !cluster.reachable
       ? `${cluster.server} is not answering (${cluster.error}): no action can reach it`
       : undefined;
   const disabled = action.isPending || down !== undefined;
+  // Known absent: scale and delete would be refused, so they are off and say why.
+  const exists = objects?.objects.some(
+    (o) => o.kind === "Foo" && o.namespace === "default" && o.name === name,
+  );
+  const absent = exists === false ? `there is no ${name} yet: create it first` : undefined;
   const ran = action.variables?.action === "runScenario" ? action.variables.scenario : undefined;
   const titleOf = (n: string) => info.scenarios.find((x) => x.name === n)?.title ?? n;
   return (
@@ -52,16 +70,16 @@ export function LiveActions({
       </button>
       <button
         data-testid="action-scale"
-        title={down}
-        disabled={disabled}
+        title={down ?? absent}
+        disabled={disabled || absent !== undefined}
         onClick={() => act({ action: "scaleFoo", name, replicas: 3 })}
       >
         scale to 3
       </button>
       <button
         data-testid="action-delete"
-        title={down}
-        disabled={disabled}
+        title={down ?? absent}
+        disabled={disabled || absent !== undefined}
         onClick={() => act({ action: "deleteFoo", name })}
       >
         delete

@@ -9,11 +9,17 @@ import {
 } from "@loopscope/protocol";
 
 export async function postAction(token: string, req: ActionRequest): Promise<ActionResponse> {
-  const res = await fetch(API.action.replace(/^\//, ""), {
-    method: "POST",
-    headers: { "content-type": "application/json", [TOKEN_HEADER]: token },
-    body: JSON.stringify(req),
-  });
+  let res: Response;
+  try {
+    res = await fetch(API.action.replace(/^\//, ""), {
+      method: "POST",
+      headers: { "content-type": "application/json", [TOKEN_HEADER]: token },
+      body: JSON.stringify(req),
+    });
+  } catch {
+    // The browser's own words ("Failed to fetch", "NetworkError …") say nothing of why.
+    throw new Error("loopscope's server did not answer: is it still running?");
+  }
   let body: ActionResponse;
   try {
     body = (await res.json()) as ActionResponse;

@@ -25,7 +25,8 @@ import type { TraceSession } from "../store/session.ts";
 import { feedSession, type Feeding } from "../replay/load.ts";
 import { serverLines } from "../store/logLines.ts";
 
-export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "closed";
+/** `replaced`: a server answers at the address but refuses this page's token (see probe). */
+export type ConnectionStatus = "connecting" | "open" | "reconnecting" | "replaced" | "closed";
 
 export interface ConnectionState {
   status: ConnectionStatus;
@@ -35,6 +36,11 @@ export interface ConnectionState {
   cluster?: ClusterReachability;
   /** A live run whose recording could not be written (the server says so on connect). */
   recording?: RecordingFailure;
+  /**
+   * While reconnecting: whether anything answered HTTP at the server's address at the last try
+   * (undefined: not asked yet).
+   */
+  serverAnswers?: boolean;
   /** Reconnects so far (a drop followed by a successful resume). */
   reconnects: number;
   error?: string;
@@ -102,7 +108,7 @@ export class LiveConnection {
       this.backoff = MIN_BACKOFF_MS;
       if (this.everOpened) this.set({ reconnects: this.state.reconnects + 1 });
       this.everOpened = true;
-      this.set({ status: "open", error: undefined });
+      this.set({ status: "open", error: undefined, serverAnswers: undefined });
       this.send({ type: "resume", since: this.session.store.lastSeq() });
       this.heard = this.ticked = Date.now();
       clearInterval(this.pinger);
@@ -146,6 +152,35 @@ export class LiveConnection {
     this.set({ status: "reconnecting", cluster: undefined });
     this.timer = setTimeout(() => this.connect(), this.backoff);
     this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
+    void this.probe();
+  }
+
+  /**
+   * Asks over HTTP why the socket is gone. Nothing answering at the address (loopscope stopped,
+   * its machine asleep): the badge says so, and the page keeps trying. A server there that
+   * refuses this page's token: loopscope was started again — each start makes a new token, and
+   * is a new run whose seqs begin at 1, which this page cannot resume into — so it stops trying
+   * and offers the new run (App). A browser does not tell a page why a WebSocket was refused.
+   */
+  private async probe(): Promise<void> {
+    let status = 0;
+    try {
+      const res = await fetch(new URL(API.info, this.base), {
+        headers: { [TOKEN_HEADER]: this.token },
+        cache: "no-store",
+      });
+      status = res.status;
+      void res.body?.cancel();
+    } catch {
+      // Nothing answered: status 0.
+    }
+    if (this.stopped || this.state.status !== "reconnecting") return;
+    if (status === 403) {
+      clearTimeout(this.timer);
+      this.ws?.close();
+      this.ws = undefined;
+      this.set({ status: "replaced", serverAnswers: true });
+    } else this.set({ serverAnswers: status !== 0 });
   }
 
   private send(m: ClientMessage): void {

@@ -60,6 +60,12 @@ test("step through create-foo: narration names the self-triggered pass; expectat
   await expect(page.getByTestId("queue-slot")).toHaveCount(1);
   await page.keyboard.press("n");
   await expect(page.locator('[data-part="worker"]')).toHaveAttribute("data-active", "true");
+  // p steps back (a presentation clicker's key), and leaves the lanes as they are.
+  await page.keyboard.press("p");
+  await expect(page.locator('[data-part="workqueue"]')).toHaveAttribute("data-active", "true");
+  await expect(page.getByTestId("view-lanes")).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("n");
+  await expect(page.locator('[data-part="worker"]')).toHaveAttribute("data-active", "true");
   await page.screenshot({ path: "test-results/workshop-step.png" });
 
   // Jump to the first self-triggered pass and read its narration.

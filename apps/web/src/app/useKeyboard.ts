@@ -25,7 +25,8 @@ export function useKeyboard(
 ): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      // A key the workshop's step-through took (n, p, PageUp/Down) is not the page's too.
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
       if (typing(e.target)) {
         if (e.key === "Escape") (e.target as HTMLElement).blur();
         return;

@@ -58,8 +58,10 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
         move(-1);
       }
     };
-    globalThis.addEventListener("keydown", onKey);
-    return () => globalThis.removeEventListener("keydown", onKey);
+    // Captured, so it runs before the page's own keys (useKeyboard), which leave a key taken
+    // here alone: `p` steps back, rather than also flipping the lanes to the pass view.
+    globalThis.addEventListener("keydown", onKey, { capture: true });
+    return () => globalThis.removeEventListener("keydown", onKey, { capture: true });
   });
 
   return (

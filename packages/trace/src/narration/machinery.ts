@@ -19,7 +19,10 @@ export interface MachineryState {
   parked: string[];
   /** worker id → key in flight. */
   workers: Record<number, string>;
-  /** The latest write (API call) of the trace so far. */
+  /**
+   * The latest write (API call) of the trace so far, until its key's next pass begins (a
+   * dequeue of that key): a pass is shown with what it wrote, not with what the pass before did.
+   */
   lastWrite?: Pick<WriteEvent, "seq" | "key" | "verb" | "target" | "code" | "reason">;
   /** The latest watch event's object, for the informer box. */
   lastWatch?: { seq: number; kind: string; event: string; name: string; rv?: string };
@@ -53,6 +56,8 @@ export class MachineryReplay {
       }
       case "dequeue": {
         this.queue = this.queue.filter((k) => k !== e.key);
+        // The key's new pass has written nothing yet: the API box must not show the last pass's.
+        if (this.lastWrite?.key === e.key) this.lastWrite = undefined;
         const worker = e.worker ?? this.freeWorkerId();
         this.workers.set(worker, e.key);
         if (e.len !== undefined) this.reportedLen = e.len;

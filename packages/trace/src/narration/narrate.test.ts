@@ -577,6 +577,8 @@ describe("machineryStates", () => {
     expect(at(4)).toMatchObject({ queue: [], workers: { 1: KEY } });
     expect(at(8).parked).toEqual([KEY]);
     expect(at(9).lastWrite).toMatchObject({ verb: "updateStatus", code: 200 });
+    // The key's next pass starts with no write of its own to show.
+    expect(at(13).lastWrite).toBeUndefined();
     // Done puts the parked key back into the queue.
     expect(at(10)).toMatchObject({ queue: [KEY], parked: [], workers: {} });
     expect(at(13)).toMatchObject({ queue: [], workers: { 2: KEY } });

@@ -50,6 +50,7 @@ const MIN_BACKOFF_MS = 200;
 const MAX_BACKOFF_MS = 5_000;
 const PING_MS = 5_000;
 const SILENT_MS = 15_000;
+const PROBE_MS = 3_000;
 
 export class LiveConnection {
   state: ConnectionState = { status: "connecting", reconnects: 0 };
@@ -150,9 +151,11 @@ export class LiveConnection {
     if (this.stopped) return;
     // What the server said of its cluster is stale now; it says it again on reconnect.
     this.set({ status: "reconnecting", cluster: undefined });
-    this.timer = setTimeout(() => this.connect(), this.backoff);
-    this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
-    void this.probe();
+    void this.probe().then((again) => {
+      if (!again || this.stopped) return;
+      this.timer = setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(MAX_BACKOFF_MS, this.backoff * 2);
+    });
   }
 
   /**
@@ -161,26 +164,30 @@ export class LiveConnection {
    * refuses this page's token: loopscope was started again — each start makes a new token, and
    * is a new run whose seqs begin at 1, which this page cannot resume into — so it stops trying
    * and offers the new run (App). A browser does not tell a page why a WebSocket was refused.
+   * Returns whether to try the socket again. Asked before each try rather than beside it: a
+   * fetch racing the socket's handshake made Playwright's WebSocket routes drop their close.
    */
-  private async probe(): Promise<void> {
+  private async probe(): Promise<boolean> {
     let status = 0;
     try {
       const res = await fetch(new URL(API.info, this.base), {
         headers: { [TOKEN_HEADER]: this.token },
         cache: "no-store",
+        // A stopped process (Ctrl-Z) takes the connection and never answers.
+        signal: AbortSignal.timeout(PROBE_MS),
       });
       status = res.status;
       void res.body?.cancel();
     } catch {
       // Nothing answered: status 0.
     }
-    if (this.stopped || this.state.status !== "reconnecting") return;
+    if (this.stopped) return false;
     if (status === 403) {
-      clearTimeout(this.timer);
-      this.ws?.close();
-      this.ws = undefined;
       this.set({ status: "replaced", serverAnswers: true });
-    } else this.set({ serverAnswers: status !== 0 });
+      return false;
+    }
+    this.set({ serverAnswers: status !== 0 });
+    return true;
   }
 
   private send(m: ClientMessage): void {

@@ -109,6 +109,16 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   await expect.poll(creationAt).toBeLessThan(0.1);
   expect(await creationAt()).toBeGreaterThan(0);
   await page.screenshot({ path: "test-results/dashboard-live.png" });
+  // A pass seconds later (an update of the Foo) joins the view, and the creation stays in it:
+  // folded time gives the idle seconds between them no width. (The window used to slide the
+  // creation's width along to the newest pass, alone across the lanes.)
+  const fooPasses = page.locator('[data-testid="timeline-pass"][data-key="default/example-foo"]');
+  const passesBefore = await fooPasses.count();
+  await page.waitForTimeout(2000);
+  kubectl("annotate", "foo", "example-foo", "e2e/touched=yes");
+  await expect.poll(() => fooPasses.count()).toBeGreaterThan(passesBefore);
+  await expect.poll(creationAt).toBeGreaterThan(0);
+  expect(await creationAt()).toBeLessThan(0.1);
 
   // On a 1024×700 screen the details stack under the objects, leaving the lanes the width, and
   // the bottom panel gives way, leaving them the height: all five fit without scrolling.

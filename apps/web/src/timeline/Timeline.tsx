@@ -16,7 +16,7 @@ import { GUTTER, makeTimeAxis } from "./timeScale.ts";
 import { sessionFold } from "./sessionFold.ts";
 import { usePresenterScale } from "./usePresenterScale.ts";
 import { Tooltip } from "./Tooltip.tsx";
-import { defaultWindow, keysExtent } from "./fit.ts";
+import { defaultWindow, followFrom, keysExtent } from "./fit.ts";
 import { followWindow } from "./followWindow.ts";
 import { unseenStages } from "../panels/stageLines.ts";
 
@@ -148,7 +148,8 @@ export function Timeline({ session, view }: TimelineProps) {
   // Live: keep the right edge on the selected Foos' newest event while following (see
   // followWindow). Until the user zooms, the window is the selection's default one (a new Foo's
   // creation, growing with it) moved along: a Foo just created shows its passes across the width,
-  // not squeezed into the edge of a window seconds wide. After a zoom, that zoom moves along.
+  // not squeezed into the edge of a window seconds wide; in folded time the window grows from
+  // the creation instead, as idle time takes no width there. After a zoom, that zoom moves along.
   const followedKeys = useRef(keys);
   const followed = useRef<[number, number] | undefined>(undefined);
   const zoomed = useRef(false);
@@ -160,16 +161,18 @@ export function Timeline({ session, view }: TimelineProps) {
     // A window this effect did not set is the user's (a zoom or pan that kept following).
     if (fresh || current === undefined) zoomed.current = false;
     else if (current !== followed.current) zoomed.current = true;
+    const start = keys.length > 0 ? defaultWindow(session, keys) : undefined;
     const w = followWindow(
       keysExtent(session, keys) ?? session.store.timeExtent(),
       zoomed.current ? current : undefined,
       !session.progress.done,
-      keys.length > 0 ? defaultWindow(session, keys) : undefined,
+      start,
+      start && state.timeMode === "folded" ? followFrom(session, keys, start[0]) : undefined,
     );
     if (!w || (current && w[0] === current[0] && w[1] === current[1])) return;
     followed.current = w;
     view.set({ window: w });
-  }, [version, state.follow, session, view, state.playhead, keys]);
+  }, [version, state.follow, session, view, state.playhead, keys, state.timeMode]);
 
   // d3-zoom: the view store's window is the truth; each zoom event is applied as a relative
   // change to it, so fit/follow/deep links never fight the behaviour's own transform.

@@ -95,3 +95,27 @@ export function windowShowing(
   const span = w[1] - w[0];
   return [ts - span / 2, ts + span / 2];
 }
+
+/** Passes a followed window keeps in view in folded time, the newest ones (see followFrom). */
+export const FOLLOWED_PASSES = 24;
+
+/**
+ * The left edge of a followed window in folded time: `from` (the creation's window) while the
+ * keys have at most `max` passes since it, else just before the start of the `max`-th newest —
+ * a hot loop's thousand passes would each get a pixel.
+ */
+export function followFrom(
+  session: TraceSession,
+  keys: readonly string[],
+  from: number,
+  max = FOLLOWED_PASSES,
+): number {
+  const starts: number[] = [];
+  for (const k of keys)
+    for (const p of session.passesOf(k)) if (p.start >= from) starts.push(p.start);
+  if (starts.length <= max) return from;
+  starts.sort((a, b) => a - b);
+  const first = starts[starts.length - max]!;
+  const before = starts[starts.length - max - 1]!;
+  return first - Math.min(first - before, 2_000) / 2;
+}

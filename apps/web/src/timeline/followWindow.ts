@@ -18,14 +18,23 @@ const MAX_START_SPAN_US = 10_000_000;
  * activity does not carry the lanes away. Nothing while a whole trace is still being read in (a
  * replay server's): its first batch would set a window a few seconds wide for good, where the
  * loaded trace is shown whole and followed from there.
+ * `anchor`, in folded time until the user zooms: the left edge to keep (see followFrom).
  */
 export function followWindow(
   extent: readonly [number, number] | undefined,
   current: readonly [number, number] | undefined,
   loading: boolean,
   start?: readonly [number, number],
+  anchor?: number,
 ): [number, number] | undefined {
   if (!extent || loading) return undefined;
+  if (anchor !== undefined && current === undefined) {
+    // Folded time gives each pass its width whatever the idle time between them: the window
+    // grows from the anchor to the newest event, rather than sliding a creation's width along
+    // until only the newest resync pass is left in view, stretched over the lanes.
+    const right = Math.max(extent[1], start?.[1] ?? extent[1]);
+    return [anchor, right + (right - anchor) * 0.02];
+  }
   const long = start !== undefined && start[1] - start[0] > MAX_START_SPAN_US;
   const from = current ?? (long ? undefined : start);
   const span = from

@@ -8,11 +8,15 @@
  * - A line that contains "STAGE/" but cannot be read yields a diagnostic with its line number;
  *   nothing else about it is guessed.
  * - klog prints no year: the year comes from `year`, else from an RFC 3339 prefix on the line,
- *   else from the current date, and the reader says which (one info diagnostic). A month that
- *   goes backwards by more than half a year (December → January) moves to the next year.
+ *   else from the current date, and the reader says which (one info diagnostic). A line's year is
+ *   the one nearest the line above's: a month more than half a year back (December → January) is
+ *   the next year's, one more than half a year on (January → December) the year before's. A date
+ *   no year has (Feb 30) is said, the line timed by the line before; it moves no year.
  * - Times are read as UTC (klog prints the controller's local time; the offset is unknowable).
  * - A line's time more than BACKWARDS_US before the line above's gets a diagnostic; goroutine
  *   jitter, far less, does not (see reader/time-back.ts).
+ * - A klog header inside a line's message is another line glued into it (see glued): the line is
+ *   read as the lines it holds, with a warning.
  */
 import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
@@ -24,7 +28,7 @@ import {
   yearInPrefix,
 } from "./header.ts";
 import { mayBeMarker, parseMarker, SYNCED } from "./markers.ts";
-import { readStageLine, structuredAt, tagAt } from "./stage-line.ts";
+import { hadWords, readStageLine, structuredAt, tagAt } from "./stage-line.ts";
 import {
   stageEvent,
   stageFields,
@@ -88,8 +92,8 @@ const SYNCED_BYTES = new TextEncoder().encode(SYNCED);
  */
 const SOURCE_SLOTS = 128;
 
-/** A klog header inside a line (after one character at least): where a glued line begins. */
-const GLUED_HEADER = /.[IWEF]\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ [^\s\]]+:\d+\] /;
+/** A glued word shown in a diagnostic: at most this many characters of it. */
+const SHOWN = 40;
 
 export class KlogParser {
   private year: number | undefined;
@@ -122,6 +126,8 @@ export class KlogParser {
   private tagAt = -1;
   /** The shadowBytes of lines that came as text, refilled line after line. */
   private shadow: Uint8Array = new Uint8Array(256);
+  /** The header of a line glued into the current one (see glued), refilled. */
+  private readonly gluedHeader = headerSpan();
 
   constructor(
     private readonly opts: KlogOptions,
@@ -130,6 +136,12 @@ export class KlogParser {
     private readonly diag: (d: Diagnostic) => void,
     /** Takes canonical lines as rows instead of events (see StageRowTaker). */
     private readonly rowTaker?: StageRowTaker,
+    /**
+     * The seq the next event takes (the caller numbers them): asked for each line glued into a
+     * line, after the parts before it, which may have made an event or not (see glued). Without
+     * it, the line's seq.
+     */
+    private readonly nextSeq?: () => number,
   ) {}
 
   /** The pid in the header of the latest STAGE line (see otherProcess). */
@@ -212,7 +224,15 @@ export class KlogParser {
       this.emitSynced(synced, ts, src, text.slice(start, end), lineNo);
       return;
     }
-    this.message(text.slice(start, end), msgStart - start, h.level, ts, src, lineNo);
+    const line = text.slice(start, end);
+    // A klog line glued into this one has a "]" in it: only then is one looked for.
+    if (
+      line.indexOf("]", msgStart - start) >= 0 &&
+      this.glued(bytes, text, start, msgStart, end, lineNo, seq, rows)
+    ) {
+      return;
+    }
+    this.message(line, msgStart - start, h.level, ts, src, lineNo);
   }
 
   /** Where the current line is read: this.where, refilled. */
@@ -430,23 +450,18 @@ export class KlogParser {
     const warnings = this.warnings;
     const problem = readStageLine(bytes, text, msgStart, at, end, f, warnings);
     const lineNo = where.line;
+    // A klog line glued into this one (see glued) is looked for only in a line that was refused,
+    // has words (its time, its pid, its `file:line]`: a canonical line has none) or text before
+    // its tag (it came after the glued header): a canonical line costs nothing.
+    if (
+      (problem !== undefined || hadWords() || at - msgStart > (bytes[msgStart] === 34 ? 1 : 0)) &&
+      this.glued(bytes, text, start, msgStart, end, lineNo, where.seq, rows)
+    ) {
+      return;
+    }
     if (problem !== undefined) {
       // A refused line is said as refused: what its values lacked is no news then.
       warnings.length = 0;
-      // Two writers interleaved: this line was cut short and the next one began inside it. Only
-      // looked for once the line failed, so a good line costs nothing.
-      const rest = text.slice(at, end);
-      const glued = GLUED_HEADER.exec(rest);
-      if (glued !== null) {
-        const from = glued.index + 1;
-        this.diag({
-          line: lineNo,
-          level: "warn",
-          message: `cut short: another log line begins inside it ("${rest.slice(from, from + 20)}…"); that line was read, the cut one was not`,
-        });
-        this.line(rest.slice(from), lineNo, where.seq);
-        return;
-      }
       this.diag({ line: lineNo, level: "error", message: problem });
       return;
     }
@@ -459,6 +474,68 @@ export class KlogParser {
     if (row && rows?.take(f, where, text, start, end)) return;
     // Cut only for an event: a row taker that keeps no text spares a string per line.
     this.emit(stageEvent(f, where, text.slice(start, end)), true);
+  }
+
+  /**
+   * A line with other klog lines glued into its message text[msgStart, end) — two writers at
+   * once, a "\n" lost — read as the lines it holds, each with its own time and source, and a
+   * warning each. The word that runs into a glued header may have been cut short there: a part is
+   * read without it, and a STAGE part that cannot be read then is said to be cut short, not read.
+   * False, and nothing read, when the message holds no klog header.
+   */
+  private glued(
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    msgStart: number,
+    end: number,
+    lineNo: number,
+    seq: number,
+    rows: StageRowTaker | undefined,
+  ): boolean {
+    const g = this.gluedHeader;
+    if (!readPrefixedHeader(bytes, text, msgStart, end, g)) return false;
+    // The line's own warnings were of the lines together.
+    this.warnings.length = 0;
+    // One part after another, not one call inside another: a line may hold thousands of them.
+    let from = start;
+    let msg = msgStart;
+    for (let more = true; more;) {
+      const at = g.start;
+      const next = g.msgStart;
+      let cut = at;
+      while (cut > msg && bytes[cut - 1] !== 32 && bytes[cut - 1] !== 9) cut--;
+      let partEnd = cut;
+      while (partEnd > msg && (bytes[partEnd - 1] === 32 || bytes[partEnd - 1] === 9)) partEnd--;
+      const whole = partEnd > msg && this.readable(bytes, text, msg, partEnd);
+      const shown = `("${text.slice(at, at + 20)}…")`;
+      const word = text.slice(cut, Math.min(at, cut + SHOWN)) + (at - cut > SHOWN ? "…" : "");
+      this.diag({
+        line: lineNo,
+        level: "warn",
+        message: whole
+          ? `another log line begins inside it ${shown}: both were read${cut < at ? `, this one without its last word, which may be cut short: ${word}` : ""}`
+          : `cut short: another log line begins inside it ${shown}; that line was read, the cut one was not`,
+      });
+      if (whole) this.read(bytes, text, from, partEnd, lineNo, this.nextSeq?.() ?? seq, rows);
+      from = at;
+      msg = next;
+      more = readPrefixedHeader(bytes, text, msg, end, g);
+    }
+    this.read(bytes, text, from, end, lineNo, this.nextSeq?.() ?? seq, rows);
+    return true;
+  }
+
+  /**
+   * Whether the part of a line whose message is text[msg, end) can be read: a STAGE line's fields
+   * are whole, any other line is.
+   */
+  private readable(bytes: Uint8Array, text: string, msg: number, end: number): boolean {
+    const at = structuredAt(bytes, msg, end) ? msg : this.findTag(bytes, text, msg, end);
+    if (at < 0) return true;
+    const ok = readStageLine(bytes, text, msg, at, end, this.fields, this.warnings) === undefined;
+    this.warnings.length = 0;
+    return ok;
   }
 
   /**
@@ -475,9 +552,7 @@ export class KlogParser {
     lineNo: number,
   ): number {
     if (this.year === undefined) this.settleYear(text.slice(start, this.header.start), lineNo);
-    else if (month < this.lastMonth - 6) this.year++;
-    this.lastMonth = month;
-    if (month * 100 + day !== this.dayKey) this.newDay(month, day);
+    if (month * 100 + day !== this.dayKey && !this.newDay(month, day, lineNo)) return this.lastTs;
     return this.dayMs * 1000 + tod;
   }
 
@@ -510,8 +585,33 @@ export class KlogParser {
     });
   }
 
-  private newDay(month: number, day: number): void {
+  /**
+   * A line of another day than the line above's, in the year nearest the line above's: a month
+   * more than half a year back is the next year's (December → January), one more than half a year
+   * on the year before's (January → December: a line of Dec 31 written a few ms after one of
+   * Jan 1, goroutines out of order — see reader/time-back.ts; a clock set back across New Year is
+   * a time going back, said as such). False for a date that year has not (Feb 30; Feb 29 of a
+   * common year): said, and left to the line before — no year and no day moves for it.
+   */
+  private newDay(month: number, day: number, lineNo: number): boolean {
+    const last = this.lastMonth;
+    let year = this.year!;
+    if (last > 0 && month < last - 6) year++;
+    else if (last > 0 && month > last + 6) year--;
+    const ms = Date.UTC(year, month - 1, day);
+    if (new Date(ms).getUTCDate() !== day) {
+      const mmdd = String(month * 100 + day).padStart(4, "0");
+      this.diag({
+        line: lineNo,
+        level: "warn",
+        message: `the klog header's date ${mmdd} (month ${month}, day ${day}) is no day of ${year}: its time is taken from the line before`,
+      });
+      return false;
+    }
+    this.year = year;
+    this.lastMonth = month;
     this.dayKey = month * 100 + day;
-    this.dayMs = Date.UTC(this.year!, month - 1, day);
+    this.dayMs = ms;
+    return true;
   }
 }

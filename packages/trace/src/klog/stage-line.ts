@@ -174,6 +174,16 @@ const STAGE_LIST = "(expected watch, enqueue, dequeue, read or write)";
 const tokens = new MessageTokens();
 
 /**
+ * Whether the message readStageLine read last had positional words. A canonical line has none; a
+ * klog line glued into it shows as some — its time, its pid, its `file:line]` — unless they fall
+ * inside a quoted value cut short, which the glued line's quotes then mostly leave unterminated
+ * (the line is refused). So the reader looks for a glued line in a line read well only then.
+ */
+export function hadWords(): boolean {
+  return tokens.words > 0;
+}
+
+/**
  * Reads the STAGE line whose message is bytes[from, end) (`text` the same characters), its tag at
  * `at`, into `f` (every member refilled). Returns undefined, or why the line cannot be read (`f`
  * then half filled). Warnings about values left out are pushed to `warnings`.

@@ -1,6 +1,7 @@
 /** The real sample-controller log excerpts (fixtures/klog/SOURCES.md) read without surprises. */
 import { describe, expect, it } from "vitest";
 import { analyze, fixture } from "../testing/fixtures.ts";
+import { expectSame } from "../testing/reader-paths.ts";
 
 describe("real sample-controller logs", () => {
   it("f1 (2019, -v=4): reflector lines are noise, controller lines are notes, no keys", () => {
@@ -84,6 +85,76 @@ describe("klog time", () => {
       { year: 2026 },
     );
     expect(events[1].ts - events[0].ts).toBe(2_000_000);
+  });
+
+  const at = (date: string, time: string) => `I${date} ${time}   1 c.go:1] STAGE/enqueue key=a/b`;
+  const times = (text: string, year: number) => {
+    expectSame(new TextEncoder().encode(text), [40, 100]);
+    const { events, reader } = analyze(text, { year });
+    return {
+      times: events.map((e) => new Date(e.ts / 1000).toISOString()),
+      said: reader.diagnostics.filter((d) => d.level !== "info"),
+    };
+  };
+
+  it("keeps a line of Dec 31 written a few ms after one of Jan 1 in the old year", () => {
+    const lines = [
+      at("1231", "23:59:59.990000"),
+      at("0101", "00:00:00.001000"),
+      at("1231", "23:59:59.999000"), // goroutines out of order: 2 ms back, not a year on
+      at("0101", "00:00:00.010000"),
+    ];
+    expect(times(lines.join("\n") + "\n", 2025)).toEqual({
+      times: [
+        "2025-12-31T23:59:59.990Z",
+        "2026-01-01T00:00:00.001Z",
+        "2025-12-31T23:59:59.999Z",
+        "2026-01-01T00:00:00.010Z",
+      ],
+      said: [],
+    });
+  });
+
+  it("reads a clock set back across New Year as time going back, and says so", () => {
+    const lines = [at("0101", "00:00:05.000000"), at("1231", "23:59:50.000000")];
+    const { times: t, said } = times(lines.join("\n") + "\n", 2026);
+    expect(t).toEqual(["2026-01-01T00:00:05.000Z", "2025-12-31T23:59:50.000Z"]);
+    expect(said).toEqual([
+      expect.objectContaining({
+        line: 2,
+        message: expect.stringContaining("time goes back 15.0 s"),
+      }),
+    ]);
+  });
+
+  it("says a date no year has, times its line by the line before, and moves no year", () => {
+    const lines = [
+      at("1202", "10:00:00.100000"),
+      at("0230", "10:00:00.250000"), // Feb 30
+      at("1202", "10:00:00.300000"),
+      at("0229", "10:00:00.400000"), // Feb 29: of 2028, not of 2026
+    ];
+    expect(times(lines.join("\n") + "\n", 2027)).toEqual({
+      times: [
+        "2027-12-02T10:00:00.100Z",
+        "2027-12-02T10:00:00.100Z",
+        "2027-12-02T10:00:00.300Z",
+        "2028-02-29T10:00:00.400Z",
+      ],
+      said: [
+        {
+          line: 2,
+          level: "warn",
+          message:
+            "the klog header's date 0230 (month 2, day 30) is no day of 2028: its time is taken from the line before",
+        },
+      ],
+    });
+    const leap = times(lines.slice(0, 1).concat(lines.slice(3)).join("\n") + "\n", 2025);
+    expect(leap.times).toEqual(["2025-12-02T10:00:00.100Z", "2025-12-02T10:00:00.100Z"]);
+    expect(leap.said.map((d) => d.message)).toEqual([
+      expect.stringContaining("0229 (month 2, day 29) is no day of 2026"),
+    ]);
   });
 
   it("reads a STAGE line without a header, timed by the line before, and says so once", () => {

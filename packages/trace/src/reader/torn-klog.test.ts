@@ -4,6 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { readTraceText } from "./read-trace.ts";
+import { expectSame } from "../testing/reader-paths.ts";
+
+const utf8 = new TextEncoder();
 
 const H = (t: string, src: string) => `I1202 09:14:06.${t}   48211 ${src}] `;
 const ENQ = `${H("041020", "controller.go:353")}STAGE/enqueue key=default/example-foo len=0`;
@@ -25,6 +28,104 @@ describe("a klog line cut short, the next one glued to it", () => {
         message: expect.stringMatching(/^cut short: another log line begins inside it/),
       },
     ]);
+  });
+});
+
+describe("a klog line with another glued into it, read well as one", () => {
+  const DEQ = `${H("300000", "controller.go:217")}STAGE/dequeue key=default/example-foo len=0`;
+  const READ = `${H("310000", "controller.go:268")}STAGE/read key=default/example-foo rv=1001 generation=1`;
+  const NOTE = `${H("305000", "controller.go:199")}"Event occurred" object="default/example-foo"`;
+  const read = (text: string) => {
+    expectSame(utf8.encode(text), [17, 130, 200]);
+    const r = readTraceText(text, { year: 2026 });
+    const warnings = r.reader.diagnostics.filter((d) => d.level !== "info");
+    return { events: r.events, warnings, count: r.reader.diagnosticCount };
+  };
+  const readLine = { stage: "read", src: "controller.go:268", line: 1, rv: "1001", generation: 1 };
+  const time = (us: string) => Date.UTC(2026, 11, 2, 9, 14, 6) * 1000 + Number(us);
+
+  it("reads the glued line on its own, and says the one cut inside its key was not read", () => {
+    // The dequeue's key cut to "default/ex": read, it would be a Foo that is not.
+    const { events, warnings } = read(
+      `${DEQ.slice(0, DEQ.indexOf("len=") - 9)}${READ}\n${SYNCED}\n`,
+    );
+    expect(events.map((e) => e.stage)).toEqual(["read", "done"]);
+    expect(events[0]).toMatchObject({ ...readLine, ts: time("310000") });
+    expect(warnings).toEqual([
+      {
+        line: 1,
+        level: "warn",
+        message:
+          'cut short: another log line begins inside it ("I1202 09:14:06.31000…"); that line was read, the cut one was not',
+      },
+    ]);
+  });
+
+  it("reads both when the line before is whole but for the word that runs into the glued one", () => {
+    const { events, warnings } = read(`${DEQ}${READ}\n`);
+    expect(events.map((e) => [e.seq, e.stage, e.key, e.ts])).toEqual([
+      [1, "dequeue", "default/example-foo", time("300000")],
+      [2, "read", "default/example-foo", time("310000")],
+    ]);
+    expect(events[0]).not.toHaveProperty("len");
+    expect(events[1]).toMatchObject(readLine);
+    expect(warnings).toEqual([
+      {
+        line: 1,
+        level: "warn",
+        message:
+          'another log line begins inside it ("I1202 09:14:06.31000…"): both were read, this one without its last word, which may be cut short: len=0',
+      },
+    ]);
+  });
+
+  it("reads a STAGE line glued into a note, and a pass end glued into that, each as a line", () => {
+    const cut = (line: string) => line.slice(0, line.length - 8);
+    const { events, warnings } = read(`${cut(NOTE)}${cut(READ)}${SYNCED}\n${ENQ}\n`);
+    expect(events.map((e) => [e.seq, e.stage, e.src, e.ts])).toEqual([
+      [1, "note", "controller.go:199", time("305000")],
+      [2, "read", "controller.go:268", time("310000")],
+      [3, "done", "controller.go:227", time("045600")],
+      [4, "enqueue", "controller.go:353", time("041020")],
+    ]);
+    expect(events[0]).toMatchObject({ key: "", text: "Event occurred" });
+    expect(events[1]).toMatchObject({ key: "default/example-foo", rv: "1001" });
+    expect(events[1]).not.toHaveProperty("generation");
+    expect(warnings.map((d) => [d.line, d.level])).toEqual([
+      [1, "warn"],
+      [1, "warn"],
+    ]);
+  });
+
+  it("reads a pass end glued into a note as a pass end of its own time", () => {
+    const { events, warnings } = read(`${NOTE.slice(0, -8)}${SYNCED}\n`);
+    expect(events.map((e) => [e.stage, e.key, e.src, e.ts])).toEqual([
+      ["note", "", "controller.go:199", time("305000")],
+      ["done", "default/example-foo", "controller.go:227", time("045600")],
+    ]);
+    expect(warnings).toEqual([
+      {
+        line: 1,
+        level: "warn",
+        message: expect.stringMatching(/^another log line begins inside it .*: both were read/),
+      },
+    ]);
+  });
+
+  it("reads a line of many glued lines, one after another", () => {
+    const { events, count } = read(`${Array(20_000).fill(DEQ).join("")}\n`);
+    expect(events).toHaveLength(20_000);
+    expect(events.every((e, i) => e.seq === i + 1 && e.key === "default/example-foo")).toBe(true);
+    expect(count).toBe(1 + 19_999);
+  });
+
+  it(`leaves whole a line whose values hold a "]", or even a header, quoted`, () => {
+    const write = `${H("045000", "controller.go:340")}STAGE/write verb=update target=foos/default/example-foo reason="[${H("000000", "c.go:1")}x]" fields=[status]`;
+    const note = `${H("045100", "controller.go:199")}"Synced" items="[a b]" objectName="default/example-foo"`;
+    const { events, warnings } = read(`${write}\n${note}\n`);
+    expect(events.map((e) => e.stage)).toEqual(["write", "note"]);
+    expect(events[0]).toMatchObject({ reason: `[${H("000000", "c.go:1")}x]` });
+    expect(warnings).toEqual([]);
   });
 });
 

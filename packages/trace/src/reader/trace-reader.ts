@@ -131,6 +131,7 @@ export class TraceReader {
         take: (f, at, text, a, b) => taken(rows.take(f, at, text, a, b)),
         takeSynced: (f, at, text, a, b) => taken(rows.takeSynced(f, at, text, a, b)),
       },
+      () => this.nextSeq,
     );
   }
 

@@ -67,6 +67,7 @@ describe("loopscope apiserver", () => {
     });
     expect(parseArgs(["--port", "http"])).toMatch(/--port needs a port number/);
     expect(parseArgs(["--bogus"])).toBe("unknown option --bogus");
+    expect(parseArgs(["--kubeconfig", "-"])).toMatch(/^--kubeconfig -: .* from a file, not stdout/);
   });
 
   it("serves until SIGINT, with a kubeconfig kubectl accepts", async () => {

@@ -42,6 +42,9 @@ export function parseArgs(argv: string[]): Args | string {
         break;
       case "--kubeconfig":
         if (!value) return "--kubeconfig needs a path";
+        // "-" is stdout for the file commands' output; a kubeconfig is read from a file.
+        if (value === "-")
+          return "--kubeconfig -: kubectl and the controller read a kubeconfig from a file, not stdout; give a path";
         args.kubeconfig = resolve(value);
         break;
       case "--ready-delay":

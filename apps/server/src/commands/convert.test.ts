@@ -4,6 +4,7 @@ import {
   existsSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -78,6 +79,49 @@ describe("loopscope convert", () => {
     const a = readTraceText(readFileSync(JSONL, "utf8")).events;
     const b = readTraceText(readFileSync(back, "utf8")).events;
     expect(portable(b)).toEqual(portable(a));
+  });
+
+  it('writes to stdout for -o "-", as "-" for FILE is stdin (no file named "-")', async () => {
+    const stdout: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      stdout.push(String(chunk));
+      return true;
+    });
+    const hadDash = existsSync("-");
+    try {
+      expect(await run([JSONL, "--to", "otlp", "-o", "-"])).toBe(0);
+      expect(otlpProblems(JSON.parse(stdout.join("")))).toEqual([]);
+      expect(stderr.join("")).toContain("→ stdout (otlp)");
+      expect(existsSync("-")).toBe(hadDash);
+    } finally {
+      if (!hadDash) rmSync("-", { force: true });
+    }
+  });
+
+  it("--to jsonl keeps a JSONL input's header: created, source and the fields it does not know", async () => {
+    const header = {
+      loopscope: "trace",
+      version: 1,
+      created: "2026-12-02T09:46:52.317Z",
+      source: "live",
+      scenario: "create-foo",
+      myext: { a: 1 },
+    };
+    const events = readFileSync(JSONL, "utf8").split("\n").slice(1).join("\n");
+    const input = join(dir, "custom.jsonl");
+    writeFileSync(input, JSON.stringify(header) + "\n" + events);
+    const out = join(dir, "out.jsonl");
+    expect(await run([input, "--to", "jsonl", "-o", out])).toBe(0);
+    const written = readFileSync(out, "utf8").split("\n");
+    expect(JSON.parse(written[0])).toEqual(header);
+    expect(written.slice(1).join("\n")).toBe(events);
+    // A klog log has no header to keep: the file it was read from is the source.
+    expect(await run([KLOG, "--to", "jsonl", "-o", out, "--year", "2026"])).toBe(0);
+    expect(JSON.parse(readFileSync(out, "utf8").split("\n")[0])).toEqual({
+      loopscope: "trace",
+      version: 1,
+      source: KLOG,
+    });
   });
 
   it("writes gzip when OUT ends in .gz", async () => {

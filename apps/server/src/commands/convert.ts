@@ -24,8 +24,10 @@ import {
   type ExportHead,
   type Diagnostic,
   type TraceEvent,
+  type TraceHeader,
 } from "@loopscope/trace";
 import { flagsOrExit, intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
+import { count } from "../cli/count.ts";
 import { InputError, openTraceInput, upToDamage } from "../cli/input.ts";
 import {
   abandonOutput,
@@ -45,8 +47,8 @@ written by --to chrome; "-" = stdin; gzip is detected) and writes it to stdout o
   --to otlp     OTLP/JSON spans: a trace per Foo, a span per pass, links to the causing pass;
                 upload to Jaeger or POST to an OTLP/HTTP endpoint such as Tempo's /v1/traces
   --to jsonl    loopscope's own trace format (e.g. to read a Chrome file back)
-  -o, --out OUT write to OUT instead of stdout (gzip-compressed when OUT ends in .gz;
-                Perfetto opens .json.gz as it is)
+  -o, --out OUT write to OUT instead of stdout ("-" = stdout; gzip-compressed when OUT ends
+                in .gz; Perfetto opens .json.gz as it is)
   --year N      the year of klog lines (klog prints none; default: the current year)
   --service S   OTLP service.name (default sample-controller)
 `;
@@ -57,6 +59,7 @@ type OutFormat = (typeof FORMATS)[number];
 interface Flags {
   file: string;
   to: OutFormat;
+  /** Undefined: stdout — `-o -` too, as "-" for FILE is stdin. */
   out: string | undefined;
   year: number | undefined;
   service: string | undefined;
@@ -79,7 +82,7 @@ function parse(argv: string[]): Flags | "help" {
   return {
     file: positionals[0],
     to: to as OutFormat,
-    out: values.out,
+    out: values.out === "-" ? undefined : values.out,
     year: intFlag("year", values.year, 1970, 9999),
     service: values.service,
   };
@@ -118,6 +121,8 @@ interface EventSource {
   format(): string | undefined;
   /** Why the input is not a trace ("is empty", "has no …"), to follow its name; else undefined. */
   notATrace(): string | undefined;
+  /** A loopscope JSONL input's header, once its first line is read; else undefined. */
+  header(): TraceHeader | undefined;
 }
 
 function chromeSource(): EventSource {
@@ -133,6 +138,7 @@ function chromeSource(): EventSource {
         : r.events === 0
           ? `has ${r.records} Chrome trace events but no loopscope events among them (only files written by --to chrome can be read back)`
           : undefined,
+    header: () => undefined,
   };
 }
 
@@ -145,6 +151,7 @@ function traceSource(year: number | undefined, head: ExportHead | undefined): Ev
     format: () => r.format,
     // As stats and replay say it (an OTLP export read as JSONL gave 0 events and exit 0).
     notATrace: () => whyNotATrace(r, head),
+    header: () => r.header,
   };
 }
 
@@ -176,17 +183,28 @@ export async function run(argv: string[]): Promise<number> {
   streamFailed.catch(() => {});
   const out = new Output(stream);
   const source = flags.file;
+  let reader: EventSource | undefined;
   let sink: { push(e: TraceEvent): void; end(): void; summary(): string };
   if (flags.to === "jsonl") {
     let n = 0;
-    out.push(encodeHeader({ source }));
+    // Written with the first event, once the input's first line is read. A JSONL input's header
+    // is kept as it was — `created`, `source` and its other fields, which readers keep and write
+    // back (docs/trace-format.md): the events still come from that recording. Any other input's
+    // names the file it was read from.
+    let headed = false;
+    const head = () => {
+      if (headed) return;
+      headed = true;
+      out.push(encodeHeader(reader?.header() ?? { source }));
+    };
     sink = {
       push: (e) => {
+        head();
         n++;
         out.push(encodeEvent(e));
       },
-      end: () => {},
-      summary: () => `${n} events`,
+      end: head,
+      summary: () => count(n, "event"),
     };
   } else {
     const writer =
@@ -202,12 +220,11 @@ export async function run(argv: string[]): Promise<number> {
       end: () => pipe.end(),
       summary: () =>
         writer instanceof ChromeTraceWriter
-          ? `${writer.counts.passes} passes, ${writer.counts.flows} arrows, ${writer.counts.records} trace events`
-          : `${writer.counts.spans} spans, ${writer.counts.spanEvents} span events, ${writer.counts.links} links`,
+          ? `${count(writer.counts.passes, "pass", "passes")}, ${count(writer.counts.flows, "arrow")}, ${count(writer.counts.records, "trace event")}`
+          : `${count(writer.counts.spans, "span")}, ${count(writer.counts.spanEvents, "span event")}, ${count(writer.counts.links, "link")}`,
     };
   }
 
-  let reader: EventSource | undefined;
   let events = 0;
   try {
     const work = (async () => {
@@ -261,9 +278,9 @@ export async function run(argv: string[]): Promise<number> {
 
   const diags = reader?.diagnostics ?? [];
   err(
-    `${flags.file}: ${events} events (${reader?.format() ?? "empty"}) → ${flags.out ?? "stdout"} (${flags.to}): ${sink.summary()}`,
+    `${flags.file}: ${count(events, "event")} (${reader?.format() ?? "empty"}) → ${flags.out ?? "stdout"} (${flags.to}): ${sink.summary()}`,
   );
   for (const d of diags.slice(0, 10)) err(`  line ${d.line}: ${d.message}`);
-  if (diags.length > 10) err(`  … ${diags.length - 10} more problems`);
+  if (diags.length > 10) err(`  … ${count(diags.length - 10, "more problem")}`);
   return 0;
 }

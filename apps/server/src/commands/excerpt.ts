@@ -10,6 +10,7 @@ import {
   renderExcerptText,
 } from "@loopscope/trace";
 import { intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
+import { count } from "../cli/count.ts";
 import { InputError } from "../cli/input.ts";
 import { readTraceFile } from "../cli/read-trace-file.ts";
 
@@ -82,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
   const { diagnostics, diagnosticCount } = reader;
   if (diagnosticCount > 0) {
     err(
-      `${flags.file}: ${diagnosticCount} notes and problems while reading (lines not read are not in the excerpt):`,
+      `${flags.file}: ${count(diagnosticCount, "note or problem", "notes and problems")} while reading (lines not read are not in the excerpt):`,
     );
     for (const d of diagnostics.slice(0, SHOWN_DIAGNOSTICS)) err(`  line ${d.line}: ${d.message}`);
     if (diagnosticCount > SHOWN_DIAGNOSTICS)

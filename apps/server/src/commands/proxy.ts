@@ -6,7 +6,7 @@
  */
 import { relative, resolve } from "node:path";
 import { flagsOrExit, intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
-import { DEFAULT_PORT } from "../up/flags.ts";
+import { DEFAULT_PORT, recordFlag } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { untilSignal } from "../up/signals.ts";
@@ -72,7 +72,7 @@ export function parseProxyFlags(argv: string[]): ProxyFlags | "help" {
     port: intFlag("port", values.port, 0, 65535) ?? 0,
     dashboardPort: intFlag("dashboard-port", values["dashboard-port"], 0, 65535) ?? DEFAULT_PORT,
     primaries,
-    record: values.record,
+    record: recordFlag(values.record),
     open: values.open === true,
     noBuild: values["no-build"] === true,
   };

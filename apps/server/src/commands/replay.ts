@@ -1,11 +1,13 @@
 /**
  * `loopscope replay FILE`: the dashboard over a saved trace (our JSONL or a klog log), served
- * with the same API and stream as a live run, read-only, until Ctrl-C.
+ * with the same API and stream as a live run, read-only, until Ctrl-C. FILE "-" is stdin, read
+ * to its end before the dashboard starts, its lines kept in memory as a pipe's are.
  */
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { isLoopbackHost } from "../http/security.ts";
 import { PortTakenError, startDashboardServer } from "../dashboard/dashboard-server.ts";
+import { count } from "../cli/count.ts";
 import { InputError } from "../cli/input.ts";
 import { loadTrace, replayBackend } from "../dashboard/replay-backend.ts";
 import { RunsFolder } from "../recorded-runs/runs-folder.ts";
@@ -18,7 +20,8 @@ import { shareWarning } from "../up/share-warning.ts";
 
 export const usage = `usage: loopscope replay FILE [options]
 
-Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAGE lines).
+Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAGE lines;
+"-" = stdin; gzip is detected).
 
   --port N      dashboard port (default ${DEFAULT_PORT}; 0 = any free port)
   --host H      address to listen on (default 127.0.0.1)
@@ -34,12 +37,14 @@ export async function run(argv: string[]): Promise<number> {
   const parsed = flagsOrExit(argv, parseReplayFlags, usage, err);
   if ("exit" in parsed) return parsed.exit;
   const { flags } = parsed;
-  const file = resolve(flags.file);
-  // A pipe (`<(cat f)`, mkfifo) is read like a file, once.
-  const info = await stat(file).catch(() => undefined);
-  if (!info || info.isDirectory()) {
-    err(`${flags.file}: ${info ? "is a directory" : "no such file"}`);
-    return 1;
+  // "-" is stdin, and a pipe (`<(cat f)`, mkfifo) is read like a file: once, as stdin is.
+  const file = flags.file === "-" ? "-" : resolve(flags.file);
+  if (file !== "-") {
+    const info = await stat(file).catch(() => undefined);
+    if (!info || info.isDirectory()) {
+      err(`${flags.file}: ${info ? "is a directory" : "no such file"}`);
+      return 1;
+    }
   }
   if (!isLoopbackHost(flags.host)) {
     err(`warning: listening on ${flags.host}: anyone who can reach it can load the dashboard page`);
@@ -55,9 +60,9 @@ export async function run(argv: string[]): Promise<number> {
     err(e.message);
     return 1;
   }
-  err(`${flags.file}: ${loaded.hub.lastSeq} events (${loaded.format})`);
+  err(`${flags.file}: ${count(loaded.hub.lastSeq, "event")} (${loaded.format})`);
   for (const d of loaded.diagnostics.slice(0, 10)) err(`  line ${d.line}: ${d.message}`);
-  if (loaded.diagnosticCount > 10) err(`  … ${loaded.diagnosticCount - 10} more problems`);
+  if (loaded.diagnosticCount > 10) err(`  … ${count(loaded.diagnosticCount - 10, "more problem")}`);
   let server;
   try {
     server = await startDashboardServer({

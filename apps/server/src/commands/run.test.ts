@@ -6,6 +6,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execFile } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer, narrate, readTraceText } from "@loopscope/trace";
 import { startApiServer } from "@loopscope/apiserver";
@@ -179,6 +180,38 @@ describe("loopscope run", () => {
       `loopscope run: cannot write ${join(dir, "no/such/x.jsonl")}: its folder does not exist\n`,
       `loopscope run: cannot write ${dir}: it is a folder\n`,
     ]);
+  });
+
+  it('writes the trace, or the klog text, to stdout for "-" (no file named "-")', async () => {
+    const stdout: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation(((
+      chunk: string,
+      ...rest: unknown[]
+    ) => {
+      stdout.push(String(chunk));
+      const done = rest.find((x) => typeof x === "function") as (() => void) | undefined;
+      done?.();
+      return true;
+    }) as typeof process.stdout.write);
+    const klog = join(dir, "stdout.klog");
+    const hadDash = existsSync("-");
+    try {
+      const r = await runQuietly(["--scenario", "create-foo", "--out", "-", "--klog", klog]);
+      expect(r.code, r.said.join("")).toBe(0);
+      expect(r.said.at(-1)).toMatch(/ events → stdout \(klog: .*stdout\.klog\)\n$/);
+      expect(existsSync("-")).toBe(hadDash);
+    } finally {
+      spy.mockRestore();
+      if (!hadDash) rmSync("-", { force: true });
+    }
+    const { events, reader } = readTraceText(stdout.join(""));
+    expect([reader.format, reader.diagnostics]).toEqual(["jsonl", []]);
+    expect(events.length).toBeGreaterThan(10);
+    expect(readTraceText(await readFile(klog, "utf8")).reader.format).toBe("klog");
+
+    expect(parseArgs(["--scenario", "create-foo", "--out", "-", "--klog", "-"])).toBe(
+      "--out - and --klog - cannot both be stdout: write one of them to a file",
+    );
   });
 
   it("leaves an earlier trace of the same name as it was when the run fails before tracing", async () => {

@@ -9,15 +9,9 @@
  * --workers N, --resync S, --hot-loop, --idempotent-status, and -v=N to copy klog lines to stderr
  * (`loopscope run … -v=2 2>&1 | tee /tmp/trace.log` gives a log the klog replayer reads).
  */
-import {
-  closeSync,
-  createWriteStream,
-  existsSync,
-  openSync,
-  unlinkSync,
-  type WriteStream,
-} from "node:fs";
+import { closeSync, existsSync, openSync, unlinkSync } from "node:fs";
 import { once } from "node:events";
+import type { Writable } from "node:stream";
 import { encodeEvent, encodeHeader, type TraceEvent } from "@loopscope/trace";
 import { CACHE_SYNC_TIMEOUT_MS, startSession, type ClusterSpec } from "../session/session.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
@@ -30,8 +24,15 @@ import { scenarios } from "../scenarios/index.ts";
 import { runScenario, ScenarioInterrupted } from "../scenarios/run-scenario.ts";
 import { KubeClient } from "../scenarios/kube-client.ts";
 import { leftOnClusterLine } from "../scenarios/left-on-cluster.ts";
-import { abandonOutput, commitOutput, partialPath } from "../cli/output-file.ts";
+import {
+  abandonOutput,
+  closeOutput,
+  commitOutput,
+  openOutput,
+  STDOUT,
+} from "../cli/output-file.ts";
 import { defaultKubeconfig } from "../up/flags.ts";
+import { count } from "../cli/count.ts";
 
 export const usage = `usage: loopscope run --scenario <name> --out FILE [options]
 
@@ -40,8 +41,9 @@ controller — until it settles, and writes its trace: JSONL for replay, stats a
 optionally the log the Go controller would print.
 
   --scenario NAME      what to run (below)
-  --out FILE           the JSONL trace (header + one event per line)
+  --out FILE           the JSONL trace (header + one event per line; "-" = stdout)
   --klog FILE          also the klog text, as the patched Go controller prints it at -v=2
+                       ("-" = stdout)
   --timeout S          give up after S seconds, start-up included, with exit 1 (default 60)
   -v=N                 copy klog lines to stderr: STAGE lines from 2, "Processing object" from 4
   --kubeconfig PATH    run against that cluster instead of the embedded one
@@ -151,6 +153,8 @@ export function parseArgs(argv: string[]): RunArgs | string {
   if (!scenarios[a.scenario])
     return `unknown scenario "${a.scenario}" (known: ${Object.keys(scenarios).join(", ")})`;
   if (!a.out) return "--out is required";
+  if (a.out === STDOUT && a.klog === STDOUT)
+    return "--out - and --klog - cannot both be stdout: write one of them to a file";
   return a as RunArgs;
 }
 
@@ -169,7 +173,7 @@ export async function run(argv: string[]): Promise<number> {
   const remainingMs = () => Math.max(0, deadline - Date.now());
   // Before the scenario runs, not after: its seconds of work would be lost to a typo in a path.
   for (const path of [args.out, args.klog]) {
-    const why = path === undefined ? undefined : unwritable(path);
+    const why = path === undefined || path === STDOUT ? undefined : unwritable(path);
     if (why !== undefined) {
       log(`cannot write ${path}: ${why}`);
       return 1;
@@ -177,8 +181,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const events = new EventLog();
   // Both files are written beside themselves and renamed at the end: a run that fails before
-  // its trace exists leaves an earlier trace of that name as it was.
-  const klogOut = args.klog ? createWriteStream(partialPath(args.klog)) : undefined;
+  // its trace exists leaves an earlier trace of that name as it was. "-" is stdout.
+  const klogOut = args.klog ? openOutput(args.klog) : undefined;
   // --context alone means the usual kubeconfig, as for `up` (and kubectl).
   const kubeconfig = args.kubeconfig ?? (args.context ? defaultKubeconfig() : undefined);
   if (kubeconfig && scenario.injectsFaults) {
@@ -278,20 +282,23 @@ export async function run(argv: string[]): Promise<number> {
       })
     : undefined;
   if (leftLine !== undefined) log(leftLine);
-  await writeTrace(partialPath(args.out), events.events, {
+  await writeTrace(openOutput(args.out), events.events, {
     scenario: scenario.name,
     cluster: session.clusterName,
   });
   await commitOutput(args.out);
   await close(klogOut);
   if (args.klog) await commitOutput(args.klog);
-  log(`${events.events.length} events → ${args.out}${args.klog ? ` (klog: ${args.klog})` : ""}`);
+  const shown = (path: string) => (path === STDOUT ? "stdout" : path);
+  log(
+    `${count(events.events.length, "event")} → ${shown(args.out)}${args.klog ? ` (klog: ${shown(args.klog)})` : ""}`,
+  );
   return code;
 }
 
 /** The --klog file gets STAGE lines (-v=2 at least); -v=N also copies lines to stderr. */
 function klogWriter(
-  file: WriteStream | undefined,
+  file: Writable | undefined,
   verbosity: number | undefined,
 ): ((line: string) => void) | undefined {
   const toStderr = verbosity !== undefined && verbosity > 0;
@@ -303,11 +310,10 @@ function klogWriter(
 }
 
 async function writeTrace(
-  path: string,
+  out: Writable,
   evs: TraceEvent[],
   meta: Record<string, string>,
 ): Promise<void> {
-  const out = createWriteStream(path);
   out.write(encodeHeader({ created: new Date().toISOString(), source: "live", extra: meta }));
   for (const e of evs) {
     if (!out.write(encodeEvent(e))) await once(out, "drain");
@@ -315,11 +321,8 @@ async function writeTrace(
   await close(out);
 }
 
-async function close(s: WriteStream | undefined): Promise<void> {
-  if (!s) return;
-  await new Promise<void>((resolve, reject) =>
-    s.end((err?: Error | null) => (err ? reject(err) : resolve())),
-  );
+async function close(s: Writable | undefined): Promise<void> {
+  if (s) await closeOutput(s);
 }
 
 /** Why `path` cannot be written, in a few words, if it cannot; a file already there is kept. */

@@ -55,8 +55,8 @@ describe("a log with NUL bytes in it", { timeout: 90_000 }, () => {
     expect(j.keys["default/example-foo"].passes).toBe(whole.keys["default/example-foo"].passes);
     const nul = j.diagnostics.filter((d: { message: string }) => d.message.includes("NUL"));
     expect(nul).toEqual([
-      { line: 1, message: expect.stringContaining("8192 NUL bytes") },
-      { line: 11, message: expect.stringContaining("cut short, were not read") },
+      { line: 1, level: "warn", message: expect.stringContaining("8192 NUL bytes") },
+      { line: 11, level: "warn", message: expect.stringContaining("cut short, were not read") },
     ]);
   });
 

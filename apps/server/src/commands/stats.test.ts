@@ -2,7 +2,8 @@
  * The file commands as a user runs them: `tsx apps/server/src/main.ts stats|excerpt|replay …` in
  * a child process, checking stdout, stderr and the exit code.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -43,7 +44,9 @@ describe("loopscope stats", { timeout: 90_000 }, () => {
       hotLoop: false,
     });
     expect(j.findings).toEqual([]);
-    expect(j.diagnostics).toEqual([{ line: 1, message: expect.stringContaining("read as 2026") }]);
+    expect(j.diagnostics).toEqual([
+      { line: 1, level: "info", message: expect.stringContaining("read as 2026") },
+    ]);
   });
 
   it("reads gzip from stdin and names the hot loop's field", () => {
@@ -75,6 +78,18 @@ describe("loopscope stats", { timeout: 90_000 }, () => {
     expect(r.out).toMatch(/default\/example-foo\s+9\s+9\s+7\s+7\s+8\s+7/);
     expect(r.out).toContain('line 56: unknown stage "STAGE/wacth"');
     expect(r.out).toContain("line 57:");
+  });
+
+  it("says a count of one in the singular, as excerpt does", () => {
+    const one =
+      "I1202 09:00:00.000000    7 controller.go:1] STAGE/watch kind=Foo event=add key=a/b\n";
+    const stats = loopscope(["stats", "-"], one);
+    expect(stats.code, stats.err).toBe(0);
+    expect(stats.out).toContain("-: klog, 1 line, 1 event (watch 1 ·");
+    expect(stats.out).toContain("\n1 note or problem:\n  line 1: klog lines carry no year");
+    const excerpt = loopscope(["excerpt", "-"], one);
+    expect(excerpt.code, excerpt.err).toBe(0);
+    expect(excerpt.err).toContain("loopscope excerpt: -: 1 note or problem while reading");
   });
 
   it("exits 1 with a one-line reason for unreadable input, 2 for usage", () => {
@@ -212,5 +227,36 @@ describe("file commands read pipes and FIFOs", { timeout: 90_000 }, () => {
     const events = (out: string) => out.trim().split("\n").slice(1);
     expect(events(converted.out)).toEqual(events(fromFile.out));
     expect(events(converted.out)).toHaveLength(52);
+  });
+
+  it('replay reads "-" (stdin) as it reads a pipe, and serves it', async () => {
+    const child = spawn(
+      TSX,
+      ["apps/server/src/main.ts", "replay", "-", "--no-build", "--port", "0"],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: "1" },
+      },
+    );
+    const closed = once(child, "close");
+    let out = "";
+    let err = "";
+    child.stderr.on("data", (b: Buffer) => (err += b.toString()));
+    const started = new Promise<boolean>((resolve) => {
+      child.stdout.on("data", (b: Buffer) => {
+        out += b.toString();
+        if (out.includes("dashboard  http://")) resolve(true);
+      });
+      child.once("exit", () => resolve(false));
+    });
+    child.stdin.on("error", () => {}); // EPIPE, if it stopped without reading
+    child.stdin.end(readFileSync(join(ROOT, "public/traces/create-foo.jsonl")));
+    const served = await started;
+    child.kill("SIGTERM");
+    await closed;
+    expect([served, err]).toEqual([
+      true,
+      expect.stringContaining("loopscope: -: 51 events (jsonl)\n"),
+    ]);
   });
 });

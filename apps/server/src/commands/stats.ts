@@ -3,9 +3,10 @@
  * causes, writes that changed something, conflicts, the reconcile count for one create,
  * quiescence and hot loops. The JSON shape is a contract (docs/trace-format.md, "stats").
  */
-import type { KeySummary, TraceReader } from "@loopscope/trace";
+import type { Diagnostic, KeySummary, TraceReader } from "@loopscope/trace";
 import { Analyzer, STAGES } from "@loopscope/trace";
 import { intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
+import { count } from "../cli/count.ts";
 import { InputError } from "../cli/input.ts";
 import { readTraceFile } from "../cli/read-trace-file.ts";
 
@@ -122,7 +123,8 @@ export interface StatsJson {
   byStage: KeySummary["byStage"];
   keys: Record<string, StatsKey>;
   findings: { kind: string; key: string; detail: string; fields: string[] }[];
-  diagnostics: { line: number; message: string }[];
+  /** Each with its level, as docs/trace-format.md says every diagnostic has (absent = error). */
+  diagnostics: { line: number; level: NonNullable<Diagnostic["level"]>; message: string }[];
 }
 
 export function statsJson(reader: TraceReader, analyzer: Analyzer): StatsJson {
@@ -156,12 +158,18 @@ function statsKey(s: KeySummary): StatsKey {
 }
 
 function statsTail(reader: TraceReader, analyzer: Analyzer) {
-  const diagnostics = reader.diagnostics.map((d) => ({ line: d.line, message: d.message }));
+  const diagnostics: StatsJson["diagnostics"] = reader.diagnostics.map((d) => ({
+    line: d.line,
+    level: d.level ?? "error",
+    message: d.message,
+  }));
   if (reader.diagnosticCount > reader.diagnostics.length) {
     const last = diagnostics[diagnostics.length - 1]?.line ?? 0;
+    // Not about a line but a count of those not kept: a statement about the input, info.
     diagnostics.push({
       line: last,
-      message: `… and ${reader.diagnosticCount - reader.diagnostics.length} more problems`,
+      level: "info",
+      message: `… and ${count(reader.diagnosticCount - reader.diagnostics.length, "more problem")}`,
     });
   }
   const findings = analyzer.findings().map((f) => ({
@@ -180,7 +188,10 @@ const SHOWN_DIAGNOSTICS = 20;
 export function statsTable(file: string, r: StatsJson): string {
   const out: string[] = [];
   const stages = STAGES.map((s) => `${s} ${r.byStage[s]}`).join(" · ");
-  out.push(`${file}: ${r.format}, ${r.lines} lines, ${r.events} events (${stages})`, "");
+  out.push(
+    `${file}: ${r.format}, ${count(r.lines, "line")}, ${count(r.events, "event")} (${stages})`,
+    "",
+  );
   const head = [
     "KEY",
     "WATCH",
@@ -225,14 +236,14 @@ export function statsTable(file: string, r: StatsJson): string {
       row.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
     out.push(fmt(head), ...shown.map(fmt));
     if (rows.length > SHOWN_KEYS)
-      out.push(`… ${rows.length - SHOWN_KEYS} more keys (--json lists all)`);
+      out.push(`… ${count(rows.length - SHOWN_KEYS, "more key")} (--json lists all)`);
   }
   if (r.findings.length > 0) {
     out.push("", "findings:");
     for (const f of r.findings) out.push(`  ${f.kind} ${f.key || "(no Foo)"}: ${f.detail}`);
   }
   if (r.diagnostics.length > 0) {
-    out.push("", `notes and problems (${r.diagnostics.length}):`);
+    out.push("", `${count(r.diagnostics.length, "note or problem", "notes and problems")}:`);
     for (const d of r.diagnostics.slice(0, SHOWN_DIAGNOSTICS))
       out.push(`  line ${d.line}: ${d.message}`);
     if (r.diagnostics.length > SHOWN_DIAGNOSTICS)

@@ -43,8 +43,8 @@ export interface LoadedTrace {
 }
 
 /**
- * Streams `file` (gzip detected, like `stats`) through packages/trace's reader straight into a
- * hub that keeps it all. Throws InputError with a one-line reason when the file cannot be read.
+ * Streams `file` ("-": stdin; gzip detected, like `stats`) through packages/trace's reader
+ * straight into a hub that keeps it all. Throws InputError with a one-line reason when the file cannot be read.
  */
 export async function loadTrace(file: string, year?: number): Promise<LoadedTrace> {
   const input = await openTraceInput(file);
@@ -157,12 +157,14 @@ export function renumberer(): (e: TraceEvent) => TraceEvent {
   };
 }
 
+/** The dashboard's API over a loaded trace; `file` "-" (stdin) is shown as "stdin". */
 export function replayBackend(
   file: string,
   loaded: LoadedTrace,
   runs: RunsFolder,
 ): DashboardBackend {
   const hub = loaded.hub;
+  const name = file === "-" ? "stdin" : basename(file);
   const loadIssues: LoadIssue[] = loaded.diagnostics
     .slice(0, SHOWN_ISSUES)
     .map((d) => ({ line: d.line, message: d.message, ...(d.level ? { level: d.level } : {}) }));
@@ -174,7 +176,7 @@ export function replayBackend(
       mode: "replay",
       version: VERSION,
       cluster: { kind: "none" },
-      trace: basename(file),
+      trace: name,
       loadIssues,
       loadIssuesTotal: loaded.diagnosticCount,
       ...(loaded.lines ? { linesInFile: true } : {}),
@@ -183,7 +185,7 @@ export function replayBackend(
     }),
     objects: () => ({ ...NO_OBJECTS, atSeq: hub.lastSeq }),
     onObjectsChanged: () => () => {},
-    traceMeta: () => ({ source: `replay:${basename(file)}`, created: new Date().toISOString() }),
+    traceMeta: () => ({ source: `replay:${name}`, created: new Date().toISOString() }),
     lines: loaded.lines,
   };
 }

@@ -101,6 +101,17 @@ describe("loopscope proxy (the command)", () => {
     );
     expect(bad).toMatchObject({ code: 2 });
     expect((bad as { stderr: string }).stderr).toContain("--for takes GROUP/KIND");
+    // Stdout has the lines to copy: "-" is no recording, as it is stdout for convert's OUT. (In
+    // a folder of its own and killed in time, should it record to a file named "-" after all.)
+    dir = await mkdtemp(join(tmpdir(), "loopscope-proxy-flags-"));
+    const dash = await run(process.execPath, [BIN, "proxy", "--record", "-", "--no-build"], {
+      cwd: dir,
+      timeout: 20_000,
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(dash).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--record -: stdout carries the dashboard's URL"),
+    });
     const { stdout } = await run(process.execPath, [BIN, "proxy", "--help"]);
     expect(stdout).toContain("usage: loopscope proxy");
   });

@@ -61,10 +61,14 @@ it("refuses what it cannot mean, with a usage error", () => {
     ["--workers", "0"],
     ["--bogus"],
     ["--host", "a b"],
+    ["--record", "-"],
   ]) {
     expect(() => parseUpFlags(argv), argv.join(" ")).toThrow(UsageError);
   }
   expect(() => parseReplayFlags([])).toThrow(UsageError);
+  expect(() => parseUpFlags(["--record", "-"])).toThrow(
+    "--record -: stdout carries the dashboard's URL and the lines to copy",
+  );
 });
 
 it("takes --no-open, the default, and lets the later of --open and --no-open win", () => {

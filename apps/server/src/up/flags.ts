@@ -73,7 +73,7 @@ export function parseUpFlags(argv: string[]): UpFlags | "help" {
     installCrd: values["install-crd"] ?? false,
     workers: int("--workers", values.workers ?? "2", 1, 64),
     resyncMs: duration("--resync", values.resync ?? "30s"),
-    record: values.record,
+    record: recordFlag(values.record),
     verbose: values.v ?? false,
   };
 }
@@ -98,6 +98,20 @@ export function parseReplayFlags(
     file: positionals[0],
     ...(year !== undefined ? { year } : {}),
   };
+}
+
+/**
+ * `--record FILE`, for `up` and `proxy`. "-" means stdout for the file commands' output, but
+ * not here: `up` and `proxy` print on stdout what a user copies (the dashboard's URL, the export
+ * KUBECONFIG line), which a recording's lines would bury. Refused, rather than recorded to a
+ * file named "-".
+ */
+export function recordFlag(v: string | undefined): string | undefined {
+  if (v === "-")
+    throw new UsageError(
+      "--record -: stdout carries the dashboard's URL and the lines to copy, not a recording; record to a file",
+    );
+  return v;
 }
 
 export function defaultKubeconfig(): string {

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { analyze, fixture } from "../testing/fixtures.ts";
 import { readTraceText } from "./read-trace.ts";
+import { timeWentBack } from "./time-back.ts";
 import { encodeEvent, encodeHeader } from "../jsonl/format.ts";
 
 const at = (time: string, key = "default/x") =>
@@ -40,6 +41,19 @@ describe("time going back in a klog log", () => {
       "time goes back 1 h 30 min here, to 2026-12-02 08:30:00.000000 after 2026-12-02 10:00:05.000000 on the line above (a clock set back, or logs of two runs joined?); read in file order",
     );
     expect(d[1].message).toContain("time goes back 2.0 s here");
+  });
+
+  it("says how far in units that never show 60 (a log of a restart: 3 min 59.96 s is 4 min)", () => {
+    const back = (us: number) =>
+      /time goes back (.*?) here/.exec(timeWentBack(2, 0, us, 1)!.message)![1];
+    expect(back(1_500_000)).toBe("1.5 s");
+    expect(back(59_960_000)).toBe("1 min");
+    expect(back(239_960_000)).toBe("4 min");
+    expect(back(239_400_000)).toBe("3 min 59 s");
+    expect(back(3_599_700_000)).toBe("1 h");
+    expect(back(5_400_000_000)).toBe("1 h 30 min");
+    expect(back(7_199_990_000)).toBe("2 h");
+    expect(back(172_799_000_000)).toBe("2 days");
   });
 
   it("stops listing after 21 jumps, saying so", () => {

@@ -42,11 +42,22 @@ function clock(us: number): string {
   return `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 19)}.${micros}`;
 }
 
+/**
+ * "2.0 s", "3 min 59 s", "4 min", "1 h 30 min", "12 days". Rounded to the smaller unit shown
+ * before it is split into two, so neither shows 60: 239.96 s is "4 min", never "3 min 60 s".
+ */
 function duration(us: number): string {
-  const s = us / 1e6;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-  if (s < 86400 * 2) return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-  if (s < 86400 * 366 * 100) return `${Math.round(s / 86400)} days`;
+  const tenths = Math.round(us / 1e5);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const s = Math.round(us / 1e6);
+  if (s < 3600) return twoUnits(Math.floor(s / 60), "min", s % 60, "s");
+  const min = Math.round(us / 6e7);
+  if (min < 60 * 48) return twoUnits(Math.floor(min / 60), "h", min % 60, "min");
+  if (us < 864e8 * 366 * 100) return `${Math.round(us / 864e8)} days`;
   return "over a century";
+}
+
+/** "3 min 59 s"; "4 min" when the smaller unit is 0. */
+function twoUnits(big: number, bigUnit: string, small: number, smallUnit: string): string {
+  return small === 0 ? `${big} ${bigUnit}` : `${big} ${bigUnit} ${small} ${smallUnit}`;
 }

@@ -5,6 +5,7 @@
  * the pass ends in error and the key is re-added rate-limited (5 ms, 10 ms …). Once the writer
  * stops, the next pass goes through and the key converges.
  */
+import type { TraceEvent } from "@loopscope/trace";
 import type { Scenario } from "./scenario.ts";
 import {
   createAndSettle,
@@ -50,5 +51,21 @@ export const conflict: Scenario = {
     }
     ctx.mark("scenario: competing writer stopped; writes fast again", key);
     await settledAt(ctx, NAME, 1);
+    ctx.log(conflictsFound(ctx.events.events, key));
   },
 };
+
+/** What the run showed, in the words the dashboard's bar and `loopscope run` print. */
+export function conflictsFound(events: readonly TraceEvent[], key: string): string {
+  const refused = ofKey(events, key, "write").filter((w) => w.code === 409).length;
+  const delays = ofKey(events, key, "done").flatMap((d) =>
+    d.outcome === "requeued" && d.delayMs !== undefined ? [d.delayMs] : [],
+  );
+  const shown = delays.length > 6 ? [...delays.slice(0, 6), "…"] : delays;
+  return (
+    `${refused} write${refused === 1 ? "" : "s"} refused with 409 Conflict, each based on a read ` +
+    `the competing writer had outdated; the key came back rate-limited` +
+    (shown.length > 0 ? ` after ${shown.join(", ")} ms` : "") +
+    "; once the writer stopped, a pass read the newer Foo and its write went through"
+  );
+}

@@ -26,5 +26,16 @@ export const deleteChild: Scenario = {
       ),
     );
     await settledAt(ctx, NAME, 1);
+    const evs = ctx.events.events;
+    const again = ofKey(evs, key, "write").find(
+      (w) => w.verb === "create" && (w.code ?? 0) < 300 && !creates.includes(w),
+    );
+    const pass = ctx.events.analyzer
+      .passes(key)
+      .find((p) => again !== undefined && p.writeSeqs.includes(again.seq));
+    ctx.log(
+      `the Deployment's delete came back as a watch event of its owner ${NAME}; ` +
+        `pass ${pass?.number ?? "?"} found no Deployment in the lister and created it again`,
+    );
   },
 };

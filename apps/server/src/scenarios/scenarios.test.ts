@@ -8,7 +8,7 @@ import type { Pass, TraceEvent } from "@loopscope/trace";
 import { scenarios } from "./index.ts";
 import { FAST_CLUSTER, runHeadless, type HeadlessRun } from "./headless.ts";
 import { HOT_LOOP_PASSES } from "./hot-loop.ts";
-import { CONFLICTS } from "./conflict.ts";
+import { CONFLICTS, conflictsFound } from "./conflict.ts";
 import { RETRIES } from "./not-owned.ts";
 import { BURST_NAMES } from "./burst.ts";
 import { WRITE_LATENCY_MS } from "./slow-api.ts";
@@ -176,7 +176,8 @@ describe.concurrent("scenarios (headless, embedded API server)", () => {
   });
 
   it("conflict: 409s, rate-limited retries, then convergence", async () => {
-    const r = await run("conflict");
+    const said: string[] = [];
+    const r = await run("conflict", (m) => said.push(m));
     const s = r.events.analyzer.summary(KEY)!;
     expect(s.conflicts).toBeGreaterThanOrEqual(CONFLICTS);
     expect(r.events.analyzer.findings().some((f) => f.kind === "conflict")).toBe(true);
@@ -184,10 +185,16 @@ describe.concurrent("scenarios (headless, embedded API server)", () => {
     expect(retries.length).toBeGreaterThanOrEqual(1);
     expect(s.passCauses.retry).toBeGreaterThanOrEqual(1);
     expect(s.quiescent).toBe(true);
+    // It says what it showed, counted from the trace.
+    expect(said).toContain(conflictsFound(r.events.events, KEY));
+    expect(conflictsFound(r.events.events, KEY)).toMatch(
+      new RegExp(`^${s.conflicts} writes refused with 409 Conflict, .* after 5, `),
+    );
   });
 
   it("delete-child: the Deployment's delete event resolves to the Foo; it is created again", async () => {
-    const r = await run("delete-child");
+    const said: string[] = [];
+    const r = await run("delete-child", (m) => said.push(m));
     const del = ofKey(r.events.events, KEY, "watch").find(
       (w) => w.kind === "Deployment" && w.event === "delete",
     )!;
@@ -198,6 +205,10 @@ describe.concurrent("scenarios (headless, embedded API server)", () => {
     expect(creates.length).toBe(2);
     expect(creates[1]!.seq).toBeGreaterThan(del.seq);
     expect(r.events.analyzer.summary(KEY)!.quiescent).toBe(true);
+    const pass = r.events.analyzer.passes(KEY).find((p) => p.writeSeqs.includes(creates[1]!.seq))!;
+    expect(said).toContain(
+      `the Deployment's delete came back as a watch event of its owner example-foo; pass ${pass.number} found no Deployment in the lister and created it again`,
+    );
   });
 
   it("not-owned: every pass fails; retry delays grow exponentially from 5 ms", async () => {

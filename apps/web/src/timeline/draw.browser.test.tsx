@@ -161,6 +161,26 @@ describe("folded time, one axis for painting and hit testing", () => {
       }
   });
 
+  it("cuts a long Foo name in its header row, leaving the pass labels room", () => {
+    const width = 1200;
+    /** The pass labels a frame of the whole trace draws, its Foo renamed `key`. */
+    const passLabels = (key: string) => {
+      const session = sessionFromText(canonical.replaceAll(KEY, key));
+      const passes = session.passesOf(key);
+      const first = session.store.ts.get(0);
+      const last = Math.max(...passes.map((p) => p.end ?? p.start));
+      const fold = sessionFold(session, [key], width - 8 - GUTTER);
+      const axis = makeTimeAxis([first - 1000, last + 1000], first, width, fold);
+      const geometry: DrawnGeometry = { passes: [], labels: [], breaks: [] };
+      paint({ ...folded(session, axis, width), groups: layoutLanes([key], 30), geometry });
+      return geometry.labels.filter((l) => l.kind === "pass");
+    };
+    const short = passLabels(KEY);
+    expect(short.length).toBeGreaterThan(3);
+    const long = passLabels("default/" + "a-really-long-foo-name-".repeat(5) + "end");
+    expect(long.length).toBeGreaterThanOrEqual(short.length - 1);
+  });
+
   it("keeps mark labels off the break marks of folded gaps, at any width", () => {
     const session = sessionFromText(canonical);
     const passes = session.passesOf(KEY);

@@ -334,6 +334,23 @@ const UNSEEN_SAYS: Partial<Record<Stage, string>> = {
   read: "API GETs only",
 };
 
+/**
+ * A group's title: its key, cut in the middle past ~260 px (the end of a name is
+ * what tells Foos apart), so a long name leaves the header row's pass labels room. In the
+ * context's current font; the objects table and the details panel show it whole.
+ */
+function groupTitle(ctx: CanvasRenderingContext2D, key: string, width: number): string {
+  const max = Math.max(160, Math.min(width / 4, 260));
+  const full = ctx.measureText(key).width;
+  if (full <= max) return key;
+  // Drawn every frame: start from the proportional guess, not from the whole key.
+  let keep = Math.floor((key.length * max) / full);
+  const cut = (n: number) =>
+    key.slice(0, Math.ceil(n / 2)) + "…" + key.slice(key.length - Math.floor(n / 2));
+  while (keep > 2 && ctx.measureText(cut(keep)).width > max) keep--;
+  return cut(keep);
+}
+
 function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput): void {
   const { width, theme } = input;
   const f = fonts(input.typeScale ?? 1);
@@ -343,7 +360,7 @@ function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawI
   ctx.fillStyle = theme.text;
   ctx.font = f.bold;
   ctx.textBaseline = "middle";
-  ctx.fillText(g.key, 8, g.y + header / 2);
+  ctx.fillText(groupTitle(ctx, g.key, width), 8, g.y + header / 2);
   ctx.font = f.normal;
   g.lanes.forEach((lane, i) => {
     ctx.fillStyle = i % 2 ? theme.laneAlt : theme.background;
@@ -392,7 +409,7 @@ function drawBands(
   const bands = passBands(passes, g, axis.x, width, lastTs);
   ctx.font = f.bold;
   // Pass labels share the header row with the key's name: start after it.
-  const nameEnd = 8 + ctx.measureText(g.key).width;
+  const nameEnd = 8 + ctx.measureText(groupTitle(ctx, g.key, width)).width;
   for (const b of bands) {
     const x0 = Math.max(b.x0, GUTTER);
     const x1 = Math.min(b.x1, width);

@@ -51,6 +51,11 @@ test("opens a klog file: swimlanes, self-triggered passes, a diagnostic for the 
   await expect(page.locator('[data-testid="timeline-pass"][data-cause="self"]')).toHaveCount(2);
   await expect(page.getByTestId("count-row")).toHaveCount(5);
 
+  // A dropped file cannot be reopened from a link: the URL names none of its Foos (a reload
+  // drew the server's trace under this file's Foo, lanes empty).
+  await page.waitForTimeout(400);
+  expect(new URL(page.url()).search).toBe("");
+
   // The creation (first event → quiescent) fills the view: bands, marks and labels readable.
   await page.getByTestId("fit-creation").click();
   const selfPass = page.locator('[data-testid="timeline-pass"][data-cause="self"]').first();

@@ -13,14 +13,19 @@ export function useDeepLinkSync(session: TraceSession, view: ViewStore): void {
     const write = () => {
       timer = undefined;
       const s = view.get();
-      const q = encodeDeepLink({
-        trace: session.source.link,
-        foos: s.selectedKeys,
-        window: s.window,
-        seq: s.selectedSeq,
-        timeMode: s.timeMode,
-        timelineView: s.timelineView,
-      });
+      // A dropped local file cannot be reopened from a link: a reload shows the server's trace,
+      // where its Foos, window and seq mean nothing (its lanes came up empty, unexplained).
+      const local = session.source.kind === "replay" && session.source.link === undefined;
+      const q = local
+        ? ""
+        : encodeDeepLink({
+            trace: session.source.link,
+            foos: s.selectedKeys,
+            window: s.window,
+            seq: s.selectedSeq,
+            timeMode: s.timeMode,
+            timelineView: s.timelineView,
+          });
       const next = `${globalThis.location.pathname}${q}`;
       if (next !== `${globalThis.location.pathname}${globalThis.location.search}`) {
         globalThis.history.replaceState(null, "", next);

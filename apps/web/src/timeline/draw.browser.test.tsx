@@ -181,6 +181,17 @@ describe("folded time, one axis for painting and hit testing", () => {
     expect(long.length).toBeGreaterThanOrEqual(short.length - 1);
   });
 
+  it("says a Foo it is asked to show is not in the trace (a link from another one)", () => {
+    const session = sessionFromText(canonical);
+    const width = 900;
+    const axis = makeTimeAxis([0, 1e6], 0, width);
+    const geometry: DrawnGeometry = { passes: [], labels: [], breaks: [] };
+    const groups = layoutLanes([KEY, "default/burst-01"], 30);
+    paint({ ...folded(session, axis, width), groups, geometry });
+    const absent = geometry.labels.filter((l) => l.kind === "absent");
+    expect(absent.map((l) => [l.text, l.y])).toEqual([["— not in this trace", groups[1].y]]);
+  });
+
   it("keeps mark labels off the break marks of folded gaps, at any width", () => {
     const session = sessionFromText(canonical);
     const passes = session.passesOf(KEY);

@@ -34,7 +34,7 @@ function fonts(scale: number) {
 
 /** A text the frame drew, and where (canvas px). */
 export interface DrawnLabel {
-  kind: "pass" | "mark" | "tick" | "break" | "unseen";
+  kind: "pass" | "mark" | "tick" | "break" | "unseen" | "absent";
   text: string;
   x: number;
   y: number;
@@ -360,8 +360,24 @@ function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawI
   ctx.fillStyle = theme.text;
   ctx.font = f.bold;
   ctx.textBaseline = "middle";
-  ctx.fillText(groupTitle(ctx, g.key, width), 8, g.y + header / 2);
+  const title = groupTitle(ctx, g.key, width);
+  ctx.fillText(title, 8, g.y + header / 2);
+  const titleEnd = 8 + ctx.measureText(title).width;
   ctx.font = f.normal;
+  if (input.session.progress.done && input.session.store.rowsOf(g.key).length === 0) {
+    // A Foo named by a link or a search that this trace does not have: said, not left blank.
+    ctx.fillStyle = theme.muted;
+    const text = "— not in this trace";
+    ctx.fillText(text, titleEnd + 8, g.y + header / 2);
+    input.geometry?.labels.push({
+      kind: "absent",
+      text,
+      x: titleEnd + 8,
+      y: g.y,
+      w: ctx.measureText(text).width,
+      h: header,
+    });
+  }
   g.lanes.forEach((lane, i) => {
     ctx.fillStyle = i % 2 ? theme.laneAlt : theme.background;
     ctx.fillRect(0, lane.y, width, lane.height);

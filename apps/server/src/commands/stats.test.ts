@@ -80,6 +80,14 @@ describe("loopscope stats", { timeout: 90_000 }, () => {
     expect(r.out).toContain("line 57:");
   });
 
+  it("says what the first line's events are, parts adding up to the whole", () => {
+    const r = loopscope(["stats", ROOT + "public/traces/create-foo.jsonl"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain(
+      "51 events (watch 8 · enqueue 9 · dequeue 8 · read 8 · write 9 · 9 pass ends and notes)",
+    );
+  });
+
   it("says a count of one in the singular, as excerpt does", () => {
     const one =
       "I1202 09:00:00.000000    7 controller.go:1] STAGE/watch kind=Foo event=add key=a/b\n";

@@ -14,7 +14,9 @@ export const usage = `usage: loopscope stats FILE [--json] [--year N] [--hot-loo
 
 Reads FILE (a loopscope .jsonl trace or a klog log; "-" = stdin; gzip is detected) and prints,
 per Foo, the count of each STAGE, the passes by cause, writes that changed something, conflicts,
-the reconcile count for one create, whether it went quiescent, and hot loops.
+the reconcile count for one create, whether it went quiescent, and hot loops. A Foo deleted and
+created again under its name is counted from its latest creation (the first line and the
+findings count the whole file).
 
   --json        print the result as JSON
   --year N      the year of klog lines (klog prints none; default: the current year)
@@ -187,7 +189,13 @@ const SHOWN_DIAGNOSTICS = 20;
 /** The human view: one row per key, then findings and problems. */
 export function statsTable(file: string, r: StatsJson): string {
   const out: string[] = [];
-  const stages = STAGES.map((s) => `${s} ${r.byStage[s]}`).join(" · ");
+  const staged = STAGES.reduce((n, s) => n + r.byStage[s], 0);
+  // Pass ends and notes are events too: the parts add up to the whole.
+  const rest =
+    r.events > staged
+      ? ` · ${count(r.events - staged, "pass end or note", "pass ends and notes")}`
+      : "";
+  const stages = STAGES.map((s) => `${s} ${r.byStage[s]}`).join(" · ") + rest;
   out.push(
     `${file}: ${r.format}, ${count(r.lines, "line")}, ${count(r.events, "event")} (${stages})`,
     "",

@@ -103,7 +103,9 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
         <span className="step-pos" data-testid="ws-step-pos">
           {stepNo >= 0
             ? `step ${stepNo + 1} of ${steps.length}`
-            : `${steps.length} steps · press next`}
+            : steps.length === 0
+              ? "nothing to step through: select a Foo"
+              : `${steps.length} steps · press next`}
           {event ? ` · seq ${event.seq} · ${event.stage}` : ""}
         </span>
       </div>

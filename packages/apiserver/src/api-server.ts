@@ -9,6 +9,7 @@ import { CompetingWriter } from "./actors/competing-writer.ts";
 import { DeploymentControllerSim } from "./actors/deployment-controller.ts";
 import { EventExpiry } from "./actors/event-expiry.ts";
 import { GarbageCollector } from "./actors/garbage-collector.ts";
+import { NodeHeartbeat } from "./actors/node-heartbeat.ts";
 import { ReplicaSetSimulator } from "./actors/replica-set-simulator.ts";
 import { ApiError, pathNotFound } from "./errors.ts";
 import { FaultInjector } from "./faults.ts";
@@ -19,6 +20,7 @@ import {
   discoverGroups,
   discoverResources,
 } from "./http/discovery.ts";
+import { serveHealth, type HealthCheck } from "./http/health.ts";
 import { hostAllowed } from "./http/host-check.ts";
 import { aggregatedDiscovery } from "./http/negotiation.ts";
 import { openApi } from "./http/openapi.ts";
@@ -29,6 +31,7 @@ import { parseResourcePath } from "./http/route.ts";
 import { idSource } from "./ids.ts";
 import { kubeconfigYaml, writeKubeconfigFile } from "./kubeconfig.ts";
 import { Registry } from "./registry.ts";
+import { namespaceResource } from "./resources/namespace.ts";
 import { ObjectStore } from "./store/object-store.ts";
 import { WatchHub } from "./store/watch-hub.ts";
 import type { ApiServer, ApiServerOptions } from "./types.ts";
@@ -53,6 +56,7 @@ class EmbeddedApiServer implements ApiServer {
   readonly #actors: { start(): void; stop(): void }[];
   readonly #writer: CompetingWriter;
   readonly #sockets = new Set<Socket>();
+  readonly #health: HealthCheck[];
   #server: Server | undefined;
 
   constructor(opts: ApiServerOptions) {
@@ -74,6 +78,16 @@ class EmbeddedApiServer implements ApiServer {
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5000,
       now: Date.now,
     };
+    this.#health = [
+      { name: "ping", check: () => undefined },
+      {
+        name: "store",
+        check: () =>
+          registry.store.get(namespaceResource, undefined, "default")
+            ? undefined
+            : new Error("the store does not answer"),
+      },
+    ];
     this.#actors = [
       new DeploymentControllerSim(registry, {
         readyDelayMs: opts.deploymentReadyDelayMs ?? 1500,
@@ -82,6 +96,7 @@ class EmbeddedApiServer implements ApiServer {
       new GarbageCollector(registry, opts.garbageCollectionDelayMs ?? 20),
       new EventExpiry(registry, opts.eventTtlMs ?? 3_600_000),
       new ReplicaSetSimulator(registry),
+      new NodeHeartbeat(registry, opts.nodeHeartbeatMs ?? 10_000),
     ];
   }
 
@@ -161,11 +176,7 @@ class EmbeddedApiServer implements ApiServer {
     const accept = req.headers.accept;
     if (req.method === "GET") {
       if (path === "/version") return sendJson(res, 200, SERVER_VERSION);
-      if (path === "/healthz" || path === "/livez" || path === "/readyz") {
-        res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8" });
-        res.end("ok");
-        return;
-      }
+      if (serveHealth(res, path, url.searchParams, this.#health)) return;
       if (path === "/api" || path === "/apis") {
         const d =
           path === "/api"

@@ -71,6 +71,7 @@ describe("discovery", () => {
       "samplecontroller.k8s.io",
       "apiextensions.k8s.io",
       "coordination.k8s.io",
+      "authorization.k8s.io",
     ]);
     const apps = await c.get<{ resources: { name: string; kind: string }[] }>("/apis/apps/v1");
     expect(apps.body.resources.map((r) => r.name)).toEqual([
@@ -80,6 +81,80 @@ describe("discovery", () => {
       "replicasets",
     ]);
     expect((await c.get<{ versions: string[] }>("/api")).body.versions).toEqual(["v1"]);
+  });
+
+  it("lists the access reviews `kubectl auth can-i` creates, create-only, and answers them yes", async () => {
+    const agg = await c.get<{
+      items: {
+        metadata: { name: string };
+        versions: { resources: { resource: string; verbs: string[]; scope: string }[] }[];
+      }[];
+    }>("/apis", AGG);
+    const authz = agg.body.items.find((g) => g.metadata.name === "authorization.k8s.io");
+    expect(authz?.versions[0].resources).toEqual([
+      expect.objectContaining({
+        resource: "selfsubjectaccessreviews",
+        verbs: ["create"],
+        scope: "Cluster",
+      }),
+      expect.objectContaining({
+        resource: "selfsubjectrulesreviews",
+        verbs: ["create"],
+        scope: "Cluster",
+      }),
+    ]);
+    const legacy = await c.get<{ resources: { name: string; verbs: string[] }[] }>(
+      "/apis/authorization.k8s.io/v1",
+    );
+    expect(legacy.body.resources.map((r) => [r.name, r.verbs])).toEqual([
+      ["selfsubjectaccessreviews", ["create"]],
+      ["selfsubjectrulesreviews", ["create"]],
+    ]);
+    const SSAR = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+    const review = {
+      apiVersion: "authorization.k8s.io/v1",
+      kind: "SelfSubjectAccessReview",
+      spec: { resourceAttributes: { verb: "delete", resource: "foos", namespace: "x" } },
+    };
+    const yes = await c.post(SSAR, review);
+    expect(yes.status).toBe(201);
+    expect(yes.body).toMatchObject({ ...review, status: { allowed: true } });
+    const neither = await c.post<{ message: string }>(SSAR, { ...review, spec: {} });
+    expect(neither.status).toBe(422);
+    expect(neither.body.message).toBe(
+      'SelfSubjectAccessReview.authorization.k8s.io "" is invalid: spec.resourceAttributes: Invalid value: "null": exactly one of nonResourceAttributes or resourceAttributes must be specified',
+    );
+    // Nothing is stored, so there is nothing to get or list.
+    expect((await c.get(SSAR)).status).toBe(405);
+    const rules = await c.post("/apis/authorization.k8s.io/v1/selfsubjectrulesreviews", {
+      kind: "SelfSubjectRulesReview",
+      spec: { namespace: "default" },
+    });
+    expect(rules.status).toBe(201);
+    expect(rules.body.status).toEqual({
+      resourceRules: [{ verbs: ["*"], apiGroups: ["*"], resources: ["*"] }],
+      nonResourceRules: [{ verbs: ["*"], nonResourceURLs: ["*"] }],
+      incomplete: false,
+    });
+  });
+
+  it("answers /livez, /readyz and /healthz as apiserver's healthz package does", async () => {
+    for (const endpoint of ["livez", "readyz", "healthz"]) {
+      const plain = await c.get(`/${endpoint}`);
+      expect([plain.status, plain.body]).toEqual([200, "ok"]);
+      expect(plain.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      const verbose = await c.get(`/${endpoint}?verbose`);
+      expect([verbose.status, verbose.body]).toEqual([
+        200,
+        `[+]ping ok\n[+]store ok\n${endpoint} check passed\n`,
+      ]);
+    }
+    const excluded = await c.get("/readyz?verbose&exclude=store&exclude=etcd");
+    expect(excluded.body).toBe(
+      '[+]ping ok\n[+]store excluded: ok\nwarn: some health checks cannot be excluded: no matches for "etcd"\nreadyz check passed\n',
+    );
+    expect((await c.get("/livez/ping")).body).toBe("ok");
+    expect((await c.get("/readyz/etcd")).status).toBe(404);
   });
 
   it("serves OpenAPI v3 with a fieldValidation parameter on PATCH, addressed by content hash", async () => {

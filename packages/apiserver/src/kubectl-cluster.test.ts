@@ -121,6 +121,20 @@ spec: {holderIdentity: forge_1, leaseDurationSeconds: 15, renewTime: "2026-12-06
     );
   });
 
+  it("auth can-i: everything is allowed (the server has no authorization)", async () => {
+    // A protobuf SelfSubjectAccessReview per question, a SelfSubjectRulesReview for --list.
+    expect(await k.run("auth", "can-i", "create", "foos")).toBe("yes\n");
+    expect(await k.run("auth", "can-i", "delete", "deployments", "-n", "kube-system")).toBe(
+      "yes\n",
+    );
+    expect(await k.run("auth", "can-i", "get", "/healthz")).toBe("yes\n");
+    expect(rows(await k.run("auth", "can-i", "--list"))).toEqual([
+      ["Resources", "Non-Resource URLs", "Resource Names", "Verbs"],
+      ["*.*", "[]", "[]", "[*]"],
+      ["[*]", "[]", "[*]"],
+    ]);
+  });
+
   it("get pods: the Deployment's pods, creating then running, following its replicas", async () => {
     expect(await k.run("get", "pods")).toBe("");
     const file = join(k.env.HOME as string, "web.yaml");

@@ -127,6 +127,11 @@ describe.skipIf(!defaultKubectl)(
       expect(yaml).toMatch(
         /type: Established\n\s+status: "True"|status: "True"\n\s+type: Established/,
       );
+      // Names completed as apiextensions defaults them, and accepted so.
+      const crd = JSON.parse(await k.run("get", "crd", name, "-o", "json"));
+      const names = { kind: "Foo", listKind: "FooList", plural: "foos", singular: "foo" };
+      expect(crd.spec.names).toEqual(names);
+      expect(crd.status.acceptedNames).toEqual(names);
     });
 
     it("gets foos as a table and as YAML", async () => {
@@ -138,6 +143,27 @@ describe.skipIf(!defaultKubectl)(
       expect(yaml).toContain("kind: Foo");
       expect(yaml).toContain("name: example-foo");
       expect(yaml).toContain("replicas: 3");
+    });
+
+    it("label, then remove the last label: no empty labels map is left", async () => {
+      await k.run("label", "foo", "example-foo", "tier=web");
+      expect(await k.run("get", "foo", "example-foo", "-o", "yaml")).toContain("tier: web");
+      await k.run("label", "foo", "example-foo", "tier-");
+      const yaml = await k.run("get", "foo", "example-foo", "-o", "yaml");
+      expect(yaml).not.toContain("labels:");
+    });
+
+    it("apply --server-side fails saying server-side apply is not served, and what to run", async () => {
+      const err = await k
+        .run("apply", "--server-side", "-f", join(MANIFESTS, "example-foo.yaml"))
+        .then(
+          (out) => `unexpected success: ${out}`,
+          (e: Error) => e.message,
+        );
+      // kubectl recognizes the 415 and quotes the server's message.
+      expect(err).toContain(
+        "error: Server-side apply not available on the server: (server-side apply (application/apply-patch+yaml) is not served by loopscope's embedded API server: use client-side apply (kubectl apply without --server-side); accepted patch media types: application/json-patch+json, application/merge-patch+json)",
+      );
     });
 
     it("gets, edits and scales Deployments", async () => {
@@ -257,6 +283,36 @@ describe.skipIf(!defaultKubectl)(
         },
       });
       expect(JSON.stringify(d.spec)).not.toContain("hostPort");
+    });
+
+    it("refuses a misspelt field (kubectl's fieldValidation=Strict), in metadata and in a Deployment's spec", async () => {
+      const path = join(k.env.HOME as string, "typo.yaml");
+      await writeFile(
+        path,
+        `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: typo
+  lables: {app: typo}
+spec:
+  replica: 4
+  selector: {matchLabels: {app: typo}}
+  template:
+    metadata: {labels: {app: typo}}
+    spec:
+      containers: [{name: nginx, image: "nginx:1.25"}]
+`,
+      );
+      const err = await k.run("apply", "-f", path).then(
+        (out) => `unexpected success: ${out}`,
+        (e: Error) => e.message,
+      );
+      expect(err).toContain(
+        'Error from server (BadRequest): error when creating "' +
+          path +
+          '": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "metadata.lables", unknown field "spec.replica"',
+      );
+      expect((await c.get(`${DEPLOYMENTS}/typo`)).status).toBe(404);
     });
 
     it("creates a namespace and applies into it", async () => {

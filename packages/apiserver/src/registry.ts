@@ -17,6 +17,7 @@ import {
   badRequest,
   conflict,
   forbidden,
+  type FieldError,
   invalid,
   notFound,
   qualified,
@@ -43,9 +44,10 @@ import {
   TOO_DEEP,
 } from "./resources/decode.ts";
 import { FOO_CRD } from "./resources/foo-crd.ts";
+import { METADATA_ONLY, unknownFields } from "./resources/known-fields.ts";
 import { INITIAL_NAMESPACES, namespaceResource } from "./resources/namespace.ts";
 import { KUBERNETES_SERVICE, serviceResource } from "./resources/service.ts";
-import { leaseResource, nodeLease } from "./resources/lease.ts";
+import { NODE_LEASE_NAMESPACE, leaseResource, nodeLease } from "./resources/lease.ts";
 import { loopscopeNode, nodeResource } from "./resources/node.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
 import {
@@ -56,10 +58,19 @@ import {
 } from "./selectors.ts";
 import type { ObjectStore } from "./store/object-store.ts";
 
+/**
+ * What a write does with fields its type does not declare (the `fieldValidation` parameter):
+ * drop them (Ignore), drop them and say so in a warning (Warn, the server's default), or refuse
+ * the request with a 400 (Strict, kubectl's default).
+ */
+export type FieldValidation = "Ignore" | "Warn" | "Strict";
+
 export interface WriteOptions {
   dryRun?: boolean;
-  /** fieldValidation=Strict: unknown fields are an error instead of being dropped. */
-  strict?: boolean;
+  /** Default Warn. */
+  fieldValidation?: FieldValidation;
+  /** Where Warn's warnings go (`unknown field "spec.replica"`), for the `Warning` header. */
+  warnings?: string[];
 }
 
 export interface UpdateOptions extends WriteOptions {
@@ -77,6 +88,37 @@ export interface DeleteResult {
   object: KObject;
   /** false when finalizers keep it (deletionTimestamp set, still readable). */
   finished: boolean;
+}
+
+/**
+ * An object being deleted (deletionTimestamp set) may lose finalizers but gain none, as
+ * apimachinery's ValidateObjectMetaUpdate rules: otherwise a client could hold a deletion open
+ * forever. The message is ValidateNoNewFinalizers' (the new ones sorted, in Go's `%#v`).
+ */
+function noNewFinalizers(old: KObject, next: KObject): FieldError[] {
+  if (!old.metadata.deletionTimestamp) return [];
+  const before = new Set(old.metadata.finalizers ?? []);
+  const added = [...new Set(next.metadata.finalizers ?? [])].filter((f) => !before.has(f)).sort();
+  if (added.length === 0) return [];
+  return [
+    {
+      reason: "FieldValueForbidden",
+      field: "metadata.finalizers",
+      detail: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(", ")}}`,
+    },
+  ];
+}
+
+/** ObjectMeta's maps and lists, `omitempty` in Go: an empty one is not stored (nor shown). */
+const OMIT_EMPTY = ["labels", "annotations", "ownerReferences", "finalizers", "managedFields"];
+
+/** Removing the last label leaves no `labels: {}` behind, as on a cluster. */
+function dropEmpty(meta: KObject["metadata"]): void {
+  for (const f of OMIT_EMPTY) {
+    const v = meta[f];
+    if ((Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0))
+      delete meta[f];
+  }
 }
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -116,7 +158,7 @@ export class Registry {
   seedNode(): void {
     const now = rfc3339(this.#now());
     this.create(nodeResource, undefined, loopscopeNode(now));
-    this.create(leaseResource, "kube-node-lease", nodeLease(now));
+    this.create(leaseResource, NODE_LEASE_NAMESPACE, nodeLease(now));
   }
 
   /** Creates default and the kube-* namespaces (once, at startup). */
@@ -158,7 +200,8 @@ export class Registry {
     body: unknown,
     opts: WriteOptions = {},
   ): KObject {
-    const obj = this.#asObject(def, body);
+    const unknown: string[] = [];
+    const obj = this.#asObject(def, body, opts, unknown);
     const meta = obj.metadata;
     if (def.namespaced) {
       if (meta.namespace && namespace && meta.namespace !== namespace) {
@@ -200,7 +243,7 @@ export class Registry {
     if (def.generationChanged) meta.generation = 1;
     else delete meta.generation;
     def.prepareForCreate?.(obj);
-    this.#finish(def, obj, opts.strict ?? false);
+    this.#finish(def, obj, opts, unknown);
     if (opts.dryRun) return obj;
     return this.store.write(def, obj);
   }
@@ -213,7 +256,8 @@ export class Registry {
     opts: UpdateOptions = {},
   ): KObject {
     const old = this.get(def, namespace, name);
-    const incoming = this.#asObject(def, body);
+    const unknown: string[] = [];
+    const incoming = this.#asObject(def, body, opts, unknown);
     if (incoming.metadata.name && incoming.metadata.name !== name) {
       throw badRequest(
         `the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`,
@@ -239,7 +283,7 @@ export class Registry {
       ]);
     }
     if (rv && rv !== old.metadata.resourceVersion) throw conflict(def, name);
-    return this.#replace(def, old, incoming, opts);
+    return this.#replace(def, old, incoming, opts, unknown);
   }
 
   patch(
@@ -252,7 +296,8 @@ export class Registry {
   ): KObject {
     const old = this.get(def, namespace, name);
     const patched = applyPatch(type, clone(old), patch);
-    const incoming = this.#asObject(def, patched);
+    const unknown: string[] = [];
+    const incoming = this.#asObject(def, patched, opts, unknown);
     // A patch is unconditional unless it names a resourceVersion itself.
     if (incoming.metadata.resourceVersion !== old.metadata.resourceVersion) {
       if (incoming.metadata.resourceVersion) throw conflict(def, name);
@@ -262,7 +307,7 @@ export class Registry {
         `the name of the object (${String(incoming.metadata.name)}) does not match the name on the URL (${name})`,
       );
     }
-    return this.#replace(def, old, incoming, opts);
+    return this.#replace(def, old, incoming, opts, unknown);
   }
 
   delete(
@@ -309,7 +354,13 @@ export class Registry {
   }
 
   /** Applies update semantics to a body whose preconditions already passed. */
-  #replace(def: ResourceDef, old: KObject, incoming: KObject, opts: UpdateOptions): KObject {
+  #replace(
+    def: ResourceDef,
+    old: KObject,
+    incoming: KObject,
+    opts: UpdateOptions,
+    unknown: string[],
+  ): KObject {
     let next: KObject;
     if (opts.subresource === "status") {
       if (def.status === "none") throw notFound(def, old.metadata.name ?? "");
@@ -343,7 +394,7 @@ export class Registry {
       delete meta.deletionGracePeriodSeconds;
     }
     delete meta.selfLink;
-    this.#finish(def, next, opts.strict ?? false);
+    this.#finish(def, next, opts, unknown, noNewFinalizers(old, next));
     if (def.generationChanged) {
       const bumped = opts.subresource !== "status" && def.generationChanged(old, next);
       meta.generation = (old.metadata.generation ?? 1) + (bumped ? 1 : 0);
@@ -357,13 +408,32 @@ export class Registry {
     return this.store.write(def, next);
   }
 
-  /** Defaults and validation shared by create and update. */
-  #finish(def: ResourceDef, obj: KObject, strict: boolean): void {
+  /**
+   * Defaults and validation shared by create and update. `unknown` holds the undeclared fields
+   * decoding found (#asObject), to which a CR's schema pruning adds its own: under Strict they
+   * are a 400 before any validation, as the real server's strict decoding error; under Warn
+   * each is a warning. `errors` are the update's own.
+   */
+  #finish(
+    def: ResourceDef,
+    obj: KObject,
+    opts: WriteOptions,
+    unknown: string[],
+    errors: FieldError[] = [],
+  ): void {
+    const strict = opts.fieldValidation === "Strict";
+    unknown.push(...(def.prune?.(obj, strict) ?? []));
+    if (unknown.length > 0) {
+      const each = unknown.map((u) => `unknown field ${JSON.stringify(u)}`);
+      if (strict) throw cannotHandle(def, `strict decoding error: ${each.join(", ")}`);
+      if ((opts.fieldValidation ?? "Warn") === "Warn") opts.warnings?.push(...each);
+    }
     obj.apiVersion = apiVersionOf(def);
     obj.kind = def.kind;
+    dropEmpty(obj.metadata);
     normalizeTimes(obj);
     def.applyDefaults?.(obj);
-    const errors = def.validate?.(obj, strict) ?? [];
+    errors.push(...(def.validate?.(obj) ?? []));
     for (const [i, ref] of (obj.metadata.ownerReferences ?? []).entries()) {
       if (!ref || !ref.uid) {
         errors.push({
@@ -388,8 +458,9 @@ export class Registry {
    * The body as `def`'s object, decoded as the real server decodes it (resources/decode.ts):
    * 400 for a wrong JSON type anywhere in metadata, a custom resource without its kind or
    * apiVersion, or nesting past MAX_DEPTH — checked before anything recurses into the body.
+   * Fields the type does not declare go to `unknown`, and are dropped unless Strict.
    */
-  #asObject(def: ResourceDef, body: unknown): KObject {
+  #asObject(def: ResourceDef, body: unknown, opts: WriteOptions, unknown: string[]): KObject {
     if (!isPlainObject(body))
       throw badRequest(
         `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: expected a JSON object`,
@@ -413,6 +484,7 @@ export class Registry {
     if (!isPlainObject(obj.metadata)) obj.metadata = {};
     const why = decodeProblem(def, obj);
     if (why) throw cannotHandle(def, why);
+    unknownFields(obj, def.fields ?? METADATA_ONLY, opts.fieldValidation === "Strict", unknown);
     return obj;
   }
 

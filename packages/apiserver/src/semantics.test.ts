@@ -115,6 +115,117 @@ describe("create", () => {
     expect(strict.body.message).toContain('unknown field "spec.bogus"');
   });
 
+  it("drops emptied labels, annotations and finalizers, as Go's omitempty does", async () => {
+    await c.createFoo("empty-maps", 1, {
+      metadata: { name: "empty-maps", labels: { a: "b" }, annotations: { x: "y" }, finalizers: [] },
+    });
+    const r = await c.patch<KObj>(`${FOOS}/empty-maps`, {
+      metadata: { labels: { a: null }, annotations: { x: null } },
+    });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body.metadata)).not.toContain("labels");
+    expect(Object.keys(r.body.metadata)).not.toContain("annotations");
+    expect(Object.keys(r.body.metadata)).not.toContain("finalizers");
+  });
+
+  it("fieldValidation: unknown fields of built-in types and of any metadata", async () => {
+    const NAMESPACES = "/api/v1/namespaces";
+    const body = deploymentBody("fv-deploy") as { spec: Record<string, unknown> };
+    const typo = { ...body, spec: { ...body.spec, replica: 4, bogus: true } };
+    const strict = await c.post<{ message: string; reason: string }>(
+      `${DEPLOYMENTS}?fieldValidation=Strict`,
+      typo,
+    );
+    expect(strict.status).toBe(400);
+    expect(strict.body.reason).toBe("BadRequest");
+    expect(strict.body.message).toBe(
+      'Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica", unknown field "spec.bogus"',
+    );
+    expect((await c.get(`${DEPLOYMENTS}/fv-deploy`)).status).toBe(404);
+    // The Pod template's metadata is an ObjectMeta too; its spec is not checked.
+    const tmpl = await c.post<{ message: string }>(`${DEPLOYMENTS}?fieldValidation=Strict`, {
+      ...body,
+      spec: {
+        ...body.spec,
+        template: {
+          metadata: { lables: { app: "x" }, labels: { app: "fv-deploy" } },
+          spec: { containers: [{ name: "n", image: "nginx" }], anything: 1 },
+        },
+      },
+    });
+    expect(tmpl.body.message).toMatch(
+      /strict decoding error: unknown field "spec\.template\.metadata\.lables"$/,
+    );
+    // Warn (also the default): stored without them, each named in a Warning header.
+    const warned = await c.post<KObj>(DEPLOYMENTS, typo);
+    expect(warned.status).toBe(201);
+    expect(warned.headers.get("warning")).toBe(
+      '299 - "unknown field \\"spec.replica\\"", 299 - "unknown field \\"spec.bogus\\""',
+    );
+    expect(warned.body.spec?.replica).toBeUndefined();
+    expect(warned.body.spec?.bogus).toBeUndefined();
+    expect(warned.body.spec?.replicas).toBe(1);
+    // A patch is checked as the object it makes.
+    const patched = await c.patch<{ message: string }>(
+      `${DEPLOYMENTS}/fv-deploy?fieldValidation=Strict`,
+      { spec: { replica: 4 } },
+    );
+    expect(patched.status).toBe(400);
+    expect(patched.body.message).toContain('strict decoding error: unknown field "spec.replica"');
+
+    // metadata, every kind: a Namespace (with its spec), a Foo (with its schema's fields).
+    const ns = { metadata: { name: "fv-ns", lables: { a: "b" } }, spec: { bogus: 1 } };
+    const nsStrict = await c.post<{ message: string }>(`${NAMESPACES}?fieldValidation=Strict`, ns);
+    expect(nsStrict.status).toBe(400);
+    expect(nsStrict.body.message).toBe(
+      'Namespace in version "v1" cannot be handled as a Namespace: strict decoding error: unknown field "metadata.lables", unknown field "spec.bogus"',
+    );
+    const ignored = await c.post<KObj>(`${NAMESPACES}?fieldValidation=Ignore`, ns);
+    expect(ignored.status).toBe(201);
+    expect(ignored.headers.get("warning")).toBeNull();
+    expect(ignored.body.metadata.lables).toBeUndefined();
+    const foo = await c.post<{ message: string }>(`${FOOS}?fieldValidation=Strict`, {
+      ...FOO_TYPE,
+      metadata: { name: "fv-foo", lables: { a: "b" } },
+      spec: { replicas: 1, bogus: true },
+    });
+    expect(foo.body.message).toBe(
+      'Foo in version "v1alpha1" cannot be handled as a Foo: strict decoding error: unknown field "metadata.lables", unknown field "spec.bogus"',
+    );
+    // Every ObjectMeta field a real cluster accepts is accepted.
+    const full = await c.post<KObj>(`${FOOS}?fieldValidation=Strict`, {
+      ...FOO_TYPE,
+      metadata: {
+        name: "fv-full",
+        generateName: "fv-",
+        namespace: "default",
+        selfLink: "/x",
+        uid: "u",
+        resourceVersion: "",
+        generation: 7,
+        creationTimestamp: "2020-01-01T00:00:00Z",
+        deletionGracePeriodSeconds: 0,
+        labels: { a: "b" },
+        annotations: { a: "b" },
+        ownerReferences: [
+          {
+            apiVersion: "v1",
+            kind: "Namespace",
+            name: "default",
+            uid: "u",
+            controller: false,
+            blockOwnerDeletion: false,
+          },
+        ],
+        finalizers: ["example.com/f"],
+        managedFields: [{ manager: "m", operation: "Update" }],
+      },
+      spec: { replicas: 1 },
+    });
+    expect(full.status).toBe(201);
+    expect(full.headers.get("warning")).toBeNull();
+  });
+
   it("refuses a namespace that does not exist with 404", async () => {
     const r = await c.post<{ message: string }>(
       "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/nope/foos",
@@ -369,7 +480,33 @@ describe("error shapes", () => {
     expect(r.status).toBe(415);
     expect(r.body.reason).toBe("UnsupportedMediaType");
     expect(r.body.message).toBe(
-      "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
+      "the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json",
+    );
+  });
+
+  it("415 for server-side apply, saying it is not served and listing only what is", async () => {
+    await c.createFoo("ssa");
+    const foo = await c.request(
+      "PATCH",
+      `${FOOS}/ssa?fieldManager=kubectl`,
+      "spec:\n  replicas: 2\n",
+      "application/apply-patch+yaml",
+    );
+    expect(foo.status).toBe(415);
+    expect(foo.body.reason).toBe("UnsupportedMediaType");
+    expect(foo.body.message).toBe(
+      "server-side apply (application/apply-patch+yaml) is not served by loopscope's embedded API server: use client-side apply (kubectl apply without --server-side); accepted patch media types: application/json-patch+json, application/merge-patch+json",
+    );
+    await c.post(DEPLOYMENTS, deploymentBody("ssa-deploy"));
+    const d = await c.request(
+      "PATCH",
+      `${DEPLOYMENTS}/ssa-deploy`,
+      "spec:\n  replicas: 2\n",
+      "application/apply-patch+yaml",
+    );
+    expect(d.status).toBe(415);
+    expect(String(d.body.message)).toMatch(
+      /accepted patch media types: application\/json-patch\+json, application\/merge-patch\+json, application\/strategic-merge-patch\+json$/,
     );
   });
 
@@ -585,6 +722,35 @@ describe("delete and garbage collection", () => {
     expect(del.body.metadata.finalizers).toEqual(["foregroundDeletion"]);
     await eventually(async () => (await c.get(`${FOOS}/fg-foo`)).status === 404);
     expect((await c.get(`${DEPLOYMENTS}/fg-dep`)).status).toBe(404);
+  });
+
+  it("an object being deleted may lose finalizers but gain none (422 Forbidden)", async () => {
+    await c.createFoo("fin-held", 1, {
+      metadata: { name: "fin-held", finalizers: ["example.com/hold"] },
+    });
+    const del = await c.delete<KObj>(`${FOOS}/fin-held`);
+    expect(del.body.metadata.deletionTimestamp).toBeTruthy();
+    const r = await c.patch<{ message: string; reason: string; details: { causes: unknown[] } }>(
+      `${FOOS}/fin-held`,
+      { metadata: { finalizers: ["example.com/hold", "another/one", "a/b"] } },
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.reason).toBe("Invalid");
+    expect(r.body.message).toBe(
+      'Foo.samplecontroller.k8s.io "fin-held" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"a/b", "another/one"}',
+    );
+    expect(r.body.details.causes).toEqual([
+      {
+        reason: "FieldValueForbidden",
+        message:
+          'Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{"a/b", "another/one"}',
+        field: "metadata.finalizers",
+      },
+    ]);
+    // Removing the last one still completes the deletion.
+    const done = await c.patch(`${FOOS}/fin-held`, { metadata: { finalizers: null } });
+    expect(done.status).toBe(200);
+    expect((await c.get(`${FOOS}/fin-held`)).status).toBe(404);
   });
 
   it("orphan deletion leaves the dependent without its owner reference", async () => {

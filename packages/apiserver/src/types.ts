@@ -38,6 +38,11 @@ export interface ApiServerOptions {
   garbageCollectionDelayMs?: number;
   /** How long an Event lives after its last write, as kube-apiserver's --event-ttl (default 1 h). */
   eventTtlMs?: number;
+  /**
+   * How often the simulated kubelet renews the node's Lease (default 10000 ms, a kubelet's);
+   * it reports the node's status every 30 renewals (5 min by default).
+   */
+  nodeHeartbeatMs?: number;
 }
 
 /** Compatible with packages/protocol `FaultState`. */

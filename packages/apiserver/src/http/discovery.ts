@@ -13,6 +13,11 @@ const VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "
 const READ_VERBS = ["get", "list", "watch"];
 const SUB_VERBS = ["get", "patch", "update"];
 
+/** What a resource's discovery entry says clients may do with it. */
+function verbsOf(r: ResourceDef): string[] {
+  return r.review ? ["create"] : r.readOnly ? READ_VERBS : VERBS;
+}
+
 interface Discovery {
   contentType: string;
   body: unknown;
@@ -39,7 +44,7 @@ function aggregatedResource(r: ResourceDef): Record<string, unknown> {
     responseKind: { group: "", version: "", kind: r.kind },
     scope: r.namespaced ? "Namespaced" : "Cluster",
     singularResource: r.singular,
-    verbs: r.readOnly ? READ_VERBS : VERBS,
+    verbs: verbsOf(r),
     ...(r.shortNames ? { shortNames: r.shortNames } : {}),
     ...(r.categories ? { categories: r.categories } : {}),
     ...(subresources.length ? { subresources } : {}),
@@ -117,7 +122,7 @@ export function discoverResources(group: string, version: string): unknown {
       singularName: r.singular,
       namespaced: r.namespaced,
       kind: r.kind,
-      verbs: r.readOnly ? READ_VERBS : VERBS,
+      verbs: verbsOf(r),
       ...(r.shortNames ? { shortNames: r.shortNames } : {}),
       ...(r.categories ? { categories: r.categories } : {}),
     });

@@ -73,6 +73,16 @@ function operations(r: ResourceDef): Record<string, unknown> {
       responses: { "200": { description: "OK" } },
     },
   };
+  const create = {
+    operationId: `create${r.kind}`,
+    "x-kubernetes-action": "post",
+    "x-kubernetes-group-version-kind": gvk,
+    parameters: params,
+    requestBody: { content: { "application/json": { schema: ref } } },
+    responses: ok,
+  };
+  // A review is only ever created.
+  if (r.review) return { [base]: { post: create } };
   const paths: Record<string, unknown> = {
     [base]: {
       get: {
@@ -81,14 +91,7 @@ function operations(r: ResourceDef): Record<string, unknown> {
         "x-kubernetes-group-version-kind": gvk,
         responses: { "200": { description: "OK" } },
       },
-      post: {
-        operationId: `create${r.kind}`,
-        "x-kubernetes-action": "post",
-        "x-kubernetes-group-version-kind": gvk,
-        parameters: params,
-        requestBody: { content: { "application/json": { schema: ref } } },
-        responses: ok,
-      },
+      post: create,
     },
     [`${base}/{name}`]: item,
   };

@@ -1,7 +1,7 @@
 /**
- * Just enough Kubernetes protobuf to accept what kubectl's generators send that way:
- * `kubectl create namespace` and `kubectl create deployment` POST typed objects as
- * `application/vnd.kubernetes.protobuf` even to a JSON-only server.
+ * Just enough Kubernetes protobuf to accept what kubectl's typed clients send that way:
+ * `kubectl create namespace`, `kubectl create deployment` and `kubectl auth can-i` POST typed
+ * objects as `application/vnd.kubernetes.protobuf` even to a JSON-only server.
  *
  * The envelope is the magic "k8s\0" + runtime.Unknown{typeMeta{apiVersion, kind}, raw}; `raw` is
  * the object. Messages are decoded with the field tables below (field numbers from k8s.io/api's
@@ -76,12 +76,37 @@ const DEPLOYMENT_SPEC: Schema = {
   7: ["paused", "bool"],
   9: ["progressDeadlineSeconds", "int"],
 };
+/** authorization/v1: what `kubectl auth can-i` (and `--list`) create. */
+const RESOURCE_ATTRIBUTES: Schema = {
+  1: ["namespace", "string"],
+  2: ["verb", "string"],
+  3: ["group", "string"],
+  4: ["version", "string"],
+  5: ["resource", "string"],
+  6: ["subresource", "string"],
+  7: ["name", "string"],
+};
+const NON_RESOURCE_ATTRIBUTES: Schema = { 1: ["path", "string"], 2: ["verb", "string"] };
+const ACCESS_REVIEW_SPEC: Schema = {
+  1: ["resourceAttributes", RESOURCE_ATTRIBUTES],
+  2: ["nonResourceAttributes", NON_RESOURCE_ATTRIBUTES],
+};
 /** Top-level schemas by apiVersion/kind; status (field 3) is server-owned on create. */
 const OBJECTS: Record<string, Schema> = {
   "v1/Namespace": { 1: ["metadata", OBJECT_META], 2: ["spec", "skip"], 3: ["status", "skip"] },
   "apps/v1/Deployment": {
     1: ["metadata", OBJECT_META],
     2: ["spec", DEPLOYMENT_SPEC],
+    3: ["status", "skip"],
+  },
+  "authorization.k8s.io/v1/SelfSubjectAccessReview": {
+    1: ["metadata", OBJECT_META],
+    2: ["spec", ACCESS_REVIEW_SPEC],
+    3: ["status", "skip"],
+  },
+  "authorization.k8s.io/v1/SelfSubjectRulesReview": {
+    1: ["metadata", OBJECT_META],
+    2: ["spec", { 1: ["namespace", "string"] }],
     3: ["status", "skip"],
   },
 };
@@ -183,7 +208,7 @@ function badRequestOf(path: string): never {
   throw badRequest(`protobuf field ${path} has the wrong wire type`);
 }
 
-/** Decodes a protobuf-encoded Namespace or Deployment; anything else is refused with 415. */
+/** Decodes a protobuf-encoded object of a kind in OBJECTS; anything else is refused with 415. */
 export function decodeProtobufObject(body: Buffer): KObject {
   if (!body.subarray(0, 4).equals(MAGIC))
     throw badRequest("protobuf body without the k8s envelope");

@@ -13,7 +13,8 @@ import {
 import type { KObject } from "../object.ts";
 import { isPlainObject } from "../object.ts";
 import { patchTypeOf } from "../patch/apply-patch.ts";
-import type { DeleteOptions } from "../registry.ts";
+import type { DeleteOptions, FieldValidation } from "../registry.ts";
+import { cannotHandle } from "../resources/decode.ts";
 import { podResource } from "../resources/pod.ts";
 import { apiVersionOf } from "../resources/resource.ts";
 import { getScale, patchScale, updateScale } from "../scale-subresource.ts";
@@ -63,6 +64,24 @@ async function readObjectBody(req: IncomingMessage): Promise<unknown> {
   return parseJson(await readBody(req));
 }
 
+/** The `fieldValidation` parameter; absent or unrecognized: Warn, the server's default. */
+function fieldValidation(q: URLSearchParams): FieldValidation {
+  const v = q.get("fieldValidation");
+  return v === "Strict" || v === "Ignore" ? v : "Warn";
+}
+
+/**
+ * A `Warning` header value as apiserver writes it (`299 - "<text>"`, the text quoted as Go's
+ * strconv.Quote does); non-ASCII is escaped, which a header value cannot carry raw here.
+ */
+function warningHeader(text: string): string {
+  const quoted = JSON.stringify(text).replace(
+    /[^\x20-\x7e]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `299 - ${quoted}`;
+}
+
 function includeObject(q: URLSearchParams): IncludeObject {
   const v = q.get("includeObject");
   return v === "None" || v === "Object" ? v : "Metadata";
@@ -108,6 +127,26 @@ function deletedStatus(rr: ResourceRequest, obj: KObject): unknown {
   };
 }
 
+/** A review (resources/access-review.ts): created and answered at once, never stored. */
+async function serveReview(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rr: ResourceRequest,
+  verb: Verb | "deletecollection",
+): Promise<void> {
+  const { def } = rr;
+  if (rr.subresource) throw pathNotFound();
+  if (verb !== "create") throw methodNotAllowed();
+  await ctx.faults.before("create");
+  const body = await readObjectBody(req);
+  if (!isPlainObject(body)) throw cannotHandle(def, "expected a JSON object");
+  if (body.kind !== undefined && body.kind !== def.kind)
+    throw cannotHandle(def, `the kind "${String(body.kind)}" does not match`);
+  const review = def.review as (obj: KObject) => KObject;
+  sendJson(res, 201, review({ ...body, apiVersion: apiVersionOf(def), kind: def.kind } as KObject));
+}
+
 export async function serveResource(
   ctx: ServerContext,
   req: IncomingMessage,
@@ -132,6 +171,7 @@ export async function serveResource(
       `the server does not allow this method on the requested resource: ${def.plural} here are the simulated cluster's own, read-only`,
     );
   }
+  if (def.review) return serveReview(ctx, req, res, rr, verb);
   if (subresource && subresource !== "status" && !(subresource === "scale" && def.scale))
     throw pathNotFound();
   if (subresource === "status" && def.status === "none") throw pathNotFound();
@@ -140,7 +180,13 @@ export async function serveResource(
 
   const { registry } = ctx;
   const table = wantsTable(req.headers.accept) ? includeObject(query) : undefined;
-  const write = { dryRun: query.has("dryRun"), strict: query.get("fieldValidation") === "Strict" };
+  const warnings: string[] = [];
+  const write = { dryRun: query.has("dryRun"), fieldValidation: fieldValidation(query), warnings };
+  // Written with the response (the registry has run by then).
+  const sendWithWarnings = (code: number, body: unknown) => {
+    if (warnings.length > 0) res.setHeader("Warning", warnings.map(warningHeader));
+    sendJson(res, code, body);
+  };
   const status = subresource === "status" ? ("status" as const) : undefined;
   const objName = name ?? "";
 
@@ -188,15 +234,14 @@ export async function serveResource(
     }
     case "create": {
       const body = await readObjectBody(req);
-      sendJson(res, 201, registry.create(def, namespace, body, write));
+      sendWithWarnings(201, registry.create(def, namespace, body, write));
       return;
     }
     case "update": {
       const body = await readObjectBody(req);
       if (subresource === "scale")
-        return sendJson(res, 200, updateScale(registry, def, namespace, objName, body, write));
-      sendJson(
-        res,
+        return sendWithWarnings(200, updateScale(registry, def, namespace, objName, body, write));
+      sendWithWarnings(
         200,
         registry.update(def, namespace, objName, body, { ...write, subresource: status }),
       );
@@ -206,9 +251,11 @@ export async function serveResource(
       const type = patchTypeOf(req.headers["content-type"], def);
       const body = parseJson(await readBody(req));
       if (subresource === "scale")
-        return sendJson(res, 200, patchScale(registry, def, namespace, objName, type, body, write));
-      sendJson(
-        res,
+        return sendWithWarnings(
+          200,
+          patchScale(registry, def, namespace, objName, type, body, write),
+        );
+      sendWithWarnings(
         200,
         registry.patch(def, namespace, objName, type, body, { ...write, subresource: status }),
       );

@@ -330,9 +330,32 @@ describe("the registry keeps prototype-named keys as data or drops them as a clu
         fooResource,
         "default",
         { ...FOO_TYPE, metadata: { name: "g" }, spec },
-        { strict: true },
+        { fieldValidation: "Strict" },
       ),
     ).toThrow(/unknown field "spec.__proto__", unknown field "spec.constructor"/);
+  });
+
+  it("undeclared metadata fields named like prototype members are dropped (Strict: refused)", () => {
+    const r = registry();
+    const metadata = () =>
+      JSON.parse('{"name":"m","__proto__":{"x":1},"constructor":"c"}') as Record<string, unknown>;
+    const ns = r.create(namespaceResource, undefined, { metadata: metadata() });
+    expect(Object.keys(ns.metadata).sort()).toEqual([
+      "creationTimestamp",
+      "labels",
+      "name",
+      "resourceVersion",
+      "uid",
+    ]);
+    expect(Object.getPrototypeOf(ns.metadata)).toBe(Object.prototype);
+    expect(() =>
+      r.create(
+        namespaceResource,
+        undefined,
+        { metadata: { ...metadata(), name: "n" } },
+        { fieldValidation: "Strict" },
+      ),
+    ).toThrow(/unknown field "metadata.__proto__", unknown field "metadata.constructor"/);
   });
 
   it("a patch Content-Type named like a member is an unknown media type (415)", () => {

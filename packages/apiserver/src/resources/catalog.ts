@@ -1,4 +1,8 @@
 /** Every resource type the server serves, in discovery order. */
+import {
+  selfSubjectAccessReviewResource,
+  selfSubjectRulesReviewResource,
+} from "./access-review.ts";
 import { crdResource } from "./crd.ts";
 import { deploymentResource } from "./deployment.ts";
 import { EVENT_FIELD_SELECTORS, eventResource } from "./event.ts";
@@ -22,6 +26,8 @@ export const RESOURCES: readonly ResourceDef[] = [
   fooResource,
   crdResource,
   leaseResource,
+  selfSubjectAccessReviewResource,
+  selfSubjectRulesReviewResource,
 ];
 
 export function findResource(

@@ -7,6 +7,20 @@ import { isPlainObject } from "../object.ts";
 import { NAME_COLUMN, column } from "../table/table.ts";
 import { specChanged, type ResourceDef } from "./resource.ts";
 
+/**
+ * spec.names as apiextensions' SetDefaults_CustomResourceDefinitionSpec completes them (singular:
+ * the lowercased kind; listKind: kind + "List"); the naming controller accepts these, so
+ * status.acceptedNames carries them too.
+ */
+function withDefaults(names: Record<string, unknown>): Record<string, unknown> {
+  const kind = typeof names.kind === "string" ? names.kind : "";
+  return {
+    ...names,
+    ...(!names.singular ? { singular: kind.toLowerCase() } : {}),
+    ...(!names.listKind && kind ? { listKind: `${kind}List` } : {}),
+  };
+}
+
 export const crdResource: ResourceDef = {
   group: "apiextensions.k8s.io",
   version: "v1",
@@ -22,6 +36,10 @@ export const crdResource: ResourceDef = {
   builtIn: true,
   unconditionalUpdate: true,
   generationChanged: specChanged,
+  applyDefaults(crd) {
+    if (isPlainObject(crd.spec) && isPlainObject(crd.spec.names))
+      crd.spec.names = withDefaults(crd.spec.names);
+  },
   prepareForCreate(crd) {
     const spec = isPlainObject(crd.spec) ? crd.spec : {};
     const versions = Array.isArray(spec.versions) ? spec.versions : [];
@@ -29,7 +47,7 @@ export const crdResource: ResourceDef = {
       { name?: string } | undefined;
     const now = crd.metadata.creationTimestamp;
     crd.status = {
-      acceptedNames: spec.names ?? {},
+      acceptedNames: isPlainObject(spec.names) ? withDefaults(spec.names) : {},
       conditions: [
         {
           type: "NamesAccepted",

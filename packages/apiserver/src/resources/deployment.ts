@@ -9,6 +9,7 @@ import { formatLabelSelector } from "../selectors.ts";
 import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import { POD_TEMPLATE_COLUMNS, podTemplateCells } from "./pod-template-columns.ts";
+import { ANY, OBJECT_META, type FieldTree } from "./known-fields.ts";
 import type { ResourceDef } from "./resource.ts";
 
 type Obj = Record<string, unknown>;
@@ -119,6 +120,33 @@ function validateDeployment(d: KObject): FieldError[] {
   return errs;
 }
 
+/** metav1.LabelSelector. */
+const LABEL_SELECTOR: FieldTree = {
+  matchLabels: ANY,
+  matchExpressions: { key: ANY, operator: ANY, values: ANY },
+};
+
+/**
+ * apps/v1 Deployment's fields, checked down to DeploymentSpec and the Pod template's metadata;
+ * the Pod spec and status are accepted as sent.
+ */
+const DEPLOYMENT_FIELDS: FieldTree = {
+  apiVersion: ANY,
+  kind: ANY,
+  metadata: OBJECT_META,
+  spec: {
+    replicas: ANY,
+    selector: LABEL_SELECTOR,
+    template: { metadata: OBJECT_META, spec: ANY },
+    strategy: { type: ANY, rollingUpdate: { maxUnavailable: ANY, maxSurge: ANY } },
+    minReadySeconds: ANY,
+    revisionHistoryLimit: ANY,
+    paused: ANY,
+    progressDeadlineSeconds: ANY,
+  },
+  status: ANY,
+};
+
 export function deploymentSelector(d: KObject): string {
   const spec = (d.spec ?? {}) as Obj;
   return formatLabelSelector(spec.selector);
@@ -141,6 +169,7 @@ export const deploymentResource: ResourceDef = {
   generationChanged: (old, next) =>
     !deepEqual(old.spec, next.spec) ||
     !deepEqual(old.metadata.annotations ?? {}, next.metadata.annotations ?? {}),
+  fields: DEPLOYMENT_FIELDS,
   applyDefaults: applyDeploymentDefaults,
   prepareForCreate(d) {
     d.status = {};

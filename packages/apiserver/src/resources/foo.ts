@@ -3,7 +3,6 @@
  * artifacts/examples/crd-status-subresource.yaml were installed: namespaced, status subresource,
  * spec.replicas 1..10, no additional printer columns (so NAME and AGE only).
  */
-import { badRequest } from "../errors.ts";
 import { NAME_COLUMN, ageColumn } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import { checkSchema, type JsonSchema } from "./schema.ts";
@@ -46,17 +45,9 @@ export const fooResource: ResourceDef = {
   prepareForCreate(obj) {
     delete obj.status;
   },
-  validate(obj, strict) {
-    const { errors, unknown } = checkSchema(obj, FOO_SCHEMA, strict);
-    if (strict && unknown.length > 0) {
-      throw badRequest(
-        `Foo in version "v1alpha1" cannot be handled as a Foo: strict decoding error: ${unknown
-          .map((u) => `unknown field "${u}"`)
-          .join(", ")}`,
-      );
-    }
-    return errors;
-  },
+  prune: (obj, keep) => checkSchema(obj, FOO_SCHEMA, keep).unknown,
+  // Pruned first (or refused, under Strict): nothing is left to delete.
+  validate: (obj) => checkSchema(obj, FOO_SCHEMA, true).errors,
   table: {
     columns: [NAME_COLUMN, ageColumn("date")],
     cells: (obj, now) => [obj.metadata.name, age(obj.metadata.creationTimestamp, now)],

@@ -9,12 +9,18 @@ import { age } from "../table/human-duration.ts";
 import { NODE_NAME } from "./node.ts";
 import type { ResourceDef } from "./resource.ts";
 
-/** The simulated node's heartbeat lease, as a kubelet keeps it (renewed at its creation only). */
+/** Where kubelets keep their nodes' leases. */
+export const NODE_LEASE_NAMESPACE = "kube-node-lease";
+
+/**
+ * The simulated node's heartbeat lease, as a kubelet keeps it; actors/node-heartbeat.ts renews
+ * it every 10 s.
+ */
 export function nodeLease(now: string): KObject {
   return {
     apiVersion: "coordination.k8s.io/v1",
     kind: "Lease",
-    metadata: { name: NODE_NAME, namespace: "kube-node-lease" },
+    metadata: { name: NODE_NAME, namespace: NODE_LEASE_NAMESPACE },
     spec: {
       holderIdentity: NODE_NAME,
       leaseDurationSeconds: 40,

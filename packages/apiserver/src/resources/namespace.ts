@@ -5,6 +5,7 @@
  */
 import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
+import { ANY, OBJECT_META } from "./known-fields.ts";
 import type { ResourceDef } from "./resource.ts";
 
 export const INITIAL_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
@@ -22,6 +23,13 @@ export const namespaceResource: ResourceDef = {
   scale: false,
   builtIn: true,
   unconditionalUpdate: true,
+  fields: {
+    apiVersion: ANY,
+    kind: ANY,
+    metadata: OBJECT_META,
+    spec: { finalizers: ANY },
+    status: { phase: ANY, conditions: ANY },
+  },
   prepareForCreate(ns) {
     ns.status = { phase: "Active" };
     ns.spec = { finalizers: ["kubernetes"] };

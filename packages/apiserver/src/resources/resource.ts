@@ -6,6 +6,7 @@
 import type { FieldError } from "../errors.ts";
 import { deepEqual, type KObject } from "../object.ts";
 import type { TableColumn } from "../table/table.ts";
+import type { FieldTree } from "./known-fields.ts";
 
 export type StatusSplit =
   /** The main resource ignores status; /status changes only status (CRs with the subresource). */
@@ -36,6 +37,12 @@ export interface ResourceDef {
    * the simulated Deployments, the `kubernetes` Service). Writes answer 405.
    */
   readOnly?: boolean;
+  /**
+   * A review (authorization.k8s.io's access reviews): POST is the only verb, answered 201 with
+   * what this returns for the decoded body; nothing is stored, so get/list/watch have nothing to
+   * show. Throws ApiError for a body it refuses.
+   */
+  review?(obj: KObject): KObject;
   /** Whether an update from old to next bumps metadata.generation; absent: no generation field. */
   generationChanged?(old: KObject, next: KObject): boolean;
   /** Fills defaults in place (create and update). */
@@ -43,11 +50,17 @@ export interface ResourceDef {
   /** Resets what a create may not set (status for most types). */
   prepareForCreate?(obj: KObject): void;
   /**
-   * Validates (and, for schema'd CRs, prunes unknown fields in place). `strict` reports unknown
-   * fields as errors instead (fieldValidation=Strict). Returns field errors for a 422; throws
-   * ApiError for anything else.
+   * The fields a built-in type declares, checked as its Go struct decodes them (known-fields.ts);
+   * absent: metadata only.
    */
-  validate?(obj: KObject, strict: boolean): FieldError[];
+  fields?: FieldTree;
+  /**
+   * A schema'd CR's pruning: returns the paths of fields its schema does not declare, deleted
+   * in place unless `keep` (fieldValidation=Strict, which then refuses the request).
+   */
+  prune?(obj: KObject, keep: boolean): string[];
+  /** Validates a pruned object. Returns field errors for a 422; throws ApiError for anything else. */
+  validate?(obj: KObject): FieldError[];
   table: {
     columns: TableColumn[];
     cells(obj: KObject, nowMs: number): unknown[];

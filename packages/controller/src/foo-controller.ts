@@ -8,7 +8,9 @@
  * - Deployment add / update (dropped when old and new resourceVersion are equal: a resync) /
  *   delete → owner lookup → enqueue the owning Foo; orphans ignored.
  * - N workers (default 2), each `get` → syncHandler → `forget` on success / `addRateLimited` on
- *   error → `done`. Rate limiter: exponential 5 ms → 1000 s, bucket 50 qps / burst 300.
+ *   error → `done`. Rate limiter: exponential 5 ms → 1000 s, bucket 50 qps / burst 300. One
+ *   departure: an error while the queue shuts down is logged as a drop, not "requeuing"
+ *   (upstream's AddRateLimited is then silently ignored; see processNextWorkItem).
  * - syncHandler branches: Foo gone (return nil), deploymentName missing (return nil), create the
  *   Deployment, not controlled by this Foo (ErrResourceExists event + error), replicas differ →
  *   update, then the **unconditional** UpdateStatus, then the Synced event.
@@ -63,6 +65,11 @@ export const MESSAGE_RESOURCE_SYNCED = "Foo synced successfully";
 export const messageResourceExists = (name: string) =>
   `Resource ${JSON.stringify(name)} already exists and is not managed by Foo`;
 const FIELD_MANAGER = CONTROLLER_AGENT_NAME;
+/**
+ * The pass-end line of a pass that failed while the queue shut down: its key is not requeued.
+ * packages/trace's klog reader ends the pass "dropped" on it (markers.ts).
+ */
+const DROPPED_MESSAGE = "Dropping Foo out of the queue: the work queue is shutting down";
 
 export interface Lessons {
   /** The hot-loop bug: a fresh status.lastSyncedAt on every pass. */
@@ -129,6 +136,7 @@ const AT = {
   logShutdown: site(),
   logSynced: site(),
   logError: site(),
+  logDropped: site(),
   logFooGone: site(),
   logNoName: site(),
   logUpdateDeployment: site(),
@@ -466,12 +474,17 @@ export class FooController {
         this.probe.emit(AT.done, { stage: "done", key, outcome: "synced", worker });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      this.probe.log(AT.logError, 0, "E", "Error syncing; requeuing for later retry", [
-        ["err", message],
-        ["logger", "UnhandledError"],
-        ["objectReference", key],
-      ]);
       if (this.queue.isShuttingDown()) {
+        // The queue ignores adds once it shuts down: the key is dropped, not requeued. Upstream
+        // logs "requeuing" all the same (its AddRateLimited is silently ignored then); the log
+        // says what happens, in the words of client-go's controllers that drop a key (the
+        // Deployment controller's "Dropping deployment out of the queue"), so that a klog
+        // reader ends the pass "dropped" as the `done` event does.
+        this.probe.log(AT.logDropped, 0, "E", DROPPED_MESSAGE, [
+          ["err", message],
+          ["logger", "UnhandledError"],
+          ["objectReference", key],
+        ]);
         if (this.probe.on)
           this.probe.emit(AT.doneError, {
             stage: "done",
@@ -481,6 +494,11 @@ export class FooController {
             worker,
           });
       } else {
+        this.probe.log(AT.logError, 0, "E", "Error syncing; requeuing for later retry", [
+          ["err", message],
+          ["logger", "UnhandledError"],
+          ["objectReference", key],
+        ]);
         const delayMs = this.queue.addRateLimited(key, (merged) => {
           if (merged === "ignored" || !this.probe.on) return;
           this.probe.emit(AT.enqueueRetry, {

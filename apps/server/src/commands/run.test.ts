@@ -1,6 +1,7 @@
 /**
  * `loopscope run` end to end, in process: embedded API server, controller, the create-foo
- * scenario, the JSONL trace and the klog text — both read back by packages/trace.
+ * scenario, the JSONL trace and the klog text — both read back by packages/trace, to the same
+ * stats.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer, narrate, readTraceText } from "@loopscope/trace";
 import { startApiServer } from "@loopscope/apiserver";
 import { parseArgs, run, usage } from "./run.ts";
+import { statsJson } from "./stats.ts";
 import { scenarios } from "../scenarios/index.ts";
 import { startSilentCluster } from "../testing/silent-cluster.ts";
 
@@ -46,6 +48,24 @@ function sh(command: string): Promise<{ code: number; stderr: string }> {
     ),
   );
 }
+/**
+ * The JSONL trace and the klog log of one run give the same `loopscope stats`: the same table
+ * and the same findings (only the header — format, lines — and the diagnostics differ).
+ */
+async function expectSameStats(jsonlPath: string, klogPath: string): Promise<void> {
+  const stats = async (path: string, format: string) => {
+    const { events, reader } = readTraceText(await readFile(path, "utf8"));
+    expect(reader.format).toBe(format);
+    const a = new Analyzer();
+    a.pushAll(events);
+    const { keys, findings } = statsJson(reader, a);
+    return { keys, findings };
+  };
+  const jsonl = await stats(jsonlPath, "jsonl");
+  expect(Object.keys(jsonl.keys).length).toBeGreaterThan(0);
+  expect(await stats(klogPath, "klog")).toEqual(jsonl);
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "loopscope-run-"));
 });
@@ -54,7 +74,7 @@ afterAll(async () => {
 });
 
 describe("loopscope run", () => {
-  it("create-foo: writes a JSONL trace and a klog log that both replay to the same passes", async () => {
+  it("create-foo: writes a JSONL trace and a klog log that both give the same stats", async () => {
     const out = join(dir, "trace.jsonl");
     const klog = join(dir, "trace.klog");
     expect(
@@ -71,12 +91,29 @@ describe("loopscope run", () => {
     expect(s?.hotLoop).toBe(false);
     expect(a.passes("default/example-foo")[0]?.cause).toBe("external");
 
-    const text = readTraceText(await readFile(klog, "utf8"));
-    expect(text.reader.format).toBe("klog");
-    const b = new Analyzer();
-    b.pushAll(text.events);
-    expect(b.summary("default/example-foo")?.passes).toBe(s?.passes);
-    expect(b.summary("default/example-foo")?.byStage).toEqual(s?.byStage);
+    await expectSameStats(out, klog);
+  });
+
+  it("hot-loop: a pass that fails as the run stops is dropped in the JSONL and the klog log alike, and both give the same stats", async () => {
+    // On an API server of its own, whose faults the test sets: every status write takes 200 ms,
+    // so a pass is all but always in flight when the run stops, and once the scenario has its
+    // finding each is refused (409). The pass the stop catches fails while the queue shuts down:
+    // dropped, not requeued — which the klog log must say too (it said "requeuing").
+    const api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    api.faults.setLatency("update", 200);
+    const kubeconfig = join(dir, "hot.yaml");
+    await api.writeKubeconfig(kubeconfig);
+    const out = join(dir, "hot.jsonl");
+    const klog = join(dir, "hot.klog");
+    const args = ["--scenario", "hot-loop", "--out", out, "--klog", klog, "--timeout", "60"];
+    const r = await runQuietly([...args, "--kubeconfig", kubeconfig, "--install-crd"], (m) => {
+      if (m.startsWith("loopscope run: hot loop: "))
+        api.faults.failNext(1_000_000, 409, ["update"]);
+    }).finally(() => api.stop());
+    expect(r.code).toBe(0);
+    const { events } = readTraceText(await readFile(out, "utf8"));
+    expect(events.filter((e) => e.stage === "done").at(-1)).toMatchObject({ outcome: "dropped" });
+    await expectSameStats(out, klog);
   });
 
   it("watch-drop: the klog log says the watch ended with 410 Gone, and its narration tells the re-list", async () => {

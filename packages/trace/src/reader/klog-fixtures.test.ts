@@ -168,6 +168,33 @@ describe("klog time", () => {
   });
 });
 
+describe("a key dropped out of the queue", () => {
+  it("ends its pass dropped, not requeued, with the error: no retry is owed", () => {
+    // loopscope's Foo controller's line for a pass that failed while its queue shut down.
+    const { events, analyzer } = analyze(
+      `I0724 21:16:01.010000 1029769 controller.go:206] STAGE/dequeue key=default/x len=0 worker=1\n` +
+        String.raw`E0724 21:16:01.020000 1029769 controller.go:228] "Dropping Foo out of the queue: the work queue is shutting down" err="Operation cannot be fulfilled on foos.samplecontroller.k8s.io \"x\": the object has been modified; please apply your changes to the latest version and try again" logger="UnhandledError" objectReference="default/x"` +
+        "\n",
+    );
+    expect(events.at(-1)).toMatchObject({
+      stage: "done",
+      key: "default/x",
+      outcome: "dropped",
+      error: expect.stringMatching(/^Operation cannot be fulfilled on .*"x": the object/),
+    });
+    expect(analyzer.passes("default/x")).toEqual([expect.objectContaining({ outcome: "dropped" })]);
+    expect(analyzer.findings().map((f) => f.kind)).not.toContain("retry");
+  });
+
+  it("is a note when its message only mentions such a line, or names no key", () => {
+    const { events } = analyze(
+      `I0724 21:16:01.010000 1029769 x.go:1] "saw: Dropping Foo out of the queue" objectReference="default/x"\n` +
+        `E0724 21:16:01.020000 1029769 x.go:2] "Dropping Foo out of the queue" err="boom"\n`,
+    );
+    expect(events.map((e) => e.stage)).toEqual(["note", "note"]);
+  });
+});
+
 describe("controller lines that are not stages", () => {
   it("become notes with the message unquoted and the key they name", () => {
     const { events, analyzer } = analyze(

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { readTraceText, type TraceEvent } from "@loopscope/trace";
-import { openTraceInput } from "./input.ts";
+import { openTraceInput, upToDamage } from "./input.ts";
 import { readTraceFile } from "./read-trace-file.ts";
 
 const STAGE = join(import.meta.dirname, "../../../../packages/trace/fixtures/stage");
@@ -91,5 +91,50 @@ describe("trace input", () => {
     const stub = join(dir, "stub.log.gz");
     writeFileSync(stub, whole.subarray(0, 6));
     await expect(readTraceFile(stub, () => {})).rejects.toThrow(/corrupt gzip data/);
+  });
+
+  it("reads all of a gzip file whose check fails at its end, and says the lines may be corrupt", async () => {
+    // Small (decompressed in one call) and big (many): the CRC32, or the size, of the trailer off.
+    const small = readFileSync(join(STAGE, "create-canonical.log"), "utf8");
+    for (const [whole, at, check] of [
+      [small, 8, "data"],
+      [small, 4, "length"],
+      [text, 8, "data"],
+    ] as const) {
+      const bytes = gzipSync(whole);
+      bytes[bytes.length - at] ^= 0x01;
+      const flipped = join(dir, `flipped-${check}-${whole.length}.log.gz`);
+      writeFileSync(flipped, bytes);
+      const events: TraceEvent[] = [];
+      const reader = await readTraceFile(flipped, (e) => events.push(e), { year: 2026 });
+      expect(events).toEqual(readTraceText(whole, { year: 2026 }).events);
+      expect(reader.diagnostics.at(-1)).toEqual({
+        line: whole.split("\n").length,
+        level: "warn",
+        message: `the gzip data failed its check (incorrect ${check} check): every line was read, but any of them may be corrupt`,
+      });
+    }
+  });
+
+  it("reads a gzip file broken inside its data up to the damage", async () => {
+    // Stored (level 0) blocks: the second one's length check broken, the first one's lines whole.
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${i} of a log that is not a trace`);
+    const whole = lines.join("\n") + "\n";
+    const bytes = gzipSync(whole, { level: 0 });
+    const second = 10 + 5 + bytes.readUInt16LE(11);
+    expect(second).toBeLessThan(bytes.length - 8);
+    bytes[second + 3] ^= 0xff;
+    const broken = join(dir, "broken.log.gz");
+    writeFileSync(broken, bytes);
+    const input = await openTraceInput(broken);
+    const stops: string[] = [];
+    const parts: Buffer[] = [];
+    const damage = { inputStopped: (why: string) => stops.push(why), inputFailedCheck: () => {} };
+    for await (const c of upToDamage(input.chunks, damage)) parts.push(Buffer.from(c));
+    expect(stops).toEqual(["damaged gzip data: invalid stored block lengths"]);
+    const read = Buffer.concat(parts).toString("utf8");
+    // What decompressed is the text's beginning: at least half of what came before the damage.
+    expect(whole.startsWith(read)).toBe(true);
+    expect(read.length).toBeGreaterThan(bytes.readUInt16LE(11) / 2);
   });
 });

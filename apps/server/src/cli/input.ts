@@ -9,17 +9,22 @@
 import { createReadStream } from "node:fs";
 import { open, stat, type FileHandle } from "node:fs/promises";
 import { createGunzip } from "node:zlib";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import { asUtf8, utf16Of } from "@loopscope/trace";
 
 export class InputError extends Error {}
 
-/** Compressed data that stops or breaks partway: what came before it decompressed fine. */
+/**
+ * Compressed data that stops or breaks partway: what came before it decompressed fine. Or, when
+ * `failedCheck`, data that decompressed whole but failed its check at its end (gzip's CRC32 or
+ * size): every byte came out, and any may be corrupt.
+ */
 export class DamagedInputError extends InputError {
   constructor(
     message: string,
     /** Why, without the file's name ("unexpected end of file"). */
     readonly why: string,
+    readonly failedCheck = false,
   ) {
     super(message);
   }
@@ -45,6 +50,16 @@ export interface TraceInput {
 }
 
 const CHUNK = 1 << 20;
+/**
+ * Compressed bytes handed to gunzip at a time: the first piece, and the most (pieces double up to
+ * it). zlib hands over nothing of a call that fails, so damage loses what that call decompressed
+ * before it — at most a piece's worth of input, and never more than half of what came before.
+ * Much smaller pieces cost time: 16 KB ones read a 5 MB file at half the speed.
+ */
+const GZ_FIRST_PIECE = 512;
+const GZ_PIECE = 64 << 10;
+/** A gzip member's trailer: the CRC32 and the size of its data. */
+const GZ_TRAILER = 8;
 
 function describe(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
@@ -162,15 +177,11 @@ function fromStream(
   const chunks = async function* (): AsyncGenerator<Uint8Array> {
     try {
       let stream: AsyncIterable<Buffer> = source;
-      if (gzipKnown) stream = source.pipe(createGunzip({ chunkSize: CHUNK }));
-      else if (size === undefined) stream = sniffGzip(source);
+      if (gzipKnown) stream = gunzip(source, name);
+      else if (size === undefined) stream = sniffGzip(source, name);
       for await (const b of stream) yield b;
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException)?.code;
-      if (code === "Z_DATA_ERROR" || code === "Z_BUF_ERROR") {
-        const why = `damaged gzip data: ${(err as Error).message}`;
-        throw new DamagedInputError(`${name}: ${describe(err)}`, why);
-      }
+      if (err instanceof InputError) throw err;
       throw new InputError(`${name}: ${describe(err)}`);
     }
   };
@@ -183,7 +194,7 @@ function fromStream(
 }
 
 /** stdin or a pipe: decompress when the first bytes say gzip. */
-async function* sniffGzip(source: Readable): AsyncGenerator<Buffer> {
+async function* sniffGzip(source: Readable, name: string): AsyncGenerator<Buffer> {
   const it = source[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await it.next();
   if (first.done) return;
@@ -192,28 +203,97 @@ async function* sniffGzip(source: Readable): AsyncGenerator<Buffer> {
     yield head;
     for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
   };
-  if (head[0] === 0x1f && head[1] === 0x8b) {
-    const gunzip = createGunzip({ chunkSize: CHUNK });
-    const feed = (async () => {
-      for await (const b of rest())
-        if (!gunzip.write(b)) await new Promise((r) => gunzip.once("drain", r));
-      gunzip.end();
-    })();
-    feed.catch((err: unknown) => gunzip.destroy(err as Error));
-    yield* gunzip as AsyncIterable<Buffer>;
-  } else {
-    yield* rest();
-  }
+  if (head[0] === 0x1f && head[1] === 0x8b) yield* gunzip(rest(), name);
+  else yield* rest();
 }
 
 /**
- * The chunks up to any damage in the compressed data: a gzip file cut short still gives what
- * decompressed before the cut, and `stopped` is told why it ends there. Damage before the first
- * chunk is an error as before: nothing to read.
+ * `source`, gzip, decompressed up to any damage, which throws DamagedInputError: zlib hands over
+ * nothing of the call that meets it, so the input goes in pieces (see GZ_PIECE: damage in the
+ * data loses no more than a piece's worth before it) and its last GZ_TRAILER bytes on their own (a
+ * trailer that fails its check — a flipped bit anywhere, or in the CRC itself — loses nothing:
+ * everything before it came out of earlier calls, as `zcat` prints it all before it complains).
+ */
+async function* gunzip(source: AsyncIterable<Buffer>, name: string): AsyncGenerator<Buffer> {
+  const z = createGunzip({ chunkSize: CHUNK });
+  let fed = 0;
+  let held: Buffer = Buffer.alloc(0);
+  let ended = false;
+  const write = async (piece: Buffer): Promise<void> => {
+    fed += piece.length;
+    if (!z.write(piece)) await drainedOrClosed(z);
+  };
+  const feed = (async () => {
+    for await (const b of source) {
+      // The bytes held back were not the trailer after all: they go first (or with a short b).
+      let data = b;
+      if (held.length > 0) {
+        if (b.length >= GZ_TRAILER) await write(held);
+        else data = Buffer.concat([held, b]);
+      }
+      const upTo = Math.max(0, data.length - GZ_TRAILER);
+      for (let at = 0, end = 0; at < upTo && !z.destroyed; at = end) {
+        end = Math.min(upTo, at + Math.min(GZ_PIECE, Math.max(GZ_FIRST_PIECE, fed)));
+        await write(data.subarray(at, end));
+      }
+      // Stopped reading (damage, or a caller that stopped early): leaving the loop closes source.
+      if (z.destroyed) return;
+      held = data.subarray(upTo);
+    }
+    if (z.destroyed) return;
+    ended = true;
+    fed += held.length;
+    z.end(held);
+  })();
+  feed.catch((err: unknown) => z.destroy(err as Error));
+  try {
+    yield* z as AsyncIterable<Buffer>;
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e?.code !== "Z_DATA_ERROR" && e?.code !== "Z_BUF_ERROR") throw err;
+    // The check of the last trailer: it failed in the call that had only those bytes, after all
+    // the rest was taken in (bytesWritten counts what zlib took in without an error).
+    const failedCheck =
+      ended &&
+      z.bytesWritten + held.length === fed &&
+      /^incorrect (data|length) check$/.test(e.message);
+    const why = failedCheck
+      ? `the gzip data failed its check (${e.message})`
+      : `damaged gzip data: ${e.message}`;
+    throw new DamagedInputError(`${name}: ${describe(err)}`, why, failedCheck);
+  }
+}
+
+/** Resolves when `z` takes writes again, or is gone (its reader stopped, or it failed). */
+function drainedOrClosed(z: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      z.off("drain", done);
+      z.off("close", done);
+      resolve();
+    };
+    z.on("drain", done);
+    z.on("close", done);
+  });
+}
+
+/** Where upToDamage says what it met: a TraceReader (see its inputStopped, inputFailedCheck). */
+export interface DamageSink {
+  /** The data stops here, for `why`: what came before was read, nothing after. */
+  inputStopped(why: string): void;
+  /** The data came whole but failed its check at its end (`why`): any line may be corrupt. */
+  inputFailedCheck(why: string): void;
+}
+
+/**
+ * The chunks up to any damage in the compressed data: a gzip file cut short, or broken in its
+ * data, still gives what decompressed before the damage, and `sink` is told why it ends there; one
+ * whose data fails its check at the end (CRC32, size) gives all of it, and `sink` is told the
+ * lines may be corrupt. Damage before the first chunk is an error as before: nothing to read.
  */
 export async function* upToDamage(
   chunks: AsyncIterable<Uint8Array>,
-  stopped: (why: string) => void,
+  sink: DamageSink,
 ): AsyncGenerator<Uint8Array> {
   let any = false;
   try {
@@ -223,6 +303,7 @@ export async function* upToDamage(
     }
   } catch (err) {
     if (!(err instanceof DamagedInputError) || !any) throw err;
-    stopped(err.why);
+    if (err.failedCheck) sink.inputFailedCheck(err.why);
+    else sink.inputStopped(err.why);
   }
 }

@@ -32,7 +32,7 @@ export async function readTraceFile(
   let first = true;
   let head: ExportHead | undefined;
   try {
-    for await (const chunk of upToDamage(input.chunks, (why) => reader.inputStopped(why))) {
+    for await (const chunk of upToDamage(input.chunks, reader)) {
       if (first) {
         first = false;
         head = exportHead(chunk);

@@ -228,9 +228,13 @@ export async function run(argv: string[]): Promise<number> {
   let events = 0;
   try {
     const work = (async () => {
-      const stopped = (why: string) =>
-        err(`warning: ${input.name}: the data stops early (${why}); converting what came before`);
-      for await (const chunk of upToDamage(input.chunks, stopped)) {
+      const damage = {
+        inputStopped: (why: string) =>
+          err(`warning: ${input.name}: the data stops early (${why}); converting what came before`),
+        inputFailedCheck: (why: string) =>
+          err(`warning: ${input.name}: ${why}; converting all of it, but any line may be corrupt`),
+      };
+      for await (const chunk of upToDamage(input.chunks, damage)) {
         reader ??= looksLikeChromeTrace(new TextDecoder().decode(chunk.subarray(0, 4096)))
           ? chromeSource()
           : traceSource(flags.year, exportHead(chunk));

@@ -64,7 +64,7 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   let offset = 0;
   let head: ExportHead | undefined;
   try {
-    for await (const chunk of upToDamage(input.chunks, (why) => reader.inputStopped(why))) {
+    for await (const chunk of upToDamage(input.chunks, reader)) {
       if (offset === 0) {
         head = exportHead(chunk);
       }

@@ -129,6 +129,17 @@ describe("replay", () => {
     expect(b.format).toBe("jsonl");
     expect(b.hub.lastSeq).toBe(a.hub.lastSeq);
     expect(b.hub.lastSeq).toBeGreaterThan(10);
+    // Its trailer's CRC32 off: all of it is read, as `loopscope stats` reads it, with a warning.
+    const flipped = join(dir, "create-foo-flipped.jsonl.gz");
+    const bytes = gzipSync(await readFile(plain));
+    bytes[bytes.length - 8] ^= 0x01;
+    await writeFile(flipped, bytes);
+    const c = await loadTrace(flipped);
+    expect(c.hub.lastSeq).toBe(a.hub.lastSeq);
+    expect(c.diagnostics.at(-1)).toMatchObject({
+      level: "warn",
+      message: expect.stringMatching(/^the gzip data failed its check \(incorrect data check\)/),
+    });
   });
 
   it("keeps the lines of a gzip or UTF-16 klog file or a JSONL trace in its events (no offsets to read at)", async () => {

@@ -1,6 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { fileChunks, streamChunks } from "./fileChunks.ts";
+import { fileChunks, GzipCheckFailed, streamChunks } from "./fileChunks.ts";
 
 function bytes(n: number, seed: number): Uint8Array<ArrayBuffer> {
   const b = new Uint8Array(n);
@@ -104,6 +104,46 @@ describe("fileChunks", () => {
     const { all, counted } = await readAll(new Blob([gz]), true);
     expect(Buffer.from(all).equals(Buffer.from(text))).toBe(true);
     expect(counted).toBe(gz.length);
+  });
+
+  it("reads all of a gzip file whose check fails at its end, then says so (GzipCheckFailed)", async () => {
+    // Small (one decompression call's worth) and big: the trailer's CRC32, or size, off.
+    const line = "I1202 09:00:00.000227 1 c.go:1] STAGE/watch key=a/b\n";
+    for (const [text, at, check] of [
+      [line.repeat(100), 8, "data"],
+      [line.repeat(100), 4, "length"],
+      [line.repeat(50_000), 8, "data"],
+    ] as const) {
+      const gz = gzipSync(text);
+      gz[gz.length - at] ^= 0x01;
+      const got: Uint8Array[] = [];
+      const stopped = await (async () => {
+        for await (const c of fileChunks(new Blob([gz]), true, () => {})) got.push(c.slice());
+      })().catch((err: unknown) => err);
+      expect(stopped).toBeInstanceOf(GzipCheckFailed);
+      expect((stopped as Error).message).toBe(`incorrect ${check} check`);
+      expect(Buffer.concat(got).toString()).toBe(text);
+    }
+  });
+
+  it("reads a gzip file broken inside its data up to the damage", async () => {
+    // Stored (level 0) blocks: the second one's length check broken, the first one's bytes whole.
+    const text = Array.from({ length: 3000 }, (_, i) => `line ${i} of a log that is long\n`).join(
+      "",
+    );
+    const gz = gzipSync(text, { level: 0 });
+    const first = gz.readUInt16LE(11);
+    expect(10 + 5 + first).toBeLessThan(gz.length - 8);
+    gz[10 + 5 + first + 3] ^= 0xff;
+    const got: Uint8Array[] = [];
+    const stopped = await (async () => {
+      for await (const c of fileChunks(new Blob([gz]), true, () => {})) got.push(c.slice());
+    })().catch((err: unknown) => err);
+    expect(stopped).toBeInstanceOf(Error);
+    expect(stopped).not.toBeInstanceOf(GzipCheckFailed);
+    const read = Buffer.concat(got).toString();
+    expect(text.startsWith(read)).toBe(true);
+    expect(read.length).toBeGreaterThan(first / 2);
   });
 
   it("a file that cannot be read fails the read instead of ending it early", async () => {

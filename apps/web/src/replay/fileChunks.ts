@@ -117,27 +117,94 @@ export async function* streamChunks(
   }
 }
 
-/** A gzip stream's decompressed bytes; `read` counts the compressed bytes. */
+/**
+ * A gzip file whose data came out whole but failed its check at its end (the trailer's CRC32 or
+ * size): every line is there, and any may be corrupt. `message` is zlib's ("incorrect data
+ * check").
+ */
+export class GzipCheckFailed extends Error {}
+
+/**
+ * Compressed bytes handed to DecompressionStream at a time: the first piece, and the most (they
+ * double up to it). A write that meets damage gives none of its output (in Chromium as in Node),
+ * so damage loses no more than a piece's worth of input — the rule `loopscope stats` reads by
+ * (apps/server's cli/input.ts).
+ */
+const GZ_FIRST_PIECE = 512;
+const GZ_PIECE = 64 << 10;
+/** A gzip member's trailer: the CRC32 and the size of its data. */
+const GZ_TRAILER = 8;
+
+/**
+ * A gzip stream's decompressed bytes; `read` counts the compressed bytes. The input goes in by
+ * pieces (see GZ_PIECE), each written once the one before is decompressed, and its last
+ * GZ_TRAILER bytes on their own: a trailer that fails its check then loses nothing, and throws
+ * GzipCheckFailed. Other damage throws DecompressionStream's error, after what came before it.
+ */
 async function* gunzipChunks(
   gzip: ReadableStream<Uint8Array>,
   read: (bytes: number) => void,
 ): AsyncGenerator<Uint8Array> {
-  const counted = gzip.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, ctl) {
-        read(chunk.byteLength);
-        ctl.enqueue(chunk);
-      },
-    }),
-  );
-  const it = counted
-    .pipeThrough(
-      new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
-    )
-    .getReader();
-  for (;;) {
-    const { value, done } = await it.read();
-    if (done) return;
-    yield value;
+  const unzip = new DecompressionStream("gzip") as unknown as TransformStream<
+    Uint8Array,
+    Uint8Array
+  >;
+  const writer = unzip.writable.getWriter();
+  const input = gzip.getReader();
+  let atTrailer = false;
+  const feed = async () => {
+    let held: Uint8Array = new Uint8Array(0);
+    let fed = 0;
+    for (;;) {
+      const { value, done } = await input.read();
+      if (done) break;
+      read(value.byteLength);
+      // The bytes held back were not the trailer after all: they go first (or with a short one).
+      let data: Uint8Array = value;
+      if (held.length > 0 && value.length >= GZ_TRAILER) {
+        fed += held.length;
+        await writer.write(held);
+      } else if (held.length > 0) {
+        data = new Uint8Array(held.length + value.length);
+        data.set(held);
+        data.set(value, held.length);
+      }
+      const upTo = Math.max(0, data.length - GZ_TRAILER);
+      for (let at = 0, end = 0; at < upTo; at = end) {
+        end = Math.min(upTo, at + Math.min(GZ_PIECE, Math.max(GZ_FIRST_PIECE, fed)));
+        fed += end - at;
+        await writer.write(data.subarray(at, end));
+      }
+      held = data.subarray(upTo);
+    }
+    atTrailer = true;
+    await writer.write(held);
+    await writer.close();
+  };
+  // A failed write has errored the output too, which says why; a failed read of the file has not.
+  feed().catch((err: unknown) => writer.abort(err).catch(() => undefined));
+  const it = unzip.readable.getReader();
+  let ended = false;
+  try {
+    for (;;) {
+      const { value, done } = await it.read();
+      if ((ended = done)) return;
+      yield value;
+    }
+  } catch (err) {
+    const message = err instanceof Error ? err.message : "";
+    const check = /incorrect (data|length) check/.exec(message);
+    if (atTrailer && check) throw new GzipCheckFailed(check[0]);
+    // Chromium names the call that met the damage when it was ours ("Failed to execute 'close'
+    // on 'WritableStreamDefaultWriter': Compressed input was truncated."): said without it.
+    const call = /^Failed to execute '\w+' on '\w+': /.exec(message);
+    if (call) throw new Error(message.slice(call[0].length));
+    throw err;
+  } finally {
+    // A consumer that stops early (a cancelled load) stops reading the file too.
+    if (!ended) {
+      it.cancel().catch(() => undefined);
+      input.cancel().catch(() => undefined);
+    }
   }
 }

@@ -22,7 +22,7 @@ import {
   createRowReader,
 } from "@loopscope/trace";
 import type { FromReader, ReaderToAnalysis, ToReader, TraceRequest } from "./protocol.ts";
-import { fileChunks, streamChunks } from "./fileChunks.ts";
+import { fileChunks, GzipCheckFailed, streamChunks } from "./fileChunks.ts";
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -131,6 +131,7 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   };
   let offset = 0;
   let corrupt: string | undefined;
+  let failedCheck = false;
   let head: ExportHead | undefined;
   try {
     for await (const chunk of chunks) {
@@ -145,9 +146,11 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
     }
   } catch (err) {
     // A damaged gzip file (cut short, or junk after its end): keep what decompressed before the
-    // damage, and say where it stopped.
+    // damage, and say where it stopped — or, when only its check at the end failed, that all of
+    // it was read but may be corrupt (the words of packages/trace's TraceReader).
     if (!gz) throw err;
     corrupt = err instanceof Error ? err.message : String(err);
+    failedCheck = err instanceof GzipCheckFailed;
   }
   if (cancelled) return;
   if (corrupt !== undefined) {
@@ -155,7 +158,9 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
     diagnostics.push({
       line: reader.lines() + 1,
       level: "warn",
-      message: `the data stops here (damaged gzip data: ${corrupt}): the lines before it were read, nothing after`,
+      message: failedCheck
+        ? `the gzip data failed its check (${corrupt}): every line was read, but any of them may be corrupt`
+        : `the data stops here (damaged gzip data: ${corrupt}): the lines before it were read, nothing after`,
     });
   }
   reader.end(sink);

@@ -147,6 +147,20 @@ export class TraceReader {
     });
   }
 
+  /**
+   * The input's bytes came whole but failed their check at the end (a gzip file whose CRC32 or
+   * size does not match what decompressed): every line was read, and any may be corrupt. `why`
+   * says which check, in words ("the gzip data failed its check (incorrect data check)"). A
+   * warning at the next line; call before `end`.
+   */
+  inputFailedCheck(why: string): void {
+    this.diagnose({
+      line: this.lines + 1,
+      level: "warn",
+      message: `${why}: every line was read, but any of them may be corrupt`,
+    });
+  }
+
   /** Lines seen so far. */
   get lines(): number {
     return this.splitter.lines;

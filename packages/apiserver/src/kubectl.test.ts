@@ -106,6 +106,16 @@ describe.skipIf(!defaultKubectl)(
       expect(foo.metadata.generation).toBe(2);
     });
 
+    it("explains a Foo: its fields, with the descriptions a cluster gives the common ones", async () => {
+      const out = await k.run("explain", "foo");
+      expect(out).toContain("KIND:       Foo");
+      expect(out).toMatch(/apiVersion\s+<string>\s+APIVersion defines the versioned schema/);
+      expect(out).toMatch(/metadata\s+<Object>\s+Standard object's metadata/);
+      // spec and status have none: the sample-controller's CRD gives them none.
+      expect(out).toMatch(/kind\s+<string>\s+Kind is a string value/);
+      expect(await k.run("explain", "foo.spec.replicas")).toContain("FIELD: replicas <integer>");
+    });
+
     it("lists the applied CRD (get crd: a Table of PartialObjectMetadata rows) and gets it as YAML", async () => {
       const name = "foos.samplecontroller.k8s.io";
       for (const resource of ["crd", "crds", "customresourcedefinitions"]) {

@@ -101,10 +101,23 @@ function operations(r: ResourceDef): Record<string, unknown> {
 
 function schemaFor(r: ResourceDef): Record<string, unknown> {
   const gvk = [{ group: r.group, version: r.version, kind: r.kind }];
+  // The descriptions a cluster's apiextensions-apiserver gives every custom resource's common
+  // fields (Kubernetes API conventions): `kubectl explain foo` said "<no description>".
+  const conventions =
+    "https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md";
   const common = {
-    apiVersion: { type: "string" },
-    kind: { type: "string" },
-    metadata: { type: "object" },
+    apiVersion: {
+      type: "string",
+      description: `APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: ${conventions}#resources`,
+    },
+    kind: {
+      type: "string",
+      description: `Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: ${conventions}#types-kinds`,
+    },
+    metadata: {
+      type: "object",
+      description: `Standard object's metadata. More info: ${conventions}#metadata`,
+    },
   };
   return {
     ...FOO_SCHEMA,

@@ -25,7 +25,7 @@ export const SHORTCUTS: readonly { group: string; items: readonly Shortcut[] }[]
     group: "View",
     items: [
       { keys: ["t"], does: "folded ⇄ linear time" },
-      { keys: ["p"], does: "lanes ⇄ pass-by-pass view" },
+      { keys: ["p"], does: "lanes ⇄ pass-by-pass view (in the step-through: the step before)" },
       { keys: ["wheel"], does: "zoom the timeline" },
       { keys: ["drag"], does: "pan the timeline" },
       { keys: ["shift", "wheel"], does: "scroll the lanes" },

@@ -20,7 +20,7 @@ export interface TraceHeader {
   version: number;
   /** ISO time the recording started. */
   created?: string;
-  /** What produced the events: "live", "klog:<file>", … */
+  /** What produced the events: "live", or the path of the file a trace was converted from. */
   source?: string;
   /** Header fields this version does not know. */
   extra?: Record<string, unknown>;

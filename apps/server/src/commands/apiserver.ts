@@ -101,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(
-    `embedded API server listening on ${server.url} (Foos, Deployments, Namespaces, Events, Leases; the simulated cluster's ReplicaSets, Pods and node, read-only)\n` +
+    `embedded API server listening on ${server.url} (Foos, Deployments, Namespaces, Events, Leases, access reviews; the simulated cluster's ReplicaSets, Pods and node, read-only)\n` +
       `kubeconfig written to ${path}; in another shell:\n\n` +
       `export KUBECONFIG=${path}\n\n` +
       `then e.g. kubectl apply -f public/manifests/example-foo.yaml. Ctrl-C stops.\n`,

@@ -67,6 +67,10 @@ test("a controller traced through loopscope proxy: unseen lanes said so, self pa
     })
     .toBeGreaterThan(0);
   await row.click();
+  // The proxy watches no objects of its own: the page has no snapshot that could call the Foo
+  // absent, so scale and delete stay on (they were off, "there is no example-foo yet").
+  await expect(page.getByTestId("action-scale")).toBeEnabled();
+  await expect(page.getByTestId("action-delete")).toBeEnabled();
 
   const unseen = async () =>
     (await readGeometry(page)).labels.filter((l) => l.kind === "unseen").map((l) => l.text);

@@ -21,10 +21,15 @@ export interface DashboardBackend {
   runs: RunsFolder;
   /** ServerInfo minus what the transport fills per request (lastSeq, readOnly). */
   info(): Omit<ServerInfo, "lastSeq" | "readOnly">;
-  /** Current Foos and Deployments (empty in replay). */
-  objects(): ObjectsSnapshot;
-  /** Called whenever objects() would answer differently. Returns an unsubscribe. */
-  onObjectsChanged(listener: () => void): () => void;
+  /**
+   * The cluster's Foos and Deployments as an informer sees them, and a subscription to changes
+   * (returns an unsubscribe). Absent where loopscope watches none — a replay, the proxy (the
+   * controller is someone else's) — so the page never reads "not in the snapshot" as "deleted".
+   */
+  objects?: {
+    snapshot(): ObjectsSnapshot;
+    onChanged(listener: () => void): () => void;
+  };
   /**
    * A kubeconfig's cluster: whether its API server answers now, and a subscription to changes
    * (returns an unsubscribe). Absent for the embedded cluster and in replay.

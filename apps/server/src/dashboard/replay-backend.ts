@@ -22,7 +22,6 @@ import { decodeUtf8 } from "../cli/utf8.ts";
 import type { LoadIssue } from "@loopscope/protocol";
 import { TraceHub } from "../hub/trace-hub.ts";
 import type { RunsFolder } from "../recorded-runs/runs-folder.ts";
-import { NO_OBJECTS } from "../objects/objects-view.ts";
 import { HttpError } from "../http/respond.ts";
 import type { DashboardBackend } from "./backend.ts";
 import { VERSION } from "./version.ts";
@@ -183,8 +182,6 @@ export function replayBackend(
       scenarios: [],
       lessons: { hotLoopBug: false, idempotentStatus: false },
     }),
-    objects: () => ({ ...NO_OBJECTS, atSeq: hub.lastSeq }),
-    onObjectsChanged: () => () => {},
     traceMeta: () => ({ source: `replay:${name}`, created: new Date().toISOString() }),
     lines: loaded.lines,
   };

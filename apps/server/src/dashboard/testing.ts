@@ -28,10 +28,12 @@ export function hubBackend(hub: TraceHub, runsDir: string): HubBackend {
       scenarios: [],
       lessons: { hotLoopBug: false, idempotentStatus: true },
     }),
-    objects: () => objects,
-    onObjectsChanged(l) {
-      listeners.add(l);
-      return () => listeners.delete(l);
+    objects: {
+      snapshot: () => objects,
+      onChanged(l) {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
     },
     setObjects(s) {
       objects = s;

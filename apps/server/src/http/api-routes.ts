@@ -10,6 +10,7 @@ import { recordingHeader } from "../hub/codec.ts";
 import { parseActionRequest } from "../actions/validate.ts";
 import type { RequestContext, Route } from "./router.ts";
 import { HttpError, readBody, sendJson } from "./respond.ts";
+import { NO_OBJECTS } from "../objects/objects-view.ts";
 
 /** Manifests are small; this bounds what one request can make the server hold. */
 export const ACTION_BODY_LIMIT = 1024 * 1024;
@@ -29,7 +30,8 @@ export function apiRoutes(backend: DashboardBackend): Route[] {
       method: "GET",
       path: API.objects,
       access: "read",
-      handle: ({ res }) => sendJson(res, 200, backend.objects()),
+      // None watched (a replay, the proxy): an empty snapshot as of no event, which says nothing.
+      handle: ({ res }) => sendJson(res, 200, backend.objects?.snapshot() ?? NO_OBJECTS),
     },
     {
       method: "POST",

@@ -51,9 +51,6 @@ export function proxyBackend(o: ProxyBackendOptions): DashboardBackend {
       lessons: { hotLoopBug: false, idempotentStatus: false },
       faults: apiserver?.faults.state(),
     }),
-    // As of no event: the page must not take an object missing from it for deleted.
-    objects: () => ({ atSeq: 0, objects: [] }),
-    onObjectsChanged: () => () => {},
     reachability: o.reachability,
     act,
     traceMeta: () => o.meta,

@@ -50,7 +50,7 @@ export function createStreamServer(
   let objectsTimer: NodeJS.Timeout | undefined;
   let peak = 0;
 
-  const stopObjects = backend.onObjectsChanged(() => {
+  const stopObjects = backend.objects?.onChanged(() => {
     objectsTimer ??= setTimeout(pushObjects, objectsMs);
   });
   const reachability = backend.reachability;
@@ -67,7 +67,7 @@ export function createStreamServer(
 
   function pushObjects(): void {
     objectsTimer = undefined;
-    const objects = backend.objects();
+    const objects = backend.objects!.snapshot();
     let retry = false;
     for (const s of streams) {
       if (s.congested) retry = true;
@@ -102,7 +102,7 @@ export function createStreamServer(
         if (reachability) stream.send({ type: "reachability", cluster: reachability.state() });
         const failure = recording?.failure();
         if (failure) stream.send({ type: "recording", failure });
-        stream.send({ type: "objects", objects: backend.objects() });
+        if (backend.objects) stream.send({ type: "objects", objects: backend.objects.snapshot() });
       });
     },
     get clients() {
@@ -113,7 +113,7 @@ export function createStreamServer(
     },
     close() {
       clearInterval(heartbeat);
-      stopObjects();
+      stopObjects?.();
       stopReachability?.();
       stopRecording?.();
       if (objectsTimer) clearTimeout(objectsTimer);

@@ -32,7 +32,7 @@ export function LiveActions({
   cluster?: ClusterReachability;
   /** Whether the page's socket to loopscope is up: no action reaches it otherwise. */
   connected: boolean;
-  /** The cluster's objects, as last heard (absent: not heard yet). */
+  /** The cluster's objects, as last heard (absent: not heard yet, or none watched: the proxy). */
   objects?: ObjectsSnapshot;
 }) {
   const action = useAction(token);

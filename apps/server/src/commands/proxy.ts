@@ -120,7 +120,7 @@ export async function run(argv: string[]): Promise<number> {
   err(
     flags.primaries.length > 0
       ? `tracing ${flags.primaries.join(", ")} objects; Ctrl-C to stop`
-      : `waiting for the controller's first status write to learn its primary kind (or pass --for); passes end ${DEFAULT_PASS_GAP_MS} ms after their last write at the latest; Ctrl-C to stop`,
+      : `waiting for the controller's first status write to learn its primary kind (or pass --for); passes end ${DEFAULT_PASS_GAP_MS} ms after their last read or write at the latest; Ctrl-C to stop`,
   );
   const recording = r.hub.recording;
   recording?.whenFailed((f) => err(recordingFailedLine("proxy", shown(r.recordingPath), f)));

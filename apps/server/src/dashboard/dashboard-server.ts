@@ -21,6 +21,8 @@ export interface DashboardServerOptions {
   host: string;
   /** 0 = any free port. */
   port: number;
+  /** The flag that chose `port`, named when it is taken (default --port). */
+  portFlag?: string;
   /** The built web app (apps/web/dist). */
   webRoot: string;
   share?: boolean;
@@ -44,9 +46,10 @@ export class PortTakenError extends Error {
   constructor(
     readonly host: string,
     readonly port: number,
+    flag = "--port",
   ) {
     super(
-      `port ${port} on ${host} is already in use (another loopscope?); pick one with --port N, or --port 0 for any free port`,
+      `port ${port} on ${host} is already in use (another loopscope?); pick one with ${flag} N, or ${flag} 0 for any free port`,
     );
   }
 }
@@ -73,7 +76,7 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
   );
   const stream = createStreamServer(policy, opts.backend, opts.tuning);
   server.on("upgrade", (req, socket, head) => stream.handleUpgrade(req, socket, head));
-  await listen(server, opts.host, opts.port);
+  await listen(server, opts.host, opts.port, opts.portFlag);
   const address = server.address();
   policy.port = typeof address === "object" && address ? address.port : opts.port;
   const hostPart = opts.host.includes(":") ? `[${opts.host}]` : opts.host;
@@ -109,11 +112,11 @@ function lanAddress(): string | undefined {
     .find((a) => a && !a.internal && a.family === "IPv4")?.address;
 }
 
-function listen(server: Server, host: string, port: number): Promise<void> {
+function listen(server: Server, host: string, port: number, flag?: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       server.off("listening", onListening);
-      reject(err.code === "EADDRINUSE" ? new PortTakenError(host, port) : err);
+      reject(err.code === "EADDRINUSE" ? new PortTakenError(host, port, flag) : err);
     };
     const onListening = () => {
       server.off("error", onError);

@@ -4,6 +4,8 @@
  * kubeconfig gets traced, and Ctrl-C leaves a complete recording that `stats` reads.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -114,5 +116,22 @@ describe("loopscope proxy (the command)", () => {
     });
     const { stdout } = await run(process.execPath, [BIN, "proxy", "--help"]);
     expect(stdout).toContain("usage: loopscope proxy");
+  });
+
+  it("names its own flag when the dashboard's port is taken", { timeout: 60_000 }, async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, "127.0.0.1", r));
+    const port = (blocker.address() as AddressInfo).port;
+    dir = await mkdtemp(join(tmpdir(), "loopscope-proxy-port-"));
+    const taken = await run(
+      process.execPath,
+      [BIN, "proxy", "--no-build", "--dashboard-port", String(port)],
+      { cwd: dir, timeout: 40_000 },
+    ).catch((e: { code: number; stderr: string }) => e);
+    blocker.close();
+    expect(taken).toMatchObject({ code: 1 });
+    expect((taken as { stderr: string }).stderr).toContain(
+      `port ${port} on 127.0.0.1 is already in use (another loopscope?); pick one with --dashboard-port N`,
+    );
   });
 });

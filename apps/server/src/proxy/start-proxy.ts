@@ -146,6 +146,7 @@ export async function startProxyRun(o: ProxyRunOptions): Promise<ProxyRun> {
       }),
       host: "127.0.0.1",
       port: o.dashboardPort,
+      portFlag: "--dashboard-port",
       webRoot: o.webRoot,
     });
     cleanup.push(() => dashboard.close());

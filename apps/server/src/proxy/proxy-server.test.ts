@@ -221,4 +221,23 @@ describe("loopscope proxy", () => {
     expect(browser.statusCode).toBe(403);
     await body(browser);
   });
+
+  it("answers an offer of HTTP/2 over HTTP/1.1, and refuses exec's stream upgrade", async () => {
+    // The JDK's client offers h2c on every plain-HTTP request: each one got the 501 for exec.
+    const h2c = await get(`${FOOS}/no-such-foo`, {
+      connection: "Upgrade, HTTP2-Settings",
+      upgrade: "h2c",
+      "http2-settings": "AAMAAABkAAQAoAAAAAIAAAAA",
+    });
+    expect(h2c.statusCode).toBe(404);
+    expect(JSON.parse(await body(h2c))).toMatchObject({ kind: "Status", reason: "NotFound" });
+    const exec = await get("/api/v1/namespaces/default/pods/p/exec?command=sh", {
+      connection: "Upgrade",
+      upgrade: "SPDY/3.1",
+    });
+    expect(exec.statusCode).toBe(501);
+    expect(JSON.parse(await body(exec))).toMatchObject({
+      message: "loopscope proxy: does not forward exec, attach or port-forward",
+    });
+  });
 });

@@ -60,6 +60,7 @@ const HOP_BY_HOP = [
   "proxy-connection",
   "transfer-encoding",
   "upgrade",
+  "http2-settings",
   "te",
   "trailer",
 ];
@@ -76,16 +77,17 @@ export async function startProxyServer(o: ProxyServerOptions): Promise<ProxyServ
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  server.on("upgrade", (_req, socket) => {
-    socket.end(
-      "HTTP/1.1 501 Not Implemented\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n" +
-        "loopscope proxy does not forward exec, attach or port-forward\n",
-    );
-  });
+  // No "upgrade" listener: Node then hands a request that offers an upgrade to `handle`, which
+  // refuses the streams it cannot forward and answers an offer of HTTP/2 (h2c, what the JDK's
+  // client makes on plain HTTP) over HTTP/1.1, as the API server does. A listener took every
+  // request with an Upgrade header, and every request of such a client got the 501.
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     if (!hostAllowed(policy, req.headers.host)) return fail(res, 403, "Host not allowed");
     if (req.headers.origin !== undefined) return fail(res, 403, "browser requests are refused");
+    const upgrade = req.headers.upgrade;
+    if (upgrade !== undefined && !/^h2c$/i.test(upgrade.trim()))
+      return fail(res, 501, "does not forward exec, attach or port-forward");
     const url = req.url ?? "/";
     const method = req.method ?? "GET";
     const ua = req.headers["user-agent"] ?? "";
@@ -224,7 +226,8 @@ function fail(res: http.ServerResponse, code: number, message: string): void {
     res.destroy();
     return;
   }
-  const reason = code === 403 ? "Forbidden" : "ServiceUnavailable";
+  const reason =
+    code === 403 ? "Forbidden" : code === 501 ? "NotImplemented" : "ServiceUnavailable";
   res.writeHead(code, { "content-type": "application/json" });
   res.end(
     JSON.stringify({

@@ -18,7 +18,8 @@
  * - Recorded: requests of the controller — everything but kubectl (User-Agent `kubectl/…`), whose
  *   requests pass through unrecorded. Only JSON bodies are read (protobuf passes untouched; of
  *   it, a write's verb, target and status are recorded).
- * - Not forwarded: connection upgrades (exec, attach, port-forward) answer 501.
+ * - Not forwarded: connection upgrades (exec, attach, port-forward) answer 501; an offer of
+ *   HTTP/2 (h2c) is answered over HTTP/1.1.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";

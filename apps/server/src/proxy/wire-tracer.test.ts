@@ -272,3 +272,34 @@ describe("WireTracer", () => {
     ]);
   });
 });
+
+describe("two watches of the same objects", () => {
+  it("tell each change once: no copy, no resync made of a copy", () => {
+    const once = traced(createFoo);
+    const twice = traced(
+      createFoo.flatMap((o): WireObservation[] =>
+        o.type === "watch" ? [o, { ...o, ts: o.ts + 100 }] : [o],
+      ),
+    );
+    const watches = (r: ReturnType<typeof traced>) =>
+      r.events.filter((e) => e.stage === "watch").map((e) => [e.kind, e.event, e.rv]);
+    expect(watches(twice)).toEqual(watches(once));
+    expect(twice.causes).toEqual(once.causes);
+    expect(twice.causes).not.toContain("resync");
+  });
+
+  it("tell a delete once", () => {
+    const r = traced(
+      [
+        watch(0, "ADDED", foo("10")),
+        watch(1, "DELETED", foo("12")),
+        watch(2, "DELETED", foo("12")),
+      ],
+      { primaries: [FOO] },
+    );
+    expect(r.events.filter((e) => e.stage === "watch").map((e) => e.event)).toEqual([
+      "add",
+      "delete",
+    ]);
+  });
+});

@@ -150,6 +150,17 @@ export class WireTracer {
 
   private watch(ts: number, type: "ADDED" | "MODIFIED" | "DELETED", m: ObjectMeta): void {
     const before = this.watched.get(m);
+    // A second watch of the same objects (two informers of one kind, a curl beside the
+    // controller) tells of each change again: what the watchers were told already is no news.
+    // Told as news, an update of the same version read as a resync (oldRv = rv).
+    if (type !== "DELETED" && before?.rv !== undefined && before.rv === m.rv) return;
+    if (
+      type === "DELETED" &&
+      before === undefined &&
+      m.uid !== undefined &&
+      this.watched.isGone(m.uid)
+    )
+      return;
     const key = this.keyOf(m);
     for (const index of [this.index, this.watched]) {
       if (type === "DELETED") index.remove(m);

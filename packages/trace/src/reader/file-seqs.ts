@@ -67,8 +67,8 @@ export class FileSeqs {
   /** The seq, among those handed out, of the event the file's `causeSeq` names (see class doc). */
   cause(causeSeq: number): number | undefined {
     if (!this.shifted) return causeSeq;
-    // Causes are recent: the scan back ends within a run or two, but for a file of nothing but
-    // runs, where giving up beats a quadratic read.
+    // Causes are recent, so the scan back ends within a run or two; in a file of nothing but
+    // runs it gives up after MAX_RUNS_SCANNED rather than read the file quadratically.
     for (let i = this.runs.length - 1, n = 0; i >= 0 && n < MAX_RUNS_SCANNED; i--, n++) {
       const run = this.runs[i]!;
       if (causeSeq >= run.first && causeSeq <= run.last) return causeSeq + run.shift;

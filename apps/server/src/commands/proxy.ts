@@ -5,12 +5,14 @@
  * progress goes to stderr.
  */
 import { relative, resolve } from "node:path";
+import { KubeConfig } from "@kubernetes/client-node";
 import { flagsOrExit, intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
 import { DEFAULT_PORT, recordFlag } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { untilSignal } from "../up/signals.ts";
 import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-lines.ts";
+import { corePrimaryHint } from "../proxy/primary-hint.ts";
 import { startProxyRun } from "../proxy/start-proxy.ts";
 import { reachabilityLine } from "../session/reachability-line.ts";
 import { DEFAULT_PASS_GAP_MS } from "../proxy/wire-tracer.ts";
@@ -122,6 +124,13 @@ export async function run(argv: string[]): Promise<number> {
       ? `tracing ${flags.primaries.join(", ")} objects; Ctrl-C to stop`
       : `waiting for the controller's first status write to learn its primary kind (or pass --for); passes end ${DEFAULT_PASS_GAP_MS} ms after their last read or write at the latest; Ctrl-C to stop`,
   );
+  // A kind without its group is the core group's: said at once when the cluster has none such.
+  const cluster = new KubeConfig();
+  cluster.loadFromFile(r.kubectlKubeconfig);
+  for (const p of flags.primaries.filter((p) => !p.includes("/"))) {
+    const hint = await corePrimaryHint(cluster, p);
+    if (hint !== undefined) err(`warning: ${hint}`);
+  }
   const recording = r.hub.recording;
   recording?.whenFailed((f) => err(recordingFailedLine("proxy", shown(r.recordingPath), f)));
   if (flags.open) await openBrowser(r.dashboard.url, err);

@@ -134,4 +134,27 @@ describe("loopscope proxy (the command)", () => {
       `port ${port} on 127.0.0.1 is already in use (another loopscope?); pick one with --dashboard-port N`,
     );
   });
+
+  it("says which group has a kind given without one", { timeout: 90_000 }, async () => {
+    dir = await mkdtemp(join(tmpdir(), "loopscope-proxy-for-"));
+    const proxy = start(
+      [BIN, "proxy", "--no-build", "--dashboard-port", "0", "--for", "Foo", "--for", "Pod"],
+      dir,
+    );
+    await vi.waitFor(() => expect(proxy.out.stderr).toContain("Ctrl-C to stop"), {
+      timeout: 60_000,
+      interval: 50,
+    });
+    await vi.waitFor(
+      () =>
+        expect(proxy.out.stderr).toContain(
+          "warning: --for Foo: the core group has no kind Foo, so no Foo is traced as primary; did you mean --for samplecontroller.k8s.io/Foo?",
+        ),
+      { timeout: 20_000, interval: 50 },
+    );
+    // Pod is the core group's: nothing to say.
+    expect(proxy.out.stderr).not.toContain("--for Pod:");
+    proxy.child.kill("SIGINT");
+    await proxy.exited;
+  });
 });

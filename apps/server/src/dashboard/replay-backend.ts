@@ -14,6 +14,7 @@ import {
   type ByteSource,
   type Diagnostic,
   type TraceEvent,
+  type TraceHeader,
 } from "@loopscope/trace";
 import { openTraceInput, upToDamage } from "../cli/input.ts";
 import { progressMeter } from "../cli/progress.ts";
@@ -34,6 +35,8 @@ export interface LoadedTrace {
   format: string;
   diagnostics: Diagnostic[];
   diagnosticCount: number;
+  /** A JSONL file's header, when it has one: a download of the trace carries it as it came. */
+  header?: TraceHeader;
   /**
    * A plain klog file's lines, read back from it: its events are held without them (`raw`),
    * which was ~40 % of what the hub held per event. Undefined for JSONL, gzip files and pipes.
@@ -93,6 +96,7 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
     format: reader.format ?? "unknown",
     diagnostics: reader.diagnostics,
     diagnosticCount: reader.diagnosticCount,
+    header: reader.header,
     lines,
   };
 }
@@ -182,7 +186,12 @@ export function replayBackend(
       scenarios: [],
       lessons: { hotLoopBug: false, idempotentStatus: false },
     }),
-    traceMeta: () => ({ source: `replay:${name}`, created: new Date().toISOString() }),
+    // The file's own header, where it has one: its `created`, its scenario, its cluster.
+    traceMeta: () => ({
+      source: loaded.header?.source ?? `replay:${name}`,
+      created: loaded.header?.created ?? new Date().toISOString(),
+      extra: loaded.header?.extra,
+    }),
     lines: loaded.lines,
   };
 }

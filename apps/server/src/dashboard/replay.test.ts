@@ -225,6 +225,18 @@ describe("replay", () => {
     );
   });
 
+  it("gives a download the replayed file's own header: its created, scenario and cluster", async () => {
+    const file = join(REPO_ROOT, "public", "traces", "create-foo.jsonl");
+    const { client } = await serve(file);
+    const res = await fetch(new URL(API.trace, server!.url), {
+      headers: { [TOKEN_HEADER]: server!.tokens.owner },
+    });
+    const [header] = (await res.text()).split("\n", 1);
+    const [own] = (await readFile(file, "utf8")).split("\n", 1);
+    expect(JSON.parse(header!)).toEqual(JSON.parse(own!));
+    await client.close();
+  });
+
   it("loads a recording that has its header and no events yet", async () => {
     const file = join(dir, "fresh.jsonl");
     await writeFile(file, '{"loopscope":"trace","version":1,"source":"live"}\n');

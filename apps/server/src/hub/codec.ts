@@ -13,11 +13,13 @@ export interface RecordingMeta {
   created: string;
   /** Where the events came from ("embedded", "kubeconfig"). */
   cluster?: string;
+  /** Other header fields, written back as they came (a replayed file's own). */
+  extra?: Record<string, unknown>;
 }
 
 /** The header line, "\n" included. */
-export function recordingHeader({ source, created, cluster }: RecordingMeta): string {
-  return encodeHeader({ source, created, extra: cluster ? { cluster } : undefined });
+export function recordingHeader({ source, created, cluster, extra }: RecordingMeta): string {
+  return encodeHeader({ source, created, extra: cluster ? { ...extra, cluster } : extra });
 }
 
 /** Whether the line is a trace header (what a recording begins with). */

@@ -258,7 +258,7 @@ export function App() {
               view={view}
               cluster={conn.cluster}
               connected={conn.status === "open"}
-              objects={snapshot}
+              foos={cluster}
             />
           ))}
         <span className="spacer" />

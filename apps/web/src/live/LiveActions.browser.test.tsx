@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ClusterReachability, ObjectsSnapshot, ServerInfo } from "@loopscope/protocol";
 import { ViewStore } from "../store/viewState.ts";
 import { LiveActions } from "./LiveActions.tsx";
+import { clusterFoos } from "./clusterFoos.ts";
 
 const info: ServerInfo = {
   mode: "live",
@@ -31,7 +32,7 @@ function renderActions(
         view={new ViewStore()}
         cluster={cluster}
         connected={more.connected ?? true}
-        objects={more.objects}
+        foos={more.objects && clusterFoos(more.objects)}
       />
     </QueryClientProvider>,
   );

@@ -7,12 +7,8 @@
  * delete while there is no example-foo to act on.
  */
 import { useState } from "react";
-import type {
-  ActionRequest,
-  ClusterReachability,
-  ObjectsSnapshot,
-  ServerInfo,
-} from "@loopscope/protocol";
+import type { ActionRequest, ClusterReachability, ServerInfo } from "@loopscope/protocol";
+import type { ClusterFoos } from "../panels/ObjectsPanel.tsx";
 import type { ViewStore } from "../store/viewState.ts";
 import { useAction } from "./api.ts";
 import "./actions.css";
@@ -23,7 +19,7 @@ export function LiveActions({
   view,
   cluster,
   connected,
-  objects,
+  foos,
 }: {
   token: string;
   info: ServerInfo;
@@ -32,8 +28,8 @@ export function LiveActions({
   cluster?: ClusterReachability;
   /** Whether the page's socket to loopscope is up: no action reaches it otherwise. */
   connected: boolean;
-  /** The cluster's objects, as last heard (absent: not heard yet, or none watched: the proxy). */
-  objects?: ObjectsSnapshot;
+  /** The cluster's Foos, as last heard (absent: not heard yet, or none watched: the proxy). */
+  foos?: ClusterFoos;
 }) {
   const action = useAction(token);
   const [scenario, setScenario] = useState("");
@@ -51,9 +47,7 @@ export function LiveActions({
       : undefined;
   const disabled = action.isPending || down !== undefined;
   // Known absent: scale and delete would be refused, so they are off and say why.
-  const exists = objects?.objects.some(
-    (o) => o.kind === "Foo" && o.namespace === "default" && o.name === name,
-  );
+  const exists = foos?.present.has(`default/${name}`);
   const absent = exists === false ? `there is no ${name} yet: create it first` : undefined;
   const ran = action.variables?.action === "runScenario" ? action.variables.scenario : undefined;
   const titleOf = (n: string) => info.scenarios.find((x) => x.name === n)?.title ?? n;

@@ -69,6 +69,14 @@ function ExcerptRows({ x }: { x: ExcerptText }) {
     const note = row?.kind === "event" && row.note ? `‹${row.note}›` : undefined;
     // Each row keeps its newline: the text (textContent, a copy) reads as the CLI prints it, and
     // a block's last line feed draws no empty line.
+    // The title and the pass rules are prose, not log lines: they wrap at the left edge (indented
+    // to the log line's column, a narrow pane left one word of the title per line).
+    if (row?.kind !== "event")
+      return (
+        <div key={i} className="prose">
+          {line + "\n"}
+        </div>
+      );
     if (note === undefined || !line.endsWith(note)) return <div key={i}>{line + "\n"}</div>;
     return (
       <div key={i}>

@@ -5,7 +5,11 @@ import type { TraceEvent } from "@loopscope/trace";
 import "../ui/styles.css";
 import { TraceSession } from "../store/session.ts";
 import { ViewStore } from "../store/viewState.ts";
-import { OBJECT_ROW_HEIGHT, ObjectsPanel } from "./ObjectsPanel.tsx";
+import {
+  OBJECT_ROW_HEIGHT,
+  OBJECT_ROW_HEIGHT_WITH_NAMESPACE as ROW,
+  ObjectsPanel,
+} from "./ObjectsPanel.tsx";
 
 const FOOS = 3000;
 const keyOf = (i: number) => `ns-${i % 7}/foo-${i}`;
@@ -28,7 +32,17 @@ async function renderPanel(
   live: Pick<ComponentProps<typeof ObjectsPanel>, "readOnly" | "reachability"> = {},
 ) {
   const screen = await render(
-    <div style={{ display: "grid", height: 420, width: 340, gridTemplateRows: "minmax(0, 1fr)" }}>
+    <div
+      style={{
+        display: "grid",
+        height: 420,
+        width: 340,
+        gridTemplateRows: "minmax(0, 1fr)",
+        gridTemplateColumns: "minmax(0, 1fr)",
+        // The panel places itself in the app grid's "objects" area.
+        gridTemplateAreas: '"objects"',
+      }}
+    >
       <ObjectsPanel session={session} view={view} serverMode={serverMode} {...live} />
     </div>,
   );
@@ -55,11 +69,21 @@ async function renderPanel(
 const frame = () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
 
 /** The objects panel in a 320 px column (a 1280 px window's), one enqueue per key. */
-async function renderNarrow(keys: string[]) {
+async function renderNarrow(keys: string[], width = 320) {
   const session = new TraceSession({ kind: "replay" });
   session.push(keys.map((key, i) => ({ seq: i + 1, ts: i, key, stage: "enqueue" as const })));
   const screen = await render(
-    <div style={{ display: "grid", height: 300, width: 320, gridTemplateRows: "minmax(0, 1fr)" }}>
+    <div
+      style={{
+        display: "grid",
+        height: 300,
+        width,
+        gridTemplateRows: "minmax(0, 1fr)",
+        gridTemplateColumns: "minmax(0, 1fr)",
+        // The panel places itself in the app grid's "objects" area.
+        gridTemplateAreas: '"objects"',
+      }}
+    >
       <ObjectsPanel session={session} view={new ViewStore()} />
     </div>,
   );
@@ -75,11 +99,11 @@ describe("objects table", () => {
     expect(drawn.length).toBeGreaterThan(10);
     expect(drawn.length).toBeLessThan(60);
     for (const { el } of drawn) {
-      expect(el.getBoundingClientRect().height).toBe(OBJECT_ROW_HEIGHT);
+      expect(el.getBoundingClientRect().height).toBe(ROW);
     }
     // The spacers make the table as tall as all its rows: the scrollbar spans every Foo.
-    expect(panel.scrollHeight).toBeGreaterThan(FOOS * OBJECT_ROW_HEIGHT);
-    expect(panel.scrollHeight).toBeLessThan(FOOS * OBJECT_ROW_HEIGHT + 200);
+    expect(panel.scrollHeight).toBeGreaterThan(FOOS * ROW);
+    expect(panel.scrollHeight).toBeLessThan(FOOS * ROW + 200);
     expect(inView()[0]).toBe(keyOf(0));
     expect(panel.querySelector("table")!.getAttribute("aria-rowcount")).toBe(String(FOOS + 1));
   });
@@ -92,7 +116,7 @@ describe("objects table", () => {
       panel.getBoundingClientRect().top -
       panel.clientTop +
       panel.scrollTop;
-    panel.scrollTop = listTop + 1500 * OBJECT_ROW_HEIGHT;
+    panel.scrollTop = listTop + 1500 * ROW;
     await expect.poll(() => inView()[0]).toBe(keyOf(1500));
     expect(inView().length).toBeGreaterThan(8);
     panel.scrollTop = panel.scrollHeight;
@@ -120,15 +144,53 @@ describe("objects table", () => {
     await expect.poll(() => rows().map((r) => r.key)).toEqual([keyOf(2999)]);
   });
 
-  it("short of room (the objects column of a 1280 px window), the namespace gives way and each Foo's name stays whole", async () => {
-    const screen = await renderNarrow(
-      Array.from({ length: 8 }, (_, i) => `${i % 2 ? "default" : "team-a"}/burst-0${i + 1}`),
+  it("short of room (the objects column of a 1280 px window), Foos of several namespaces keep the ends of their names, each namespace on its own line", async () => {
+    const names = ["checkout-service-frontend-canary", "checkout-service-frontend-stable"];
+    const keys = ["team-payments-production", "default"].flatMap((ns) =>
+      names.map((n) => `${ns}/${n}`),
     );
-    const names = [...screen.container.querySelectorAll<HTMLElement>("td.key .name")];
-    expect(names).toHaveLength(8);
-    for (const n of names) expect(n.scrollWidth).toBeLessThanOrEqual(n.clientWidth);
-    const ns = screen.container.querySelector<HTMLElement>("td.key .ns")!;
-    expect(ns.scrollWidth).toBeGreaterThan(ns.clientWidth); // "team-a/" is the part cut
+    const screen = await renderNarrow(keys);
+    const rows = [...screen.container.querySelectorAll<HTMLElement>('[data-testid="object-row"]')];
+    expect(rows).toHaveLength(4);
+    for (const [i, row] of rows.entries()) {
+      expect(row.getBoundingClientRect().height).toBe(ROW);
+      const cell = row.querySelector<HTMLElement>("td.key")!.getBoundingClientRect();
+      const name = row.querySelector<HTMLElement>(".name")!;
+      const ns = row.querySelector<HTMLElement>(".ns")!;
+      // Cut in the middle: the name's end is whole and inside its cell.
+      const tail = name.querySelector<HTMLElement>(".tail")!;
+      expect(tail.textContent).toBe(i % 2 ? "d-stable" : "d-canary");
+      expect(tail.getBoundingClientRect().right).toBeLessThanOrEqual(cell.right);
+      const head = name.querySelector<HTMLElement>(".head")!;
+      expect(head.scrollWidth).toBeGreaterThan(head.clientWidth);
+      expect(name.textContent).toBe(names[i % 2]);
+      // The namespace under the name, not squeezed beside it.
+      expect(ns.getBoundingClientRect().top).toBeGreaterThanOrEqual(
+        name.getBoundingClientRect().bottom - 1,
+      );
+      expect(ns.getBoundingClientRect().bottom).toBeLessThanOrEqual(cell.bottom);
+      expect(ns.textContent).toBe(keys[i]!.split("/")[0]);
+    }
+  });
+
+  it("in the narrowest column (a 1024 px window), the state is a dot of its colour and the names get its room", async () => {
+    const keys = [
+      "team-a/checkout-service-frontend-canary",
+      "default/checkout-service-frontend-stable",
+    ];
+    const badgeWidth = async (width: number) => {
+      const screen = await renderNarrow(keys, width);
+      const badge = screen.container.querySelector<HTMLElement>('[data-testid="object-state"]')!;
+      const name = screen.container.querySelector<HTMLElement>("td.key")!;
+      expect(badge.title).toBe(badge.textContent);
+      const w = { badge: badge.getBoundingClientRect().width, name: name.clientWidth };
+      return w;
+    };
+    const wide = await badgeWidth(340);
+    const narrow = await badgeWidth(300);
+    expect(wide.badge).toBeGreaterThan(30);
+    expect(narrow.badge).toBeLessThanOrEqual(12);
+    expect(narrow.name).toBeGreaterThan(90);
   });
 
   it("names Foos of one namespace by name alone and says the namespace once, in the header", async () => {
@@ -136,6 +198,8 @@ describe("objects table", () => {
     expect(screen.container.querySelectorAll("td.key .ns")).toHaveLength(0);
     const names = [...screen.container.querySelectorAll<HTMLElement>("td.key .name")];
     expect(names.map((n) => n.textContent)).toEqual(["burst-01", "burst-02", "burst-03"]);
+    for (const row of screen.container.querySelectorAll('[data-testid="object-row"]'))
+      expect(row.getBoundingClientRect().height).toBe(OBJECT_ROW_HEIGHT);
     await expect
       .element(screen.getByTestId("objects-namespace"))
       .toHaveTextContent("Foo in default");

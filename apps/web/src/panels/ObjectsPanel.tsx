@@ -15,9 +15,14 @@ import { rowWindow, scrollToShow } from "./rowWindow.ts";
 import { passErrors } from "../store/passErrors.ts";
 import { sharedNamespace } from "./sharedNamespace.ts";
 import { NoObjects } from "./NoObjects.tsx";
+import { MiddleCut } from "../ui/MiddleCut.tsx";
 
-/** Height of one object row, px (the stylesheet keeps its cells to one line). */
+/**
+ * Height of one object row, px: one line (the name) when every Foo shares one namespace, two
+ * (name, then namespace) when they differ. The stylesheet keeps the cells to those lines.
+ */
 export const OBJECT_ROW_HEIGHT = 28;
+export const OBJECT_ROW_HEIGHT_WITH_NAMESPACE = 38;
 
 /**
  * A live cluster's Foos as its latest objects snapshot has them: which exist (and which are being
@@ -88,6 +93,10 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   const q = search.trim().toLowerCase();
   const keys = session.store.keyList().filter((k) => !q || k.toLowerCase().includes(q));
   const ns = sharedNamespace(keys);
+  // Names of many namespaces get a line each for name and namespace: on one line, a narrow
+  // column cut both to "d…checkout-s…" on every row.
+  const twoLines = ns === undefined && keys.some((k) => k.includes("/"));
+  const rowHeight = twoLines ? OBJECT_ROW_HEIGHT_WITH_NAMESPACE : OBJECT_ROW_HEIGHT;
 
   const panel = useRef<HTMLElement>(null);
   const body = useRef<HTMLTableSectionElement>(null);
@@ -138,11 +147,11 @@ export const ObjectsPanel = memo(function ObjectsPanel({
     revealed.current = target;
     const p = panel.current;
     if (!p) return;
-    const by = scrollToShow(targetRow, OBJECT_ROW_HEIGHT, port.scrolled, port.height);
+    const by = scrollToShow(targetRow, rowHeight, port.scrolled, port.height);
     if (by !== 0) p.scrollTop += by;
-  }, [target, targetRow, port]);
+  }, [target, targetRow, port, rowHeight]);
 
-  const { first, end } = rowWindow(keys.length, OBJECT_ROW_HEIGHT, port.scrolled, port.height);
+  const { first, end } = rowWindow(keys.length, rowHeight, port.scrolled, port.height);
   return (
     <section
       className="panel objects"
@@ -170,7 +179,11 @@ export const ObjectsPanel = memo(function ObjectsPanel({
       <h2>
         Objects <span className="count">{keys.length}</span>
       </h2>
-      <table data-testid="objects-table" aria-rowcount={keys.length + 1}>
+      <table
+        data-testid="objects-table"
+        aria-rowcount={keys.length + 1}
+        className={twoLines ? "two-lines" : undefined}
+      >
         <thead>
           <tr aria-rowindex={1}>
             <th data-testid="objects-namespace">
@@ -183,7 +196,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
           </tr>
         </thead>
         <tbody ref={body}>
-          <Spacer rows={first} />
+          <Spacer rows={first} height={rowHeight} />
           {keys.slice(first, end).map((key, i) => {
             const s = session.summaryOf(key);
             const rows = session.store.rowsOf(key);
@@ -200,17 +213,18 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                 aria-rowindex={first + i + 2}
                 aria-selected={selected}
                 className={selected ? "selected" : undefined}
-                style={{ height: OBJECT_ROW_HEIGHT }}
+                style={{ height: rowHeight }}
                 onClick={(ev) => view.toggleKey(key, ev.ctrlKey || ev.metaKey || ev.shiftKey)}
               >
                 <td className="key" title={key}>
-                  {/* Short of room, the namespace gives way first: the name tells rows apart. */}
-                  <span className="key-text">
-                    {ns === undefined && key.includes("/") && (
-                      <span className="ns">{key.slice(0, key.indexOf("/") + 1)}</span>
-                    )}
-                    <span className="name">{key.slice(key.indexOf("/") + 1)}</span>
-                  </span>
+                  {twoLines && key.includes("/") ? (
+                    <>
+                      <MiddleCut className="name" text={key.slice(key.indexOf("/") + 1)} />
+                      <MiddleCut className="ns" text={key.slice(0, key.indexOf("/"))} />
+                    </>
+                  ) : (
+                    <MiddleCut className="name" text={key.slice(key.indexOf("/") + 1)} />
+                  )}
                 </td>
                 <td className="num">{s?.passes ?? "–"}</td>
                 <td className={`num ${s && s.selfTriggered > 0 ? "self" : ""}`}>
@@ -218,14 +232,18 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                 </td>
                 <td className="num">{s?.conflicts ?? "–"}</td>
                 <td>
-                  <span className={`badge ${st.tone}`} data-testid="object-state" title={st.title}>
+                  <span
+                    className={`badge ${st.tone}`}
+                    data-testid="object-state"
+                    title={st.title ?? st.label}
+                  >
                     {st.label}
                   </span>
                 </td>
               </tr>
             );
           })}
-          <Spacer rows={keys.length - end} />
+          <Spacer rows={keys.length - end} height={rowHeight} />
         </tbody>
       </table>
       {keys.length === 0 && (
@@ -242,11 +260,11 @@ export const ObjectsPanel = memo(function ObjectsPanel({
 });
 
 /** Stands in for `rows` rows that are not drawn (one cell: a row without cells has no height). */
-function Spacer({ rows }: { rows: number }) {
+function Spacer({ rows, height }: { rows: number; height: number }) {
   if (rows <= 0) return null;
   return (
     <tr aria-hidden="true" className="spacer">
-      <td colSpan={5} style={{ height: rows * OBJECT_ROW_HEIGHT }} />
+      <td colSpan={5} style={{ height: rows * height }} />
     </tr>
   );
 }

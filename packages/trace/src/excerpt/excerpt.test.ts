@@ -70,6 +70,22 @@ describe("annotated excerpt", () => {
     expect(excerpt(hot, { key: "nope/none" })).toBeUndefined();
   });
 
+  it("fences a key's and a line's backticks in Markdown so they stay code", () => {
+    const key = "default/a`b";
+    const md = excerpt(
+      [
+        { seq: 1, ts: 1, key, stage: "enqueue", len: 1 },
+        { seq: 2, ts: 2, key, stage: "dequeue", len: 0 },
+        { seq: 3, ts: 3, key, stage: "note", text: "saw ``x`` | y" },
+      ],
+      { format: "md" },
+    )!;
+    // One backtick inside: a fence of two, padded (CommonMark strips one space each side).
+    expect(md.split("\n")[0]).toMatch(/^### `` default\/a`b `` — /);
+    // A run of two inside: a fence of three; in a table cell the pipe is escaped.
+    expect(md).toContain("| ``` saw ``x`` \\| y ``` |");
+  });
+
   it("claims no creation for a log without watch lines, and says whether it ended quiescent", () => {
     const markers = analyze(fixture("stage/markers-only.log")).events;
     const x = buildExcerpt(markers)!;

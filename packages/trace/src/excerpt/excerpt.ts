@@ -266,14 +266,25 @@ function cell(s: string): string {
   return s.replace(/\|/g, "\\|");
 }
 
+/** A Markdown code span of `s` in a table cell (where `|` ends the cell unless escaped). */
 function code(s: string): string {
-  const t = s.replace(/\|/g, "\\|");
-  return t.includes("`") ? `\`\` ${t} \`\`` : `\`${t}\``;
+  return codeSpan(s.replace(/\|/g, "\\|"));
+}
+
+/**
+ * A Markdown code span of `s`: fenced by one backtick more than its longest run of them, and
+ * padded with a space when it holds any (a key or a log line may).
+ */
+function codeSpan(s: string): string {
+  let longest = 0;
+  for (const run of s.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  const fence = "`".repeat(longest + 1);
+  return longest > 0 ? `${fence} ${s} ${fence}` : `${fence}${s}${fence}`;
 }
 
 export function renderExcerptMarkdown(x: Excerpt): string {
   const out = [
-    `### \`${x.key}\` — ${excerptSpan(x)}`,
+    `### ${codeSpan(x.key)} — ${excerptSpan(x)}`,
     "",
     "| stage | time | file:line | line | note |",
     "| --- | --- | --- | --- | --- |",

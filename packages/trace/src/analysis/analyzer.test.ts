@@ -489,7 +489,7 @@ describe("a watch event logged before the write it echoes", () => {
   it("is told so by the excerpt and the narration", () => {
     const { events } = earlyEcho(true);
     const text = renderExcerptText(buildExcerpt(events, { key: "ns/a" })!);
-    expect(text).toMatch(/kind=Deployment event=add .*‹self, echo of write seq 7›/);
+    expect(text).toMatch(/kind=Deployment event=add .*‹self, echo of the create at \+0\.\d{3}s›/);
     expect(text).toContain("pass 2 · self");
     const n = narrate(events).find((x) => x.seq === 5)!;
     expect(n.self).toBe(true);

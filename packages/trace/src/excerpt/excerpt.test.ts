@@ -54,7 +54,10 @@ describe("annotated excerpt", () => {
     expect(lines).toContainEqual(
       expect.stringMatching(/^──── pass 2 · self — echoes of this controller's own writes ────$/),
     );
-    expect(text).toContain("‹self, echo of the write on line 12›");
+    // The echoed write is named as the excerpt shows it, by verb and time (no seq or line number
+    // in the excerpt to look one up by).
+    expect(text).toContain("‹self, echo of the create at +0.009s›");
+    expect(lines).toContainEqual(expect.stringMatching(/^write\s+\+0\.009s .*verb=create/));
     expect(text).toContain(
       "Tags: watch 8 · enqueue 8 · dequeue 6 · read 6 · write 7 · pass ends 6",
     );
@@ -102,19 +105,28 @@ describe("annotated excerpt", () => {
     expect(x.cut?.rows).toBe(12);
     expect(x.cut!.passesInSpan).toBeGreaterThan(x.passes);
     expect(renderExcerptText(x)).toContain(
-      `Cut at its first 12 lines: ${x.passes} of the ${x.cut!.passesInSpan} passes in its span shown.`,
+      `Cut at its first 12 log lines: ${x.passes} of the ${x.cut!.passesInSpan} passes in its span shown.`,
     );
     expect(buildExcerpt(hot)!.cut).toBeUndefined();
   });
 
-  it("names a JSONL trace's echoed writes by seq, not by a line the file does not have there", () => {
+  it("names a JSONL trace's echoed writes as a klog's, by what the excerpt shows", () => {
     const text = readFileSync(
       new URL("../../../../public/traces/create-foo.jsonl", import.meta.url),
       "utf8",
     );
     const rendered = renderExcerptText(buildExcerpt(readTraceText(text).events)!);
-    expect(rendered).toMatch(/‹self, echo of write seq \d+›/);
-    expect(rendered).not.toContain("echo of the write on line");
+    expect(rendered).toMatch(/‹self, echo of the create at \+\d\.\d{3}s›/);
+    expect(rendered).not.toMatch(/seq \d|on line \d/);
+  });
+
+  it("names a hot loop in its closing line, with the Analyzer's finding", () => {
+    const hot = analyze(fixture("stage/hot-loop.log")).events;
+    const text = renderExcerptText(buildExcerpt(hot)!);
+    expect(text).toMatch(
+      /\nHot loop: \d+ consecutive passes triggered by its own writes, changing status\.lastSyncTime every time\. Not quiescent in this trace/,
+    );
+    expect(renderExcerptText(buildExcerpt(events)!)).not.toContain("Hot loop");
   });
 
   it("has nothing to say yet about a key with only notes (a scenario's first line, live)", () => {

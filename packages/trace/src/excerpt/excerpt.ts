@@ -37,6 +37,8 @@ export interface Excerpt {
   settled: boolean;
   /** Set when the excerpt stopped at its row cap before its span ended. */
   cut?: { rows: number; passesInSpan: number };
+  /** The Analyzer's hot-loop finding for the key, in words, when it found one. */
+  hotLoop?: string;
 }
 
 /** What the excerpt covers, in words: its title, the counts table's caption. */
@@ -83,30 +85,29 @@ export function buildExcerpt(
   // No summary: the key has only notes so far (a scenario's opening line, say) — no excerpt yet.
   const summary = analyzer.summary(key);
   if (!summary) return undefined;
-  // A klog event knows its line in the log; a JSONL record its seq (not its line: the header
-  // and any skipped lines come between), so it is named by seq.
-  const whereOf = new Map(
-    mine.map((e) => [
-      e.seq,
-      e.line !== undefined ? `the write on line ${e.line}` : `write seq ${e.seq}`,
-    ]),
-  );
   const changing = new Set(passes.flatMap((p) => p.changingWriteSeqs ?? []));
+  const startIdx = Math.max(
+    0,
+    mine.findIndex((e) => e.stage === "watch"),
+  );
+  const t0 = mine[startIdx].ts;
+  // A write is named as the excerpt shows it, by its verb and time: a seq or a log line number
+  // is nowhere in the excerpt to look up.
+  const writeAt = new Map<number, string>();
+  for (const e of mine)
+    if (e.stage === "write") writeAt.set(e.seq, `the ${e.verb} at ${seconds(e.ts - t0)}`);
   // Triggers belong to the pass they caused.
   const triggerNote = new Map<number, string>();
   for (const p of passes) {
     for (const t of p.triggers) {
       const label = `→ pass ${p.number}: ${t.cause}${t.inferred ? " (inferred)" : ""}`;
       triggerNote.set(t.enqueueSeq, label);
-      const echo = t.writeSeq !== undefined ? `, echo of ${whereOf.get(t.writeSeq)}` : "";
+      const write = t.writeSeq !== undefined ? writeAt.get(t.writeSeq) : undefined;
+      const echo = write !== undefined ? `, echo of ${write}` : "";
       if (t.watchSeq !== undefined)
         triggerNote.set(t.watchSeq, `${t.cause}${t.inferred ? " (inferred)" : ""}${echo}`);
     }
   }
-  const startIdx = Math.max(
-    0,
-    mine.findIndex((e) => e.stage === "watch"),
-  );
   const lastPass =
     summary.reconcilesForCreate !== null
       ? passes[startPassIndex(passes, mine[startIdx]) + summary.reconcilesForCreate - 1]
@@ -115,7 +116,6 @@ export function buildExcerpt(
   const maxRows = opts.maxRows ?? 400;
   const rows: ExcerptRow[] = [];
   const counts = { watch: 0, enqueue: 0, dequeue: 0, read: 0, write: 0, done: 0 };
-  const t0 = mine[startIdx].ts;
   let shownPass = -1;
   let eventsShown = 0;
   for (let i = startIdx; i < mine.length && eventsShown < maxRows; i++) {
@@ -154,6 +154,10 @@ export function buildExcerpt(
     created,
     settled: summary.quiescent,
   };
+  const hot = summary.hotLoop
+    ? analyzer.findings().find((f) => f.kind === "hot-loop" && f.key === key)
+    : undefined;
+  if (hot) x.hotLoop = hot.detail;
   if (eventsShown >= maxRows && rows[rows.length - 1]?.kind === "event") {
     const last = (rows[rows.length - 1] as { event: TraceEvent }).event;
     const more = last.seq !== stopSeq && mine[mine.length - 1]!.seq !== last.seq;
@@ -205,7 +209,7 @@ function writeNote(e: Extract<TraceEvent, { stage: "write" }>, changing: boolean
 // ── rendering ───────────────────────────────────────────────────────────────────────────────
 
 function seconds(us: number): string {
-  return `+${(us / 1e6).toFixed(3)}s`;
+  return `${us < 0 ? "−" : "+"}${(Math.abs(us) / 1e6).toFixed(3)}s`;
 }
 
 function tally(x: Excerpt): string {
@@ -224,9 +228,10 @@ function closing(x: Excerpt): string {
     : x.quiescent
       ? `Reconcile count for one create: ${passes(x.reconciles ?? x.passes)} (creation to quiescent).`
       : `Not quiescent in this trace: ${passes(x.passes)} shown, no reconcile count.${x.counts.done === 0 && x.counts.dequeue > 0 ? NO_PASS_ENDS : ""}`;
+  const hot = x.hotLoop ? `Hot loop: ${x.hotLoop}. ` : "";
   return x.cut
-    ? `${end} Cut at its first ${x.cut.rows} lines: ${x.passes} of the ${x.cut.passesInSpan} passes in its span shown.`
-    : end;
+    ? `${hot}${end} Cut at its first ${x.cut.rows} log lines: ${x.passes} of the ${x.cut.passesInSpan} passes in its span shown.`
+    : hot + end;
 }
 
 /** Width of the file:line column of renderExcerptText. */

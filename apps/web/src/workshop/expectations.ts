@@ -64,15 +64,29 @@ export function expectations(excerpt: Excerpt, summary: KeySummary): Expectation
     if (r.kind === "event") mine.push(r.event);
     else passes.push(r.pass);
   }
+  // The echoes the Analyzer matched (a trigger names the write its watch event echoed), which
+  // may come before the write's own line: with two workers the watch is often logged first.
+  const watchBySeq = new Map<number, TraceEvent & { stage: "watch" }>();
+  for (const e of mine) if (e.stage === "watch") watchBySeq.set(e.seq, e);
+  const echoOf = new Map<number, TraceEvent & { stage: "watch" }>();
+  for (const p of passes)
+    for (const t of p.triggers) {
+      const watch = t.watchSeq !== undefined ? watchBySeq.get(t.watchSeq) : undefined;
+      if (t.writeSeq !== undefined && watch && !echoOf.has(t.writeSeq))
+        echoOf.set(t.writeSeq, watch);
+    }
+  // An echo that queued no pass of its own (the key was queued already) is no trigger: matched by
+  // resourceVersion then, a watch event after the write carrying the rv the write made.
   const watchByRv = new Map<string, TraceEvent & { stage: "watch" }>();
   for (const e of mine)
     if (e.stage === "watch" && e.rv !== undefined && !watchByRv.has(e.rv)) watchByRv.set(e.rv, e);
   const writes: WriteEcho[] = mine
     .filter((e): e is WriteEvent => e.stage === "write" && (e.code ?? 200) < 400)
     .map((w) => {
-      const echo = w.rv !== undefined && w.changed !== false ? watchByRv.get(w.rv) : undefined;
+      const byRv = w.rv !== undefined && w.changed !== false ? watchByRv.get(w.rv) : undefined;
+      const echo = echoOf.get(w.seq) ?? (byRv && byRv.seq > w.seq ? byRv : undefined);
       const r: WriteEcho = { write: w, noop: w.changed === false };
-      if (echo && echo.seq > w.seq) {
+      if (echo) {
         r.echoSeq = echo.seq;
         r.echoWhat = `${echo.kind} ${echo.event}`;
       }

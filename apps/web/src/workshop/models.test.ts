@@ -118,6 +118,27 @@ describe("expectations", () => {
     expect(x.writeDown).toContain("STAGE/write ×4");
   });
 
+  it("counts an echo logged before its write's own line (two workers), as the excerpt does", () => {
+    // The Deployment's add (rv 11) is logged before the create that made it returned.
+    const early = trace([
+      ...CREATE.slice(0, 4).map(({ seq: _s, ts: _t, ...d }) => d as Draft),
+      { stage: "watch", key: KEY, kind: "Deployment", event: "add", name: "example-foo", rv: "11" },
+      { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 5, len: 0, merged: "processing" },
+      ...CREATE.slice(4, 7).map(({ seq: _s, ts: _t, ...d }) => d as Draft),
+      ...CREATE.slice(9).map(({ seq: _s, ts: _t, ...d }) => d as Draft),
+    ]);
+    const a = new Analyzer();
+    a.pushAll(early);
+    const excerpt = buildExcerpt(early, { key: KEY })!;
+    const x = expectations(excerpt, a.summary(KEY)!);
+    const create = x.writes.find((w) => w.write.verb === "create")!;
+    expect(create).toMatchObject({ echoSeq: 5, echoWhat: "Deployment add" });
+    // The excerpt marks the same watch event as the create's echo.
+    const marked = excerpt.rows.find((r) => r.kind === "event" && r.event.seq === 5);
+    expect(marked?.kind === "event" && marked.note).toMatch(/^self, echo of the create/);
+    expect(x.writeDown).toContain("writes that came back as watch events: 2 of the 3");
+  });
+
   it("judges a stumble by its retry: a retry that writes again is no no-op (the hot loop)", () => {
     const hot = CREATE.map((e) =>
       e.seq === 19 && e.stage === "write"

@@ -43,8 +43,11 @@ interface FooTrace {
   lastTs: number;
   passes: number;
   pending: TraceEvent[];
-  /** Span of the key's previous pass, and whether that pass asked for a retry. */
-  lastSpan?: { spanId: string; requeued: boolean };
+  /**
+   * Span of the key's latest pass that asked for a retry: the retry's pass links to it, whatever
+   * passes an echo queued in between (the retry waits out its rate limit; they need not).
+   */
+  requeuedSpan?: string;
 }
 
 export interface OtlpWriterOptions {
@@ -122,10 +125,10 @@ export class OtlpTraceWriter {
           spanId: from,
           attributes: attributes({ "loopscope.cause": t.cause, "loopscope.write.seq": t.writeSeq }),
         });
-      } else if (t.cause === "retry" && foo.lastSpan?.requeued) {
+      } else if (t.cause === "retry" && foo.requeuedSpan !== undefined) {
         links.push({
           traceId: foo.traceId,
-          spanId: foo.lastSpan.spanId,
+          spanId: foo.requeuedSpan,
           attributes: attributes({ "loopscope.cause": "retry" }),
         });
       }
@@ -168,7 +171,7 @@ export class OtlpTraceWriter {
     this.counts.links += links.length;
     this.counts.spanEvents += own.length;
     foo.passes++;
-    foo.lastSpan = { spanId, requeued: p.outcome === "requeued" };
+    if (p.outcome === "requeued") foo.requeuedSpan = spanId;
     this.emit(span);
   }
 

@@ -4,6 +4,8 @@ import { OtlpTraceWriter } from "./otlp-writer.ts";
 import { hash64, microsToNanos, otlpProblems, type OtlpSpan } from "./otlp-format.ts";
 import { ExportPipeline } from "./export-pipeline.ts";
 import { fixtureTrace } from "./fixture-trace.test-util.ts";
+import { readFileSync } from "node:fs";
+import { readTraceText } from "../reader/read-trace.ts";
 
 function toOtlp(events: TraceEvent[]): {
   doc: Record<string, unknown>;
@@ -93,6 +95,24 @@ describe("OTLP/JSON export", () => {
     expect(retry.links?.map((l) => l.spanId)).toContain(edit.spanId);
     expect(resync.links).toBeUndefined();
     expect(edit.status).toEqual({ code: 2, message: "Operation cannot be fulfilled" });
+  });
+
+  it("links a retry to the pass that asked for it, when an echo's pass ran in between", () => {
+    // create-foo: pass 2 is refused (409) and requeued; an echo queues pass 3 at once, and the
+    // rate-limited retry is pass 4.
+    const text = readFileSync(
+      new URL("../../../../public/traces/create-foo.jsonl", import.meta.url),
+      "utf8",
+    );
+    const passes = toOtlp(readTraceText(text).events).spans.filter((s) =>
+      s.name.startsWith("reconcile/"),
+    );
+    const outcome = (s: OtlpSpan) =>
+      s.attributes.find((a) => a.key === "loopscope.pass.outcome")?.value.stringValue;
+    const requeued = passes.findIndex((s) => outcome(s) === "requeued");
+    const retry = passes.findIndex((s) => s.name === "reconcile/retry");
+    expect(retry).toBeGreaterThan(requeued + 1);
+    expect(passes[retry]!.links?.map((l) => l.spanId)).toEqual([passes[requeued]!.spanId]);
   });
 
   it("streams: a span is written when its pass closes", () => {

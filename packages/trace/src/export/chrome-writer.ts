@@ -176,6 +176,11 @@ export class ChromeTraceWriter {
     if (enqueue) chain.push(enqueue);
     if (chain.length === 0) return;
     chain.push(target);
+    // A write is logged when its call returns, and its echo often before that (the watch is
+    // another goroutine): Perfetto links a flow's points in time order, so a point later than the
+    // next one is drawn at the next one's time — the arrow still leaves the write's lane.
+    for (let i = chain.length - 2; i >= 0; i--)
+      if (chain[i].ts > chain[i + 1].ts) chain[i] = { ...chain[i], ts: chain[i + 1].ts };
     const bind = this.nextBind++;
     this.counts.flows++;
     chain.forEach((s, i) => {

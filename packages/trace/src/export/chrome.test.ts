@@ -5,6 +5,8 @@ import { ChromeTraceReader, looksLikeChromeTrace } from "./chrome-reader.ts";
 import { chromeEventProblem, type ChromeEvent } from "./chrome-format.ts";
 import { ExportPipeline } from "./export-pipeline.ts";
 import { fixtureTrace } from "./fixture-trace.test-util.ts";
+import { readFileSync } from "node:fs";
+import { readTraceText } from "../reader/read-trace.ts";
 
 function toChrome(events: TraceEvent[]): { text: string; writer: ChromeTraceWriter } {
   const chunks: string[] = [];
@@ -129,6 +131,30 @@ describe("Chrome trace export", () => {
       "enqueue",
       "trigger: retry",
     ]);
+  });
+
+  it("keeps an arrow forward in time when the echo was logged before its write (two workers)", () => {
+    const burst = readTraceText(
+      readFileSync(new URL("../../../../public/traces/burst.jsonl", import.meta.url), "utf8"),
+    ).events;
+    const early = burst.filter(
+      (e) =>
+        e.stage === "watch" &&
+        burst.some((w) => w.stage === "write" && w.rv === e.rv && w.key === e.key && w.ts > e.ts),
+    );
+    expect(early.length).toBeGreaterThan(0); // the shape this is about
+    const all = (JSON.parse(toChrome(burst).text) as { traceEvents: ChromeEvent[] }).traceEvents;
+    const chains = new Map<number | string, ChromeEvent[]>();
+    for (const f of all)
+      if (f.bind_id !== undefined) chains.set(f.bind_id, [...(chains.get(f.bind_id) ?? []), f]);
+    for (const chain of chains.values())
+      for (let i = 1; i < chain.length; i++)
+        expect(chain[i].ts).toBeGreaterThanOrEqual(chain[i - 1].ts);
+    // Such an arrow still leaves the write's lane, at its echo's time.
+    const fromWrites = [...chains.values()].filter((c) => c[0].name === "write");
+    expect(fromWrites.some((c) => c[0].ts === c[1].ts && early.some((e) => e.ts === c[1].ts))).toBe(
+      true,
+    );
   });
 
   it("streams: a pass is written as soon as its done event arrives, not at the end", () => {

@@ -128,6 +128,7 @@ const AT = {
   writeStatus: site(),
   done: site(),
   doneError: site(),
+  doneDropped: site(),
   logSetup: site(),
   logStarting: site(),
   logWaiting: site(),
@@ -144,6 +145,9 @@ const AT = {
   logOrphan: site(),
   logEvent: site(),
   logInformerError: site(),
+  noteInformerError: site(),
+  logRelist: site(),
+  noteRewatch: site(),
   noteFooGone: site(),
   noteNoName: site(),
   noteNotOwned: site(),
@@ -199,7 +203,7 @@ export class FooController {
       // Into the trace too: a closed watch or a 410 Gone is why a re-list's events come.
       if (this.probe.on) {
         const [verb, kind] = e.kind.split(" ");
-        this.probe.emit(AT.logInformerError, {
+        this.probe.emit(AT.noteInformerError, {
           stage: "note",
           key: "",
           level: "E",
@@ -222,9 +226,9 @@ export class FooController {
             : `the ${kind} informer's ${REWATCH_TEXT[why]}: it watches again from the last resourceVersion it saw`;
       // In the klog text too (client-go's reflector says as much at -v=0 for a 410): a klog
       // replay of a watch drop shows why a re-list's events come.
-      if (why === "gone") this.probe.log(AT.logInformerError, 0, "W", text, []);
+      if (why === "gone") this.probe.log(AT.logRelist, 0, "W", text, []);
       if (!this.probe.on) return;
-      this.probe.emit(AT.logInformerError, { stage: "note", key: "", level: "I", text });
+      this.probe.emit(AT.noteRewatch, { stage: "note", key: "", level: "I", text });
     };
     this.foos = new ResilientInformer<Foo>({
       kubeConfig: kc,
@@ -486,7 +490,7 @@ export class FooController {
           ["objectReference", key],
         ]);
         if (this.probe.on)
-          this.probe.emit(AT.doneError, {
+          this.probe.emit(AT.doneDropped, {
             stage: "done",
             key,
             outcome: "dropped",

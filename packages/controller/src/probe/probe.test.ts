@@ -142,3 +142,15 @@ describe("changedFields", () => {
     ).toEqual(["status.lastSyncedAt"]);
   });
 });
+
+describe("probe call sites", () => {
+  it("gives every call site of the Foo controller a Site cell of its own (a shared cell labels both with one line)", () => {
+    const source = readFileSync(new URL("../foo-controller.ts", import.meta.url), "utf8");
+    const declared = [...source.matchAll(/^ {2}(\w+): site\(\),$/gm)].map((m) => m[1]!);
+    expect(declared.length).toBeGreaterThan(20);
+    const shared = declared.filter(
+      (name) => source.split(new RegExp(`\\bAT\\.${name}\\b`)).length - 1 !== 1,
+    );
+    expect(shared).toEqual([]);
+  });
+});

@@ -89,6 +89,21 @@ describe("annotated excerpt", () => {
     expect(md).toContain("| ``` saw ``x`` \\| y ``` |");
   });
 
+  it("keeps a Markdown table row on one line when a note spans lines", () => {
+    const key = "default/a";
+    const md = excerpt(
+      [
+        { seq: 1, ts: 1, key, stage: "enqueue", len: 1 },
+        { seq: 2, ts: 2, key, stage: "dequeue", len: 0 },
+        { seq: 3, ts: 3, key, stage: "note", text: "first\nsecond" },
+      ],
+      { format: "md" },
+    )!;
+    const rows = md.split("\n").filter((l) => l.startsWith("|"));
+    expect(rows.every((r) => r.trimEnd().endsWith("|"))).toBe(true);
+    expect(md).toContain("first ↵ second");
+  });
+
   it("claims no creation for a log without watch lines, and says whether it ended quiescent", () => {
     const markers = analyze(fixture("stage/markers-only.log")).events;
     const x = buildExcerpt(markers)!;

@@ -267,13 +267,19 @@ export function renderExcerptText(x: Excerpt): string {
   return out.join("\n") + "\n";
 }
 
+/** Text in a table cell, as plain text: Markdown's marks escaped, on one line. */
 function cell(s: string): string {
-  return s.replace(/\|/g, "\\|");
+  return oneLine(s).replace(/[\\`*_[\]<>|~]/g, "\\$&");
 }
 
 /** A Markdown code span of `s` in a table cell (where `|` ends the cell unless escaped). */
 function code(s: string): string {
-  return codeSpan(s.replace(/\|/g, "\\|"));
+  return codeSpan(oneLine(s).replace(/\|/g, "\\|"));
+}
+
+/** A table row is one line: a line break inside a value (a multi-line error) is shown as ↵. */
+function oneLine(s: string): string {
+  return s.replace(/\r?\n/g, " ↵ ");
 }
 
 /**

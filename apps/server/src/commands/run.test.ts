@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { execFile } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { Analyzer, narrate, readTraceText } from "@loopscope/trace";
+import { Analyzer, buildExcerpt, messageText, narrate, readTraceText } from "@loopscope/trace";
 import { startApiServer } from "@loopscope/apiserver";
 import { parseArgs, run, usage } from "./run.ts";
 import { statsJson } from "./stats.ts";
@@ -92,6 +92,15 @@ describe("loopscope run", () => {
     expect(a.passes("default/example-foo")[0]?.cause).toBe("external");
 
     await expectSameStats(out, klog);
+    // And the same STAGE lines in their excerpts: a JSONL event is shown as the line the klog
+    // has for it (delayMs, ns and name, no empty fields=).
+    const stageLines = async (path: string) =>
+      buildExcerpt(readTraceText(await readFile(path, "utf8")).events)!
+        .rows.flatMap((r) => (r.kind === "event" ? [messageText(r.event)] : []))
+        .filter((t) => t.startsWith("STAGE/"));
+    const lines = await stageLines(out);
+    expect(lines.length).toBeGreaterThan(10);
+    expect(await stageLines(klog)).toEqual(lines);
   });
 
   it("hot-loop: a pass that fails as the run stops is dropped in the JSONL and the klog log alike, and both give the same stats", async () => {

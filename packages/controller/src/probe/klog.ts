@@ -5,7 +5,7 @@
  *
  * Header: `Lmmdd hh:mm:ss.uuuuuu <pid right-aligned to 7> file:line] msg`, local time, no year.
  */
-import type { UnsequencedEvent } from "@loopscope/trace";
+import { canonicalText, type UnsequencedEvent } from "@loopscope/trace";
 
 export type Severity = "I" | "W" | "E" | "F";
 
@@ -24,77 +24,10 @@ export function klogHeader(severity: Severity, tsMicros: number, src: string, pi
   );
 }
 
-/** Go-quotes a value when it needs it (spaces, quotes, empty), as klog does for strings. */
-export function klogValue(v: unknown): string {
-  const s = typeof v === "string" ? v : Array.isArray(v) ? v.join(",") : String(v);
-  return s === "" || /[\s"=\\]/.test(s) ? JSON.stringify(s) : s;
-}
-
-function kv(pairs: Array<[string, unknown]>): string {
-  let out = "";
-  for (const [k, v] of pairs) {
-    if (v === undefined) continue;
-    out += ` ${k}=${klogValue(v)}`;
-  }
-  return out;
-}
-
-/** The STAGE line for a stage event (undefined for non-stage records). */
+/** The STAGE line for a stage event (undefined for pass ends and notes, which have none). */
 export function stageLine(e: UnsequencedEvent, pid: number): string | undefined {
-  const src = e.src ?? "controller.ts:0";
-  let body: string;
-  switch (e.stage) {
-    case "watch":
-      body = `STAGE/watch${kv([
-        ["kind", e.kind],
-        ["event", e.event],
-        ["key", e.key],
-        ["ns", e.ns],
-        ["name", e.name],
-        ["rv", e.rv],
-        ["oldRv", e.oldRv],
-      ])}`;
-      break;
-    case "enqueue":
-      body = `STAGE/enqueue${kv([
-        ["key", e.key],
-        ["len", e.len],
-        ["merged", e.merged === false ? undefined : e.merged],
-        ["cause", e.cause],
-        ["delayMs", e.delayMs],
-      ])}`;
-      break;
-    case "dequeue":
-      body = `STAGE/dequeue${kv([
-        ["key", e.key],
-        ["len", e.len],
-        ["worker", e.worker],
-      ])}`;
-      break;
-    case "read":
-      body = `STAGE/read${kv([
-        ["key", e.key],
-        ["rv", e.rv],
-        ["generation", e.generation],
-        ["found", e.found === false ? false : undefined],
-      ])}`;
-      break;
-    case "write":
-      body = `STAGE/write${kv([
-        ["verb", e.verb],
-        ["target", e.target],
-        ["rv", e.rv],
-        ["code", e.code],
-        ["reason", e.reason],
-        ["changed", e.changed],
-        ["fields", e.fields && e.fields.length > 0 ? e.fields : undefined],
-        ["key", e.key],
-      ])}`;
-      break;
-    default:
-      return undefined;
-  }
-  return klogHeader("I", e.ts, src, pid) + body;
+  if (e.stage === "done" || e.stage === "note") return undefined;
+  return klogHeader("I", e.ts, e.src ?? "controller.ts:0", pid) + canonicalText(e);
 }
 
 /** A structured (InfoS/ErrorS-style) line: quoted message, then key="value" pairs. */

@@ -14,7 +14,7 @@ interface Props {
   /** The key the current event is about (emphasised wherever it appears). */
   focusKey: string | undefined;
   workers: number;
-  /** The current event is (or feeds) a self-triggered pass / an echo of our write. */
+  /** The current event is a watch event echoing our own write: the API → informer path lights. */
   self: boolean;
 }
 

@@ -125,10 +125,17 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
               {narration.pass !== undefined && (
                 <span className="part-badge pass">pass {narration.pass}</span>
               )}
-              {narration.self && (
+              {narration.self ? (
                 <span className="part-badge self" data-testid="self-badge">
                   self-triggered
                 </span>
+              ) : (
+                narration.echo && (
+                  // An echo feeding a pass another trigger makes external: not "self-triggered".
+                  <span className="part-badge echo" data-testid="echo-badge">
+                    echo of our write
+                  </span>
+                )
               )}
             </div>
             <p className="narration-text">{narration.text}</p>
@@ -145,7 +152,7 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
         parts={narration?.parts ?? []}
         focusKey={event?.key || focusKey}
         workers={data.workers}
-        self={narration?.self === true && event?.stage === "watch"}
+        self={narration?.echo === true && event?.stage === "watch"}
       />
     </div>
   );

@@ -130,6 +130,48 @@ describe("narrate", () => {
     expect(at(13).self).toBe(true);
   });
 
+  it("never calls a pass self-triggered that another trigger merged into: the echo is a self trigger, the pass external", () => {
+    // The Deployment controller reports progress (an update we did not write) while pass 2 waits.
+    const drafts = CREATE.map(({ seq: _s, ts: _t, ...d }) => d as Draft);
+    const merged = trace([
+      ...drafts.slice(0, 12),
+      {
+        stage: "watch",
+        key: KEY,
+        kind: "Deployment",
+        event: "update",
+        ns: "default",
+        name: "example-foo",
+        rv: "13",
+        oldRv: "11",
+      },
+      { stage: "enqueue", key: KEY, cause: "watch", causeSeq: 13, len: 1, merged: "dirty" },
+      ...drafts.slice(12),
+    ]);
+    const a = new Analyzer();
+    a.pushAll(merged);
+    expect(a.passes(KEY)[1]!.cause).toBe("external");
+    const out = narrate(merged, a);
+    const told = (seq: number) => out.find((x) => x.seq === seq)!;
+    for (const seq of [7, 11]) {
+      expect(told(seq).text).toContain(
+        "a self trigger — but pass 2, which it feeds, also takes an external change, so that pass counts as external",
+      );
+      expect(told(seq)).toMatchObject({ pass: 2, echo: true });
+      expect(told(seq).self).toBeUndefined();
+    }
+    expect(told(12).text).toContain("pass 2 counts as external, another trigger merged into it");
+    expect(told(12).self).toBeUndefined();
+    const dequeue = out.find((x) => merged[x.seq - 1]!.stage === "dequeue" && x.pass === 2)!;
+    expect(dequeue.text).toContain("It was triggered by an external change");
+    expect(dequeue.text).toContain(
+      "our own write coming back: with another cause among them, it is not a self-triggered pass.",
+    );
+    expect(dequeue.self).toBeUndefined();
+    // Where every trigger is an echo, the pass is self-triggered, and its echo says so.
+    expect(at(11)).toMatchObject({ self: true, echo: true });
+  });
+
   it("links an enqueue line that names no watch event (a klog log's) to the echo it queues", () => {
     const klogStyle = CREATE.map((e) => {
       if (e.stage !== "enqueue") return e;

@@ -33,8 +33,13 @@ export interface Narration {
    * a trigger, feeds.
    */
   pass?: number;
-  /** The event belongs to or feeds a self-triggered pass (or is the echo of our own write). */
+  /** The event belongs to or feeds a self-triggered pass. */
   self?: boolean;
+  /**
+   * The event is the echo of our own write (a watch event), or the add it made: a self trigger,
+   * whose pass may still count as external when another trigger merged into it.
+   */
+  echo?: boolean;
 }
 
 /** What narration phrases: the Analyzer's passes of a key and its hot-loop threshold. */
@@ -128,11 +133,22 @@ class Narrator {
   }
 
   /** The Narration of an event of `pass` (or feeding it): its number, and whether it is self. */
-  private of(seq: number, parts: NarrationPart[], pass: Pass | undefined, self: boolean) {
+  private of(seq: number, parts: NarrationPart[], pass: Pass | undefined, echo = false) {
     const n: Narration = { seq, parts, text: "" };
     if (pass) n.pass = pass.number;
-    if (self) n.self = true;
+    if (pass?.cause === "self") n.self = true;
+    if (echo) n.echo = true;
     return n;
+  }
+
+  /**
+   * What an echo means for the pass it feeds: self-triggered only when every trigger of it is
+   * (docs/stages.md) — another trigger merged into the same pass makes it that trigger's.
+   */
+  private echoVerdict(pass: Pass | undefined, inferred: boolean): string {
+    const counts = inferred ? "counts as" : "is";
+    if (!pass || pass.cause === "self") return `the pass it triggers ${counts} self-triggered`;
+    return `a self trigger — but pass ${pass.number}, which it feeds, also takes ${CAUSE_PHRASE[pass.cause]}, so that pass counts as ${pass.cause}: a pass is self-triggered only when every trigger of it is`;
   }
 
   /** "our own updateStatus at seq 9": the write a self trigger names. */
@@ -171,11 +187,12 @@ class Narrator {
         : `The ${e.kind} informer's reflector received a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and ${route}.`;
     if (t?.cause === "self" && t.writeSeq !== undefined) {
       const own = this.ownWrite(t.writeSeq);
+      const verdict = this.echoVerdict(fed?.pass, t.inferred);
       n.text = t.inferred
-        ? `${head} The Analyzer takes it for the echo of ${own}, by timing (the trace has no resourceVersions to match), so the pass it triggers counts as self-triggered.`
+        ? `${head} The Analyzer takes it for the echo of ${own}, by timing (the trace has no resourceVersions to match), so ${verdict}.`
         : t.writeSeq > e.seq
-          ? `${head} It is the echo of ${own.replace(" at ", " logged below at ")} (same resourceVersion): the API server sent the watch event before the write's response came back. The pass it triggers is self-triggered.`
-          : `${head} It is the echo of ${own} (same resourceVersion), so the pass it triggers is self-triggered.`;
+          ? `${head} It is the echo of ${own.replace(" at ", " logged below at ")} (same resourceVersion): the API server sent the watch event before the write's response came back. ${capitalized(verdict)}.`
+          : `${head} It is the echo of ${own} (same resourceVersion), so ${verdict}.`;
       return n;
     }
     if (t?.cause !== "external") {
@@ -203,7 +220,7 @@ class Narrator {
     const self = t?.cause === "self" && t.writeSeq !== undefined;
     const n = this.of(e.seq, ["workqueue"], fed?.pass, self);
     const echo = self
-      ? ` (${t.inferred ? "taken by timing for " : ""}the echo of our own write at seq ${t.writeSeq})`
+      ? ` (${t.inferred ? "taken by timing for " : ""}the echo of our own write at seq ${t.writeSeq}${fed && fed.pass.cause !== "self" ? `; pass ${fed.pass.number} counts as ${fed.pass.cause}, another trigger merged into it` : ""})`
       : "";
     const waiting =
       e.len !== undefined ? ` ${plural(e.len, "key")} now wait${e.len === 1 ? "s" : ""}.` : "";
@@ -234,11 +251,16 @@ class Narrator {
     const worker = e.worker !== undefined ? `Worker ${e.worker}` : "A worker";
     const left =
       e.len !== undefined ? `; ${plural(e.len, "key")} still wait${e.len === 1 ? "s" : ""}` : "";
-    const n = this.of(e.seq, ["worker", "workqueue"], p, p?.cause === "self");
+    const n = this.of(e.seq, ["worker", "workqueue"], p);
     n.text = `${worker} takes ${e.key} off the workqueue (Get) and starts ${p ? `pass ${p.number}` : "a pass"} for it${left}.`;
     if (!p) return n;
+    const echoes = p.triggers.filter((t) => t.cause === "self").length;
     const merged =
-      p.triggers.length > 1 ? ` ${p.triggers.length} triggers merged into this one pass.` : "";
+      p.triggers.length <= 1
+        ? ""
+        : p.cause !== "self" && echoes > 0
+          ? ` ${p.triggers.length} triggers merged into this one pass, ${echoes === 1 ? "one of them" : `${echoes} of them`} our own write coming back: with another cause among them, it is not a self-triggered pass.`
+          : ` ${p.triggers.length} triggers merged into this one pass.`;
     const guess = p.inferred ? " (inferred by timing: the trace has no resourceVersions)" : "";
     switch (p.cause) {
       case "self": {
@@ -297,7 +319,7 @@ class Narrator {
 
   private read(e: ReadEvent): Narration {
     const p = this.bySeq.get(e.seq);
-    const n = this.of(e.seq, ["lister"], p, p?.cause === "self");
+    const n = this.of(e.seq, ["lister"], p);
     if (e.found === false) {
       n.text = `The pass looks ${e.key} up in the lister (the informer's local cache, no API call) and finds nothing: the Foo is gone, so the pass ends without writing.`;
       return n;
@@ -309,7 +331,7 @@ class Narrator {
 
   private write(e: WriteEvent): Narration {
     const p = this.bySeq.get(e.seq);
-    const n = this.of(e.seq, ["api"], p, p?.cause === "self");
+    const n = this.of(e.seq, ["api"], p);
     const what = targetText(e.target);
     const failed = (e.code !== undefined && e.code >= 400) || (e.code === undefined && !!e.reason);
     if (failed) {
@@ -360,7 +382,7 @@ class Narrator {
   private done(e: PassEndEvent): Narration {
     const p = this.bySeq.get(e.seq);
     const worker = e.worker !== undefined ? `Worker ${e.worker}` : "The worker";
-    const n = this.of(e.seq, ["worker", "workqueue"], p, p?.cause === "self");
+    const n = this.of(e.seq, ["worker", "workqueue"], p);
     const back = this.parked.delete(e.key)
       ? ` ${e.key} was added again while this pass ran, so Done puts it straight back into the queue.`
       : "";
@@ -390,6 +412,19 @@ function doneText(e: PassEndEvent, p: Pass | undefined, worker: string): string 
 }
 
 /** Our informer's note (foo-controller's) that a watch ended with 410 Gone: a re-list follows. */
+/** A pass cause as the trigger a pass "also takes". */
+const CAUSE_PHRASE: Record<Pass["cause"], string> = {
+  external: "an external change",
+  self: "an echo of our own write",
+  resync: "a periodic resync",
+  retry: "a retry of a failed pass",
+  unknown: "an add of unknown cause",
+};
+
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
 const RELIST = /^the (\S+) informer's watch ended with 410 Gone/;
 
 const VERB_TEXT: Record<WatchEvent["event"], string> = {

@@ -21,6 +21,9 @@ import {
 const NAME = "example-foo";
 /** Conflicts to show before the competing writer stops. */
 export const CONFLICTS = 3;
+/** The scenario's note as the competing writer starts: what came before it is not its doing. */
+const WRITER_STARTS =
+  "scenario: writes slowed to 150 ms; a competing writer edits the Foo every 40 ms";
 
 export const conflict: Scenario = {
   name: "conflict",
@@ -33,16 +36,14 @@ export const conflict: Scenario = {
     const key = fooKey(NAME);
     await startClean(ctx, [NAME]);
     await createAndSettle(ctx, NAME);
-    ctx.mark(
-      "scenario: writes slowed to 150 ms; a competing writer edits the Foo every 40 ms",
-      key,
-    );
+    ctx.mark(WRITER_STARTS, key);
     faults.setLatency("update", 150);
     faults.competingWriter.start({ kind: "Foo", namespace: NS, name: NAME, intervalMs: 40 });
     try {
       await untilTrace(ctx, `${CONFLICTS} conflicts and a rate-limited retry`, (evs) => {
-        const conflicts = ofKey(evs, key, "write").filter((w) => w.code === 409).length;
-        const retries = ofKey(evs, key, "enqueue").filter((q) => q.cause === "retry").length;
+        const since = sinceWriter(evs, key);
+        const conflicts = ofKey(since, key, "write").filter((w) => w.code === 409).length;
+        const retries = ofKey(since, key, "enqueue").filter((q) => q.cause === "retry").length;
         return conflicts >= CONFLICTS && retries >= 1;
       });
     } finally {
@@ -55,10 +56,22 @@ export const conflict: Scenario = {
   },
 };
 
+/**
+ * The events from the competing writer's start on: a 409 before it (the create's own, on a
+ * lister behind our write) is not one the writer caused.
+ */
+function sinceWriter(events: readonly TraceEvent[], key: string): readonly TraceEvent[] {
+  const at = events.findIndex(
+    (e) => e.stage === "note" && e.key === key && e.text === WRITER_STARTS,
+  );
+  return at < 0 ? [] : events.slice(at);
+}
+
 /** What the run showed, in the words the dashboard's bar and `loopscope run` print. */
 export function conflictsFound(events: readonly TraceEvent[], key: string): string {
-  const refused = ofKey(events, key, "write").filter((w) => w.code === 409).length;
-  const delays = ofKey(events, key, "done").flatMap((d) =>
+  const since = sinceWriter(events, key);
+  const refused = ofKey(since, key, "write").filter((w) => w.code === 409).length;
+  const delays = ofKey(since, key, "done").flatMap((d) =>
     d.outcome === "requeued" && d.delayMs !== undefined ? [d.delayMs] : [],
   );
   const shown = delays.length > 6 ? [...delays.slice(0, 6), "…"] : delays;

@@ -172,6 +172,38 @@ describe("narrate", () => {
     expect(at(11)).toMatchObject({ self: true, echo: true });
   });
 
+  it("names a write as a person would say it aloud", () => {
+    const drafts = CREATE.map(({ seq: _s, ts: _t, ...d }) => d as Draft);
+    const scaled = trace([
+      ...drafts.slice(0, 5),
+      {
+        stage: "write",
+        key: KEY,
+        verb: "update",
+        target: DEPLOY,
+        code: 200,
+        rv: "14",
+        changed: true,
+      },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: STATUS,
+        code: 409,
+        reason: "Conflict",
+      },
+      { stage: "done", key: KEY, outcome: "requeued", worker: 1 },
+    ]);
+    const out = narrate(scaled);
+    expect(out[5]!.text).toMatch(
+      /^The pass updates Deployment default\/example-foo through the API/,
+    );
+    expect(out[6]!.text).toMatch(
+      /^The API refused the status write \(UpdateStatus\) of Foo default\/example-foo with 409 Conflict/,
+    );
+  });
+
   it("links an enqueue line that names no watch event (a klog log's) to the echo it queues", () => {
     const klogStyle = CREATE.map((e) => {
       if (e.stage !== "enqueue") return e;

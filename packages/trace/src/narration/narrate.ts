@@ -337,8 +337,8 @@ class Narrator {
     if (failed) {
       n.text =
         e.code === 409 && e.reason !== "AlreadyExists"
-          ? `The API refused the ${e.verb} of ${what} with 409 Conflict: the object changed after this pass read it${this.since(e, p)}, so the pass fails and the key will be retried with backoff.`
-          : `The API refused the ${e.verb} of ${what}: ${[e.code, e.reason].filter((x) => x !== undefined).join(" ")}, so the pass fails and the key will be retried with backoff.`;
+          ? `The API refused ${writeNoun(e.verb, e.target)} with 409 Conflict: the object changed after this pass read it${this.since(e, p)}, so the pass fails and the key will be retried with backoff.`
+          : `The API refused ${writeNoun(e.verb, e.target)}: ${[e.code, e.reason].filter((x) => x !== undefined).join(" ")}, so the pass fails and the key will be retried with backoff.`;
       return n;
     }
     const code = e.code !== undefined ? `${e.code}, ` : "";
@@ -346,14 +346,14 @@ class Narrator {
     const fields = e.fields && e.fields.length > 0 ? `${e.fields.join(", ")} changed, ` : "";
     if (!p?.changingWriteSeqs?.includes(e.seq)) {
       n.text = !p
-        ? `The pass sends ${e.verb} ${what} through the API (${code}${rv || "ok"}).`
-        : `The pass ${e.verb === "updateStatus" ? "writes the Foo's status" : `sends ${e.verb} ${what}`} again, identical: the API server stores nothing and returns ${rv ? `the same ${rv}` : "the object as it was"}, so no watch event follows — a no-op write.`;
+        ? `The pass ${writeVerbPhrase(e.verb, what)} through the API (${code}${rv || "ok"}).`
+        : `The pass ${e.verb === "updateStatus" ? "writes the Foo's status" : writeVerbPhrase(e.verb, what)} again, identical: the API server stores nothing and returns ${rv ? `the same ${rv}` : "the object as it was"}, so no watch event follows — a no-op write.`;
     } else if (e.verb === "create") {
       n.text = `The pass creates ${what} through the API (${code}${rv || "created"}); the Deployment informer will deliver it back as an add — our own write's echo.`;
     } else if (e.verb === "updateStatus") {
       n.text = `The pass writes the Foo's status through the API (UpdateStatus, ${code}${fields}new ${rv || "resourceVersion"}); the Foo informer will deliver the change back — our own write's echo.`;
     } else {
-      n.text = `The pass sends ${e.verb} ${what} through the API (${code}${fields}${rv || "ok"}); its informer will deliver the change back — our own write's echo.`;
+      n.text = `The pass ${writeVerbPhrase(e.verb, what)} through the API (${code}${fields}${rv || "ok"}); its informer will deliver the change back — our own write's echo.`;
     }
     return n;
   }
@@ -432,6 +432,32 @@ const VERB_TEXT: Record<WatchEvent["event"], string> = {
   update: "updated",
   delete: "deleted",
 };
+
+/** A write as the pass's verb: "updates Deployment default/x", "writes the status of Foo …". */
+function writeVerbPhrase(verb: string, what: string): string {
+  switch (verb) {
+    case "create":
+      return `creates ${what}`;
+    case "update":
+      return `updates ${what}`;
+    case "updateStatus":
+      return `writes ${what}`;
+    case "patch":
+      return `patches ${what}`;
+    case "delete":
+      return `deletes ${what}`;
+    default:
+      return `sends ${verb} ${what}`;
+  }
+}
+
+/** A write as a noun: "the update of Deployment default/x", "the status write of Foo default/x". */
+function writeNoun(verb: string, target: string): string {
+  const what = targetText(target);
+  if (verb === "updateStatus")
+    return `the status write (UpdateStatus) of ${what.replace(/^the status of /, "")}`;
+  return `the ${verb} of ${what}`;
+}
 
 function targetText(target: string): string {
   const m = /^(deployments|foos)\/([^/]+)\/([^/]+)(\/status)?$/.exec(target);

@@ -16,7 +16,11 @@ export const scale: Scenario = {
   async run(ctx) {
     await startClean(ctx, [NAME]);
     await createAndSettle(ctx, NAME, 1);
-    ctx.mark(`scenario: kubectl patch foo ${NAME} spec.replicas=3`, fooKey(NAME));
+    // A command an instructor can type for the room as it stands.
+    ctx.mark(
+      `scenario: kubectl patch foo ${NAME} --type=merge -p '{"spec":{"replicas":3}}'`,
+      fooKey(NAME),
+    );
     await ctx.kube.applyFoo(fooObject(NAME, 3));
     await settledAt(ctx, NAME, 3);
   },

@@ -21,6 +21,7 @@ import type { ActionRequest, ClusterReachability, LessonSwitches } from "@loopsc
 import { HttpError } from "../http/respond.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { notAnswering } from "../session/cluster-reachability.ts";
+import { madeByLoopscope } from "../scenarios/made-by-loopscope.ts";
 import { parseManifest, type ManifestObject } from "./manifest.ts";
 
 const FOO = { group: "samplecontroller.k8s.io", version: "v1alpha1", plural: "foos" };
@@ -72,7 +73,7 @@ export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<
         const body = {
           apiVersion: `${FOO.group}/${FOO.version}`,
           kind: "Foo",
-          metadata: { name: r.name, namespace },
+          metadata: madeByLoopscope({ name: r.name, namespace }),
           spec: { deploymentName: r.name, replicas: r.replicas ?? 1 },
         };
         await co.createNamespacedCustomObject({ ...FOO, namespace, body }, plain);

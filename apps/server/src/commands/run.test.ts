@@ -216,6 +216,51 @@ describe("loopscope run", () => {
     }
   });
 
+  it("on a kubeconfig's cluster, deletes only what loopscope made: someone's own Deployment of that name stops the scenario", async () => {
+    const api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    const kubeconfig = join(dir, "theirs.yaml");
+    await api.writeKubeconfig(kubeconfig);
+    const kubectl = (args: string) => sh(`/usr/bin/kubectl --kubeconfig ${kubeconfig} ${args}`);
+    try {
+      const made = await kubectl("create deployment example-foo --image=registry.example/app:v7");
+      expect(made.code, made.stderr).toBe(0);
+      const args = ["--scenario", "create-foo", "--out", join(dir, "theirs.jsonl")];
+      const withKc = [...args, "--kubeconfig", kubeconfig, "--install-crd"];
+      const refused = await runQuietly(withKc);
+      expect(refused.code).toBe(1);
+      const said = refused.said.join("");
+      expect(said).toContain(
+        "deployment default/example-foo: already on this cluster and not made by loopscope",
+      );
+      expect(said).toContain("kubectl delete -n default deployment example-foo");
+      // Still theirs, untouched.
+      const image = await new Promise<string>((resolve) =>
+        execFile(
+          "/usr/bin/kubectl",
+          ["--kubeconfig", kubeconfig, "-n", "default", "get", "deployment", "example-foo"].concat([
+            "-o",
+            "jsonpath={.spec.template.spec.containers[0].image}",
+          ]),
+          (_err, stdout) => resolve(stdout),
+        ),
+      );
+      expect(image).toBe("registry.example/app:v7");
+      // Once it is gone, the scenario runs; run again, it replaces its own Foo without asking.
+      expect((await kubectl("delete -n default deployment example-foo")).code).toBe(0);
+      await vi.waitFor(
+        async () =>
+          expect((await kubectl("-n default get deployment example-foo")).stderr).toContain(
+            "NotFound",
+          ),
+        { timeout: 10_000 },
+      );
+      expect((await runQuietly(withKc)).code).toBe(0);
+      expect((await runQuietly(withKc)).code).toBe(0);
+    } finally {
+      await api.stop();
+    }
+  });
+
   it("refuses an --out or --klog it cannot write before running the scenario, in one line", async () => {
     const a = await runQuietly(["--scenario", "create-foo", "--out", join(dir, "no/such/x.jsonl")]);
     const ok = join(dir, "ok.jsonl");

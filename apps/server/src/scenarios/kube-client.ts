@@ -11,6 +11,7 @@ import {
   type KubeConfig,
   type V1Deployment,
 } from "@kubernetes/client-node";
+import { madeByLoopscope } from "./made-by-loopscope.ts";
 import { FOO_GROUP, FOO_PLURAL, FOO_VERSION, type Foo } from "@loopscope/controller";
 
 const FOO = { group: FOO_GROUP, version: FOO_VERSION, plural: FOO_PLURAL };
@@ -59,7 +60,7 @@ export class KubeClient {
           apiVersion: `${FOO_GROUP}/${FOO_VERSION}`,
           kind: "Foo",
           ...foo,
-          metadata: { ...foo.metadata, namespace },
+          metadata: madeByLoopscope({ ...foo.metadata, namespace }),
         },
       })) as Foo;
       this.remember({ kind: "foo", namespace, name });
@@ -94,7 +95,8 @@ export class KubeClient {
 
   async createDeployment(d: V1Deployment): Promise<V1Deployment> {
     const namespace = d.metadata?.namespace ?? "default";
-    const created = await this.apps.createNamespacedDeployment({ namespace, body: d });
+    const body = { ...d, metadata: madeByLoopscope(d.metadata ?? {}) };
+    const created = await this.apps.createNamespacedDeployment({ namespace, body });
     this.remember({ kind: "deployment", namespace, name: created.metadata?.name ?? "" });
     return created;
   }

@@ -6,6 +6,7 @@ import type { V1Deployment } from "@kubernetes/client-node";
 import type { Foo } from "@loopscope/controller";
 import type { TraceEvent } from "@loopscope/trace";
 import type { ScenarioContext } from "./scenario.ts";
+import { loopscopeMayDelete } from "./made-by-loopscope.ts";
 
 export const NS = "default";
 
@@ -29,6 +30,7 @@ export function fooObject(name: string, replicas = 1): Foo {
  * because a pass already in flight may recreate it before the controller sees the Foo go.
  */
 export async function startClean(ctx: ScenarioContext, names: string[]): Promise<void> {
+  if (!ctx.session.apiserver) await refuseOthersObjects(ctx, names);
   const deleted = await Promise.all(names.map((n) => ctx.kube.deleteFoo(NS, n)));
   if (deleted.some(Boolean)) ctx.log(`deleted ${names.filter((_, i) => deleted[i]).join(", ")}`);
   await ctx.kube.waitFor(`${names.join(", ")} and their Deployments to be gone`, async () => {
@@ -42,6 +44,27 @@ export async function startClean(ctx: ScenarioContext, names: string[]): Promise
     );
     return !left.includes(true);
   });
+}
+
+/**
+ * On a kubeconfig's cluster (someone's own), a Foo or Deployment named like the scenario's that
+ * loopscope did not make is not deleted: the scenario stops, naming it and the command that
+ * would remove it. (The embedded cluster is loopscope's own: everything in it is fair game.)
+ */
+async function refuseOthersObjects(ctx: ScenarioContext, names: string[]): Promise<void> {
+  const theirs: Array<{ kind: "foo" | "deployment"; name: string }> = [];
+  for (const name of names) {
+    const foo = await ctx.kube.getFoo(NS, name);
+    if (foo && !loopscopeMayDelete(foo.metadata)) theirs.push({ kind: "foo", name });
+    const dep = await ctx.kube.getDeployment(NS, name);
+    if (dep && !loopscopeMayDelete(dep.metadata)) theirs.push({ kind: "deployment", name });
+  }
+  if (theirs.length === 0) return;
+  const which = theirs.map((o) => `${o.kind} ${NS}/${o.name}`).join(", ");
+  const remove = theirs.map((o) => `kubectl delete -n ${NS} ${o.kind} ${o.name}`).join("; ");
+  throw new Error(
+    `${which}: already on this cluster and not made by loopscope, which would delete ${theirs.length === 1 ? "it" : "them"} to start clean; nothing was changed. To let the scenario run: ${remove}`,
+  );
 }
 
 /** Applies a fresh Foo and waits until the controller brought it to `replicas` and went quiet. */

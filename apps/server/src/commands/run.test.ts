@@ -5,7 +5,7 @@
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { execFile } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -256,6 +256,47 @@ describe("loopscope run", () => {
       );
       expect((await runQuietly(withKc)).code).toBe(0);
       expect((await runQuietly(withKc)).code).toBe(0);
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it("on a list of kubeconfig files ($KUBECONFIG=a:b), the kubectl command that removes what was left works", async () => {
+    const api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    const kubeconfig = join(dir, "listed.yaml");
+    await api.writeKubeconfig(kubeconfig);
+    // The first file's current context is another cluster: the command must name the run's.
+    const other = join(dir, "other.yaml");
+    await writeFile(
+      other,
+      [
+        "apiVersion: v1",
+        "kind: Config",
+        "clusters: [{ name: gone, cluster: { server: 'http://127.0.0.1:9' } }]",
+        "users: [{ name: gone, user: {} }]",
+        "contexts: [{ name: gone, context: { cluster: gone, user: gone } }]",
+        "current-context: gone",
+      ].join("\n"),
+    );
+    const list = `${other}${delimiter}${kubeconfig}`;
+    try {
+      const args = ["--scenario", "create-foo", "--out", join(dir, "listed.jsonl")];
+      const r = await runQuietly([
+        ...args,
+        ...["--kubeconfig", list, "--context", "loopscope-embedded", "--install-crd"],
+      ]);
+      expect(r.code).toBe(0);
+      const line = r.said.find((l) => l.startsWith("loopscope run: left on the cluster: "));
+      expect(line).toBe(
+        `loopscope run: left on the cluster: foo default/example-foo; to remove (a Foo's Deployment goes with it): KUBECONFIG=${list} kubectl --context loopscope-embedded delete -n default foo example-foo\n`,
+      );
+      const command = line!.slice(line!.indexOf("KUBECONFIG="), -1);
+      const deleted = await sh(`PATH=/usr/bin ${command}`);
+      expect(deleted.code, deleted.stderr).toBe(0);
+      const got = await sh(
+        `/usr/bin/kubectl --kubeconfig ${kubeconfig} -n default get foo example-foo`,
+      );
+      expect(got.stderr).toContain("NotFound");
     } finally {
       await api.stop();
     }

@@ -41,6 +41,16 @@ describe("startSession with a kubeconfig", () => {
     expect(session.controller.foos.hasSynced()).toBe(true);
   });
 
+  it("connects to a plain-http:// server as kubectl does, without insecure-skip-tls-verify", async () => {
+    // As a `kubectl proxy` kubeconfig is: client-node alone refuses it.
+    const path = await kubeconfigFile();
+    const text = await readFile(path, "utf8");
+    await writeFile(path, text.replace(/^.*insecure-skip-tls-verify.*\n/m, ""));
+    expect(await readFile(path, "utf8")).not.toContain("insecure");
+    session = await startSession({ cluster: { kind: "kubeconfig", path }, resyncMs: 0 });
+    expect(session.controller.foos.hasSynced()).toBe(true);
+  });
+
   it("an unreachable server is one line", async () => {
     const path = await kubeconfigFile();
     const url = api!.url;

@@ -30,6 +30,7 @@ import {
 } from "@loopscope/controller";
 import { ClusterError, checkCluster } from "./cluster-check.ts";
 import { shownServer } from "./shown-server.ts";
+import { allowPlainHttp } from "./plain-http.ts";
 
 export { ClusterError } from "./cluster-check.ts";
 
@@ -114,6 +115,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
         `cannot read kubeconfig ${opts.cluster.path}: ${(err as Error).message.split("\n")[0]}`,
       );
     }
+    allowPlainHttp(kubeConfig);
     if (opts.cluster.context) {
       const names = kubeConfig.getContexts().map((c) => c.name);
       if (!names.includes(opts.cluster.context)) {

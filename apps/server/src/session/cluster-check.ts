@@ -14,6 +14,7 @@ import {
 import { FOO_GROUP, FOO_PLURAL, FOO_VERSION } from "@loopscope/controller";
 import { FOO_CRD } from "@loopscope/apiserver";
 import { withSignal } from "@loopscope/controller";
+import { noAnswerReason } from "./request-failure.ts";
 
 /**
  * How long one preflight request may go unanswered. A refused connection fails at once; a silent
@@ -26,7 +27,15 @@ export class ClusterError extends Error {
   override name = "ClusterError";
 }
 
-function describe(err: unknown): { code?: number; text: string } {
+interface Failure {
+  /** The HTTP status the server answered with. */
+  code?: number;
+  text: string;
+  /** No HTTP answer came (refused, reset, DNS …), as opposed to one loopscope could not use. */
+  unanswered?: boolean;
+}
+
+function describe(err: unknown): Failure {
   const e = err as { code?: unknown; body?: unknown; message?: string; cause?: { code?: string } };
   if (typeof e?.code === "number") {
     let msg: string | undefined;
@@ -43,7 +52,10 @@ function describe(err: unknown): { code?: number; text: string } {
   }
   const code = typeof e?.code === "string" ? e.code : e?.cause?.code;
   const first = (e?.message ?? String(err)).split("\n")[0] ?? "";
-  return { text: code && !first.includes(code) ? `${code}: ${first}` : first };
+  return {
+    text: code && !first.includes(code) ? `${code}: ${first}` : first,
+    unanswered: noAnswerReason(err) !== undefined,
+  };
 }
 
 /**
@@ -67,8 +79,7 @@ export async function checkCluster(
       throw new ClusterError(
         `${server} refused the credentials of user "${user}" (401 Unauthorized)`,
       );
-    if (d.code === undefined)
-      throw new ClusterError(`cannot reach the API server at ${server}: ${d.text}`);
+    if (d.code === undefined) throw notAStatus(d, server);
     // Some clusters forbid /version to anonymous users; the list checks below say more.
   }
 
@@ -126,20 +137,27 @@ function listFoos(kc: KubeConfig, options: ConfigurationOptions): Promise<unknow
     );
 }
 
-function forbiddenOr(
-  d: { code?: number; text: string },
-  what: string,
-  server: string,
-  user: string,
-): ClusterError {
+/**
+ * A failure without an HTTP status. "Cannot reach" only when no answer came: a server that did
+ * answer (with a page that is no Kubernetes API's, say), or a request that never left (a client
+ * refusal), must not send the user looking for a network fault.
+ */
+function notAStatus(d: Failure, server: string): ClusterError {
+  return new ClusterError(
+    d.unanswered
+      ? `cannot reach the API server at ${server}: ${d.text}`
+      : `a request to the API server at ${server} failed: ${d.text}`,
+  );
+}
+
+function forbiddenOr(d: Failure, what: string, server: string, user: string): ClusterError {
   if (d.code === 403)
     return new ClusterError(`RBAC: user "${user}" may not ${what} on ${server}: ${d.text}`);
   if (d.code === 401)
     return new ClusterError(
       `${server} refused the credentials of user "${user}" (401 Unauthorized)`,
     );
-  if (d.code === undefined)
-    return new ClusterError(`cannot reach the API server at ${server}: ${d.text}`);
+  if (d.code === undefined) return notAStatus(d, server);
   return new ClusterError(`cannot ${what} on ${server}: ${d.text}`);
 }
 

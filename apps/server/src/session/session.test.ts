@@ -4,6 +4,8 @@
  * file, with its fault injection standing in for RBAC refusals and a missing CRD.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -64,6 +66,36 @@ describe("startSession with a kubeconfig", () => {
       new RegExp(`^cannot reach the API server at ${url}: .*ECONNREFUSED`),
     );
     expect((err as Error).message).not.toContain("\n");
+  });
+
+  it("a server that answers, but not as a Kubernetes API server, is not called unreachable", async () => {
+    // A web server where the API server was expected: it answers every request with a page.
+    const page = createServer((_req, res) => res.end("<html>hello</html>"));
+    await new Promise<void>((r) => page.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
+    const path = join(dir, "page-kubeconfig");
+    await writeFile(
+      path,
+      [
+        "apiVersion: v1",
+        "kind: Config",
+        `clusters: [{ name: page, cluster: { server: '${url}', insecure-skip-tls-verify: true } }]`,
+        "users: [{ name: someone, user: {} }]",
+        "contexts: [{ name: page, context: { cluster: page, user: someone } }]",
+        "current-context: page",
+      ].join("\n"),
+    );
+    try {
+      const err = await startSession({ cluster: { kind: "kubeconfig", path } }).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ClusterError);
+      expect((err as Error).message).toMatch(
+        new RegExp(`^a request to the API server at ${url} failed: \\S`),
+      );
+    } finally {
+      await new Promise((r) => page.close(r));
+    }
   });
 
   it("a server that never answers is one line, after the preflight's limit", async () => {

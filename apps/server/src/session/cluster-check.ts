@@ -10,6 +10,7 @@ import {
   VersionApi,
   type ConfigurationOptions,
   type KubeConfig,
+  type V1CustomResourceDefinition,
 } from "@kubernetes/client-node";
 import { FOO_GROUP, FOO_PLURAL, FOO_VERSION } from "@loopscope/controller";
 import { FOO_CRD } from "@loopscope/apiserver";
@@ -94,8 +95,8 @@ export async function checkCluster(
           `the Foo CRD (${FOO_PLURAL}.${FOO_GROUP}) is not installed on ${server}; rerun with --install-crd to create it`,
         );
       }
-      await installCrd(kc, server, ask);
-      changed.push(`created the Foo CRD (${FOO_PLURAL}.${FOO_GROUP}) on ${server}`);
+      if (await installCrd(kc, server, ask))
+        changed.push(`created the Foo CRD (${FOO_PLURAL}.${FOO_GROUP}) on ${server}`);
     } else {
       throw forbiddenOr(d, `list ${FOO_PLURAL}.${FOO_GROUP}`, server, user);
     }
@@ -161,8 +162,13 @@ function forbiddenOr(d: Failure, what: string, server: string, user: string): Cl
   return new ClusterError(`cannot ${what} on ${server}: ${d.text}`);
 }
 
-async function installCrd(kc: KubeConfig, server: string, ask: Ask): Promise<void> {
+/**
+ * Creates the Foo CRD and waits for Foos to be served; true when it created it. A CRD object
+ * already there (409) is someone else's: Foos not served by it is said as such, never as ours.
+ */
+async function installCrd(kc: KubeConfig, server: string, ask: Ask): Promise<boolean> {
   const api = kc.makeApiClient(ApiextensionsV1Api);
+  let created = true;
   try {
     await ask((o) => api.createCustomResourceDefinition({ body: FOO_CRD as never }, o));
   } catch (err) {
@@ -175,18 +181,65 @@ async function installCrd(kc: KubeConfig, server: string, ask: Ask): Promise<voi
         server,
         kc.getCurrentUser()?.name ?? "",
       );
+    created = false;
+    const crd = await readFooCrd(api, ask);
+    const unserved = crd && unservedVersion(crd);
+    if (unserved) throw notServing(server, unserved);
   }
   // Established takes a moment; the Foo list starts answering when it is.
+  let last = "";
   for (let i = 0; i < 100; i++) {
     try {
       await ask((o) => listFoos(kc, o));
-      return;
+      return created;
     } catch (err) {
       if (err instanceof ClusterError) throw err;
+      last = describe(err).text;
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  throw new ClusterError(
-    `created the Foo CRD on ${server} but it did not become served within 10 s`,
+  if (created)
+    throw new ClusterError(
+      `created the Foo CRD on ${server} but it did not become served within 10 s`,
+    );
+  const crd = await readFooCrd(api, ask);
+  throw notServing(
+    server,
+    (crd && notEstablished(crd)) ?? `listing them still fails after 10 s: ${last}`,
+  );
+}
+
+const FOO_CRD_NAME = `${FOO_PLURAL}.${FOO_GROUP}`;
+
+/** The Foo CRD object, or undefined when it cannot be read (it only adds detail to a message). */
+async function readFooCrd(
+  api: ApiextensionsV1Api,
+  ask: Ask,
+): Promise<V1CustomResourceDefinition | undefined> {
+  try {
+    return await ask((o) => api.readCustomResourceDefinition({ name: FOO_CRD_NAME }, o));
+  } catch (err) {
+    if (err instanceof ClusterError) throw err;
+    return undefined;
+  }
+}
+
+/** Why a CRD object does not serve Foos at FOO_VERSION by its spec, or undefined. */
+function unservedVersion(crd: V1CustomResourceDefinition): string | undefined {
+  const served = crd.spec.versions.filter((v) => v.served).map((v) => v.name);
+  if (served.includes(FOO_VERSION)) return undefined;
+  return `${FOO_VERSION} is not among its served versions (${served.join(", ") || "none"})`;
+}
+
+/** The CRD's Established condition when it is not True, or undefined. */
+function notEstablished(crd: V1CustomResourceDefinition): string | undefined {
+  const c = crd.status?.conditions?.find((x) => x.type === "Established");
+  if (c?.status === "True") return undefined;
+  return c ? `Established: ${c.status}${c.message ? ` (${c.message})` : ""}` : "not Established";
+}
+
+function notServing(server: string, why: string): ClusterError {
+  return new ClusterError(
+    `the Foo CRD (${FOO_CRD_NAME}) exists on ${server} but does not serve ${FOO_GROUP}/${FOO_VERSION} ${FOO_PLURAL}: ${why}; check its versions and conditions with kubectl get crd ${FOO_CRD_NAME} -o yaml`,
   );
 }

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ApiextensionsV1Api, KubeConfig } from "@kubernetes/client-node";
 import { startApiServer, type ApiServer } from "@loopscope/apiserver";
 import { ClusterError, startSession, type Session } from "./session.ts";
 import { startSilentCluster } from "../testing/silent-cluster.ts";
@@ -27,6 +28,13 @@ afterEach(async () => {
   api = undefined;
   await rm(dir, { recursive: true, force: true });
 });
+
+/** The CRD API of the cluster `path` names, as a user's kubectl would reach it. */
+function fooCrds(path: string): ApiextensionsV1Api {
+  const kc = new KubeConfig();
+  kc.loadFromFile(path);
+  return kc.makeApiClient(ApiextensionsV1Api);
+}
 
 async function kubeconfigFile(): Promise<string> {
   api = await startApiServer({ deploymentReadyDelayMs: 30 });
@@ -123,16 +131,16 @@ describe("startSession with a kubeconfig", () => {
     expect((err as Error).message).toMatch(
       /the Foo CRD \(foos\.samplecontroller\.k8s\.io\) is not installed on .*; rerun with --install-crd/,
     );
+    // The embedded server has the CRD object from the start (and serves Foos without it).
+    await fooCrds(path).deleteCustomResourceDefinition({ name: "foos.samplecontroller.k8s.io" });
     api!.faults.failNext(1, 404, ["list"]);
     session = await startSession({
       cluster: { kind: "kubeconfig", path, installCrd: true },
       resyncMs: 0,
     });
-    const kc = session.kubeConfig;
-    const { ApiextensionsV1Api } = await import("@kubernetes/client-node");
-    const crd = await kc
-      .makeApiClient(ApiextensionsV1Api)
-      .readCustomResourceDefinition({ name: "foos.samplecontroller.k8s.io" });
+    const crd = await fooCrds(path).readCustomResourceDefinition({
+      name: "foos.samplecontroller.k8s.io",
+    });
     expect(crd.spec.versions[0]?.subresources?.status).toEqual({});
     // And says so: it changed the user's cluster.
     expect(session.changedCluster).toEqual([
@@ -140,6 +148,23 @@ describe("startSession with a kubeconfig", () => {
         /^created the Foo CRD \(foos\.samplecontroller\.k8s\.io\) on http:\/\//,
       ),
     ]);
+  });
+
+  it("--install-crd on a CRD object that does not serve v1alpha1 says so, not that it created it", async () => {
+    const path = await kubeconfigFile();
+    const crds = fooCrds(path);
+    const crd = await crds.readCustomResourceDefinition({ name: "foos.samplecontroller.k8s.io" });
+    crd.spec.versions = crd.spec.versions.map((v) => ({ ...v, served: false }));
+    await crds.replaceCustomResourceDefinition({ name: crd.metadata!.name!, body: crd });
+    // What a cluster answers for a version its CRD does not serve.
+    api!.faults.failNext(1_000, 404, ["list"]);
+    const err = await startSession({
+      cluster: { kind: "kubeconfig", path, installCrd: true },
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ClusterError);
+    expect((err as Error).message).toBe(
+      `the Foo CRD (foos.samplecontroller.k8s.io) exists on ${api!.url} but does not serve samplecontroller.k8s.io/v1alpha1 foos: v1alpha1 is not among its served versions (none); check its versions and conditions with kubectl get crd foos.samplecontroller.k8s.io -o yaml`,
+    );
   });
 
   it("an RBAC refusal names the user and the verb", async () => {

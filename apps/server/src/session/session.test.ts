@@ -198,6 +198,19 @@ describe("startSession with a kubeconfig", () => {
     );
   });
 
+  it("a kubeconfig without a current-context says so and lists its contexts", async () => {
+    const path = await kubeconfigFile();
+    const text = await readFile(path, "utf8");
+    await writeFile(path, text.replace(/^current-context: .*\n/m, ""));
+    const err = await startSession({ cluster: { kind: "kubeconfig", path } }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ClusterError);
+    expect((err as Error).message).toBe(
+      `the kubeconfig ${path} sets no current-context; pass --context NAME (its contexts: loopscope-embedded)`,
+    );
+  });
+
   it("merges a list of kubeconfig files as kubectl does ($KUBECONFIG=a:b)", async () => {
     const path = await kubeconfigFile();
     const text = await readFile(path, "utf8");

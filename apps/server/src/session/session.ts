@@ -126,14 +126,23 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
       kubeConfig.setCurrentContext(opts.cluster.context);
     }
     const current = kubeConfig.getCurrentContext();
-    if (current && !kubeConfig.getContextObject(current)) {
+    if (!current) {
+      // client-node would only say "No active cluster!" on the first call.
+      const names = kubeConfig.getContexts().map((c) => c.name);
+      throw new ClusterError(
+        names.length > 0
+          ? `the kubeconfig ${opts.cluster.path} sets no current-context; pass --context NAME (its contexts: ${names.join(", ")})`
+          : `the kubeconfig ${opts.cluster.path} sets no current-context and has no contexts`,
+      );
+    }
+    if (!kubeConfig.getContextObject(current)) {
       // As kubectl says it; client-node would only say "No active cluster!" on the first call.
       const names = kubeConfig.getContexts().map((c) => c.name);
       throw new ClusterError(
         `current-context "${current}" of ${opts.cluster.path} is not one of its contexts (${names.join(", ") || "none"}): pass --context NAME`,
       );
     }
-    clusterName = current || "kubeconfig";
+    clusterName = current;
     const server = shownServer(kubeConfig.getCurrentCluster()?.server);
     opts.onChecking?.(server ?? "(no server in kubeconfig)", clusterName);
     changedCluster = await checkCluster(kubeConfig, {

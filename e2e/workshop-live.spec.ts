@@ -102,3 +102,25 @@ test("run hot-loop from the dashboard: hot-loop badge, narration of the self-tri
   await expect(foo.getByTestId("object-state")).toHaveAttribute("title", /hot loop stopped/);
   expect(errors).toEqual([]);
 });
+
+test("a scenario run from the dashboard shows the Foo it acts on, not the one selected before", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.goto(server.url);
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
+  // example-foo is selected: the page picks the first Foo it has (made here if the first test
+  // did not run).
+  const selected = page.locator('[data-testid="object-row"][aria-selected="true"]');
+  if ((await page.getByTestId("object-row").count()) === 0)
+    await page.getByTestId("action-create").click();
+  await expect(selected).toHaveAttribute("data-key", "default/example-foo", { timeout: 30_000 });
+  await page.getByTestId("scenario").selectOption("burst");
+  await page.getByTestId("action-scenario").click();
+  // The burst's Foos, not example-foo: its lanes, and the first of them selected.
+  await expect(selected).toHaveAttribute("data-key", "default/burst-01", { timeout: 30_000 });
+  await expect(page.getByTestId("action-result")).toContainText("scenario burst done", {
+    timeout: 60_000,
+  });
+  await expect(selected).toHaveCount(1);
+});

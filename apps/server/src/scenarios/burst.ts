@@ -26,8 +26,10 @@ function burstScenario(workers: number): Scenario {
       await startClean(ctx, BURST_NAMES);
       // The workers this controller has: a dashboard's session keeps its own count.
       const running = ctx.session.controller.workerCount;
+      // Tied to the first of them: a dashboard that ran it shows that one's lanes.
       ctx.mark(
         `scenario: kubectl apply ${BURST_SIZE} Foos at once (${running} worker${running === 1 ? "" : "s"})`,
+        fooKey(BURST_NAMES[0]!),
       );
       await Promise.all(BURST_NAMES.map((n) => ctx.kube.applyFoo(fooObject(n, 1))));
       await ctx.settled(BURST_NAMES.map(fooKey), {

@@ -160,7 +160,13 @@ export function App() {
   // Select the first Foo once there is one, so the lanes are never empty for no reason.
   useEffect(() => {
     const pickFirst = () => {
-      if (view.get().selectedKeys.length > 0) return;
+      const { selectedKeys, pickFooFromRow } = view.get();
+      if (pickFooFromRow !== undefined) {
+        const next = session.store.scenarioKeyFrom(pickFooFromRow);
+        if (next) view.set({ selectedKeys: [next], pickFooFromRow: undefined });
+        return;
+      }
+      if (selectedKeys.length > 0) return;
       const first = session.store.keyList()[0];
       if (first) view.set({ selectedKeys: [first] });
     };
@@ -259,6 +265,9 @@ export function App() {
               cluster={conn.cluster}
               connected={conn.status === "open"}
               foos={cluster}
+              onScenarioStart={() =>
+                view.set({ selectedKeys: [], pickFooFromRow: session.store.length })
+              }
             />
           ))}
         <span className="spacer" />

@@ -20,6 +20,7 @@ export function LiveActions({
   cluster,
   connected,
   foos,
+  onScenarioStart,
 }: {
   token: string;
   info: ServerInfo;
@@ -30,6 +31,8 @@ export function LiveActions({
   connected: boolean;
   /** The cluster's Foos, as last heard (absent: not heard yet, or none watched: the proxy). */
   foos?: ClusterFoos;
+  /** A scenario is about to run: the page shows the Foo it acts on once its events come. */
+  onScenarioStart?: () => void;
 }) {
   const action = useAction(token);
   const [scenario, setScenario] = useState("");
@@ -106,6 +109,7 @@ export function LiveActions({
                 playing: false,
                 follow: true,
               });
+              onScenarioStart?.();
               act({ action: "runScenario", scenario });
             }}
           >

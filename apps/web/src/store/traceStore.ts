@@ -264,6 +264,19 @@ export class TraceStore {
     return [bound(t0, true), bound(t1, false)];
   }
 
+  /**
+   * The key of the first scenario note (src "scenario") at or after `row` that names one: the
+   * Foo a scenario run from the dashboard acts on.
+   */
+  scenarioKeyFrom(row: number): string | undefined {
+    for (let r = Math.max(0, row); r < this.length; r++) {
+      if (KIND_CODES[this.stage.get(r)] !== "note") continue;
+      const key = this.keys.value(this.key.get(r));
+      if (key && this.readEvent(r).src === "scenario") return key;
+    }
+    return undefined;
+  }
+
   /** Every non-empty key seen, in first-seen order. */
   keyList(): string[] {
     const out: string[] = [];

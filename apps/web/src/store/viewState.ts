@@ -27,6 +27,11 @@ export interface ViewState {
   timeMode: TimeMode;
   /** The selected Foos as five lanes on a time axis, or one column per pass (PassView). */
   timelineView: "lanes" | "passes";
+  /**
+   * Live: a scenario just started at this row of the store; the Foo its first note names is
+   * selected once it comes (a burst's Foos are not the one selected before).
+   */
+  pickFooFromRow?: number;
 }
 
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16] as const;

@@ -3,7 +3,8 @@
  * orphans), showing each event's narration and the machinery diagram after it. The current step is
  * the view's selected event, so the lanes, the details panel and the step-through always agree;
  * stepping also moves the replay playhead, so the lanes reveal only what has been narrated.
- * Keys: n / PageDown next, p / PageUp previous (what presentation clickers send).
+ * Keys: n / PageDown next, p / PageUp previous (what presentation clickers send); with Ctrl, ⌘ or
+ * Alt they are the browser's.
  */
 import { useEffect, useMemo } from "react";
 import { PART_LABELS } from "@loopscope/trace";
@@ -50,6 +51,8 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (t && ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName)) return;
+      // With Ctrl, ⌘ or Alt the key is the browser's (Ctrl+P prints, Ctrl+N opens a window).
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
       if (e.key === "n" || e.key === "PageDown") {
         e.preventDefault();
         move(1);

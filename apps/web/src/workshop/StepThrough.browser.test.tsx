@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { render } from "vitest-browser-react";
+import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import { useView } from "../app/hooks.ts";
+import { sessionFromText } from "../testing/fixtureSession.ts";
+import type { TraceSession } from "../store/session.ts";
+import { ViewStore } from "../store/viewState.ts";
+import { StepThrough } from "./StepThrough.tsx";
+import { stepSeqs, workshopData } from "./workshopData.ts";
+
+const KEY = "default/example-foo";
+
+/** The step-through as the dock shows it: it re-renders when the view's selection moves. */
+function Stepping({ session, view }: { session: TraceSession; view: ViewStore }) {
+  const state = useView(view);
+  return (
+    <StepThrough
+      session={session}
+      view={view}
+      data={workshopData(session, KEY)}
+      focusKey={KEY}
+      selectedSeq={state.selectedSeq}
+    />
+  );
+}
+
+/** The step-through on the fixture's creation, at its second step. */
+async function stepping() {
+  const session = sessionFromText(canonical);
+  const steps = stepSeqs(workshopData(session, KEY), KEY, session.summaryOf(KEY)?.firstTs);
+  const view = new ViewStore({ selectedKeys: [KEY], selectedSeq: steps[1] });
+  await render(<Stepping session={session} view={view} />);
+  return { view, steps };
+}
+
+/** Presses `key` on the page; whether a handler took it (prevented its default), once React has
+ * drawn what it did. */
+async function press(key: string, mods: KeyboardEventInit = {}): Promise<boolean> {
+  const e = new KeyboardEvent("keydown", { key, bubbles: true, cancelable: true, ...mods });
+  document.body.dispatchEvent(e);
+  await new Promise((r) => requestAnimationFrame(r));
+  return e.defaultPrevented;
+}
+
+describe("step-through keys", () => {
+  it("n / PageDown step on, p / PageUp step back", async () => {
+    const { view, steps } = await stepping();
+    expect(await press("n")).toBe(true);
+    expect(view.get().selectedSeq).toBe(steps[2]);
+    await press("PageDown");
+    expect(view.get().selectedSeq).toBe(steps[3]);
+    await press("p");
+    expect(view.get().selectedSeq).toBe(steps[2]);
+    await press("PageUp");
+    expect(view.get().selectedSeq).toBe(steps[1]);
+  });
+
+  it("leaves Ctrl, ⌘ and Alt with those keys to the browser (Ctrl+P prints, Ctrl+N opens a window)", async () => {
+    const { view, steps } = await stepping();
+    for (const mods of [{ ctrlKey: true }, { metaKey: true }, { altKey: true }])
+      for (const key of ["n", "p", "PageDown", "PageUp"]) {
+        expect(await press(key, mods), `${key} ${JSON.stringify(mods)}`).toBe(false);
+        expect(view.get().selectedSeq, `${key} ${JSON.stringify(mods)}`).toBe(steps[1]);
+      }
+  });
+});

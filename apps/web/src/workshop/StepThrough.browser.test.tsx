@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
 import { useView } from "../app/hooks.ts";
+import { SHORTCUTS } from "../app/shortcuts.ts";
+import { ShortcutsOverlay } from "../app/ShortcutsOverlay.tsx";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import type { TraceSession } from "../store/session.ts";
 import { ViewStore } from "../store/viewState.ts";
@@ -62,5 +64,14 @@ describe("step-through keys", () => {
         expect(await press(key, mods), `${key} ${JSON.stringify(mods)}`).toBe(false);
         expect(view.get().selectedSeq, `${key} ${JSON.stringify(mods)}`).toBe(steps[1]);
       }
+  });
+
+  it("are in the ? overlay, each of them", async () => {
+    const listed = SHORTCUTS.flatMap((g) => g.items).flatMap((s) => s.keys);
+    for (const key of ["n", "PageDown", "p", "PageUp"]) expect(listed).toContain(key);
+    const screen = await render(<ShortcutsOverlay onClose={() => {}} />);
+    const rows = [...screen.container.querySelectorAll(".shortcut")].map((r) => r.textContent);
+    expect(rows.find((r) => r?.includes("PageDown"))).toMatch(/^n PageDown.*next step/);
+    expect(rows.find((r) => r?.includes("PageUp"))).toMatch(/^p PageUp.*step before/);
   });
 });

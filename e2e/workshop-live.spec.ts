@@ -124,3 +124,41 @@ test("a scenario run from the dashboard shows the Foo it acts on, not the one se
   });
   await expect(selected).toHaveCount(1);
 });
+
+test("presenter mode on a 1024 px projector: the five lanes fit above the dock, live too", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.goto(server.url);
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
+  await page.getByTestId("scenario").selectOption("create-foo");
+  await page.getByTestId("action-scenario").click();
+  await expect(page.getByTestId("action-result")).toContainText("scenario create-foo done", {
+    timeout: 60_000,
+  });
+  await page.getByTestId("object-row").filter({ hasText: "example-foo" }).click();
+  await page.getByTestId("workshop-toggle").click();
+  await page.getByTestId("presenter-toggle").click();
+  await page.getByTestId("ws-step-first").click();
+  await page.getByTestId("ws-step-next-self").click();
+  // A live session's bar is two rows below 1720 px (the cluster's actions have their own): with
+  // the legend wrapped to two rows too, the write lane went under the dock at 1024 px.
+  const timeline = page.getByTestId("timeline");
+  for (const [width, height] of [
+    [1024, 700],
+    [1024, 768],
+    [1280, 720],
+  ]) {
+    await page.setViewportSize({ width, height });
+    const where = `${width}×${height}`;
+    await expect(page.locator(".timeline-hint"), `${where}: lanes scroll`).toHaveCount(0);
+    const lanes = (await timeline.boundingBox())!;
+    const dock = (await page.getByTestId("workshop").boundingBox())!;
+    expect(lanes.y + lanes.height, where).toBeLessThanOrEqual(dock.y + 1);
+    const legendType = await page
+      .getByTestId("legend")
+      .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+    expect(legendType, `${where}: the legend in the room's type`).toBeGreaterThanOrEqual(14);
+    await page.screenshot({ path: `test-results/workshop-live-presenter-${width}x${height}.png` });
+  }
+});

@@ -162,3 +162,34 @@ test("presenter mode on a 1024 px projector: the five lanes fit above the dock, 
     await page.screenshot({ path: `test-results/workshop-live-presenter-${width}x${height}.png` });
   }
 });
+
+test("a reload mid-workshop comes back to the same step, with the lanes showing what was narrated", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1600, height: 1000 });
+  await page.goto(server.url);
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
+  if ((await page.getByTestId("object-row").count()) === 0)
+    await page.getByTestId("action-create").click();
+  const foo = page.getByTestId("object-row").filter({ hasText: "example-foo" });
+  await expect(foo.getByTestId("object-state")).toHaveText("quiescent", { timeout: 30_000 });
+  await foo.click();
+  await page.getByTestId("workshop-toggle").click();
+  await page.getByTestId("ws-step-first").click();
+  for (let i = 0; i < 4; i++) await page.getByTestId("ws-step-next").click();
+  const pos = page.getByTestId("ws-step-pos");
+  await expect(pos).toContainText(/^step 5 of \d+/);
+  const at = await page.getByTestId("playhead-time").textContent();
+  const narrated = await page.getByTestId("narration").textContent();
+  // The URL catches up (it is written at most every 250 ms).
+  const seq = /seq (\d+)/.exec((await pos.textContent())!)![1];
+  await expect.poll(() => new URL(page.url()).searchParams.get("ev")).toBe(seq);
+  expect(new URL(page.url()).searchParams.has("at")).toBe(true);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.reload();
+  await expect(pos).toContainText(/^step 5 of \d+/);
+  await expect(page.getByTestId("narration")).toHaveText(narrated!);
+  await expect(page.getByTestId("playhead-time")).toHaveText(at!);
+  expect(errors).toEqual([]);
+});

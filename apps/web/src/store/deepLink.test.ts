@@ -2,12 +2,13 @@ import { describe, expect, it } from "vitest";
 import { decodeDeepLink, encodeDeepLink, isSafeTracePath, type DeepLink } from "./deepLink.ts";
 
 describe("deep links", () => {
-  it("round-trips trace, foos, window and selected event", () => {
+  it("round-trips trace, foos, window, selected event and paused playhead", () => {
     const link = {
       trace: "traces/hot-loop.jsonl",
       foos: ["default/a", "ns/b"],
       window: [1000, 2500] as [number, number],
       seq: 42,
+      playhead: 1800,
     };
     expect(decodeDeepLink(encodeDeepLink(link))).toMatchObject(link);
   });
@@ -24,11 +25,12 @@ describe("deep links", () => {
   });
 
   it("drops a window that is empty or reversed and a non-positive seq", () => {
-    expect(decodeDeepLink("?t0=5&t1=5&ev=0")).toEqual({
+    expect(decodeDeepLink("?t0=5&t1=5&ev=0&at=-3")).toEqual({
       trace: undefined,
       foos: [],
       window: undefined,
       seq: undefined,
+      playhead: undefined,
     });
   });
 

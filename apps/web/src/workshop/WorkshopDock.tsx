@@ -35,8 +35,14 @@ interface Props {
   token?: string;
 }
 
+/** Whether the tab had the workshop open: a reload mid-workshop comes back to it. */
+const OPEN_KEY = "loopscope-workshop-open";
+
 export function WorkshopDock(props: Props) {
-  const [open, setOpen] = useState(false);
+  const [open, setOpen] = useState(() => globalThis.sessionStorage?.getItem(OPEN_KEY) === "1");
+  useEffect(() => {
+    globalThis.sessionStorage?.setItem(OPEN_KEY, open ? "1" : "0");
+  }, [open]);
   const [presenter, setPresenter] = usePresenter(open);
   return (
     <>

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { HOT_LOOP_THRESHOLD, readTraceText } from "@loopscope/trace";
 import { TraceSession } from "../store/session.ts";
-import { workshopData } from "./workshopData.ts";
+import { stepSeqs, workshopData } from "./workshopData.ts";
 
 const TRACES = ["hot-loop.jsonl", "fix-hot-loop.jsonl", "create-foo.jsonl", "burst.jsonl"];
 
@@ -62,5 +62,12 @@ describe("the workshop's narration of the scenario traces", () => {
       /— a hot loop: 5 self-triggered passes that each changed something, with \d+ refused with 409 between them \(not counted\); the Analyzer's threshold is 5\.$/,
     );
     expect(HOT_LOOP_THRESHOLD).toBe(5);
+  });
+});
+
+describe("steps", () => {
+  it("are none, not a crash, for a Foo whose events have not come yet (a reload with the workshop open)", () => {
+    const empty = workshopData(new TraceSession({ kind: "live", name: "live" }), undefined);
+    expect(stepSeqs(empty, "default/example-foo", 1_000_000)).toEqual([]);
   });
 });

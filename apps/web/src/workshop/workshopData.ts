@@ -68,6 +68,8 @@ export function stepSeqs(
   lifeStart?: number,
 ): number[] {
   const visited = data.events.filter((e) => !focusKey || e.key === focusKey || e.key === "");
+  // Nothing narrated yet (a reload that opens the workshop before the trace is in).
+  if (visited.length === 0) return [];
   let from = 0;
   if (focusKey && lifeStart !== undefined) {
     from = Math.max(

@@ -128,3 +128,19 @@ it(
     });
   },
 );
+
+it(
+  "a scenario run from the dashboard on a kubeconfig's cluster says what it left there and the kubectl that removes it",
+  { timeout: 45_000 },
+  async () => {
+    api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    const kubeconfig = join(dir, "kubeconfig");
+    await api.writeKubeconfig(kubeconfig);
+    await startUp(kubeconfig);
+    const answer = await runScenario("create-foo");
+    expect(answer.status).toBe(200);
+    expect(answer.message).toContain(
+      `left on the cluster: foo default/example-foo; to remove (a Foo's Deployment goes with it): kubectl --kubeconfig ${kubeconfig} --context loopscope-embedded delete -n default foo example-foo`,
+    );
+  },
+);

@@ -14,6 +14,8 @@ import type { TraceEvent, UnsequencedEvent } from "@loopscope/trace";
 import { scenarios } from "../scenarios/index.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { runScenario } from "../scenarios/run-scenario.ts";
+import { KubeClient } from "../scenarios/kube-client.ts";
+import { leftOnClusterLine } from "../scenarios/left-on-cluster.ts";
 import {
   notAnswering,
   stoppedAnswering,
@@ -30,12 +32,17 @@ export interface ScenarioRunnerOptions {
   /** How long a scenario may take (default 60 s). */
   timeoutMs?: number;
   log?: (m: string) => void;
+  /**
+   * A kubeconfig's cluster's kubeconfig (as given): what a scenario leaves there is said, with the
+   * kubectl command that removes it, as `loopscope run` says it.
+   */
+  kubeconfig?: string;
 }
 
 export function scenarioRunner(
   session: Session,
   hub: TraceHub,
-  { reachability, timeoutMs = 60_000, log = () => {} }: ScenarioRunnerOptions = {},
+  { reachability, timeoutMs = 60_000, log = () => {}, kubeconfig }: ScenarioRunnerOptions = {},
 ): ScenarioRunner {
   let running: string | undefined;
   return {
@@ -75,6 +82,14 @@ export function scenarioRunner(
         log(m);
         if (!/^(waiting for|applying|deleted) /.test(m)) found.push(m);
       };
+      const kube = new KubeClient(session.kubeConfig);
+      const left = () =>
+        kubeconfig === undefined
+          ? undefined
+          : leftOnClusterLine(kube.left(), {
+              kubeconfig,
+              context: session.kubeConfig.getCurrentContext(),
+            });
       try {
         // runScenario switches the scenario's lessons on and back; its notes go to the hub.
         await runScenario(scenario, {
@@ -84,7 +99,10 @@ export function scenarioRunner(
           log: said,
           emit: (e) => hub.push(e),
           signal: gone.signal,
+          kube,
         });
+        const leftLine = left();
+        if (leftLine) found.push(leftLine);
         const workers = scenario.session?.workers;
         const has = session.controller.workerCount;
         // The live controller keeps its own worker count; say so when the scenario wants another.
@@ -101,9 +119,12 @@ export function scenarioRunner(
             `scenario ${name}: ${stoppedAnswering(lost.server, lost.error)}`,
           );
         }
-        throw err instanceof HttpError
-          ? err
-          : new HttpError(502, `scenario ${name}: ${(err as Error).message}`);
+        const leftLine = left();
+        if (err instanceof HttpError) throw err;
+        throw new HttpError(
+          502,
+          `scenario ${name}: ${(err as Error).message}${leftLine ? `; ${leftLine}` : ""}`,
+        );
       } finally {
         unlisten?.();
         stop();

@@ -123,7 +123,10 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       meta,
       workers: o.workers,
       resyncMs: o.resyncMs,
-      scenarios: scenarioRunner(session, hub, { reachability }),
+      scenarios: scenarioRunner(session, hub, {
+        reachability,
+        ...(o.cluster.kind === "kubeconfig" && { kubeconfig: o.cluster.path }),
+      }),
       reachability,
     });
     const server = await startDashboardServer({

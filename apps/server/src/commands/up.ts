@@ -7,6 +7,7 @@ import { relative, resolve } from "node:path";
 import { isLoopbackHost } from "../http/security.ts";
 import { PortTakenError } from "../dashboard/dashboard-server.ts";
 import { NotARecordingError } from "../hub/recording.ts";
+import { RecordingInUseError } from "../hub/recording-lock.ts";
 import { ClusterError } from "../session/session.ts";
 import { checkingLine } from "../session/checking-line.ts";
 import { flagsOrExit } from "../cli/args.ts";
@@ -31,7 +32,8 @@ and the dashboard; records every stage event to runs/<time>.jsonl; stops cleanly
   --install-crd       apply the Foo CRD to that cluster if it is missing
   --workers N         controller workers (default 2)
   --resync D          informer resync period, e.g. 30s, 500ms, 0 = off (default 30s)
-  --record FILE       record to FILE, continuing it if it exists (default runs/<time>.jsonl)
+  --record FILE       record to FILE, continuing it if it exists; one run at a time
+                      (default runs/<time>.jsonl)
   --share             also print a read-only URL for others to watch (with --host, for
                       others on the network: on 127.0.0.1 it opens only on this machine)
   --open              open the dashboard in a browser (xdg-open)
@@ -81,7 +83,8 @@ export async function run(argv: string[]): Promise<number> {
     if (
       e instanceof PortTakenError ||
       e instanceof ClusterError ||
-      e instanceof NotARecordingError
+      e instanceof NotARecordingError ||
+      e instanceof RecordingInUseError
     ) {
       err(e.message);
       return 1;

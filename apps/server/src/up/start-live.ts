@@ -25,6 +25,7 @@ import { scenarioRunner } from "../dashboard/scenario-runner.ts";
 import { startDashboardServer, type DashboardServer } from "../dashboard/dashboard-server.ts";
 import type { RouteModule } from "../http/mounted-routes.ts";
 import { createMetrics } from "../metrics/index.ts";
+import { lockRecording } from "../hub/recording-lock.ts";
 import { writeKubeconfigFile, type KubeconfigFile } from "./kubeconfig-file.ts";
 
 export interface LiveOptions {
@@ -69,14 +70,20 @@ export async function startLive(o: LiveOptions): Promise<Live> {
     cluster: o.cluster.kind,
   };
   // --record FILE continues FILE (a restart after a crash or a stop); a new run gets a new file.
+  // Continued by one run at a time: its lock goes when the hub closes (see RecordingInUseError).
+  const unlock = o.record ? await lockRecording(recordingPath) : async () => {};
   const hub = o.record
     ? await Recording.openAppend(recordingPath, meta).then(
         ({ recording, lastSeq }) => new TraceHub({ recording, afterSeq: lastSeq }),
+        async (err: unknown) => {
+          await unlock();
+          throw err;
+        },
       )
     : new TraceHub({ recording: await Recording.create(recordingPath, meta) });
   const metrics = createMetrics();
   hub.subscribe(metrics.reconciles.observe);
-  const cleanup: (() => Promise<void>)[] = [() => hub.close()];
+  const cleanup: (() => Promise<void>)[] = [unlock, () => hub.close()];
   const unwind = async () => {
     for (const step of cleanup.splice(0).reverse()) await step().catch(() => {});
   };

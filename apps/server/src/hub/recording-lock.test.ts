@@ -1,0 +1,61 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startLive } from "../up/start-live.ts";
+import { lockRecording, RecordingInUseError } from "./recording-lock.ts";
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "loopscope-lock-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("one writer per recording", () => {
+  it("a second `up --record FILE` while the first runs is refused, naming its pid; after it stops, FILE is free", async () => {
+    const record = join(dir, "run.jsonl");
+    const options = {
+      cluster: { kind: "embedded" as const },
+      host: "127.0.0.1",
+      port: 0,
+      webRoot: dir,
+      runsDir: join(dir, "runs"),
+      workers: 1,
+      resyncMs: 0,
+      record,
+    };
+    const first = await startLive(options);
+    try {
+      const second = await startLive(options).then(
+        async (l) => {
+          await l.stop();
+          return undefined;
+        },
+        (e: unknown) => e,
+      );
+      expect(second).toBeInstanceOf(RecordingInUseError);
+      expect((second as Error).message).toBe(
+        `${record} is being recorded by another loopscope (pid ${process.pid}): two runs in one file would read back as one; record to another file, or stop that one first`,
+      );
+    } finally {
+      await first.stop();
+    }
+    const third = await startLive(options);
+    await third.stop();
+    // One header, then the runs' events: never two runs' lines interleaved.
+    const lines = (await readFile(record, "utf8")).trim().split("\n");
+    const seqs = lines.slice(1).map((l) => (JSON.parse(l) as { seq?: number }).seq ?? 0);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  }, 60_000);
+
+  it("takes over the lock of a process that is gone (a crash)", async () => {
+    const record = join(dir, "crashed.jsonl");
+    await writeFile(`${record}.lock`, "2147483646");
+    const release = await lockRecording(record);
+    expect(await readFile(`${record}.lock`, "utf8")).toBe(String(process.pid));
+    await release();
+    await expect(readFile(`${record}.lock`, "utf8")).rejects.toThrow(/ENOENT/);
+  });
+});

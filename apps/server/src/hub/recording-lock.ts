@@ -31,8 +31,7 @@ export async function lockRecording(path: string): Promise<() => Promise<void>> 
       if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw err;
     }
     const pid = Number((await readFile(lock, "utf8").catch(() => "")).trim());
-    if (Number.isInteger(pid) && pid > 0 && alive(pid))
-      throw new RecordingInUseError(path, pid);
+    if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw new RecordingInUseError(path, pid);
     await unlink(lock).catch(() => {});
   }
 }

@@ -107,8 +107,10 @@ describe("OTLP/JSON export", () => {
     const passes = toOtlp(readTraceText(text).events).spans.filter((s) =>
       s.name.startsWith("reconcile/"),
     );
-    const outcome = (s: OtlpSpan) =>
-      s.attributes.find((a) => a.key === "loopscope.pass.outcome")?.value.stringValue;
+    const outcome = (s: OtlpSpan) => {
+      const v = s.attributes?.find((a) => a.key === "loopscope.pass.outcome")?.value;
+      return v && "stringValue" in v ? v.stringValue : undefined;
+    };
     const requeued = passes.findIndex((s) => outcome(s) === "requeued");
     const retry = passes.findIndex((s) => s.name === "reconcile/retry");
     expect(retry).toBeGreaterThan(requeued + 1);

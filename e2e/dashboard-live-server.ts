@@ -103,12 +103,16 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-/** `loopscope replay FILE --port 0`: the dashboard over a saved trace (no cluster, no kubeconfig). */
+/**
+ * `loopscope replay FILE --port 0`: the dashboard over a saved trace (no cluster, no kubeconfig);
+ * `extraArgs`: more of `replay`'s flags, e.g. `--share`.
+ */
 export async function startReplay(
   file: string,
+  extraArgs: string[] = [],
 ): Promise<Omit<LiveServer, "kubeconfig" | "recording">> {
   const { child, printed } = await startPrinting(
-    ["replay", file, "--port", "0", "--no-build"],
+    ["replay", file, "--port", "0", "--no-build", ...extraArgs],
     (out) => /^dashboard\s+(\S+)/m.exec(out)?.[1],
   );
   return { url: printed, stop: () => stopGroup(child) };

@@ -6,6 +6,7 @@
  */
 import { expect, test } from "@playwright/test";
 import { startUp, type LiveServer } from "./dashboard-live-server.ts";
+import { expectPresenterFits } from "./presenter-fit.ts";
 
 let server: LiveServer;
 test.describe.configure({ timeout: 120_000 });
@@ -125,7 +126,7 @@ test("a scenario run from the dashboard shows the Foo it acts on, not the one se
   await expect(selected).toHaveCount(1);
 });
 
-test("presenter mode on a 1024 px projector: the five lanes fit above the dock, live too", async ({
+test("presenter mode on a 1024 px projector: the five lanes fit above the dock, live too; at 1280×720 the whole diagram", async ({
   page,
 }) => {
   await page.setViewportSize({ width: 1600, height: 1000 });
@@ -159,6 +160,13 @@ test("presenter mode on a 1024 px projector: the five lanes fit above the dock, 
       .getByTestId("legend")
       .evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
     expect(legendType, `${where}: the legend in the room's type`).toBeGreaterThanOrEqual(14);
+    // Beside the narration the whole diagram is in view too, its text at 12 px or more at 1280
+    // px (under the narration it ran off the bottom, its text at ~9 px).
+    const { diagramText } = await expectPresenterFits(page, where, {
+      wholeNarration: width > 1024,
+    });
+    if (width >= 1280)
+      expect(diagramText, `${where}: the diagram's text, px`).toBeGreaterThanOrEqual(12);
     await page.screenshot({ path: `test-results/workshop-live-presenter-${width}x${height}.png` });
   }
 });

@@ -7,10 +7,12 @@
  */
 import { expect, test } from "@playwright/test";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { REPO, serveDist, type StaticSite } from "./dashboard-harness.ts";
+import { startReplay } from "./dashboard-live-server.ts";
+import { expectPresenterFits } from "./presenter-fit.ts";
 
 let site: StaticSite;
 let trace: string;
@@ -169,4 +171,51 @@ test("step through create-foo: narration names the self-triggered pass; expectat
     await page.getByTestId("presenter-toggle").click();
   }
   expect(errors).toEqual([]);
+});
+
+test("presenter mode at 1280×720, a long Foo name and the attendees' link: lanes, the whole narration and the whole diagram in view", async ({
+  page,
+}) => {
+  // The same run under a long name: a three-line narration, and `replay --share` puts the
+  // attendees' link on a second row of the dock's bar. The diagram under the narration ran off
+  // the screen's bottom (to 790 px of 720), its text drawn at 8.7 px.
+  const long = "example-foo-with-a-much-longer-name-for-the-workshop-room";
+  const file = join(mkdtempSync(join(tmpdir(), "loopscope-e2e-ws-")), "long-foo.jsonl");
+  writeFileSync(file, readFileSync(trace, "utf8").replaceAll("example-foo", long));
+  const server = await startReplay(file, ["--share"]);
+  try {
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.goto(server.url);
+    await page.getByTestId("object-row").filter({ hasText: long }).click();
+    await page.getByTestId("workshop-toggle").click();
+    await page.getByTestId("presenter-toggle").click();
+    await page.getByTestId("ws-step-first").click();
+    await page.getByTestId("ws-step-next-self").click();
+    await expect(page.getByTestId("self-badge")).toBeVisible();
+    await expect(page.getByTestId("narration")).toContainText(long);
+    await expect(page.getByTestId("share-link")).toBeVisible();
+    // At 1024 px the narration's column is ~460 px: this six-line narration scrolls in its box
+    // (the lanes and the whole diagram are still in view).
+    for (const [width, height, minText] of [
+      [1280, 720, 12],
+      [1920, 1080, 12],
+      [1024, 768, 10],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      const where = `${width}×${height}`;
+      const { diagramText } = await expectPresenterFits(page, where, {
+        wholeNarration: width > 1024,
+      });
+      expect(diagramText, `${where}: the diagram's text, px`).toBeGreaterThanOrEqual(minText);
+      await page.screenshot({
+        path: `test-results/workshop-presenter-long-${width}x${height}.png`,
+      });
+    }
+    // Beside the narration the diagram is in its two-row arrangement; docked, in its one row.
+    await expect(page.getByTestId("machinery")).toHaveAttribute("data-layout", "column");
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("machinery")).toHaveAttribute("data-layout", "row");
+  } finally {
+    await server.stop();
+  }
 });

@@ -10,7 +10,7 @@ import { useEffect, useMemo } from "react";
 import { PART_LABELS } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { MachineryDiagram } from "./MachineryDiagram.tsx";
+import { COLUMN_LAYOUT, MachineryDiagram, ROW_LAYOUT } from "./MachineryDiagram.tsx";
 import { goToSeq, neighbour } from "./stepping.ts";
 import { stepSeqs, type WorkshopData } from "./workshopData.ts";
 
@@ -20,9 +20,18 @@ interface Props {
   data: WorkshopData;
   focusKey: string | undefined;
   selectedSeq: number | undefined;
+  /** Presenter mode: the diagram in two rows, for its column beside the narration. */
+  presenter?: boolean;
 }
 
-export function StepThrough({ session, view, data, focusKey, selectedSeq }: Props) {
+export function StepThrough({
+  session,
+  view,
+  data,
+  focusKey,
+  selectedSeq,
+  presenter = false,
+}: Props) {
   const lifeStart = focusKey ? session.summaryOf(focusKey)?.firstTs : undefined;
   const steps = useMemo(() => stepSeqs(data, focusKey, lifeStart), [data, focusKey, lifeStart]);
   const i = selectedSeq !== undefined ? data.indexOf.get(selectedSeq) : undefined;
@@ -156,6 +165,7 @@ export function StepThrough({ session, view, data, focusKey, selectedSeq }: Prop
         focusKey={event?.key || focusKey}
         workers={data.workers}
         self={narration?.echo === true && event?.stage === "watch"}
+        layout={presenter ? COLUMN_LAYOUT : ROW_LAYOUT}
       />
     </div>
   );

@@ -152,6 +152,7 @@ function WorkshopPanel({
             data={data}
             focusKey={focusKey}
             selectedSeq={state.selectedSeq}
+            presenter={presenter}
           />
         )}
         {tab === "expect" && (

@@ -11,12 +11,7 @@ export interface PresenterFit {
   diagramText: number;
 }
 
-/** `wholeNarration: false`: the narration may scroll inside its box (a long one in a narrow column). */
-export async function expectPresenterFits(
-  page: Page,
-  where: string,
-  { wholeNarration = true } = {},
-): Promise<PresenterFit> {
+export async function expectPresenterFits(page: Page, where: string): Promise<PresenterFit> {
   const view = page.viewportSize()!;
   await expect(page.locator(".timeline-hint"), `${where}: lanes scroll`).toHaveCount(0);
   const lanes = (await page.getByTestId("timeline").boundingBox())!;
@@ -25,8 +20,10 @@ export async function expectPresenterFits(
     dock.y + 1,
   );
   // Nothing scrolled: not the dock's body, not the narration inside it.
-  const scrollers = [[".workshop-body", "the dock"]];
-  if (wholeNarration) scrollers.push(['[data-testid="narration"]', "the narration"]);
+  const scrollers = [
+    [".workshop-body", "the dock"],
+    ['[data-testid="narration"]', "the narration"],
+  ];
   for (const [sel, what] of scrollers) {
     const [scroll, client, top] = await page
       .locator(sel)
@@ -41,8 +38,7 @@ export async function expectPresenterFits(
     expect(b.y + b.height, `${where}: ${what} bottom`).toBeLessThanOrEqual(view.height + 0.5);
   };
   inView((await page.getByTestId("narration").boundingBox())!, "the narration");
-  if (wholeNarration)
-    inView((await page.locator(".narration-text").boundingBox())!, "the narration's text");
+  inView((await page.locator(".narration-text").boundingBox())!, "the narration's text");
   // The diagram's element and what it draws: every box, arrow, the echo path and its label.
   const diagram = page.getByTestId("machinery");
   inView((await diagram.boundingBox())!, "the diagram");

@@ -194,21 +194,42 @@ test("presenter mode at 1280×720, a long Foo name and the attendees' link: lane
     await expect(page.getByTestId("self-badge")).toBeVisible();
     await expect(page.getByTestId("narration")).toContainText(long);
     await expect(page.getByTestId("share-link")).toBeVisible();
-    // At 1024 px the narration's column is ~460 px: this six-line narration scrolls in its box
-    // (the lanes and the whole diagram are still in view).
-    for (const [width, height, minText] of [
+    // At 1024 px the narration's column is ~460 px: a long narration's type gives way (down to
+    // 14 px) rather than scroll in its box.
+    const sizes = [
       [1280, 720, 12],
       [1920, 1080, 12],
       [1024, 768, 10],
-    ] as const) {
+    ] as const;
+    for (const [width, height, minText] of sizes) {
       await page.setViewportSize({ width, height });
       const where = `${width}×${height}`;
-      const { diagramText } = await expectPresenterFits(page, where, {
-        wholeNarration: width > 1024,
-      });
+      const { diagramText } = await expectPresenterFits(page, where);
       expect(diagramText, `${where}: the diagram's text, px`).toBeGreaterThanOrEqual(minText);
       await page.screenshot({
         path: `test-results/workshop-presenter-long-${width}x${height}.png`,
+      });
+    }
+    // The longest narrations: a watch event that names the write it echoes, under a long name.
+    const narration = page.getByTestId("narration");
+    for (let i = 0; i < 12; i++) {
+      if ((await narration.textContent())?.includes("It is the echo of our own")) break;
+      await page.getByTestId("ws-step-prev").click();
+    }
+    await expect(narration).toContainText("It is the echo of our own");
+    for (const [width, height] of sizes) {
+      await page.setViewportSize({ width, height });
+      const where = `${width}×${height}, an echo's narration`;
+      await expect
+        .poll(() => narration.evaluate((e) => e.scrollHeight <= e.clientHeight + 1))
+        .toBe(true);
+      await expectPresenterFits(page, where);
+      const px = await page
+        .locator(".narration-text")
+        .evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+      expect(px, `${where}: the narration's type`).toBeGreaterThanOrEqual(14);
+      await page.screenshot({
+        path: `test-results/workshop-presenter-echo-${width}x${height}.png`,
       });
     }
     // Beside the narration the diagram is in its two-row arrangement; docked, in its one row.

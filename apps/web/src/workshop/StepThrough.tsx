@@ -6,13 +6,14 @@
  * Keys: n / PageDown next, p / PageUp previous (what presentation clickers send); with Ctrl, ⌘ or
  * Alt they are the browser's.
  */
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import { PART_LABELS } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { COLUMN_LAYOUT, MachineryDiagram, ROW_LAYOUT } from "./MachineryDiagram.tsx";
 import { goToSeq, neighbour } from "./stepping.ts";
 import { stepSeqs, type WorkshopData } from "./workshopData.ts";
+import { useFittedText } from "./useFittedText.ts";
 
 interface Props {
   session: TraceSession;
@@ -23,6 +24,9 @@ interface Props {
   /** Presenter mode: the diagram in two rows, for its column beside the narration. */
   presenter?: boolean;
 }
+
+/** The smallest the presenter's narration gets to fit its box (a long one, at 1024 px). */
+const PRESENTER_MIN_TEXT_PX = 14;
 
 export function StepThrough({
   session,
@@ -37,6 +41,10 @@ export function StepThrough({
   const i = selectedSeq !== undefined ? data.indexOf.get(selectedSeq) : undefined;
   const event = i !== undefined ? data.events[i] : undefined;
   const narration = i !== undefined ? data.narrations[i] : undefined;
+  const narrationBox = useRef<HTMLDivElement>(null);
+  const narrationText = useRef<HTMLParagraphElement>(null);
+  // A room reads the narration whole: in presenter mode its type gives way before it scrolls.
+  useFittedText(presenter, narrationBox, narrationText, narration?.text, PRESENTER_MIN_TEXT_PX);
   const state = i !== undefined ? data.states[i] : undefined;
   const stepNo = selectedSeq !== undefined ? steps.indexOf(selectedSeq) : -1;
 
@@ -124,6 +132,7 @@ export function StepThrough({
       <div
         className={`narration ${narration?.self ? "self" : ""}`}
         data-testid="narration"
+        ref={narrationBox}
         aria-live="polite"
       >
         {narration ? (
@@ -150,7 +159,9 @@ export function StepThrough({
                 )
               )}
             </div>
-            <p className="narration-text">{narration.text}</p>
+            <p className="narration-text" ref={narrationText}>
+              {narration.text}
+            </p>
           </>
         ) : (
           <p className="narration-text muted">

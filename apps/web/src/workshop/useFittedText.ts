@@ -1,0 +1,43 @@
+/**
+ * A projector's narration is read whole, never scrolled: while `box` has more content than
+ * room, `text`'s type shrinks a pixel at a time, down to `minPx`. The stylesheet's size is the
+ * start each time (a shorter narration, a bigger window), so the type is as large as fits.
+ */
+import { useLayoutEffect, type RefObject } from "react";
+
+export function useFittedText(
+  on: boolean,
+  box: RefObject<HTMLElement | null>,
+  text: RefObject<HTMLElement | null>,
+  content: string | undefined,
+  minPx: number,
+): void {
+  useLayoutEffect(() => {
+    const b = box.current;
+    const t = text.current;
+    if (!b || !t) return;
+    const fit = () => {
+      t.style.fontSize = "";
+      if (!on) return;
+      let px = parseFloat(getComputedStyle(t).fontSize);
+      while (b.scrollHeight > b.clientHeight + 1 && px > minPx) {
+        px -= 1;
+        t.style.fontSize = `${px}px`;
+      }
+    };
+    fit();
+    if (!on) return;
+    // A resize of the window (or of the dock) refits, a frame later: fitting inside the
+    // observer's callback would resize what it observes.
+    let frame = 0;
+    const resized = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(fit);
+    });
+    resized.observe(b.parentElement ?? b);
+    return () => {
+      cancelAnimationFrame(frame);
+      resized.disconnect();
+    };
+  }, [on, box, text, content, minPx]);
+}

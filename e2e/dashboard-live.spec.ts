@@ -170,7 +170,9 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   expect(firstLife).toBeGreaterThanOrEqual(1);
   const excerptText = async () => (await page.getByTestId("excerpt").textContent()) ?? "";
   const fooAdds = (text: string) =>
-    [...text.matchAll(/kind=Foo event=add key=default\/kubectl-foo rv=(\S+)/g)].map((m) => m[1]);
+    [...text.matchAll(/kind=Foo event=add key=default\/kubectl-foo\b[^\n]*? rv=(\S+)/g)].map(
+      (m) => m[1],
+    );
   const firstAdds = fooAdds(await excerptText());
   expect(firstAdds).toHaveLength(1);
   kubectl("delete", "foo", "kubectl-foo");

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLive } from "../up/start-live.ts";
+import { startProxyRun } from "../proxy/start-proxy.ts";
 import { lockRecording, RecordingInUseError } from "./recording-lock.ts";
 
 let dir: string;
@@ -48,6 +49,25 @@ describe("one writer per recording", () => {
     const lines = (await readFile(record, "utf8")).trim().split("\n");
     const seqs = lines.slice(1).map((l) => (JSON.parse(l) as { seq?: number }).seq ?? 0);
     expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+  }, 60_000);
+
+  it("`proxy --record FILE` likewise: one run at a time", async () => {
+    const options = {
+      upstream: { kind: "embedded" as const },
+      port: 0,
+      dashboardPort: 0,
+      webRoot: dir,
+      runsDir: join(dir, "runs"),
+      record: join(dir, "proxied.jsonl"),
+      primaries: ["samplecontroller.k8s.io/Foo"],
+    };
+    const first = await startProxyRun(options);
+    try {
+      await expect(startProxyRun(options)).rejects.toBeInstanceOf(RecordingInUseError);
+    } finally {
+      await first.stop();
+    }
+    await (await startProxyRun(options)).stop();
   }, 60_000);
 
   it("takes over the lock of a process that is gone (a crash)", async () => {

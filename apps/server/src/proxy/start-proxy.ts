@@ -24,6 +24,7 @@ import {
 } from "../session/cluster-reachability.ts";
 import { writeKubeconfigFile, type KubeconfigFile } from "../up/kubeconfig-file.ts";
 import { proxyBackend } from "./proxy-backend.ts";
+import { lockRecording } from "../hub/recording-lock.ts";
 import { startTracingProxy, type TracingProxy } from "./tracing-proxy.ts";
 
 export type ProxyUpstream =
@@ -102,6 +103,8 @@ export async function startProxyRun(o: ProxyRunOptions): Promise<ProxyRun> {
       created: new Date().toISOString(),
       cluster: o.upstream.kind,
     };
+    // Continued by one run at a time, as under `up` (see RecordingInUseError).
+    if (o.record) cleanup.push(await lockRecording(recordingPath));
     const h = o.record
       ? await Recording.openAppend(recordingPath, meta).then(
           ({ recording, lastSeq }) => new TraceHub({ recording, afterSeq: lastSeq }),

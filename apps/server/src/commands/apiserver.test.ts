@@ -115,6 +115,23 @@ describe("loopscope apiserver", () => {
     expect(out).toContain("embedded API server stopped");
   });
 
+  it("prints an export line a shell reads back whole, for a --kubeconfig path with spaces", async () => {
+    const kubeconfig = join(dir, "My Configs", "kube config.yaml");
+    await mkdir(join(dir, "My Configs"), { recursive: true });
+    const p = startApiserver(["--kubeconfig", kubeconfig]);
+    try {
+      await p.ready;
+      const line = /^export KUBECONFIG=.*$/m.exec(p.out())![0];
+      const read = await new Promise<string>((resolve) =>
+        execFile("sh", ["-c", `${line}; printf %s "$KUBECONFIG"`], (_e, stdout) => resolve(stdout)),
+      );
+      expect(read).toBe(kubeconfig);
+    } finally {
+      p.child.kill("SIGINT");
+      await p.exited;
+    }
+  });
+
   it("writes its default kubeconfig in a fresh private folder, never at a path planted before", async () => {
     // The path it used to write, in a temp folder of this test's own: a link planted there
     // pointed the write at another file.

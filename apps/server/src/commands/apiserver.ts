@@ -6,6 +6,7 @@
  */
 import { resolve } from "node:path";
 import type { ApiServerOptions } from "@loopscope/apiserver";
+import { shellWord } from "../cli/shell-word.ts";
 import { writeKubeconfigFile } from "../up/kubeconfig-file.ts";
 
 export const usage = `usage: loopscope apiserver [--port N] [--kubeconfig PATH] [--ready-delay MS]
@@ -103,7 +104,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stdout.write(
     `embedded API server listening on ${server.url} (Foos, Deployments, Namespaces, Events, Leases, access reviews; the simulated cluster's ReplicaSets, Pods and node, read-only)\n` +
       `kubeconfig written to ${path}; in another shell:\n\n` +
-      `export KUBECONFIG=${path}\n\n` +
+      `export KUBECONFIG=${shellWord(path)}\n\n` +
       `then e.g. kubectl apply -f public/manifests/example-foo.yaml. Ctrl-C stops.\n`,
   );
   await new Promise<void>((done) => {

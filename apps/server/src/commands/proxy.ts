@@ -15,6 +15,7 @@ import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-li
 import { corePrimaryHint } from "../proxy/primary-hint.ts";
 import { startProxyRun } from "../proxy/start-proxy.ts";
 import { reachabilityLine } from "../session/reachability-line.ts";
+import { shellWord } from "../cli/shell-word.ts";
 import { DEFAULT_PASS_GAP_MS } from "../proxy/wire-tracer.ts";
 
 export const usage = `usage: loopscope proxy [options]
@@ -114,9 +115,9 @@ export async function run(argv: string[]): Promise<number> {
       `proxy      ${r.proxy.server.url} → ${r.server}`,
       `recording  ${shown(r.recordingPath)}`,
       `# your controller (through the proxy):`,
-      `export KUBECONFIG=${r.controllerKubeconfig}`,
+      `export KUBECONFIG=${shellWord(r.controllerKubeconfig)}`,
       `# kubectl, straight to the cluster (kubectl through the proxy works too, unrecorded):`,
-      `KUBECONFIG=${r.kubectlKubeconfig} kubectl get foos`,
+      `KUBECONFIG=${shellWord(r.kubectlKubeconfig)} kubectl get foos`,
     ].join("\n") + "\n",
   );
   err(

@@ -8,6 +8,7 @@ import { isLoopbackHost } from "../http/security.ts";
 import { PortTakenError } from "../dashboard/dashboard-server.ts";
 import { NotARecordingError } from "../hub/recording.ts";
 import { RecordingInUseError } from "../hub/recording-lock.ts";
+import { shellWord } from "../cli/shell-word.ts";
 import { ClusterError } from "../session/session.ts";
 import { checkingLine } from "../session/checking-line.ts";
 import { flagsOrExit } from "../cli/args.ts";
@@ -98,8 +99,10 @@ export async function run(argv: string[]): Promise<number> {
     `recording  ${shown(live.recordingPath)}`,
     // A whole line to paste into another shell (the README says "an export KUBECONFIG=… line").
     // With --context, kubectl needs it too: the file's current context may be another cluster.
-    `export KUBECONFIG=${live.kubeconfigPath}` +
-      (flags.context ? `; alias kubectl='kubectl --context ${flags.context}'` : ""),
+    `export KUBECONFIG=${shellWord(live.kubeconfigPath)}` +
+      (flags.context
+        ? `; alias kubectl=${shellWord(`kubectl --context ${shellWord(flags.context)}`)}`
+        : ""),
   ];
   process.stdout.write(out.join("\n") + "\n");
   const local = shareWarning(flags);

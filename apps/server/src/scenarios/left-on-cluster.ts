@@ -5,6 +5,7 @@
  */
 import { delimiter } from "node:path";
 import type { MadeObject } from "./kube-client.ts";
+import { shellWord } from "../cli/shell-word.ts";
 
 export function leftOnClusterLine(
   left: readonly MadeObject[],
@@ -33,9 +34,4 @@ export function leftOnClusterLine(
   const what = left.map((o) => `${o.kind} ${o.namespace}/${o.name}`).join(", ");
   const owned = left.some((o) => o.kind === "foo") ? " (a Foo's Deployment goes with it)" : "";
   return `left on the cluster: ${what}; to remove${owned}: ${commands.join(" && ")}`;
-}
-
-/** `s` as one word for a POSIX shell: as is when plain, else single-quoted. */
-function shellWord(s: string): string {
-  return /^[\w./:@+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }

@@ -78,4 +78,12 @@ describe("one writer per recording", () => {
     await release();
     await expect(readFile(`${record}.lock`, "utf8")).rejects.toThrow(/ENOENT/);
   });
+
+  it("locks no device (`--record /dev/full`) and refuses no run where no lock can be written", async () => {
+    const release = await lockRecording("/dev/null");
+    await expect(readFile("/dev/null.lock")).rejects.toThrow(/ENOENT/);
+    await release();
+    const release2 = await lockRecording(join(dir, "no-such-folder", "run.jsonl"));
+    await release2();
+  });
 });

@@ -4,7 +4,7 @@
  * one controller's). The writer holds `FILE.lock`, holding its pid, until it stops; a lock whose
  * process is gone (a crash, kill -9) is taken over.
  */
-import { open, readFile, unlink } from "node:fs/promises";
+import { open, readFile, stat, unlink } from "node:fs/promises";
 
 /** `--record FILE` names a recording another live loopscope is writing. */
 export class RecordingInUseError extends Error {
@@ -18,8 +18,16 @@ export class RecordingInUseError extends Error {
   }
 }
 
-/** Takes FILE's lock; resolves to its release. */
+const UNLOCKED = async (): Promise<void> => {};
+
+/**
+ * Takes FILE's lock; resolves to its release. A device or pipe (`--record /dev/full`) is not a
+ * recording two runs could share, and a folder where no lock can be written (read-only, /dev for
+ * a user) is no reason to refuse the run: neither is locked.
+ */
 export async function lockRecording(path: string): Promise<() => Promise<void>> {
+  const kind = await stat(path).catch(() => undefined);
+  if (kind && !kind.isFile()) return UNLOCKED;
   const lock = `${path}.lock`;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -28,7 +36,9 @@ export async function lockRecording(path: string): Promise<() => Promise<void>> 
       await fh.close();
       return () => unlink(lock).catch(() => {});
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST") return UNLOCKED;
+      if (attempt > 0) throw err;
     }
     const pid = Number((await readFile(lock, "utf8").catch(() => "")).trim());
     if (Number.isInteger(pid) && pid > 0 && alive(pid)) throw new RecordingInUseError(path, pid);

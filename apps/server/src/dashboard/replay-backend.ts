@@ -37,6 +37,8 @@ export interface LoadedTrace {
   diagnosticCount: number;
   /** A JSONL file's header, when it has one: a download of the trace carries it as it came. */
   header?: TraceHeader;
+  /** The first event's time (µs): when a log without a header began. */
+  firstTs?: number;
   /**
    * A plain klog file's lines, read back from it: its events are held without them (`raw`),
    * which was ~40 % of what the hub held per event. Undefined for JSONL, gzip files and pipes.
@@ -56,9 +58,11 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   // A plain file's klog lines are read back from it later; a pipe gives its bytes once, and a
   // gzip or UTF-16 file's bytes are not the text's, so their events keep their lines.
   const marks = input.readBack ? new LineMarks() : undefined;
+  let firstTs: number | undefined;
   const take = (e: TraceEvent) => {
     // A klog event's `raw` is its whole line (numbered `line`): the file keeps it.
     if (marks !== undefined && reader.format === "klog") e.raw = undefined;
+    firstTs ??= e.ts;
     hub.push(renumber(e));
   };
   // A million events take seconds before the dashboard's URL can be printed: say how far it got.
@@ -97,6 +101,7 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
     diagnostics: reader.diagnostics,
     diagnosticCount: reader.diagnosticCount,
     header: reader.header,
+    ...(firstTs !== undefined && { firstTs }),
     lines,
   };
 }
@@ -186,10 +191,15 @@ export function replayBackend(
       scenarios: [],
       lessons: { hotLoopBug: false, idempotentStatus: false },
     }),
-    // The file's own header, where it has one: its `created`, its scenario, its cluster.
+    // The file's own header, where it has one: its `created`, its scenario, its cluster. A log
+    // without one was created when its first line was written, not when it was replayed.
     traceMeta: () => ({
       source: loaded.header?.source ?? `replay:${name}`,
-      created: loaded.header?.created ?? new Date().toISOString(),
+      created:
+        loaded.header?.created ??
+        new Date(
+          loaded.firstTs !== undefined ? Math.floor(loaded.firstTs / 1000) : Date.now(),
+        ).toISOString(),
       extra: loaded.header?.extra,
     }),
     lines: loaded.lines,

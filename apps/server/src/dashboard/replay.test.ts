@@ -237,6 +237,18 @@ describe("replay", () => {
     await client.close();
   });
 
+  it("gives a klog log's download the log's start as its created, not the replay's time", async () => {
+    const file = join(REPO_ROOT, "public", "traces", "create-foo.klog.log");
+    const { client } = await serve(file);
+    const res = await fetch(new URL(API.trace, server!.url), {
+      headers: { [TOKEN_HEADER]: server!.tokens.owner },
+    });
+    const [header, first] = (await res.text()).split("\n", 2);
+    const created = Date.parse((JSON.parse(header!) as { created: string }).created);
+    expect(created).toBe(Math.floor((JSON.parse(first!) as { ts: number }).ts / 1000));
+    await client.close();
+  });
+
   it("loads a recording that has its header and no events yet", async () => {
     const file = join(dir, "fresh.jsonl");
     await writeFile(file, '{"loopscope":"trace","version":1,"source":"live"}\n');

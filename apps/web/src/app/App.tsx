@@ -162,9 +162,12 @@ export function App() {
   useEffect(() => {
     const pickFirst = () => {
       const { selectedKeys, pickFooFromRow } = view.get();
-      if (pickFooFromRow !== undefined) {
-        const next = session.store.scenarioKeyFrom(pickFooFromRow);
-        if (next) view.set({ selectedKeys: [next], pickFooFromRow: undefined });
+      // A scenario's Foo once its note comes; the selection stays meanwhile (a scenario refused
+      // before its first note leaves the page as it was).
+      const next =
+        pickFooFromRow === undefined ? undefined : session.store.scenarioKeyFrom(pickFooFromRow);
+      if (next) {
+        view.set({ selectedKeys: [next], pickFooFromRow: undefined });
         return;
       }
       if (selectedKeys.length > 0) return;
@@ -266,9 +269,7 @@ export function App() {
               cluster={conn.cluster}
               connected={conn.status === "open"}
               foos={cluster}
-              onScenarioStart={() =>
-                view.set({ selectedKeys: [], pickFooFromRow: session.store.length })
-              }
+              onScenarioStart={() => view.set({ pickFooFromRow: session.store.length })}
             />
           ))}
         <span className="spacer" />

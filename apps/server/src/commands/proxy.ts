@@ -4,10 +4,9 @@
  * Stdout carries only what a user copies (the URLs, the KUBECONFIG lines, the recording's path);
  * progress goes to stderr.
  */
-import { relative, resolve } from "node:path";
-import { KubeConfig } from "@kubernetes/client-node";
+import { delimiter, relative, resolve } from "node:path";
 import { flagsOrExit, intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
-import { DEFAULT_PORT, recordFlag } from "../up/flags.ts";
+import { DEFAULT_PORT, defaultKubeconfig, recordFlag } from "../up/flags.ts";
 import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { untilSignal } from "../up/signals.ts";
@@ -26,8 +25,10 @@ export KUBECONFIG=… line; run the controller with it. Every request is forward
 watch events the controller receives and the writes it makes are recorded to runs/<time>.jsonl and
 drawn live in the dashboard, passes inferred from them (docs/proxy.md). Ctrl-C stops.
 
-  --kubeconfig FILE      front this cluster, with this kubeconfig's credentials
-  --context NAME         the kubeconfig's context (default: its current context)
+  --kubeconfig FILE      front this cluster, with this kubeconfig's credentials (FILE may be a
+                         list, a:b, as $KUBECONFIG is)
+  --context NAME         the kubeconfig's context (default: its current context; alone:
+                         $KUBECONFIG or ~/.kube/config)
   --port N               the proxy's port on 127.0.0.1 (default: any free port)
   --dashboard-port N     the dashboard's port (default ${DEFAULT_PORT}; 0 = any free port)
   --for GROUP/KIND       the controller's primary objects, e.g. samplecontroller.k8s.io/Foo or
@@ -61,8 +62,6 @@ export function parseProxyFlags(argv: string[]): ProxyFlags | "help" {
   });
   if (values.help) return "help";
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  if (values.context !== undefined && values.kubeconfig === undefined)
-    throw new UsageError("--context needs --kubeconfig");
   const primaries = (values.for ?? []).map((gk) => {
     // "group/Kind", or "Kind" for the core group; kinds are capitalized, groups are not.
     const m = /^(?:([a-z0-9]([-a-z0-9.]*[a-z0-9])?)\/)?([A-Z][A-Za-z0-9]*)$/.exec(gk);
@@ -70,7 +69,8 @@ export function parseProxyFlags(argv: string[]): ProxyFlags | "help" {
     return gk;
   });
   return {
-    kubeconfig: values.kubeconfig,
+    // --context alone means the usual kubeconfig ($KUBECONFIG's files, else ~/.kube/config), as for `up`.
+    kubeconfig: values.kubeconfig ?? (values.context ? defaultKubeconfig() : undefined),
     context: values.context,
     port: intFlag("port", values.port, 0, 65535) ?? 0,
     dashboardPort: intFlag("dashboard-port", values["dashboard-port"], 0, 65535) ?? DEFAULT_PORT,
@@ -79,6 +79,21 @@ export function parseProxyFlags(argv: string[]): ProxyFlags | "help" {
     open: values.open === true,
     noBuild: values["no-build"] === true,
   };
+}
+
+/** kubectl straight to the cluster the proxy fronts: its context, which need not be current. */
+export function kubectlGetFoos(kubeconfig: string, context: string | undefined): string {
+  const ctx = context !== undefined ? ` --context ${shellWord(context)}` : "";
+  return `KUBECONFIG=${shellWord(kubeconfig)} kubectl${ctx} get foos`;
+}
+
+/** Each file of a kubeconfig list made absolute: the printed kubectl line works from anywhere. */
+function resolvedList(files: string): string {
+  return files
+    .split(delimiter)
+    .filter((f) => f !== "")
+    .map((f) => resolve(f))
+    .join(delimiter);
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -96,7 +111,7 @@ export async function run(argv: string[]): Promise<number> {
   // A failure to start (port taken, kubeconfig unreadable) reaches main: one line, exit 1.
   const r = await startProxyRun({
     upstream: flags.kubeconfig
-      ? { kind: "kubeconfig", path: resolve(flags.kubeconfig), context: flags.context }
+      ? { kind: "kubeconfig", path: resolvedList(flags.kubeconfig), context: flags.context }
       : { kind: "embedded" },
     port: flags.port,
     dashboardPort: flags.dashboardPort,
@@ -117,7 +132,7 @@ export async function run(argv: string[]): Promise<number> {
       `# your controller (through the proxy):`,
       `export KUBECONFIG=${shellWord(r.controllerKubeconfig)}`,
       `# kubectl, straight to the cluster (kubectl through the proxy works too, unrecorded):`,
-      `KUBECONFIG=${shellWord(r.kubectlKubeconfig)} kubectl get foos`,
+      kubectlGetFoos(r.kubectlKubeconfig, flags.context),
     ].join("\n") + "\n",
   );
   err(
@@ -126,8 +141,7 @@ export async function run(argv: string[]): Promise<number> {
       : `waiting for the controller's first status write to learn its primary kind (or pass --for); passes end ${DEFAULT_PASS_GAP_MS} ms after their last read or write at the latest; Ctrl-C to stop`,
   );
   // A kind without its group is the core group's: said at once when the cluster has none such.
-  const cluster = new KubeConfig();
-  cluster.loadFromFile(r.kubectlKubeconfig);
+  const cluster = r.upstreamConfig;
   for (const p of flags.primaries.filter((p) => !p.includes("/"))) {
     const hint = await corePrimaryHint(cluster, p);
     if (hint !== undefined) err(`warning: ${hint}`);

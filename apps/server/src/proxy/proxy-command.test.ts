@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Analyzer, readTraceText } from "@loopscope/trace";
 import { REPO_ROOT } from "../up/web-build.ts";
+import { kubectlGetFoos, parseProxyFlags } from "../commands/proxy.ts";
 
 const BIN = join(REPO_ROOT, "apps", "server", "bin", "loopscope.mjs");
 const MANIFEST = join(REPO_ROOT, "public", "manifests", "example-foo.yaml");
@@ -116,6 +117,26 @@ describe("loopscope proxy (the command)", () => {
     });
     const { stdout } = await run(process.execPath, [BIN, "proxy", "--help"]);
     expect(stdout).toContain("usage: loopscope proxy");
+  });
+
+  it("takes --context alone as $KUBECONFIG's context, and prints kubectl for that context", () => {
+    const saved = process.env.KUBECONFIG;
+    process.env.KUBECONFIG = "/k/a:/k/b";
+    try {
+      expect(parseProxyFlags(["--context", "kind-b"])).toMatchObject({
+        kubeconfig: "/k/a:/k/b",
+        context: "kind-b",
+      });
+    } finally {
+      if (saved === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = saved;
+    }
+    expect(kubectlGetFoos("/k/a:/k/b", "kind-b")).toBe(
+      "KUBECONFIG=/k/a:/k/b kubectl --context kind-b get foos",
+    );
+    expect(kubectlGetFoos("/k/my config", undefined)).toBe(
+      "KUBECONFIG='/k/my config' kubectl get foos",
+    );
   });
 
   it("names its own flag when the dashboard's port is taken", { timeout: 60_000 }, async () => {

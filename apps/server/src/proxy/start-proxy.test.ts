@@ -4,9 +4,9 @@
  * cluster directly — the Foo they create is someone else's change, traced as the controller sees it.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startApiServer } from "@loopscope/apiserver";
 import {
@@ -103,6 +103,45 @@ describe("startProxyRun", () => {
       expect(res.status).toBe(503);
     } finally {
       page.cut();
+    }
+  });
+
+  it("fronts the context it is given of a kubeconfig list ($KUBECONFIG=a:b), merged as kubectl merges it", async () => {
+    dir = await mkdtemp(join(tmpdir(), "loopscope-proxy-run-"));
+    const api = await startApiServer();
+    try {
+      const path = join(dir, "kubeconfig");
+      await api.writeKubeconfig(path);
+      const ours = /current-context: (.*)/.exec(await readFile(path, "utf8"))![1]!.trim();
+      // The first file names another cluster, and is current: --context picks ours from the second.
+      const other = join(dir, "other");
+      await writeFile(
+        other,
+        [
+          "apiVersion: v1",
+          "kind: Config",
+          "clusters: [{ name: gone, cluster: { server: 'http://127.0.0.1:9' } }]",
+          "users: [{ name: gone, user: {} }]",
+          "contexts: [{ name: gone, context: { cluster: gone, user: gone } }]",
+          "current-context: gone",
+        ].join("\n"),
+      );
+      run = await startProxyRun({
+        upstream: { kind: "kubeconfig", path: `${other}${delimiter}${path}`, context: ours },
+        port: 0,
+        dashboardPort: 0,
+        webRoot: dir,
+        runsDir: join(dir, "runs"),
+        primaries: [],
+      });
+      expect(run.upstreamConfig.getCurrentContext()).toBe(ours);
+      expect(run.server).toBe(api.url);
+      const version = await fetch(`${run.proxy.server.url}/version`);
+      expect(version.status).toBe(200);
+    } finally {
+      await run?.stop();
+      run = undefined;
+      await api.stop();
     }
   });
 

@@ -18,6 +18,7 @@ import type { RecordingMeta } from "../hub/codec.ts";
 import { RunsFolder } from "../recorded-runs/runs-folder.ts";
 import { startDashboardServer, type DashboardServer } from "../dashboard/dashboard-server.ts";
 import { shownServer } from "../session/shown-server.ts";
+import { loadKubeconfig } from "../session/kubeconfig-files.ts";
 import {
   ClusterReachabilityMonitor,
   type ReachabilityListener,
@@ -53,8 +54,10 @@ export interface ProxyRun {
   recordingPath: string;
   /** For the controller under test: the proxy. */
   controllerKubeconfig: string;
-  /** For kubectl, straight to the cluster: the embedded server's (or the one given). */
+  /** For kubectl, straight to the cluster: the embedded server's (or the one given, maybe a list). */
   kubectlKubeconfig: string;
+  /** The upstream cluster's kubeconfig, the context it fronts made current. */
+  upstreamConfig: KubeConfig;
   /** The upstream API server as shown to users (no credentials). */
   server: string;
   stop(): Promise<void>;
@@ -68,7 +71,7 @@ export async function startProxyRun(o: ProxyRunOptions): Promise<ProxyRun> {
   let recordingPath = "";
   let hub: TraceHub | undefined;
   try {
-    const upstream = new KubeConfig();
+    let upstream = new KubeConfig();
     let apiserver: ApiServer | undefined;
     let kubectlKubeconfig: string;
     if (o.upstream.kind === "embedded") {
@@ -80,20 +83,8 @@ export async function startProxyRun(o: ProxyRunOptions): Promise<ProxyRun> {
       cleanup.push(() => file.remove());
       kubectlKubeconfig = file.path;
     } else {
-      const { path, context } = o.upstream;
-      try {
-        upstream.loadFromFile(path);
-      } catch (e) {
-        throw new Error(`cannot read kubeconfig ${path}: ${(e as Error).message.split("\n")[0]}`);
-      }
-      if (context) {
-        if (!upstream.contexts.some((c) => c.name === context))
-          throw new Error(`kubeconfig ${path} has no context "${context}"`);
-        upstream.setCurrentContext(context);
-      }
-      if (!upstream.getCurrentCluster())
-        throw new Error(`kubeconfig ${path} names no current cluster`);
-      kubectlKubeconfig = path;
+      upstream = loadKubeconfig(o.upstream.path, o.upstream.context);
+      kubectlKubeconfig = o.upstream.path;
     }
     const runs = new RunsFolder(o.runsDir);
     recordingPath = o.record ?? (await runs.newRecordingPath());
@@ -161,6 +152,7 @@ export async function startProxyRun(o: ProxyRunOptions): Promise<ProxyRun> {
       recordingPath,
       controllerKubeconfig: controllerFile.path,
       kubectlKubeconfig,
+      upstreamConfig: upstream,
       server,
       stop: () => (stopping ??= unwind()),
     };

@@ -17,7 +17,6 @@
  *   events link to their watch event by that seq (`causeSeq`), else by the event's 1-based ordinal
  *   in this session's stream.
  */
-import { delimiter } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { startEmbeddedApiServer, type ApiServer, type ApiServerOptions } from "./embedded.ts";
 import {
@@ -30,7 +29,7 @@ import {
 } from "@loopscope/controller";
 import { ClusterError, checkCluster } from "./cluster-check.ts";
 import { shownServer } from "./shown-server.ts";
-import { allowPlainHttp } from "./plain-http.ts";
+import { loadKubeconfig } from "./kubeconfig-files.ts";
 
 export { ClusterError } from "./cluster-check.ts";
 
@@ -87,7 +86,7 @@ export interface Session {
 
 export async function startSession(opts: SessionOptions): Promise<Session> {
   let apiserver: ApiServer | undefined;
-  const kubeConfig = new KubeConfig();
+  let kubeConfig = new KubeConfig();
   let clusterName: string;
   let changedCluster: string[] = [];
   if (opts.cluster.kind === "embedded") {
@@ -96,52 +95,11 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     clusterName = "embedded";
   } else {
     try {
-      // A list of files, as $KUBECONFIG may be, is merged as kubectl merges it: the first file
-      // that sets a current-context wins.
-      const [first = "", ...more] = opts.cluster.path.split(delimiter).filter((f) => f !== "");
-      kubeConfig.loadFromFile(first);
-      for (const file of more) {
-        const next = new KubeConfig();
-        next.loadFromFile(file);
-        // kubectl keeps the first definition of a name; client-node would throw on the second.
-        const known = (list: { name: string }[], name: string) => list.some((x) => x.name === name);
-        next.clusters = next.clusters.filter((c) => !known(kubeConfig.clusters, c.name));
-        next.users = next.users.filter((u) => !known(kubeConfig.users, u.name));
-        next.contexts = next.contexts.filter((c) => !known(kubeConfig.contexts, c.name));
-        kubeConfig.mergeConfig(next, kubeConfig.getCurrentContext() !== "");
-      }
+      kubeConfig = loadKubeconfig(opts.cluster.path, opts.cluster.context);
     } catch (err) {
-      throw new ClusterError(
-        `cannot read kubeconfig ${opts.cluster.path}: ${(err as Error).message.split("\n")[0]}`,
-      );
-    }
-    allowPlainHttp(kubeConfig);
-    if (opts.cluster.context) {
-      const names = kubeConfig.getContexts().map((c) => c.name);
-      if (!names.includes(opts.cluster.context)) {
-        throw new ClusterError(
-          `context "${opts.cluster.context}" not found in ${opts.cluster.path} (contexts: ${names.join(", ") || "none"})`,
-        );
-      }
-      kubeConfig.setCurrentContext(opts.cluster.context);
+      throw new ClusterError((err as Error).message);
     }
     const current = kubeConfig.getCurrentContext();
-    if (!current) {
-      // client-node would only say "No active cluster!" on the first call.
-      const names = kubeConfig.getContexts().map((c) => c.name);
-      throw new ClusterError(
-        names.length > 0
-          ? `the kubeconfig ${opts.cluster.path} sets no current-context; pass --context NAME (its contexts: ${names.join(", ")})`
-          : `the kubeconfig ${opts.cluster.path} sets no current-context and has no contexts`,
-      );
-    }
-    if (!kubeConfig.getContextObject(current)) {
-      // As kubectl says it; client-node would only say "No active cluster!" on the first call.
-      const names = kubeConfig.getContexts().map((c) => c.name);
-      throw new ClusterError(
-        `current-context "${current}" of ${opts.cluster.path} is not one of its contexts (${names.join(", ") || "none"}): pass --context NAME`,
-      );
-    }
     clusterName = current;
     const server = shownServer(kubeConfig.getCurrentCluster()?.server);
     opts.onChecking?.(server ?? "(no server in kubeconfig)", clusterName);

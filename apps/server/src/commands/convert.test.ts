@@ -124,6 +124,19 @@ describe("loopscope convert", () => {
     });
   });
 
+  it("jsonl → chrome → jsonl keeps the header: created, scenario, cluster and the rest", async () => {
+    const chrome = join(dir, "trace.json");
+    const back = join(dir, "back.jsonl");
+    expect(await run([JSONL, "--to", "chrome", "-o", chrome])).toBe(0);
+    expect(await run([chrome, "--to", "jsonl", "-o", back])).toBe(0);
+    const header = JSON.parse(readFileSync(JSONL, "utf8").split("\n")[0]) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(header)).toEqual(expect.arrayContaining(["created", "scenario", "cluster"]));
+    expect(JSON.parse(readFileSync(back, "utf8").split("\n")[0])).toEqual(header);
+  });
+
   it("writes gzip when OUT ends in .gz", async () => {
     const out = join(dir, "trace.json.gz");
     expect(await run([JSONL, "--to", "chrome", "-o", out])).toBe(0);

@@ -121,7 +121,10 @@ interface EventSource {
   format(): string | undefined;
   /** Why the input is not a trace ("is empty", "has no …"), to follow its name; else undefined. */
   notATrace(): string | undefined;
-  /** A loopscope JSONL input's header, once its first line is read; else undefined. */
+  /**
+   * A loopscope JSONL input's header once its first line is read, or the one a Chrome input
+   * carries (written from a JSONL trace); else undefined.
+   */
   header(): TraceHeader | undefined;
 }
 
@@ -138,7 +141,7 @@ function chromeSource(): EventSource {
         : r.events === 0
           ? `has ${r.records} Chrome trace events but no loopscope events among them (only files written by --to chrome can be read back)`
           : undefined,
-    header: () => undefined,
+    header: () => r.header,
   };
 }
 
@@ -207,21 +210,30 @@ export async function run(argv: string[]): Promise<number> {
       summary: () => count(n, "event"),
     };
   } else {
-    const writer =
-      flags.to === "chrome"
-        ? new ChromeTraceWriter(out.push, { source })
-        : new OtlpTraceWriter(out.push, {
-            source,
-            ...(flags.service ? { serviceName: flags.service } : {}),
-          });
-    const pipe = new ExportPipeline(writer);
+    // Made with the first event, as the JSONL header is: a Chrome file carries a JSONL input's
+    // header (its `created`, `scenario`, `cluster`), and reading it back gives it again.
+    let made: { writer: ChromeTraceWriter | OtlpTraceWriter; pipe: ExportPipeline } | undefined;
+    const make = () => {
+      if (made) return made;
+      const header = reader?.header();
+      const writer =
+        flags.to === "chrome"
+          ? new ChromeTraceWriter(out.push, { source, ...(header ? { header } : {}) })
+          : new OtlpTraceWriter(out.push, {
+              source,
+              ...(flags.service ? { serviceName: flags.service } : {}),
+            });
+      return (made = { writer, pipe: new ExportPipeline(writer) });
+    };
     sink = {
-      push: (e) => pipe.push(e),
-      end: () => pipe.end(),
-      summary: () =>
-        writer instanceof ChromeTraceWriter
+      push: (e) => make().pipe.push(e),
+      end: () => make().pipe.end(),
+      summary: () => {
+        const { writer } = make();
+        return writer instanceof ChromeTraceWriter
           ? `${count(writer.counts.passes, "pass", "passes")}, ${count(writer.counts.flows, "arrow")}, ${count(writer.counts.records, "trace event")}`
-          : `${count(writer.counts.spans, "span")}, ${count(writer.counts.spanEvents, "span event")}, ${count(writer.counts.links, "link")}`,
+          : `${count(writer.counts.spans, "span")}, ${count(writer.counts.spanEvents, "span event")}, ${count(writer.counts.links, "link")}`;
+      },
     };
   }
 

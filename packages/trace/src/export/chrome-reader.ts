@@ -10,6 +10,8 @@
  *   parsed whole at `end()`.
  * - Never throws on input: a broken line or record becomes a diagnostic with its line number
  *   (or its index in `traceEvents` when the file is parsed whole), and the rest still loads.
+ * - The header of the JSONL trace the file was made from (`otherData.header`, see the writer) is
+ *   `header` once the document's first line — or, parsed whole, the document — is read.
  * - Events come out in file order with `seq` kept while it increases, shifted from where it does
  *   not (the original then in `extra.fileSeq`), causeSeqs followed — the JSONL reader's rule
  *   (reader/file-seqs.ts).
@@ -18,6 +20,7 @@ import type { TraceEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
 import { LineSplitter } from "../lines/splitter.ts";
 import { decodeEvent } from "../jsonl/decode-event.ts";
+import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.ts";
 import { FileSeqs } from "../reader/file-seqs.ts";
 import { chromeEventProblem } from "./chrome-format.ts";
 
@@ -41,6 +44,8 @@ export class ChromeTraceReader {
   events = 0;
   /** Trace events (of any phase) looked at. */
   records = 0;
+  /** The header of the JSONL trace the file was written from, when it carries one. */
+  header: TraceHeader | undefined;
 
   private readonly splitter = new LineSplitter();
   private mode: "unknown" | "lines" | "whole" = "unknown";
@@ -78,6 +83,7 @@ export class ChromeTraceReader {
       // Our header: `{...,"traceEvents":[` with the array left open at the end of the line.
       if (t.startsWith("{") && /"traceEvents"\s*:\s*\[$/.test(t)) {
         this.mode = "lines";
+        this.takeHeader(parseOpening(t));
         return;
       }
       this.mode = "whole";
@@ -112,6 +118,7 @@ export class ChromeTraceReader {
       this.diagnose(1, 'no "traceEvents" array');
       return;
     }
+    this.takeHeader(doc);
     // Without line structure, the index in traceEvents (1-based) stands in for the line.
     list.forEach((rec, i) => this.record(rec, i + 1));
   }
@@ -137,7 +144,23 @@ export class ChromeTraceReader {
     this.out.push(e);
   }
 
+  /** The header in the document's `otherData`, if any (`doc`: the document, or its opening). */
+  private takeHeader(doc: unknown): void {
+    const other = (doc as { otherData?: { header?: unknown } } | null)?.otherData;
+    const h = typeof other === "object" && other !== null ? other.header : undefined;
+    if (isHeaderRecord(h)) this.header = decodeHeader(h);
+  }
+
   private diagnose(line: number, message: string): void {
     if (this.diagnostics.length < 1000) this.diagnostics.push({ line, message, level: "error" });
+  }
+}
+
+/** Our document's first line, `{"otherData":{…},"traceEvents":[`, closed and parsed; else undefined. */
+function parseOpening(line: string): unknown {
+  try {
+    return JSON.parse(line + "]}");
+  } catch {
+    return undefined;
   }
 }

@@ -17,10 +17,14 @@
  *   a chain is its own zero-length X slice (cat "flow") at the event's time on the event's lane.
  *
  * Output: the JSON Object Format — `otherData`, then `traceEvents` — one trace event per line
- * (so it can be read back line by line), each starting with `ph` and `ts`. Memory: the Foo→pid table plus a bounded map of recent linkable events.
+ * (so it can be read back line by line), each starting with `ph` and `ts`. `otherData.header` is
+ * the header of the JSONL trace the events came from (its `created`, `scenario`, `cluster`, …),
+ * as its line 1 holds it: the format's place for metadata, which viewers show or ignore, and the
+ * reader gives it back. Memory: the Foo→pid table plus a bounded map of recent linkable events.
  */
 import { STAGES, type TraceEvent } from "../event.ts";
 import type { Pass, Trigger } from "../analysis/model.ts";
+import { headerRecord, type TraceHeader } from "../jsonl/format.ts";
 import type { ChromeEvent } from "./chrome-format.ts";
 import { BoundedMap } from "./bounded-map.ts";
 
@@ -50,6 +54,8 @@ interface Spot {
 export interface ChromeWriterOptions {
   /** Shown in `otherData` (the input file, "live", …). */
   source?: string;
+  /** The input's JSONL header, carried in `otherData.header` (a klog log has none). */
+  header?: TraceHeader;
 }
 
 export class ChromeTraceWriter {
@@ -73,6 +79,7 @@ export class ChromeTraceWriter {
       producer: "loopscope",
       format: CHROME_FORMAT_TAG,
       ...(opts.source ? { source: opts.source } : {}),
+      ...(opts.header ? { header: headerRecord(opts.header) } : {}),
     };
     // No displayTimeUnit: some Perfetto versions read it as the unit of `ts`, which is µs.
     write(`{"otherData":${JSON.stringify(otherData)},"traceEvents":[\n`);

@@ -7,6 +7,7 @@ import { ExportPipeline } from "./export-pipeline.ts";
 import { fixtureTrace } from "./fixture-trace.test-util.ts";
 import { readFileSync } from "node:fs";
 import { readTraceText } from "../reader/read-trace.ts";
+import type { TraceHeader } from "../jsonl/format.ts";
 
 function toChrome(events: TraceEvent[]): { text: string; writer: ChromeTraceWriter } {
   const chunks: string[] = [];
@@ -178,6 +179,34 @@ describe("Chrome trace export", () => {
     const { events: back, reader } = readBack(JSON.stringify(doc), 1000);
     expect(reader.diagnostics).toEqual([]);
     expect(back).toEqual(events);
+  });
+
+  it("carries the JSONL header in otherData and reads it back, streamed or parsed whole", () => {
+    const header: TraceHeader = {
+      loopscope: "trace",
+      version: 1,
+      created: "2026-12-02T09:46:52.317Z",
+      source: "live",
+      extra: { scenario: "create-foo", cluster: "embedded" },
+    };
+    const chunks: string[] = [];
+    const pipe = new ExportPipeline(new ChromeTraceWriter((c) => chunks.push(c), { header }));
+    pipe.pushAll(events);
+    pipe.end();
+    const withHeader = chunks.join("");
+    const written = JSON.parse(withHeader) as { otherData: { header: unknown } };
+    expect(written.otherData.header).toEqual({
+      loopscope: "trace",
+      version: 1,
+      created: "2026-12-02T09:46:52.317Z",
+      source: "live",
+      scenario: "create-foo",
+      cluster: "embedded",
+    });
+    expect(readBack(withHeader, 7).reader.header).toEqual(header);
+    expect(readBack(JSON.stringify(written), 1000).reader.header).toEqual(header);
+    // A file written without one (from a klog log) has none.
+    expect(readBack(text, 7).reader.header).toBeUndefined();
   });
 
   it("reports a broken line by number and still loads the rest", () => {

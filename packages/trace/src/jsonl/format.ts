@@ -31,12 +31,19 @@ const HEADER_FIELDS = new Set(["loopscope", "version", "created", "source"]);
 export function encodeHeader(
   h: Omit<TraceHeader, "loopscope" | "version"> & Partial<TraceHeader> = {},
 ): string {
+  return JSON.stringify(headerRecord(h)) + "\n";
+}
+
+/** The header as the JSON object of line 1 (`extra` flattened back to top level). */
+export function headerRecord(
+  h: Omit<TraceHeader, "loopscope" | "version"> & Partial<TraceHeader> = {},
+): Record<string, unknown> {
   const { extra, ...known } = h;
   const out: Record<string, unknown> = { loopscope: "trace", version: TRACE_FORMAT_VERSION };
   for (const [k, v] of Object.entries(known))
     if (k !== "loopscope" && k !== "version" && v !== undefined) out[k] = v;
   if (extra) for (const [k, v] of Object.entries(extra)) if (!(k in out)) out[k] = v;
-  return JSON.stringify(out) + "\n";
+  return out;
 }
 
 /** One event as one line, "\n" included. `extra` is flattened back to top level. */

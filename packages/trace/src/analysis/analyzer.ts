@@ -197,6 +197,14 @@ export class Analyzer {
     return this.states.get(key)?.rowCount ?? 0;
   }
 
+  /**
+   * How many lives the key's Foo has had so far: 1 from its first stage event, one more each time
+   * it was created again under its name (see newLife); 0 for a key with none.
+   */
+  lives(key: string): number {
+    return this.states.get(key)?.lives ?? 0;
+  }
+
   /** End (µs) of the key's pass `index`; undefined while it is open or if there is none. */
   passEnd(key: string, index: number): number | undefined {
     const st = this.states.get(key);
@@ -548,6 +556,7 @@ export class Analyzer {
    * no longer count; its writes can no longer be echoed (their object is gone).
    */
   private newLife(st: KeyState, ts: number): void {
+    st.lives++;
     st.resetCounts(ts);
     for (const w of st.unsettled.values()) this.settleNoop(st, w);
     st.echoes.length = 0; // (a key with none shares one empty list: emptying it changes nothing)

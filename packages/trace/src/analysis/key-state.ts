@@ -128,6 +128,8 @@ export class KeyState {
   stale = 0;
   /** Index of the first pass of the Foo's current life (see Analyzer.newLife). */
   lifeStart = 0;
+  /** Lives of the key's Foo so far: one more each time it was created again (Analyzer.newLife). */
+  lives = 1;
   /** Fields changed on every pass of the current hot-loop run (undefined: not known). */
   runFields: string[] | undefined;
   /** The first rows of `rowsIn`, oldest first, as far as it was asked for. */

@@ -4,7 +4,9 @@
  * Invariant: the exporter sees every event once, in order, and every pass once, right after
  * the event that closed it — or right before it, when the pass was closed by the key's next
  * dequeue because the log lost its end (so a pass never swallows the next pass's first event).
- * `end()` hands over the passes still open, then ends the exporter.
+ * `end()` hands over the passes still open, then ends the exporter. Each event and pass comes with
+ * its Foo's life (see PassStream): a Foo deleted and created again is another object, which an
+ * exporter shows apart (its own OTLP trace, its own Chrome process).
  */
 import type { TraceEvent } from "../event.ts";
 import type { Pass } from "../analysis/model.ts";
@@ -12,8 +14,9 @@ import type { AnalyzerOptions } from "../analysis/analyzer.ts";
 import { PassStream } from "./pass-stream.ts";
 
 export interface TraceExporter {
-  event(e: TraceEvent): void;
-  pass(p: Pass): void;
+  /** `life`: which of its key's lives the event is of (0 = the first). */
+  event(e: TraceEvent, life: number): void;
+  pass(p: Pass, life: number): void;
   end(): void;
 }
 
@@ -28,10 +31,11 @@ export class ExportPipeline {
   }
 
   push(e: TraceEvent): void {
-    const closed = this.passes.push(e);
-    for (const p of closed) if (p.endSeq !== e.seq) this.exporter.pass(p);
-    this.exporter.event(e);
-    for (const p of closed) if (p.endSeq === e.seq) this.exporter.pass(p);
+    const passes = this.passes;
+    const closed = passes.push(e);
+    for (const p of closed) if (p.endSeq !== e.seq) this.exporter.pass(p, passes.lifeOf(p));
+    this.exporter.event(e, passes.life);
+    for (const p of closed) if (p.endSeq === e.seq) this.exporter.pass(p, passes.lifeOf(p));
   }
 
   pushAll(events: Iterable<TraceEvent>): void {
@@ -39,7 +43,7 @@ export class ExportPipeline {
   }
 
   end(): void {
-    for (const p of this.passes.rest()) this.exporter.pass(p);
+    for (const p of this.passes.rest()) this.exporter.pass(p, this.passes.lifeOf(p));
     this.exporter.end();
   }
 }

@@ -221,3 +221,30 @@ export function fixtureTrace(t0 = 1_764_666_846_031_344): TraceEvent[] {
   ];
   return raw.map((e, i) => ({ ...e, ts: t0 + e.ts, seq: i + 1 }) as TraceEvent);
 }
+
+/**
+ * One key, two Foos: example-foo created, deleted while its create pass runs, and created again
+ * under its name — the second Foo's add and enqueue come before the first one's pass ends — then
+ * the second one's create pass. Two lives of one key (Analyzer.newLife).
+ */
+export function recreatedFooTrace(t0 = 1_764_666_846_031_344): TraceEvent[] {
+  const k = "default/example-foo";
+  const foo = { stage: "watch", key: k, kind: "Foo", ns: "default", name: "example-foo" } as const;
+  const deployment = "deployments/default/example-foo";
+  const raw: UnsequencedEvent[] = [
+    { ...foo, ts: 0, event: "add", rv: "1001" },
+    { stage: "enqueue", key: k, ts: 30, len: 1, merged: false, cause: "watch", causeSeq: 1 },
+    { stage: "dequeue", key: k, ts: 150, len: 0, worker: 1 },
+    { stage: "read", key: k, ts: 210, rv: "1001", generation: 1, worker: 1 },
+    { ...foo, ts: 5000, event: "delete", rv: "1002" },
+    { ...foo, ts: 8000, event: "add", rv: "2001" },
+    { stage: "enqueue", key: k, ts: 8030, len: 0, merged: "processing", cause: "watch" },
+    { stage: "write", key: k, ts: 9210, verb: "create", target: deployment, code: 201, rv: "1003" },
+    { stage: "done", key: k, ts: 9300, outcome: "synced", worker: 1 },
+    { stage: "dequeue", key: k, ts: 9400, len: 0, worker: 1 },
+    { stage: "read", key: k, ts: 9450, rv: "2001", generation: 1, worker: 1 },
+    { stage: "write", key: k, ts: 9600, verb: "update", target: deployment, code: 200, rv: "2002" },
+    { stage: "done", key: k, ts: 9700, outcome: "synced", worker: 1 },
+  ];
+  return raw.map((e, i) => ({ ...e, ts: t0 + e.ts, seq: i + 1 }) as TraceEvent);
+}

@@ -3,7 +3,9 @@
  * its OTLP receiver) and Grafana Tempo (POST to an OTLP/HTTP `/v1/traces` endpoint), streaming.
  *
  * Mapping:
- * - one trace per Foo: a root span "Foo ns/name" from its first to its last event, and under it
+ * - one trace per Foo — per life of its key: a Foo deleted and created again under its name is
+ *   another object (see PassStream), and another trace — with a root span "Foo ns/name" from its
+ *   first to its last event, and under it
  *   one span per pass ("reconcile/<cause>") from dequeue to done; events no pass claimed (the
  *   triggers of a pass the trace ended before) are span events of the root span;
  * - the pass's own stage events (dequeue, read, writes, done, notes) and its triggers (the watch
@@ -12,10 +14,11 @@
  *   it retries — is a span link to that pass's span, with the cause as an attribute;
  * - a pass that ended in error is status ERROR with the error text.
  *
- * Ids are derived from the Foo key and its first timestamp (FNV-1a), so the same trace always
- * gives the same ids and two runs of the same Foo do not merge in a backend.
+ * Ids are derived from the Foo key and the first timestamp of its life (FNV-1a), so the same trace
+ * always gives the same ids, and neither two runs of the same Foo nor two lives of one key merge in
+ * a backend.
  *
- * Memory: per Foo a small record and the events waiting for their pass (bounded); a bounded map
+ * Memory: per Foo life a small record and the events waiting for their pass (bounded); a bounded map
  * from recent write seqs to the span that made them.
  */
 import type { PassEndEvent, TraceEvent } from "../event.ts";
@@ -37,6 +40,8 @@ const PENDING_CAP = 1024;
 const WRITE_SPAN_CAP = 1 << 16;
 
 interface FooTrace {
+  /** 0 for the key's first life, 1 once it was created again, … */
+  life: number;
   traceId: string;
   rootSpanId: string;
   firstTs: number;
@@ -58,7 +63,8 @@ export interface OtlpWriterOptions {
 }
 
 export class OtlpTraceWriter {
-  private readonly foos = new Map<string, FooTrace>();
+  /** Per key, its lives' traces (index: the life). */
+  private readonly foos = new Map<string, FooTrace[]>();
   private readonly writeSpans = new BoundedMap<number, string>(WRITE_SPAN_CAP);
   private first = true;
   readonly counts = { events: 0, spans: 0, links: 0, spanEvents: 0, unplaced: 0 };
@@ -81,14 +87,14 @@ export class OtlpTraceWriter {
     );
   }
 
-  event(e: TraceEvent): void {
+  event(e: TraceEvent, life: number): void {
     this.counts.events++;
     if (e.key === "") {
       // Orphaned watch events belong to no Foo and so to no trace.
       this.counts.unplaced++;
       return;
     }
-    const foo = this.foo(e.key, e.ts);
+    const foo = this.foo(e.key, life, e.ts);
     foo.lastTs = Math.max(foo.lastTs, e.ts);
     foo.pending.push(e);
     if (foo.pending.length > PENDING_CAP) {
@@ -97,8 +103,8 @@ export class OtlpTraceWriter {
     }
   }
 
-  pass(p: Pass): void {
-    const foo = this.foo(p.key, p.start);
+  pass(p: Pass, life: number): void {
+    const foo = this.foo(p.key, life, p.start);
     const spanId = hash64(`${foo.traceId}/pass/${p.index}`);
     const triggerSeqs = new Set<number>();
     for (const t of p.triggers) {
@@ -176,39 +182,45 @@ export class OtlpTraceWriter {
   }
 
   /**
-   * Writes each Foo's root span — carrying, as span events, the Foo's events no pass claimed
+   * Writes each Foo life's root span — carrying, as span events, the Foo's events no pass claimed
    * (triggers of a pass that never ran before the trace ended) — and closes the document.
    */
   end(): void {
-    for (const [key, foo] of this.foos) {
-      const [ns, name] = splitKey(key);
-      const rest = foo.pending.sort((a, b) => a.seq - b.seq).map(spanEvent);
-      this.counts.spanEvents += rest.length;
-      this.emit({
-        traceId: foo.traceId,
-        spanId: foo.rootSpanId,
-        name: `Foo ${key}`,
-        kind: SPAN_KIND_INTERNAL,
-        startTimeUnixNano: microsToNanos(foo.firstTs),
-        endTimeUnixNano: microsToNanos(foo.lastTs),
-        attributes: attributes({
-          "k8s.namespace.name": ns,
-          "loopscope.key": key,
-          "loopscope.foo.name": name,
-          "loopscope.passes": foo.passes,
-        }),
-        ...(rest.length ? { events: rest } : {}),
-      });
-    }
+    for (const [key, lives] of this.foos) for (const foo of lives) if (foo) this.root(key, foo);
     this.write("\n]}]}]}\n");
   }
 
-  private foo(key: string, ts: number): FooTrace {
-    let foo = this.foos.get(key);
+  private root(key: string, foo: FooTrace): void {
+    const [ns, name] = splitKey(key);
+    const rest = foo.pending.sort((a, b) => a.seq - b.seq).map(spanEvent);
+    this.counts.spanEvents += rest.length;
+    this.emit({
+      traceId: foo.traceId,
+      spanId: foo.rootSpanId,
+      name: `Foo ${key}`,
+      kind: SPAN_KIND_INTERNAL,
+      startTimeUnixNano: microsToNanos(foo.firstTs),
+      endTimeUnixNano: microsToNanos(foo.lastTs),
+      attributes: attributes({
+        "k8s.namespace.name": ns,
+        "loopscope.key": key,
+        "loopscope.foo.name": name,
+        "loopscope.foo.life": foo.life + 1,
+        "loopscope.passes": foo.passes,
+      }),
+      ...(rest.length ? { events: rest } : {}),
+    });
+  }
+
+  private foo(key: string, life: number, ts: number): FooTrace {
+    let lives = this.foos.get(key);
+    if (!lives) this.foos.set(key, (lives = []));
+    let foo = lives[life];
     if (!foo) {
       const seed = `${key}@${ts}`;
       const traceId = hash64(seed) + hash64(`${seed}#trace`);
       foo = {
+        life,
         traceId,
         rootSpanId: hash64(`${traceId}/root`),
         firstTs: ts,
@@ -216,7 +228,7 @@ export class OtlpTraceWriter {
         passes: 0,
         pending: [],
       };
-      this.foos.set(key, foo);
+      lives[life] = foo;
     }
     return foo;
   }

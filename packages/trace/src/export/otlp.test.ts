@@ -3,7 +3,7 @@ import type { TraceEvent } from "../event.ts";
 import { OtlpTraceWriter } from "./otlp-writer.ts";
 import { hash64, microsToNanos, otlpProblems, type OtlpSpan } from "./otlp-format.ts";
 import { ExportPipeline } from "./export-pipeline.ts";
-import { fixtureTrace } from "./fixture-trace.test-util.ts";
+import { fixtureTrace, recreatedFooTrace } from "./fixture-trace.test-util.ts";
 import { readFileSync } from "node:fs";
 import { readTraceText } from "../reader/read-trace.ts";
 
@@ -132,6 +132,43 @@ describe("OTLP/JSON export", () => {
     const later = toOtlp(fixtureTrace(1_800_000_000_000_000)).spans;
     expect(later[0].traceId).not.toBe(spans[0].traceId);
     expect(hash64("")).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it("makes a trace per life of a key: a Foo deleted and created again is another trace", () => {
+    const recreated = recreatedFooTrace();
+    const { spans } = toOtlp(recreated);
+    const roots = spans.filter((s) => s.name === "Foo default/example-foo");
+    expect(roots).toHaveLength(2);
+    expect(roots[0].traceId).not.toBe(roots[1].traceId);
+    const life = (s: OtlpSpan) => s.attributes?.find((a) => a.key === "loopscope.foo.life")?.value;
+    expect(roots.map(life)).toEqual([{ intValue: "1" }, { intValue: "2" }]);
+    const [first, second] = spans.filter((s) => s.name.startsWith("reconcile/"));
+    expect([first.traceId, first.parentSpanId]).toEqual([roots[0].traceId, roots[0].spanId]);
+    expect([second.traceId, second.parentSpanId]).toEqual([roots[1].traceId, roots[1].spanId]);
+    const rvs = (s: OtlpSpan) =>
+      s.events!.map((e) => e.attributes?.find((a) => a.key === "rv")?.value);
+    // The first Foo's pass ended after the second Foo's add: its end is still its own.
+    expect(first.events!.map((e) => e.name)).toEqual([
+      "watch Foo add",
+      "enqueue",
+      "dequeue",
+      "read",
+      "create deployments/default/example-foo",
+      "done synced",
+    ]);
+    expect(rvs(first)[0]).toEqual({ stringValue: "1001" });
+    expect(second.events!.map((e) => e.name)).toEqual([
+      "watch Foo add",
+      "enqueue",
+      "dequeue",
+      "read",
+      "update deployments/default/example-foo",
+      "done synced",
+    ]);
+    expect(rvs(second)[0]).toEqual({ stringValue: "2001" });
+    // The delete is the first Foo's last event: its root span's, no pass's.
+    expect(roots[0].events!.map((e) => e.name)).toEqual(["watch Foo delete"]);
+    expect(roots[1].events).toBeUndefined();
   });
 
   it("rejects documents with the wrong shape", () => {

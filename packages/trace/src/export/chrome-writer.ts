@@ -4,7 +4,8 @@
  *
  * Layout:
  * - one process per Foo (`pid` 2, 3, … in order of first appearance; named "Foo ns/name"), and
- *   process 1 "workqueue" holding the queue-length counter (`C`);
+ *   process 1 "workqueue" holding the queue-length counter (`C`). A Foo deleted and created again
+ *   under its name is another object (see PassStream): another process, "Foo ns/name (life 2)";
  * - in each Foo process one thread per lane: "passes", watch, enqueue, dequeue, read, write,
  *   notes. `tid = pid * 8 + lane`, so thread ids never repeat across processes;
  * - every event of the trace is exactly one instant (`ph: "i"`, `s: "t"`) on its lane whose
@@ -43,6 +44,15 @@ export function laneTid(pid: number, lane: ChromeLane): number {
   return pid * 8 + CHROME_LANES.indexOf(lane) + 1;
 }
 
+/** A Foo life's process: its pid, and what its arrows and open passes need. */
+interface FooProcess {
+  pid: number;
+  /** Seqs of the latest `done requeued` events (sources of retry arrows). */
+  requeues: number[];
+  /** µs of its latest event (where an open pass ends). */
+  lastTs: number;
+}
+
 /** Where an event sits in the output: its time and track. */
 interface Spot {
   ts: number;
@@ -59,14 +69,12 @@ export interface ChromeWriterOptions {
 }
 
 export class ChromeTraceWriter {
-  private readonly pids = new Map<string, number>();
+  /** Per key, its lives' processes (index: the life). */
+  private readonly foos = new Map<string, FooProcess[]>();
   private nextPid = FIRST_FOO_PID;
   private first = true;
   private nextBind = 1;
   private readonly anchors = new BoundedMap<number, Spot>(ANCHOR_CAP);
-  /** Per key: seqs of the latest `done requeued` events (sources of retry arrows). */
-  private readonly requeues = new Map<string, number[]>();
-  private readonly lastTs = new Map<string, number>();
   private queueMeta = false;
   /** Counts of what was written, for the CLI's summary. */
   readonly counts = { events: 0, passes: 0, flows: 0, records: 0 };
@@ -86,9 +94,10 @@ export class ChromeTraceWriter {
   }
 
   /** Writes one trace event as an instant on its lane (plus the queue counter when it has a length). */
-  event(e: TraceEvent): void {
+  event(e: TraceEvent, life: number): void {
     this.counts.events++;
-    const pid = this.pidOf(e.key, e.ts);
+    const foo = this.foo(e.key, life, e.ts);
+    const pid = foo.pid;
     const lane: ChromeLane = e.stage === "done" ? "passes" : e.stage === "note" ? "notes" : e.stage;
     const tid = laneTid(pid, lane);
     const name = instantName(e);
@@ -103,7 +112,7 @@ export class ChromeTraceWriter {
       tid,
       args: recordOf(e) as Record<string, unknown>,
     });
-    if (e.key !== "") this.lastTs.set(e.key, Math.max(this.lastTs.get(e.key) ?? e.ts, e.ts));
+    foo.lastTs = Math.max(foo.lastTs, e.ts);
 
     switch (e.stage) {
       case "write":
@@ -114,10 +123,8 @@ export class ChromeTraceWriter {
       case "done":
         if (e.outcome === "requeued") {
           this.anchors.set(e.seq, { ts: e.ts, pid, tid, name: "requeued" });
-          const list = this.requeues.get(e.key) ?? [];
-          list.push(e.seq);
-          if (list.length > 8) list.shift();
-          this.requeues.set(e.key, list);
+          foo.requeues.push(e.seq);
+          if (foo.requeues.length > 8) foo.requeues.shift();
         }
         break;
     }
@@ -141,13 +148,14 @@ export class ChromeTraceWriter {
 
   /**
    * Writes a pass as an X slice and its triggers as arrows. A pass without `end` (still open when
-   * the input ended) runs to the key's last event and says `open: true`.
+   * the input ended) runs to its Foo's last event and says `open: true`.
    */
-  pass(p: Pass): void {
+  pass(p: Pass, life: number): void {
     this.counts.passes++;
-    const pid = this.pidOf(p.key, p.start);
+    const foo = this.foo(p.key, life, p.start);
+    const pid = foo.pid;
     const tid = laneTid(pid, "passes");
-    const end = p.end ?? Math.max(p.start, this.lastTs.get(p.key) ?? p.start);
+    const end = p.end ?? Math.max(p.start, foo.lastTs);
     this.emit({
       name: `reconcile (${p.cause})`,
       cat: "pass",
@@ -160,7 +168,7 @@ export class ChromeTraceWriter {
       args: passArgs(p),
     });
     for (const t of p.triggers)
-      this.arrow(p, t, { ts: p.start, pid, tid, name: `trigger: ${t.cause}` });
+      this.arrow(foo, t, { ts: p.start, pid, tid, name: `trigger: ${t.cause}` });
   }
 
   /** Closes the JSON document. */
@@ -168,13 +176,13 @@ export class ChromeTraceWriter {
     this.write("\n]}\n");
   }
 
-  private arrow(p: Pass, t: Trigger, target: Spot): void {
+  private arrow(foo: FooProcess, t: Trigger, target: Spot): void {
     const chain: Spot[] = [];
     const source =
       t.writeSeq !== undefined
         ? this.anchors.take(t.writeSeq)
         : t.cause === "retry"
-          ? this.retrySource(p.key, t.enqueueSeq)
+          ? this.retrySource(foo, t.enqueueSeq)
           : undefined;
     if (source) chain.push(source);
     const watch = t.watchSeq !== undefined ? this.anchors.take(t.watchSeq) : undefined;
@@ -210,10 +218,9 @@ export class ChromeTraceWriter {
     });
   }
 
-  /** The latest requeued pass end of `key` before the retry's enqueue. */
-  private retrySource(key: string, enqueueSeq: number): Spot | undefined {
-    const list = this.requeues.get(key);
-    if (!list) return undefined;
+  /** The latest requeued pass end of the Foo before the retry's enqueue. */
+  private retrySource(foo: FooProcess, enqueueSeq: number): Spot | undefined {
+    const list = foo.requeues;
     for (let i = list.length - 1; i >= 0; i--) {
       if (list[i] < enqueueSeq) {
         const seq = list[i];
@@ -224,18 +231,23 @@ export class ChromeTraceWriter {
     return undefined;
   }
 
-  private pidOf(key: string, ts: number): number {
-    let pid = this.pids.get(key);
-    if (pid !== undefined) return pid;
-    pid = this.nextPid++;
-    this.pids.set(key, pid);
-    this.meta(pid, "process_name", { name: key === "" ? "(no Foo)" : `Foo ${key}` }, ts);
+  /** The process of `key`'s life `life`, made at its first event (`ts`). */
+  private foo(key: string, life: number, ts: number): FooProcess {
+    let lives = this.foos.get(key);
+    if (lives === undefined) this.foos.set(key, (lives = []));
+    const known = lives[life];
+    if (known !== undefined) return known;
+    const pid = this.nextPid++;
+    const foo: FooProcess = { pid, requeues: [], lastTs: ts };
+    lives[life] = foo;
+    const name = key === "" ? "(no Foo)" : `Foo ${key}${life > 0 ? ` (life ${life + 1})` : ""}`;
+    this.meta(pid, "process_name", { name }, ts);
     this.meta(pid, "process_sort_index", { sort_index: pid }, ts);
     CHROME_LANES.forEach((lane, i) => {
       this.meta(pid, "thread_name", { name: lane }, ts, laneTid(pid, lane));
       this.meta(pid, "thread_sort_index", { sort_index: i }, ts, laneTid(pid, lane));
     });
-    return pid;
+    return foo;
   }
 
   private meta(

@@ -4,7 +4,7 @@ import { ChromeTraceWriter } from "./chrome-writer.ts";
 import { ChromeTraceReader, looksLikeChromeTrace } from "./chrome-reader.ts";
 import { chromeEventProblem, type ChromeEvent } from "./chrome-format.ts";
 import { ExportPipeline } from "./export-pipeline.ts";
-import { fixtureTrace } from "./fixture-trace.test-util.ts";
+import { fixtureTrace, recreatedFooTrace } from "./fixture-trace.test-util.ts";
 import { readFileSync } from "node:fs";
 import { readTraceText } from "../reader/read-trace.ts";
 import type { TraceHeader } from "../jsonl/format.ts";
@@ -84,6 +84,34 @@ describe("Chrome trace export", () => {
     expect(first.ts).toBe(events[2].ts);
     expect(first.ts + first.dur!).toBe(events[8].ts);
     expect(writer.counts.passes).toBe(5);
+  });
+
+  it("draws a Foo deleted and created again as another process, each pass on its own Foo's", () => {
+    const recreated = recreatedFooTrace();
+    const all = (JSON.parse(toChrome(recreated).text) as { traceEvents: ChromeEvent[] })
+      .traceEvents;
+    const pidOf = (name: string) =>
+      all.find((e) => e.ph === "M" && e.name === "process_name" && e.args?.name === name)?.pid;
+    const first = pidOf("Foo default/example-foo");
+    const second = pidOf("Foo default/example-foo (life 2)");
+    expect(first).toBeDefined();
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    const passes = all.filter((e) => e.ph === "X" && e.cat === "pass");
+    expect(passes.map((p) => p.pid)).toEqual([first, second]);
+    // The first Foo's pass ended after the second Foo's add: its end is on the first Foo's lane.
+    const instants = all.filter((e) => e.ph === "i");
+    const seqsOn = (pid: number | undefined) =>
+      instants.filter((e) => e.pid === pid).map((e) => (e.args as { seq: number }).seq);
+    expect(seqsOn(first)).toEqual([1, 2, 3, 4, 5, 8, 9]);
+    expect(seqsOn(second)).toEqual([6, 7, 10, 11, 12, 13]);
+    // Each pass's arrow starts on its own Foo's lanes.
+    const flows = all.filter((e) => e.bind_id !== undefined);
+    for (const f of flows) {
+      const end = flows.filter((g) => g.bind_id === f.bind_id).at(-1)!;
+      expect(f.pid).toBe(end.pid);
+    }
+    expect(new Set(flows.map((f) => f.pid))).toEqual(new Set([first, second]));
   });
 
   it("plots queue length as a counter", () => {

@@ -2,7 +2,8 @@
  * Turns klog text lines into events: STAGE lines become stage events, the controller's
  * pass-end lines become `done` events, other controller lines become `note` events, and
  * client-go's own chatter (reflector, informer, event recorder, HTTP tracing) is dropped as noise
- * so it never reaches per-key statistics.
+ * so it never reaches per-key statistics — except the line of an Event about a Foo, which is a
+ * note of that Foo's (see event-line.ts).
  *
  * Invariants:
  * - A line that contains "STAGE/" but cannot be read yields a diagnostic with its line number;
@@ -39,6 +40,7 @@ import {
 import { copyAscii, sameSpan, shadowBytes } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
+import { mayBeEvent, readEventLine, type EventAbout } from "./event-line.ts";
 import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
 
 export interface KlogOptions {
@@ -209,7 +211,12 @@ export class KlogParser {
       this.stage(bytes, text, start, msgStart, at, end, this.at(ts, src, lineNo, seq), rows);
       return;
     }
-    if (!this.opts.keepNoise && (source.noise || this.otherProcess(h.pid))) {
+    // The event recorder's line of an Event about a Foo is the controller telling of that Foo.
+    const event = mayBeEvent(bytes, msgStart, end) ? readEventLine(text, msgStart, end) : undefined;
+    if (
+      !this.opts.keepNoise &&
+      (this.otherProcess(h.pid) || (source.noise && event === undefined))
+    ) {
       this.noiseLines++;
       return;
     }
@@ -232,7 +239,7 @@ export class KlogParser {
     ) {
       return;
     }
-    this.message(line, msgStart - start, h.level, ts, src, lineNo);
+    this.message(line, msgStart - start, h.level, ts, src, lineNo, event);
   }
 
   /** Where the current line is read: this.where, refilled. */
@@ -334,7 +341,7 @@ export class KlogParser {
 
   /**
    * A header line's message that is not a STAGE line, nor a success line syncedKey read: a pass
-   * end, or a note.
+   * end, or a note — of the Foo an Event line (`event`) is about, at the level of its type.
    */
   private message(
     text: string,
@@ -343,8 +350,9 @@ export class KlogParser {
     ts: number,
     src: string,
     lineNo: number,
+    event: EventAbout | undefined,
   ): void {
-    if (mayBeMarker(text, msgStart)) {
+    if (event === undefined && mayBeMarker(text, msgStart)) {
       const m = parseMarker(text, msgStart);
       if (m) {
         const e: UnsequencedEvent = {
@@ -361,9 +369,9 @@ export class KlogParser {
         return;
       }
     }
-    let key = "";
+    let key = event?.key ?? "";
     let body = text.slice(msgStart);
-    if (body.indexOf("=") >= 0 && mayHaveField(body, NOTE_KEYS)) {
+    if (event === undefined && body.indexOf("=") >= 0 && mayHaveField(body, NOTE_KEYS)) {
       key = pick(scanFields(body), NOTE_KEYS) ?? "";
     }
     // A structured line's message is Go-quoted: the note shows it as the controller wrote it.
@@ -375,7 +383,7 @@ export class KlogParser {
       stage: "note",
       ts,
       key,
-      level,
+      level: event?.level ?? level,
       text: body,
       src,
       raw: text,

@@ -26,7 +26,7 @@ it("a refused update is not sent again at once: the next repeat carries the coun
   api = await startApiServer();
   const kc = new KubeConfig();
   kc.loadFromString(api.kubeconfigYaml());
-  const recorder = new EventRecorder(kc, new AbandonableCalls(), "test");
+  const recorder = new EventRecorder(kc, new AbandonableCalls(), "test", undefined);
   const synced = () => recorder.event(FOO, "Normal", "Synced", "Foo synced successfully");
   const counts = async () =>
     (await kc.makeApiClient(CoreV1Api).listNamespacedEvent({ namespace: "default" })).items.map(
@@ -58,7 +58,9 @@ it("an Event the cluster no longer has (expired after its TTL, or deleted) is cr
   const kc = new KubeConfig();
   kc.loadFromString(api.kubeconfigYaml());
   const errors: unknown[] = [];
-  const recorder = new EventRecorder(kc, new AbandonableCalls(), "test", (e) => errors.push(e));
+  const recorder = new EventRecorder(kc, new AbandonableCalls(), "test", undefined, (e) =>
+    errors.push(e),
+  );
   const core = kc.makeApiClient(CoreV1Api);
   const synced = () => recorder.event(FOO, "Normal", "Synced", "Foo synced successfully");
   const events = async () => (await core.listNamespacedEvent({ namespace: "default" })).items;

@@ -47,6 +47,8 @@ export class EventRecorder {
     kubeConfig: KubeConfig,
     private readonly calls: AbandonableCalls,
     private readonly component: string,
+    /** This controller's own name among others of the same component (controller-instance.ts). */
+    private readonly instance: string | undefined,
     private readonly onError: (err: unknown) => void = () => {},
     private readonly onEvent: (
       obj: InvolvedObject,
@@ -101,8 +103,9 @@ export class EventRecorder {
                 count,
                 firstTimestamp: new Date(agg.first),
                 lastTimestamp: new Date(agg.last),
-                source: { component: this.component },
+                source: { component: this.component, host: this.instance },
                 reportingComponent: this.component,
+                reportingInstance: this.instance,
               },
             },
             o,

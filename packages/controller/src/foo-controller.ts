@@ -15,6 +15,10 @@
  *   Deployment, not controlled by this Foo (ErrResourceExists event + error), replicas differ →
  *   update, then the **unconditional** UpdateStatus, then the Synced event.
  *
+ * Added: its Events name this instance (controller-instance.ts), and an informer on Events about
+ * Foos notices another controller reconciling them (other-controllers.ts), whose passes would
+ * otherwise show as external with nothing to say why.
+ *
  * Where each stage fires is docs/stages.md §1: watch in the handlers, enqueue right after the add,
  * dequeue right after `get`, read right after the lister, write right after each API call, and a
  * `done` event when the worker calls Done.
@@ -29,10 +33,12 @@ import {
   type KubeConfig,
   type KubernetesListObject,
 } from "@kubernetes/client-node";
-import type { UnsequencedEvent } from "@loopscope/trace";
+import { otherControllerNote, type OtherController, type UnsequencedEvent } from "@loopscope/trace";
 import { AbandonableCalls } from "./abandonable-calls.ts";
 import { callApi } from "./api-call.ts";
 import { EventRecorder } from "./event-recorder.ts";
+import { newControllerInstance } from "./controller-instance.ts";
+import { OtherControllers } from "./other-controllers.ts";
 import {
   ResilientInformer,
   objectKey,
@@ -103,6 +109,11 @@ export interface FooControllerOptions {
   onInformerError?: (e: InformerError) => void;
   /** run() rejects if caches have not synced by then (default: wait forever). */
   cacheSyncTimeoutMs?: number;
+  /**
+   * Another controller records Events about the Foos this one reconciles (once per controller;
+   * see other-controllers.ts). Also a note in the trace and a klog W line.
+   */
+  onOtherController?: (o: OtherController) => void;
 }
 
 /** Why an informer watches anew, as its trace note says it (after "the Foo informer's "). */
@@ -151,6 +162,10 @@ const AT = {
   noteFooGone: site(),
   noteNoName: site(),
   noteNotOwned: site(),
+  logOtherController: site(),
+  noteOtherController: site(),
+  logEventsForbidden: site(),
+  noteEventsForbidden: site(),
 };
 
 /** How long a stop waits for the passes in flight before it abandons their calls. */
@@ -164,6 +179,10 @@ export class FooController {
   private readonly co: CustomObjectsApi;
   private readonly apps: AppsV1Api;
   private readonly recorder: EventRecorder;
+  /** This controller's name in its Events, among others of its component (controller-instance.ts). */
+  readonly instance = newControllerInstance();
+  /** Watches Events about Foos for another controller's. */
+  readonly otherControllers: OtherControllers;
   /** Every API call but the watches (they end their own way): a dead connection can be left. */
   private readonly calls = new AbandonableCalls();
   private readonly lessons: Lessons;
@@ -265,6 +284,7 @@ export class FooController {
       kc,
       this.calls,
       CONTROLLER_AGENT_NAME,
+      this.instance,
       () => {},
       (obj, type, reason, message) =>
         this.probe.log(AT.logEvent, 0, "I", "Event occurred", [
@@ -277,6 +297,32 @@ export class FooController {
           ["message", message],
         ]),
     );
+
+    this.otherControllers = new OtherControllers({
+      kubeConfig: kc,
+      calls: this.calls,
+      instance: this.instance,
+      reasons: [SUCCESS_SYNCED, ERR_RESOURCE_EXISTS],
+      backoffInitialMs: backoff.initial,
+      backoffMaxMs: backoff.max,
+      watchTimeoutSeconds: opts.watchTimeoutSeconds,
+      onOther: (o) => {
+        const text = otherControllerNote(o);
+        this.probe.log(AT.logOtherController, 0, "W", text, [
+          ["objectRef", o.key],
+          ["controller", o.name],
+        ]);
+        if (this.probe.on)
+          this.probe.emit(AT.noteOtherController, { stage: "note", key: o.key, level: "W", text });
+        opts.onOtherController?.(o);
+      },
+      onForbidden: (why) => {
+        const text = `this controller may not list Events (${why}): another controller reconciling the same Foos would go unnoticed`;
+        this.probe.log(AT.logEventsForbidden, 0, "W", text, []);
+        if (this.probe.on)
+          this.probe.emit(AT.noteEventsForbidden, { stage: "note", key: "", level: "W", text });
+      },
+    });
 
     // NewController, lines 126–153.
     this.probe.log(AT.logSetup, 0, "I", "Setting up event handlers", []);
@@ -336,6 +382,8 @@ export class FooController {
     this.probe.log(AT.logStarting, 0, "I", "Starting Foo controller", []);
     void this.foos.start();
     void this.deployments.start();
+    // Not waited for: it is no cache of the controller's, and a cluster may forbid it.
+    this.otherControllers.start();
     this.probe.log(AT.logWaiting, 0, "I", "Waiting for informer caches to sync", []);
     const synced = Promise.all([this.foos.waitForCacheSync(), this.deployments.waitForCacheSync()]);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -360,12 +408,14 @@ export class FooController {
 
   /**
    * The cluster answers again after an outage: what was open across it may be dead without a
-   * word. Both informers' watches are replaced (see ResilientInformer.rewatch), and the API calls
-   * still waiting are abandoned (see AbandonableCalls): their passes fail and are retried.
+   * word. The informers' watches (the Events' too) are replaced (see ResilientInformer.rewatch),
+   * and the API calls still waiting are abandoned (see AbandonableCalls): their passes fail and
+   * are retried.
    */
   clusterAnswersAgain(): void {
     this.foos.rewatch();
     this.deployments.rewatch();
+    this.otherControllers.rewatch();
     this.calls.abandon(
       "no answer came before the cluster's outage ended, and its connection may be dead: abandoned",
     );
@@ -381,7 +431,7 @@ export class FooController {
     this.queue.shutDown();
     await this.withinGrace(Promise.all(this.workers));
     this.workers = [];
-    await Promise.all([this.foos.stop(), this.deployments.stop()]);
+    await Promise.all([this.foos.stop(), this.deployments.stop(), this.otherControllers.stop()]);
     await this.withinGrace(this.recorder.flush());
     // What still waits is nobody's now (a list client-node made after a 410, say): were it
     // answered later, its objects would reach handlers after the stop.

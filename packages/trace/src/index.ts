@@ -3,6 +3,11 @@ export * from "./event-fields.ts";
 export * from "./analysis/model.ts";
 export { Analyzer, HOT_LOOP_THRESHOLD, type AnalyzerOptions } from "./analysis/analyzer.ts";
 export { NOT_DECIMAL, rvNumber } from "./analysis/rv-number.ts";
+export {
+  otherControllerIn,
+  otherControllerNote,
+  type OtherController,
+} from "./analysis/other-controller.ts";
 export { LineSplitter, type LineSink, type Utf8Decoder } from "./lines/splitter.ts";
 export { LineMarks } from "./lines/line-marks.ts";
 export { asUtf8, utf16Of, type Utf16 } from "./lines/utf16.ts";

@@ -19,7 +19,8 @@ describe("informers under faults", () => {
     h = await startHarness({ controller: { onInformerError: (e) => errors.push(e) } });
     await h.createFoo("foo-a");
     await h.converged(["foo-a"]);
-    expect(h.api.activeWatches()).toBe(2);
+    // One per informer: Foo, Deployment, and Event (other-controllers.ts).
+    expect(h.api.activeWatches()).toBe(3);
 
     // 1. The server ends every watch cleanly: client-node re-watches from its last RV.
     h.api.faults.closeAllWatches();
@@ -47,7 +48,7 @@ describe("informers under faults", () => {
     await h.converged(["foo-a", "foo-b", "foo-c", "foo-d", "foo-e"]);
 
     // Recovered, not duplicated: one watch per informer.
-    await h.waitFor("two watches", () => h!.api.activeWatches() === 2);
+    await h.waitFor("three watches", () => h!.api.activeWatches() === 3);
     expect(h.controller.foos.hasSynced() && h.controller.deployments.hasSynced()).toBe(true);
     expect(h.klog.some((l) => l.startsWith("E") && l.includes('"Failed to'))).toBe(true);
   });
@@ -78,7 +79,7 @@ describe("informers under faults", () => {
     h.controller.clusterAnswersAgain();
     await h.createFoo("foo-b");
     await h.converged(["foo-a", "foo-b"]);
-    await h.waitFor("one watch per informer", () => h!.api.activeWatches() === 2);
+    await h.waitFor("one watch per informer", () => h!.api.activeWatches() === 3);
     expect(errors).toEqual([]);
     const notes = h.events.filter((e) => e.stage === "note").slice(notesBefore);
     for (const kind of ["Foo", "Deployment"]) {
@@ -99,7 +100,8 @@ describe("informers under faults", () => {
     });
     await h.createFoo("foo-a");
     await h.converged(["foo-a"]);
-    h.api.faults.failNext(2, 500, ["watch"]);
+    // Three watches open again, in no set order: each fails (the Event informer's quietly).
+    h.api.faults.failNext(3, 500, ["watch"]);
     h.api.faults.closeAllWatches();
     await h.waitFor("both informers to fail", () => errors.length === 2);
     expect(errors.every((e) => e.retryInMs === 600_000)).toBe(true);
@@ -211,7 +213,8 @@ describe("informers under faults", () => {
     await h.createFoo("foo-a");
     await h.converged(["foo-a"]);
     // Both watches fail; the informers restart after their backoff, and the new watches are held.
-    h.api.faults.failNext(2, 500, ["watch"]);
+    // Three watches open again, in no set order: each fails (the Event informer's quietly).
+    h.api.faults.failNext(3, 500, ["watch"]);
     h.api.faults.closeAllWatches();
     await h.waitFor("both informers to fail", () => errors.length === 2);
     h.api.faults.setLatency("watch", 600_000);
@@ -248,11 +251,11 @@ describe("informers under faults", () => {
     const started = h.api.watchesStarted();
     await h.waitFor(
       "each informer to watch anew twice",
-      () => h!.api.watchesStarted() >= started + 4,
+      () => h!.api.watchesStarted() >= started + 6,
     );
     await h.createFoo("foo-b");
     await h.converged(["foo-a", "foo-b"]);
-    await h.waitFor("one watch per informer", () => h!.api.activeWatches() === 2);
+    await h.waitFor("one watch per informer", () => h!.api.activeWatches() === 3);
     expect(h.events.filter((e) => e.stage === "note")).toEqual([]);
   });
 

@@ -57,6 +57,8 @@ export interface ResilientInformerOptions<T extends KubernetesObject> {
   /** Watch path, e.g. "/apis/apps/v1/deployments". */
   path: string;
   list: () => Promise<KubernetesListObject<T>>;
+  /** The watch's field selector (`list` must ask for the same one). */
+  fieldSelector?: string;
   /** Resync period in ms; 0 disables. Default 30 000 (sample-controller's factories). */
   resyncMs?: number;
   backoffInitialMs?: number;
@@ -114,7 +116,7 @@ export class ResilientInformer<T extends KubernetesObject> {
       this.listedThisStart = true;
       return result;
     };
-    this.lw = new ListWatch<T>(opts.path, this.watch, list, false);
+    this.lw = new ListWatch<T>(opts.path, this.watch, list, false, undefined, opts.fieldSelector);
     this.lw.on("add", (obj) => this.onAdd(obj));
     this.lw.on("update", (obj) => this.onUpdate(obj));
     this.lw.on("delete", (obj) => this.onDelete(obj));

@@ -43,6 +43,7 @@ import { RvRings } from "./rv-ring.ts";
 import { WatchTable } from "./watch-table.ts";
 import { append, none } from "./short-list.ts";
 import { TriggerTable } from "./trigger-table.ts";
+import { otherControllerIn } from "./other-controller.ts";
 import { statusInError } from "./error-status.ts";
 
 /** Consecutive self-triggered changing passes that make a hot loop, unless told otherwise. */
@@ -124,8 +125,13 @@ export class Analyzer {
         return this.write(e);
       case "done":
         return this.done(e);
-      case "note":
-        if (e.key && e.text.includes("no longer exists")) {
+      case "note": {
+        const other = otherControllerIn(e.text);
+        if (other !== undefined) {
+          // One finding per other controller: every pass it causes looks external, whichever
+          // Foo its Event was about.
+          this.find("other-controller", e.key, e.seq, e.text, other);
+        } else if (e.key && e.text.includes("no longer exists")) {
           this.find("not-found", e.key, e.seq, "the Foo was gone when its key was processed");
         } else if (e.key && (e.level === "E" || e.level === "F")) {
           // An error the reconcile logged and returned from without requeuing (sample-controller
@@ -133,6 +139,7 @@ export class Analyzer {
           this.find("error", e.key, e.seq, `the controller logged: ${e.text}${hintFor(e.text)}`);
         }
         return -1;
+      }
     }
   }
 
@@ -867,21 +874,23 @@ export class Analyzer {
   // ── findings and summaries ────────────────────────────────────────────────────────────────
 
   /**
-   * Counts one more occurrence of the finding of `kind` about `key`, whose detail is now
-   * `detail` (except for hot loops, whose caller writes it).
+   * Counts one more occurrence of the finding of `kind` about `key` (or, where one key may have
+   * several, the one named `id`), whose detail is now `detail` (except for hot loops, whose
+   * caller writes it).
    */
   private find(
     kind: FindingKind,
     key: string,
     seq: number | undefined,
     detail: string,
+    id = key,
   ): FindingRecord {
     let byKey = this.findingIndex.get(kind);
     if (byKey === undefined) {
       byKey = new Map();
       this.findingIndex.set(kind, byKey);
     }
-    let r = byKey.get(key);
+    let r = byKey.get(id);
     if (r === undefined) {
       // Detached, like every string the Analyzer keeps (see detach): `key` and `detail` are
       // often cut from, or built from slices of, a whole decoded chunk of the log.
@@ -894,7 +903,7 @@ export class Analyzer {
             : { kind, key: k, detail: d },
         count: 0,
       };
-      byKey.set(k, r);
+      byKey.set(id === key ? k : detach(id), r);
       this.findingList.push(r);
     } else if (kind !== "hot-loop" && r.finding.detail !== detail) {
       r.finding.detail = detach(detail);

@@ -104,7 +104,8 @@ export interface KeySummary {
   hotLoop: boolean;
 }
 
-export type FindingKind = "hot-loop" | "conflict" | "retry" | "error" | "not-found" | "orphan";
+export type FindingKind =
+  "other-controller" | "hot-loop" | "conflict" | "retry" | "error" | "not-found" | "orphan";
 
 export interface Finding {
   kind: FindingKind;

@@ -382,10 +382,15 @@ export class FooController {
     this.probe.log(AT.logStarting, 0, "I", "Starting Foo controller", []);
     void this.foos.start();
     void this.deployments.start();
-    // Not waited for: it is no cache of the controller's, and a cluster may forbid it.
-    this.otherControllers.start();
+    // Its list is waited for (not past a failure: no pass needs it), so that another controller
+    // at work is noticed from the first pass on.
+    const othersWatched = this.otherControllers.start().then(() => true);
     this.probe.log(AT.logWaiting, 0, "I", "Waiting for informer caches to sync", []);
-    const synced = Promise.all([this.foos.waitForCacheSync(), this.deployments.waitForCacheSync()]);
+    const synced = Promise.all([
+      this.foos.waitForCacheSync(),
+      this.deployments.waitForCacheSync(),
+      othersWatched,
+    ]);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout =
       this.cacheSyncTimeoutMs === undefined

@@ -42,7 +42,6 @@ async function another(h: Harness) {
   });
   extra.push(controller);
   await controller.run();
-  await h.waitFor("its Events listed", () => controller.otherControllers.hasSynced());
   return { controller, warned, events };
 }
 
@@ -82,9 +81,6 @@ describe("another controller reconciling the same Foos", () => {
     const mine: OtherController[] = [];
     h = await startHarness({ controller: { onOtherController: (o) => mine.push(o) } });
     const harness = h;
-    await harness.waitFor("its Events listed", () =>
-      harness.controller.otherControllers.hasSynced(),
-    );
     const b = await another(harness);
     expect(b.controller.instance).not.toBe(harness.controller.instance);
 
@@ -160,9 +156,6 @@ describe("another controller reconciling the same Foos", () => {
     const mine: OtherController[] = [];
     h = await startHarness({ controller: { onOtherController: (o) => mine.push(o) } });
     const harness = h;
-    await harness.waitFor("its Events listed", () =>
-      harness.controller.otherControllers.hasSynced(),
-    );
     await harness.createFoo("example-foo");
     await harness.converged(["example-foo"]);
 
@@ -186,9 +179,6 @@ describe("another controller reconciling the same Foos", () => {
     const mine: OtherController[] = [];
     h = await startHarness({ controller: { onOtherController: (o) => mine.push(o) } });
     const harness = h;
-    await harness.waitFor("its Events listed", () =>
-      harness.controller.otherControllers.hasSynced(),
-    );
     // Its clock an hour behind ours: by timestamps, an Event from before this controller started.
     await recordAs(harness.core, "sample-controller", {
       at: new Date(Date.now() - 3_600_000),

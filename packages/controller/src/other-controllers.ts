@@ -16,9 +16,10 @@
  * there before, and only later writes — an Event created, or its count bumped, after that list,
  * in the cluster's own order of writes — are evidence. No clock is compared: an Event's
  * timestamps are its writer's clock, and on a real cluster that may be minutes off ours either
- * way. A controller at work writes its Event on every pass, so one already running when we
- * start is noticed at its next pass (sample-controller resyncs every 30 s), and one that makes
- * no pass causes no pass of ours.
+ * way. A controller at work writes an Event at the end of its passes, so one already running
+ * when we start is noticed at its next (sample-controller resyncs every 30 s; client-go's
+ * recorder, once its spam filter holds back a busy Foo's Events, still writes one per Foo every
+ * 5 minutes), and one that makes no pass causes no pass of ours meanwhile.
  *
  * Cost: one more watch; nothing here touches the workqueue or the probe's stages. A cluster that
  * forbids listing Events (RBAC) is told about once, and not asked again.
@@ -51,6 +52,7 @@ export class OtherControllers {
   private readonly events: ResilientInformer<CoreV1Event>;
   private readonly reasons: ReadonlySet<string>;
   private readonly named = new Set<string>();
+  private failed: (() => void) | undefined;
 
   constructor(private readonly opts: OtherControllersOptions) {
     this.reasons = new Set(opts.reasons);
@@ -68,6 +70,7 @@ export class OtherControllers {
       watchTimeoutSeconds: opts.watchTimeoutSeconds,
       // Other failures are an outage's, which the Foo informer reports; this one retries quietly.
       onError: (e) => {
+        this.failed?.();
         if (statusOf(e.error) !== 403) return;
         void this.events.stop();
         opts.onForbidden(messageOf(e.error));
@@ -79,14 +82,15 @@ export class OtherControllers {
     });
   }
 
-  /** Starts watching; the controller's start does not wait for it. */
-  start(): void {
+  /**
+   * Starts watching. Resolves once the Events there before are listed — from then on, another
+   * controller's write is noticed — or the list failed (it is tried again meanwhile, and a start
+   * must not wait on what the controller can do without), or on stop().
+   */
+  start(): Promise<void> {
+    const failed = new Promise<void>((resolve) => (this.failed = resolve));
     void this.events.start();
-  }
-
-  /** Whether the Events there before have been listed: from then on, a write is noticed. */
-  hasSynced(): boolean {
-    return this.events.hasSynced();
+    return Promise.race([this.events.waitForCacheSync().then(() => {}), failed]);
   }
 
   /** See FooController.clusterAnswersAgain. */

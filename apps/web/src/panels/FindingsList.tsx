@@ -1,11 +1,15 @@
 /**
- * Lint-style findings of the analysis (hot loops, conflicts, retries, orphans), narrowed by kind
- * or to the selected Foo (see findingsFilter.ts). A finding's button selects its Foo and event.
+ * Lint-style findings of the analysis (another controller at work, hot loops, conflicts, retries,
+ * orphans), narrowed by kind or to the selected Foo (see findingsFilter.ts). A finding's button
+ * selects its Foo and event.
  */
 import { useState } from "react";
 import type { Finding, FindingKind } from "@loopscope/trace";
 import type { ViewStore } from "../store/viewState.ts";
 import { countByKind, filterFindings, SHOWN_FINDINGS } from "./findingsFilter.ts";
+
+/** Kinds drawn as serious: the picture itself is wrong, or the controller never settles. */
+const BAD: ReadonlySet<FindingKind> = new Set(["other-controller", "hot-loop", "conflict"]);
 
 export function FindingsList({
   findings,
@@ -76,11 +80,7 @@ export function FindingsList({
                 })
               }
             >
-              <span
-                className={`badge ${f.kind === "hot-loop" || f.kind === "conflict" ? "bad" : "warn"}`}
-              >
-                {f.kind}
-              </span>{" "}
+              <span className={`badge ${BAD.has(f.kind) ? "bad" : "warn"}`}>{f.kind}</span>{" "}
               {f.key || "(no Foo)"}
             </button>{" "}
             {f.detail}

@@ -9,6 +9,8 @@ export const SHOWN_FINDINGS = 300;
 
 /** Most serious first: the order of the kind buttons. */
 export const FINDING_KINDS: readonly FindingKind[] = [
+  // Another controller at work on the same Foos: every other finding and pass reads otherwise.
+  "other-controller",
   "hot-loop",
   "conflict",
   "retry",
@@ -35,10 +37,17 @@ export function filterFindings(
   findings: readonly Finding[],
   filter: FindingsFilter,
 ): readonly Finding[] {
-  if (filter.kind === undefined && filter.key === undefined) return findings;
-  return findings.filter(
-    (f) =>
-      (filter.kind === undefined || f.kind === filter.kind) &&
-      (filter.key === undefined || f.key === filter.key),
-  );
+  const matching =
+    filter.kind === undefined && filter.key === undefined
+      ? findings
+      : findings.filter(
+          (f) =>
+            (filter.kind === undefined || f.kind === filter.kind) &&
+            (filter.key === undefined || f.key === filter.key),
+        );
+  // Another controller at work comes first, however late it was noticed: after thousands of
+  // findings it would be past the few drawn, and it says why passes read as external.
+  const others = matching.filter((f) => f.kind === "other-controller");
+  if (others.length === 0 || others.length === matching.length) return matching;
+  return [...others, ...matching.filter((f) => f.kind !== "other-controller")];
 }

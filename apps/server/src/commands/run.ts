@@ -12,7 +12,7 @@
 import { closeSync, existsSync, openSync, unlinkSync } from "node:fs";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { encodeEvent, encodeHeader, type TraceEvent } from "@loopscope/trace";
+import { encodeEvent, encodeHeader, otherControllerNote, type TraceEvent } from "@loopscope/trace";
 import { CACHE_SYNC_TIMEOUT_MS, startSession, type ClusterSpec } from "../session/session.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { checkingLine } from "../session/checking-line.ts";
@@ -222,6 +222,7 @@ export async function run(argv: string[]): Promise<number> {
       cacheSyncTimeoutMs: Math.min(CACHE_SYNC_TIMEOUT_MS, remainingMs()),
       // A failed list or watch is the first sign of an outage: ask the cluster at once.
       onInformerError: () => reachability?.suspect(),
+      onOtherController: (o) => log(`warning: ${otherControllerNote(o)}`),
     });
   } catch (err) {
     log((err as Error).message);

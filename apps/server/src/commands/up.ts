@@ -20,6 +20,7 @@ import { reachabilityLine } from "../session/reachability-line.ts";
 import { shareWarning } from "../up/share-warning.ts";
 import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-lines.ts";
 import { untilSignal } from "../up/signals.ts";
+import { otherControllerNote } from "@loopscope/trace";
 
 export const usage = `usage: loopscope up [options]
 
@@ -79,6 +80,7 @@ export async function run(argv: string[]): Promise<number> {
       klog: flags.verbose ? (line) => process.stderr.write(line + "\n") : undefined,
       onReachability: (now, before) => err(reachabilityLine(now, before)),
       onChecking: (server, context) => err(checkingLine(server, context)),
+      onOtherController: (o) => err(`warning: ${otherControllerNote(o)}`),
     });
   } catch (e) {
     if (

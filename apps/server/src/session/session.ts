@@ -27,6 +27,7 @@ import {
   type ProbeSink,
   type WorkqueueMetricsProvider,
 } from "@loopscope/controller";
+import type { OtherController } from "@loopscope/trace";
 import { ClusterError, checkCluster } from "./cluster-check.ts";
 import { shownServer } from "./shown-server.ts";
 import { loadKubeconfig } from "./kubeconfig-files.ts";
@@ -61,6 +62,8 @@ export interface SessionOptions {
   metrics?: WorkqueueMetricsProvider;
   /** Informer failures (each is retried with backoff; also logged to klog as E lines). */
   onInformerError?: (e: InformerError) => void;
+  /** Another controller reconciles the same Foos (once per controller; see FooControllerOptions). */
+  onOtherController?: (o: OtherController) => void;
   /** Give up if caches have not synced by then (default 30 s). */
   cacheSyncTimeoutMs?: number;
   /** A kubeconfig cluster's preflight request unanswered this long fails the start (default 10 s). */
@@ -119,6 +122,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     verbosity: opts.verbosity,
     metrics: opts.metrics,
     onInformerError: opts.onInformerError,
+    onOtherController: opts.onOtherController,
     cacheSyncTimeoutMs: opts.cacheSyncTimeoutMs ?? CACHE_SYNC_TIMEOUT_MS,
   });
   try {

@@ -14,7 +14,12 @@ import { Recording } from "../hub/recording.ts";
 import { TraceHub } from "../hub/trace-hub.ts";
 import type { RecordingMeta } from "../hub/codec.ts";
 import { RunsFolder } from "../recorded-runs/runs-folder.ts";
-import { startSession, type ClusterSpec, type Session } from "../session/session.ts";
+import {
+  startSession,
+  type ClusterSpec,
+  type Session,
+  type SessionOptions,
+} from "../session/session.ts";
 import {
   ClusterReachabilityMonitor,
   type ReachabilityListener,
@@ -46,6 +51,8 @@ export interface LiveOptions {
   onReachability?: ReachabilityListener;
   /** A kubeconfig's cluster is being checked (see SessionOptions.onChecking). */
   onChecking?: (server: string, context: string) => void;
+  /** Another controller reconciles the same Foos (`up` warns on stderr). */
+  onOtherController?: SessionOptions["onOtherController"];
 }
 
 export interface Live {
@@ -100,6 +107,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       // A failed list or watch is the first sign of an outage: ask the cluster at once.
       onInformerError: () => reachability?.suspect(),
       onChecking: o.onChecking,
+      onOtherController: o.onOtherController,
     });
     cleanup.push(() => session.stop());
     let kubeconfig: KubeconfigFile | undefined;

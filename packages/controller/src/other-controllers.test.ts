@@ -159,6 +159,7 @@ describe("another controller reconciling the same Foos", () => {
     await harness.createFoo("example-foo");
     await harness.converged(["example-foo"]);
 
+    const before = harness.events.length;
     // Not a controller's pass: an Event with another reason.
     await recordAs(harness.core, "someone", { reason: "Scaled" });
     await recordAs(harness.core, "sample-controller", {
@@ -173,6 +174,11 @@ describe("another controller reconciling the same Foos", () => {
         at: "2026-12-06T23:00:00Z",
       },
     ]);
+    // Watching Events is no stage of the controller's: its trace gained the note, and no watch
+    // event of an Event (a late Deployment status step may still come, and is no concern here).
+    const after = harness.events.slice(before);
+    expect(after.filter((e) => e.stage === "note")).toHaveLength(1);
+    expect(after.filter((e) => e.stage === "watch" && e.kind === "Event")).toEqual([]);
   });
 
   it("an Event's clock is not ours: a skewed controller's write is noticed all the same", async () => {

@@ -181,6 +181,25 @@ describe("another controller reconciling the same Foos", () => {
     expect(after.filter((e) => e.stage === "watch" && e.kind === "Event")).toEqual([]);
   });
 
+  it("a cluster that forbids listing Events is told about once, and not asked again", async () => {
+    const mine: OtherController[] = [];
+    h = await startHarness({ controller: { onOtherController: (o) => mine.push(o) } });
+    // The next controller's three lists (Foo, Deployment, Event) are refused; the first two are
+    // tried again and succeed.
+    h.api.faults.failNext(3, 403, ["list"]);
+    const b = await another(h);
+    const forbidden = (e: UnsequencedEvent) =>
+      e.stage === "note" && e.text.startsWith("this controller may not list Events");
+    expect(b.events.filter(forbidden)).toHaveLength(1);
+    // Foo, Deployment and Event for the first controller; Foo and Deployment for the second.
+    expect(h.api.activeWatches()).toBe(5);
+
+    await recordAs(h.core, "sample-controller");
+    await h.waitFor("the first controller's warning", () => mine.length > 0);
+    expect(b.warned).toEqual([]);
+    expect(b.events.filter(forbidden)).toHaveLength(1);
+  });
+
   it("an Event's clock is not ours: a skewed controller's write is noticed all the same", async () => {
     const mine: OtherController[] = [];
     h = await startHarness({ controller: { onOtherController: (o) => mine.push(o) } });

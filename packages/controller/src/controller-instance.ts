@@ -3,7 +3,8 @@
  * as client-go's recorder writes both from one EventSource), so that its Events can be told from
  * another controller's: the Go sample-controller writes the same component ("sample-controller")
  * and no instance, and a second loopscope writes the same component with its own instance.
- * `kubectl describe foo` shows "From: sample-controller, loopscope-4242@laptop".
+ * `kubectl describe foo` still says "From: sample-controller" (the component); `kubectl get events
+ * -o yaml` shows the instance.
  *
  * `loopscope-<pid>@<host>`; a later controller in the same process (tests start several) adds
  * its ordinal, `loopscope-<pid>-2@<host>`: two instances must never share a name.

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { CompetingWriter } from "./actors/competing-writer.ts";
+import { CrdFinalizer } from "./actors/crd-finalizer.ts";
 import { DeploymentControllerSim } from "./actors/deployment-controller.ts";
 import { EventExpiry } from "./actors/event-expiry.ts";
 import { GarbageCollector } from "./actors/garbage-collector.ts";
@@ -31,6 +32,9 @@ import { parseResourcePath } from "./http/route.ts";
 import { idSource } from "./ids.ts";
 import { kubeconfigYaml, writeKubeconfigFile } from "./kubeconfig.ts";
 import { Registry } from "./registry.ts";
+import { RESOURCES } from "./resources/catalog.ts";
+import { crdResource } from "./resources/crd.ts";
+import { servingOf } from "./resources/crd-serving.ts";
 import { namespaceResource } from "./resources/namespace.ts";
 import { ObjectStore } from "./store/object-store.ts";
 import { WatchHub } from "./store/watch-hub.ts";
@@ -69,6 +73,12 @@ class EmbeddedApiServer implements ApiServer {
     registry.seedKubernetesService();
     registry.seedNode();
     const hub = new WatchHub(store, opts.historyWindow ?? 1000);
+    // A CRD gone (or no longer serving its version): its type's storage goes, and its watches end.
+    store.subscribe((c) => {
+      if (c.resource !== crdResource) return;
+      for (const def of RESOURCES)
+        if (servingOf(def, store) === "not-served") hub.endResource(def, store.currentRv);
+    });
     this.#writer = new CompetingWriter(registry);
     this.faults = new FaultInjector(hub, this.#writer);
     this.#ctx = {
@@ -94,6 +104,7 @@ class EmbeddedApiServer implements ApiServer {
         stepDelayMs: opts.deploymentStepDelayMs ?? 100,
       }),
       new GarbageCollector(registry, opts.garbageCollectionDelayMs ?? 20),
+      new CrdFinalizer(registry, opts.garbageCollectionDelayMs ?? 20),
       new EventExpiry(registry, opts.eventTtlMs ?? 3_600_000),
       new ReplicaSetSimulator(registry),
       new NodeHeartbeat(registry, opts.nodeHeartbeatMs ?? 10_000),
@@ -174,26 +185,28 @@ class EmbeddedApiServer implements ApiServer {
     const url = new URL(req.url ?? "/", "http://localhost");
     const path = url.pathname.replace(/\/+$/, "") || "/";
     const accept = req.headers.accept;
+    const store = this.#ctx.registry.store;
+    const served = RESOURCES.filter((r) => servingOf(r, store) !== "not-served");
     if (req.method === "GET") {
       if (path === "/version") return sendJson(res, 200, SERVER_VERSION);
       if (serveHealth(res, path, url.searchParams, this.#health)) return;
       if (path === "/api" || path === "/apis") {
         const d =
           path === "/api"
-            ? discoverCore(aggregatedDiscovery(accept), `${this.#host}:${this.port}`)
-            : discoverGroups(aggregatedDiscovery(accept));
+            ? discoverCore(aggregatedDiscovery(accept), `${this.#host}:${this.port}`, served)
+            : discoverGroups(aggregatedDiscovery(accept), served);
         return sendJson(res, 200, d.body, d.contentType);
       }
       const parts = path.split("/").filter(Boolean);
       if (parts[0] === "api" && parts.length === 2)
-        return this.#sendOr404(res, discoverResources("", parts[1]));
+        return this.#sendOr404(res, discoverResources("", parts[1], served));
       if (parts[0] === "apis" && parts.length === 2)
-        return this.#sendOr404(res, discoverGroup(parts[1]));
+        return this.#sendOr404(res, discoverGroup(parts[1], served));
       if (parts[0] === "apis" && parts.length === 3)
-        return this.#sendOr404(res, discoverResources(parts[1], parts[2]));
-      if (path === "/openapi/v3") return sendJson(res, 200, openApi().root);
+        return this.#sendOr404(res, discoverResources(parts[1], parts[2], served));
+      if (path === "/openapi/v3") return sendJson(res, 200, openApi(served).root);
       if (path.startsWith("/openapi/v3/")) {
-        const doc = openApi().docs.get(path.slice("/openapi/v3/".length));
+        const doc = openApi(served).docs.get(path.slice("/openapi/v3/".length));
         if (!doc) throw pathNotFound();
         res.writeHead(200, {
           "Content-Type": "application/json",
@@ -204,7 +217,8 @@ class EmbeddedApiServer implements ApiServer {
       }
     }
     const rr = parseResourcePath(path);
-    if (!rr) throw pathNotFound();
+    // A custom resource whose CRD is gone: no such path, as for any type the server lacks.
+    if (!rr || !served.includes(rr.def)) throw pathNotFound();
     await serveResource(this.#ctx, req, res, rr, url.searchParams);
   }
 

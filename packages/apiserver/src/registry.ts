@@ -34,6 +34,7 @@ import {
 import { applyPatch, type PatchType } from "./patch/apply-patch.ts";
 import { allowedFieldSelectors } from "./resources/catalog.ts";
 import { crdResource } from "./resources/crd.ts";
+import { markedForDeletion } from "./resources/crd-termination.ts";
 import {
   cannotHandle,
   decodeProblem,
@@ -135,8 +136,8 @@ export class Registry {
   }
 
   /**
-   * Lists the Foo CRD (once, at startup): Foos are served built in, and `kubectl get crd` should
-   * say why, as on a cluster with the CRD installed. It carries a last-applied annotation, as if
+   * Creates the Foo CRD (once, at startup), as on a cluster with it installed: Foos are served
+   * while it exists (resources/crd-serving.ts), and `kubectl get crd` says why. It carries a last-applied annotation, as if
    * `kubectl apply`-ed, so applying crd.yaml over it configures it without kubectl's warning
    * about a missing annotation.
    */
@@ -333,6 +334,7 @@ export class Registry {
       );
     }
     if (def === namespaceResource) return this.#deleteNamespace(old, opts);
+    if (def === crdResource) return this.#deleteCrd(old, opts);
     const finalizers = [...(old.metadata.finalizers ?? [])];
     const policy = opts.propagationPolicy ?? "Background";
     if (policy === "Foreground" && !finalizers.includes("foregroundDeletion"))
@@ -499,6 +501,16 @@ export class Registry {
         { name, group: "", kind: "namespaces" },
       );
     }
+  }
+
+  /**
+   * A CRD is only marked (resources/crd-termination.ts): the CRD finalizer deletes its custom
+   * resources, then the CRD itself goes.
+   */
+  #deleteCrd(old: KObject, opts: DeleteOptions): DeleteResult {
+    const next = markedForDeletion(old, rfc3339(this.#now()));
+    if (opts.dryRun || deepEqual(next, old)) return { object: old, finished: false };
+    return { object: this.store.write(crdResource, next), finished: false };
   }
 
   /** Namespaces go Terminating; the garbage collector empties and then removes them. */

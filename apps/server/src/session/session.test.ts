@@ -1,7 +1,7 @@
 /**
  * startSession against clusters that are not ready: each failure is one clear line, and nothing
  * is left running. The "real cluster" is the embedded API server reached through a kubeconfig
- * file, with its fault injection standing in for RBAC refusals and a missing CRD.
+ * file, with its fault injection standing in for RBAC refusals (its Foo CRD is deleted for real).
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -124,16 +124,26 @@ describe("startSession with a kubeconfig", () => {
 
   it("a missing Foo CRD says to use --install-crd, which installs it", async () => {
     const path = await kubeconfigFile();
-    api!.faults.failNext(1, 404, ["list"]);
+    // The embedded server starts with the CRD; deleted, it takes the Foo API with it (once its
+    // finalizer has run), as on a cluster.
+    const name = "foos.samplecontroller.k8s.io";
+    await fooCrds(path).deleteCustomResourceDefinition({ name });
+    for (;;) {
+      const left = await fooCrds(path)
+        .readCustomResourceDefinition({ name })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!left) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const err = await startSession({ cluster: { kind: "kubeconfig", path } }).catch(
       (e: unknown) => e,
     );
     expect((err as Error).message).toMatch(
       /the Foo CRD \(foos\.samplecontroller\.k8s\.io\) is not installed on .*; rerun with --install-crd/,
     );
-    // The embedded server has the CRD object from the start (and serves Foos without it).
-    await fooCrds(path).deleteCustomResourceDefinition({ name: "foos.samplecontroller.k8s.io" });
-    api!.faults.failNext(1, 404, ["list"]);
     session = await startSession({
       cluster: { kind: "kubeconfig", path, installCrd: true },
       resyncMs: 0,
@@ -156,8 +166,6 @@ describe("startSession with a kubeconfig", () => {
     const crd = await crds.readCustomResourceDefinition({ name: "foos.samplecontroller.k8s.io" });
     crd.spec.versions = crd.spec.versions.map((v) => ({ ...v, served: false }));
     await crds.replaceCustomResourceDefinition({ name: crd.metadata!.name!, body: crd });
-    // What a cluster answers for a version its CRD does not serve.
-    api!.faults.failNext(1_000, 404, ["list"]);
     const err = await startSession({
       cluster: { kind: "kubeconfig", path, installCrd: true },
     }).catch((e: unknown) => e);

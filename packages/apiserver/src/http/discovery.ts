@@ -51,8 +51,8 @@ function aggregatedResource(r: ResourceDef): Record<string, unknown> {
   };
 }
 
-function aggregated(core: boolean, v: DiscoveryVersion): Discovery {
-  const items = groupVersions()
+function aggregated(core: boolean, v: DiscoveryVersion, served: readonly ResourceDef[]): Discovery {
+  const items = groupVersions(served)
     .filter((gv) => (gv.group === "") === core)
     .map((gv) => ({
       metadata: core ? { creationTimestamp: null } : { name: gv.group, creationTimestamp: null },
@@ -75,8 +75,12 @@ function aggregated(core: boolean, v: DiscoveryVersion): Discovery {
   };
 }
 
-export function discoverCore(v: DiscoveryVersion | undefined, serverAddress: string): Discovery {
-  if (v) return aggregated(true, v);
+export function discoverCore(
+  v: DiscoveryVersion | undefined,
+  serverAddress: string,
+  served: readonly ResourceDef[],
+): Discovery {
+  if (v) return aggregated(true, v, served);
   return {
     contentType: "application/json",
     body: {
@@ -92,9 +96,12 @@ function groupEntry(group: string, version: string): Record<string, unknown> {
   return { name: group, versions: [gv], preferredVersion: gv };
 }
 
-export function discoverGroups(v: DiscoveryVersion | undefined): Discovery {
-  if (v) return aggregated(false, v);
-  const groups = groupVersions()
+export function discoverGroups(
+  v: DiscoveryVersion | undefined,
+  served: readonly ResourceDef[],
+): Discovery {
+  if (v) return aggregated(false, v, served);
+  const groups = groupVersions(served)
     .filter((gv) => gv.group !== "")
     .map((gv) => groupEntry(gv.group, gv.version));
   return {
@@ -104,16 +111,20 @@ export function discoverGroups(v: DiscoveryVersion | undefined): Discovery {
 }
 
 /** GET /apis/{group}: the legacy APIGroup, or undefined if we do not serve the group. */
-export function discoverGroup(group: string): unknown {
-  const gv = groupVersions().find((g) => g.group === group && group !== "");
+export function discoverGroup(group: string, served: readonly ResourceDef[]): unknown {
+  const gv = groupVersions(served).find((g) => g.group === group && group !== "");
   return gv
     ? { kind: "APIGroup", apiVersion: "v1", ...groupEntry(gv.group, gv.version) }
     : undefined;
 }
 
 /** GET /api/v1 or /apis/{group}/{version}: APIResourceList, or undefined. */
-export function discoverResources(group: string, version: string): unknown {
-  const gv = groupVersions().find((g) => g.group === group && g.version === version);
+export function discoverResources(
+  group: string,
+  version: string,
+  served: readonly ResourceDef[],
+): unknown {
+  const gv = groupVersions(served).find((g) => g.group === group && g.version === version);
   if (!gv) return undefined;
   const resources: Record<string, unknown>[] = [];
   for (const r of gv.resources) {

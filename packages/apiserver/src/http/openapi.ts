@@ -132,13 +132,17 @@ interface OpenApiDocs {
   docs: Map<string, { hash: string; body: string }>;
 }
 
-let cached: OpenApiDocs | undefined;
+/** By the served types' plurals: a CRD deleted and created again brings back the same docs. */
+const cached = new Map<string, OpenApiDocs>();
 
-export function openApi(): OpenApiDocs {
-  if (cached) return cached;
+/** The documents of the types served now (`served`). */
+export function openApi(served: readonly ResourceDef[]): OpenApiDocs {
+  const key = served.map((r) => `${r.plural}.${r.group}`).join(",");
+  const hit = cached.get(key);
+  if (hit) return hit;
   const docs = new Map<string, { hash: string; body: string }>();
   const paths: Record<string, unknown> = {};
-  for (const gv of groupVersions()) {
+  for (const gv of groupVersions(served)) {
     const doc = {
       openapi: "3.0.0",
       info: { title: "Kubernetes", version: SERVER_VERSION.gitVersion },
@@ -155,6 +159,7 @@ export function openApi(): OpenApiDocs {
     docs.set(key, { hash, body });
     paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
   }
-  cached = { root: { paths }, docs };
-  return cached;
+  const made = { root: { paths }, docs };
+  cached.set(key, made);
+  return made;
 }

@@ -14,6 +14,7 @@ import type { KObject } from "../object.ts";
 import { isPlainObject } from "../object.ts";
 import { patchTypeOf } from "../patch/apply-patch.ts";
 import type { DeleteOptions, FieldValidation } from "../registry.ts";
+import { servingOf } from "../resources/crd-serving.ts";
 import { cannotHandle } from "../resources/decode.ts";
 import { podResource } from "../resources/pod.ts";
 import { apiVersionOf } from "../resources/resource.ts";
@@ -233,6 +234,13 @@ export async function serveResource(
       return;
     }
     case "create": {
+      if (servingOf(def, registry.store) === "terminating")
+        throw new ApiError(
+          405,
+          "MethodNotAllowed",
+          "create not allowed while custom resource definition is terminating",
+          { group: def.group, kind: def.plural },
+        );
       const body = await readObjectBody(req);
       sendWithWarnings(201, registry.create(def, namespace, body, write));
       return;

@@ -42,10 +42,15 @@ export function resourceByKind(kind: string): ResourceDef | undefined {
   return RESOURCES.find((r) => r.kind === kind);
 }
 
-/** Group versions in discovery order: core first, then named groups. */
-export function groupVersions(): { group: string; version: string; resources: ResourceDef[] }[] {
+/**
+ * Group versions of `resources` (default: every type), in discovery order: core first, then named
+ * groups. A group none of whose types is served is absent.
+ */
+export function groupVersions(
+  resources: readonly ResourceDef[] = RESOURCES,
+): { group: string; version: string; resources: ResourceDef[] }[] {
   const out: { group: string; version: string; resources: ResourceDef[] }[] = [];
-  for (const r of RESOURCES) {
+  for (const r of resources) {
     let gv = out.find((g) => g.group === r.group && g.version === r.version);
     if (!gv) out.push((gv = { group: r.group, version: r.version, resources: [] }));
     gv.resources.push(r);

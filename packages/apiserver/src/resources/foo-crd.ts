@@ -1,6 +1,6 @@
 /**
  * The Foo CRD: the one `loopscope up --install-crd` creates on a real cluster, and the object the
- * embedded server lists (it serves Foos built in, as if this were installed). It is
+ * embedded server starts with (it serves its built-in Foos while a CRD of this name does). It is
  * kubernetes/sample-controller's artifacts/examples/crd-status-subresource.yaml (status
  * subresource on — without it every UpdateStatus 404s, see sample-controller.md §1.6) with the
  * schema the embedded server validates by (FOO_SCHEMA), which adds one status field,

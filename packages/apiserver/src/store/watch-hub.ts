@@ -104,6 +104,20 @@ export class WatchHub {
   }
 
   /**
+   * `resource`'s storage is torn down (its CRD is gone): its open streams end, as the real
+   * server's watch cache ends them, and its history goes too — a storage made anew starts its
+   * watch cache from now, so a watch from an older resourceVersion is Expired (410).
+   */
+  endResource(resource: ResourceDef, currentRv: number): void {
+    for (const w of [...this.#watchers]) {
+      if (w.spec.resource !== resource) continue;
+      this.#watchers.delete(w);
+      w.close();
+    }
+    this.#histories.set(resource, { changes: [], compactedRv: currentRv });
+  }
+
+  /**
    * Every open stream stays open and silent for good — no event, bookmark or end: what a client
    * holds when the connection died without a word behind a proxy that keeps its own end alive.
    */

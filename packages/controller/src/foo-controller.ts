@@ -43,6 +43,7 @@ import {
   ResilientInformer,
   objectKey,
   type InformerError,
+  type InformerRecovery,
   type RewatchCause,
 } from "./informer/resilient-informer.ts";
 import { newDeployment } from "./new-deployment.ts";
@@ -107,6 +108,8 @@ export interface FooControllerOptions {
   watchTimeoutSeconds?: () => number;
   /** Called on informer failures (each is retried with backoff). */
   onInformerError?: (e: InformerError) => void;
+  /** Called when an informer lists or watches again after failures. */
+  onInformerRecovered?: (e: InformerRecovery) => void;
   /** run() rejects if caches have not synced by then (default: wait forever). */
   cacheSyncTimeoutMs?: number;
   /**
@@ -266,6 +269,7 @@ export class FooController {
       backoffMaxMs: backoff.max,
       watchTimeoutSeconds: opts.watchTimeoutSeconds,
       onError: onInformerError,
+      onRecover: opts.onInformerRecovered,
       onRewatch,
     });
     this.deployments = new ResilientInformer<Deployment>({
@@ -278,6 +282,7 @@ export class FooController {
       backoffMaxMs: backoff.max,
       watchTimeoutSeconds: opts.watchTimeoutSeconds,
       onError: onInformerError,
+      onRecover: opts.onInformerRecovered,
       onRewatch,
     });
     this.recorder = new EventRecorder(

@@ -16,6 +16,8 @@
  * - on a kubeconfig's cluster, `reachability` follows `hello` on every connection and comes again
  *   each time the cluster's API server stops or starts answering, so a page that connects during
  *   an outage sees it; the embedded cluster (which lives in loopscope's process) never sends it;
+ * - in a live run, `fooApi` follows `hello` on every connection and comes again each time the
+ *   cluster stops or starts serving the Foo API (its CRD deleted, then created again);
  * - once a live run's recording has failed (a full disk), `recording` follows `hello` on every
  *   connection, and goes to every client the moment it fails; a recording never recovers.
  *
@@ -46,6 +48,8 @@ export type ServerMessage =
   | { type: "objects"; objects: ObjectsSnapshot }
   /** Whether the cluster's API server answers; replaces the previous state whole. */
   | { type: "reachability"; cluster: ClusterReachability }
+  /** Whether the cluster serves the Foo API; replaces the previous state whole. */
+  | { type: "fooApi"; fooApi: FooApiPresence }
   /** The run's recording stopped: its file lacks every event after `savedThrough`. */
   | { type: "recording"; failure: RecordingFailure }
   | { type: "pong"; t: number }
@@ -104,6 +108,19 @@ export type ClusterReachability =
       /** Why: "connect ECONNREFUSED 127.0.0.1:6443", "no answer within 3 s", "HTTP 503". */
       error: string;
       /** ISO time of the first request that got no answer. */
+      since: string;
+    };
+
+/**
+ * Whether the cluster serves the Foo API (foos.samplecontroller.k8s.io): not since the Foo
+ * informer's list or watch was answered 404 (the CRD was deleted), until it lists or watches again.
+ * While it does not, the controller sees no Foo.
+ */
+export type FooApiPresence =
+  | { served: true }
+  | {
+      served: false;
+      /** ISO time of the first 404. */
       since: string;
     };
 

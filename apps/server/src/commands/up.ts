@@ -17,6 +17,7 @@ import { ensureWebBuild, WEB_DIST } from "../up/web-build.ts";
 import { openBrowser } from "../up/open-browser.ts";
 import { startLive } from "../up/start-live.ts";
 import { reachabilityLine } from "../session/reachability-line.ts";
+import { fooApiLine } from "../session/foo-api-line.ts";
 import { shareWarning } from "../up/share-warning.ts";
 import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-lines.ts";
 import { untilSignal } from "../up/signals.ts";
@@ -79,6 +80,7 @@ export async function run(argv: string[]): Promise<number> {
       share: flags.share,
       klog: flags.verbose ? (line) => process.stderr.write(line + "\n") : undefined,
       onReachability: (now, before) => err(reachabilityLine(now, before)),
+      onFooApi: (now) => err(fooApiLine(now)),
       onChecking: (server, context) => err(checkingLine(server, context)),
       onOtherController: (o) => err(`warning: ${otherControllerNote(o)}`),
     });

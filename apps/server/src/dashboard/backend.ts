@@ -5,6 +5,7 @@
 import type {
   ActionRequest,
   ClusterReachability,
+  FooApiPresence,
   ObjectsSnapshot,
   RecordingFailure,
   ServerInfo,
@@ -36,6 +37,14 @@ export interface DashboardBackend {
    */
   reachability?: {
     state(): ClusterReachability;
+    onChange(listener: () => void): () => void;
+  };
+  /**
+   * A live run: whether its cluster serves the Foo API (its CRD can be deleted under the
+   * controller), and a subscription to changes (returns an unsubscribe). Absent in replay.
+   */
+  fooApi?: {
+    state(): FooApiPresence;
     onChange(listener: () => void): () => void;
   };
   /**

@@ -30,6 +30,8 @@ export interface LiveBackendOptions {
   scenarios?: ScenarioRunner;
   /** A kubeconfig's cluster: whether it answers (absent for the embedded one). */
   reachability?: DashboardBackend["reachability"];
+  /** Whether the cluster serves the Foo API. */
+  fooApi?: DashboardBackend["fooApi"];
 }
 
 export function liveBackend(o: LiveBackendOptions): DashboardBackend {
@@ -66,6 +68,7 @@ export function liveBackend(o: LiveBackendOptions): DashboardBackend {
     }),
     objects: { snapshot: () => objects.snapshot(), onChanged: (l) => objects.onChanged(l) },
     reachability: o.reachability,
+    fooApi: o.fooApi,
     recording: o.hub.recording && recordingState(o.hub.recording, trace ?? ""),
     act,
     traceMeta: () => o.meta,

@@ -22,6 +22,7 @@ import { startEmbeddedApiServer, type ApiServer, type ApiServerOptions } from ".
 import {
   FooController,
   type InformerError,
+  type InformerRecovery,
   type KlogWriter,
   type Lessons,
   type ProbeSink,
@@ -64,6 +65,8 @@ export interface SessionOptions {
   onInformerError?: (e: InformerError) => void;
   /** Another controller reconciles the same Foos (once per controller; see FooControllerOptions). */
   onOtherController?: (o: OtherController) => void;
+  /** An informer lists or watches again after failures. */
+  onInformerRecovered?: (e: InformerRecovery) => void;
   /** Give up if caches have not synced by then (default 30 s). */
   cacheSyncTimeoutMs?: number;
   /** A kubeconfig cluster's preflight request unanswered this long fails the start (default 10 s). */
@@ -123,6 +126,7 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     metrics: opts.metrics,
     onInformerError: opts.onInformerError,
     onOtherController: opts.onOtherController,
+    onInformerRecovered: opts.onInformerRecovered,
     cacheSyncTimeoutMs: opts.cacheSyncTimeoutMs ?? CACHE_SYNC_TIMEOUT_MS,
   });
   try {

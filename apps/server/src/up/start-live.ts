@@ -1,8 +1,9 @@
 /**
  * Everything `loopscope up` runs, started in order and stopped in reverse: recording → hub →
  * session (cluster + controller, feeding the hub and the workqueue metrics) → the embedded
- * cluster's kubeconfig file, or the probe of whether a kubeconfig's cluster still answers →
- * dashboard server (with GET /metrics for this run's Prometheus registry).
+ * cluster's kubeconfig file, or the probe of whether a kubeconfig's cluster still answers; on
+ * either, whether it serves the Foo API → dashboard server (with GET /metrics for this run's
+ * Prometheus registry).
  * In-process callers (tests, benches) use this directly.
  *
  * Invariant: `stop()` leaves the recording complete on disk — the controller has stopped
@@ -25,6 +26,7 @@ import {
   type ReachabilityListener,
 } from "../session/cluster-reachability.ts";
 import { shownServer } from "../session/shown-server.ts";
+import { FooApiMonitor, type FooApiListener } from "../session/foo-api-presence.ts";
 import { liveBackend } from "../dashboard/live-backend.ts";
 import { scenarioRunner } from "../dashboard/scenario-runner.ts";
 import { startDashboardServer, type DashboardServer } from "../dashboard/dashboard-server.ts";
@@ -49,6 +51,8 @@ export interface LiveOptions {
   extraRoutes?: RouteModule[];
   /** A kubeconfig's cluster stopped or started answering (`up` says so on stderr). */
   onReachability?: ReachabilityListener;
+  /** The cluster stopped or started serving the Foo API (`up` says so on stderr). */
+  onFooApi?: FooApiListener;
   /** A kubeconfig's cluster is being checked (see SessionOptions.onChecking). */
   onChecking?: (server: string, context: string) => void;
   /** Another controller reconciles the same Foos (`up` warns on stderr). */
@@ -61,6 +65,8 @@ export interface Live {
   hub: TraceHub;
   /** On a kubeconfig's cluster: whether it answers. The embedded one lives in this process. */
   reachability?: ClusterReachabilityMonitor;
+  /** Whether the cluster serves the Foo API (its CRD can be deleted under the controller). */
+  fooApi: FooApiMonitor;
   recordingPath: string;
   /** For kubectl: the embedded server's kubeconfig, or the one given. */
   kubeconfigPath: string;
@@ -96,6 +102,8 @@ export async function startLive(o: LiveOptions): Promise<Live> {
   };
   try {
     let reachability: ClusterReachabilityMonitor | undefined;
+    const fooApi = new FooApiMonitor();
+    if (o.onFooApi) fooApi.onChange(o.onFooApi);
     const session = await startSession({
       cluster: o.cluster,
       workers: o.workers,
@@ -104,8 +112,13 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       metrics: metrics.workqueue,
       klog: o.klog,
       verbosity: o.klog ? 2 : 0,
-      // A failed list or watch is the first sign of an outage: ask the cluster at once.
-      onInformerError: () => reachability?.suspect(),
+      // A failed list or watch is the first sign of an outage: ask the cluster at once. A 404
+      // from the Foo informer's is the Foo API gone (its CRD deleted).
+      onInformerError: (e) => {
+        reachability?.suspect();
+        fooApi.informerFailed(e);
+      },
+      onInformerRecovered: (e) => fooApi.informerRecovered(e),
       onChecking: o.onChecking,
       onOtherController: o.onOtherController,
     });
@@ -143,6 +156,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
         ...(o.cluster.kind === "kubeconfig" && { kubeconfig: o.cluster.path }),
       }),
       reachability,
+      fooApi,
     });
     const server = await startDashboardServer({
       backend,
@@ -159,6 +173,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       session,
       hub,
       reachability,
+      fooApi,
       recordingPath,
       kubeconfigPath: kubeconfig?.path ?? (o.cluster.kind === "kubeconfig" ? o.cluster.path : ""),
       stop: () => (stopping ??= unwind()),

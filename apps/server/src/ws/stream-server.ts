@@ -59,6 +59,12 @@ export function createStreamServer(
     for (const s of streams) s.send({ type: "reachability", cluster });
   });
 
+  const fooApi = backend.fooApi;
+  const stopFooApi = fooApi?.onChange(() => {
+    const state = fooApi.state();
+    for (const s of streams) s.send({ type: "fooApi", fooApi: state });
+  });
+
   const recording = backend.recording;
   const stopRecording = recording?.onFailure(() => {
     const failure = recording.failure();
@@ -100,6 +106,7 @@ export function createStreamServer(
         stream.send({ type: "hello", info: infoFor(backend, access === "reader") });
         // A page that opens during an outage must see it, not only one open before it began.
         if (reachability) stream.send({ type: "reachability", cluster: reachability.state() });
+        if (fooApi) stream.send({ type: "fooApi", fooApi: fooApi.state() });
         const failure = recording?.failure();
         if (failure) stream.send({ type: "recording", failure });
         if (backend.objects) stream.send({ type: "objects", objects: backend.objects.snapshot() });
@@ -115,6 +122,7 @@ export function createStreamServer(
       clearInterval(heartbeat);
       stopObjects?.();
       stopReachability?.();
+      stopFooApi?.();
       stopRecording?.();
       if (objectsTimer) clearTimeout(objectsTimer);
       for (const s of streams) s.close();

@@ -13,6 +13,9 @@
  *   our own store (the lister's cache) so handlers get `(old, new)` like client-go.
  * - **Periodic resync** (client-node has none): every `resyncMs` each cached object is re-delivered
  *   as `update(obj, obj)` — equal resourceVersions, as client-go's Sync deltas.
+ * - **Recovery is told.** The first start that succeeds after failures — its list and watch, or the
+ *   watch alone when it resumes from its last resourceVersion — is reported (`onRecover`), once:
+ *   what failed (a 404 of a deleted CRD, a refused connection) answers again.
  * - **Cache sync.** `hasSynced()` turns true once a list has been delivered and the watch opened;
  *   `waitForCacheSync()` resolves then (or false if stopped first).
  * - **A watch that may be dead is replaced.** `rewatch()` (its user calls it when the cluster
@@ -50,6 +53,13 @@ export interface InformerError {
   retryInMs: number;
 }
 
+export interface InformerRecovery {
+  /** Kind name ("Foo"). */
+  kind: string;
+  /** The consecutive failures before this success. */
+  after: number;
+}
+
 export interface ResilientInformerOptions<T extends KubernetesObject> {
   kubeConfig: KubeConfig;
   /** Kind name for messages ("Foo"). */
@@ -64,6 +74,8 @@ export interface ResilientInformerOptions<T extends KubernetesObject> {
   backoffInitialMs?: number;
   backoffMaxMs?: number;
   onError?: (e: InformerError) => void;
+  /** A start succeeded after failures (see "Recovery is told"). */
+  onRecover?: (e: InformerRecovery) => void;
   /**
    * A new watch opens, other than at the timeout the old one asked for: the server closed the
    * old one early (`closed`), or it ended with 410 Gone (`gone`: its resourceVersion was too old,
@@ -227,7 +239,9 @@ export class ResilientInformer<T extends KubernetesObject> {
       this.onError(err);
     }
     if (this.stopping || this.failedThisStart) return;
+    const after = this.failures;
     this.failures = 0;
+    if (after > 0) this.opts.onRecover?.({ kind: this.opts.kind, after });
     if (!this.synced && (this.listedThisStart || this.lw.latestResourceVersion() !== "")) {
       this.synced = true;
       const waiters = this.syncWaiters.splice(0);

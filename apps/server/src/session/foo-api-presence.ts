@@ -1,0 +1,55 @@
+/**
+ * Whether the cluster still serves the Foo API, told once per change. The CRD can be deleted
+ * under a running controller (`kubectl delete crd foos.samplecontroller.k8s.io`): the Foo
+ * informer's list and watch then answer 404 and it retries with backoff, which alone shows only
+ * as trace notes. A 404 from it means the API is gone; its first list or watch that succeeds
+ * after failures (ResilientInformer's recovery) means it is back.
+ *
+ * Invariants: listeners hear changes only (served → gone → served …); while gone, `since` stays
+ * the first 404's time; other informers' errors, and the Foo informer's other errors (the
+ * cluster not answering: cluster-reachability.ts), change nothing.
+ */
+import type { FooApiPresence } from "@loopscope/protocol";
+import { FOO_KIND, type InformerError, type InformerRecovery } from "@loopscope/controller";
+
+export type FooApiListener = (now: FooApiPresence, before: FooApiPresence) => void;
+
+/** A failed request's HTTP status: client-node's ApiException has `code`, its Watch `statusCode`. */
+function httpStatus(err: unknown): number | undefined {
+  const e = err as { code?: unknown; statusCode?: unknown } | undefined;
+  if (typeof e?.code === "number") return e.code;
+  return typeof e?.statusCode === "number" ? e.statusCode : undefined;
+}
+
+export class FooApiMonitor {
+  private current: FooApiPresence = { served: true };
+  private readonly listeners = new Set<FooApiListener>();
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  state(): FooApiPresence {
+    return this.current;
+  }
+
+  onChange(listener: FooApiListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  informerFailed(e: InformerError): void {
+    // e.kind: "list Foo", "watch Foo".
+    if (e.kind.split(" ")[1] !== FOO_KIND || httpStatus(e.error) !== 404) return;
+    this.set({ served: false, since: this.now().toISOString() });
+  }
+
+  informerRecovered(e: InformerRecovery): void {
+    if (e.kind === FOO_KIND) this.set({ served: true });
+  }
+
+  private set(next: FooApiPresence): void {
+    const before = this.current;
+    if (before.served === next.served) return;
+    this.current = next;
+    for (const l of this.listeners) l(next, before);
+  }
+}

@@ -229,6 +229,7 @@ export function App() {
             data-testid="connection-status"
             data-status={conn.status}
             data-cluster={conn.cluster && (conn.cluster.reachable ? "reachable" : "unreachable")}
+            data-foo-api={conn.fooApi && (conn.fooApi.served ? "served" : "gone")}
             title={badge.title}
           >
             {badge.text}

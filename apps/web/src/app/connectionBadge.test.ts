@@ -44,6 +44,34 @@ describe("the top bar's connection badge", () => {
     ).toBe("reconnecting");
   });
 
+  it("says the Foo API is gone while the cluster answers but no longer serves foos", () => {
+    const badge = connectionBadge({
+      status: "open",
+      reconnects: 0,
+      cluster: { reachable: true },
+      fooApi: { served: false, since },
+    });
+    expect(badge.text).toBe("Foo API gone");
+    expect(badge.look).toBe("foo-api-gone");
+    expect(badge.title).toContain(
+      "has not served foos.samplecontroller.k8s.io since 15:02:11: was the CRD deleted?",
+    );
+    expect(badge.title).toContain("kubectl apply -f public/manifests/crd.yaml brings it back");
+    // Back: connected again. An unreachable cluster says that first (nothing answers at all).
+    expect(connectionBadge({ status: "open", reconnects: 0, fooApi: { served: true } })).toEqual({
+      text: "connected",
+      look: "open",
+    });
+    expect(
+      connectionBadge({
+        status: "open",
+        reconnects: 0,
+        cluster: down,
+        fooApi: { served: false, since },
+      }).text,
+    ).toBe("cluster unreachable");
+  });
+
   it("says the server restarted when it refuses the page's token", () => {
     const badge = connectionBadge({ status: "replaced", reconnects: 0, serverAnswers: true });
     expect(badge.text).toBe("server restarted");

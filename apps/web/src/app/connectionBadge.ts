@@ -2,21 +2,22 @@
  * What the top bar's connection badge says: whether events can reach the page. That takes two
  * links — the page to loopscope (the WebSocket) and loopscope to its cluster — so while the
  * socket is up but the cluster does not answer, the badge says so in the error colour: a
- * "connected" badge over a silent timeline would tell a user all is well. A lost socket says
- * whether the server is gone or was started again (see LiveConnection's probe).
+ * "connected" badge over a silent timeline would tell a user all is well. So too while the cluster
+ * answers but no longer serves the Foo API (its CRD deleted): no Foo event can come either. A
+ * lost socket says whether the server is gone or was started again (see LiveConnection's probe).
  */
 import type { ConnectionState, ConnectionStatus } from "../live/connection.ts";
 
 export interface ConnectionBadge {
   text: string;
   /** Its look (a CSS class): the socket's status, or the cluster's outage. */
-  look: ConnectionStatus | "cluster-unreachable";
+  look: ConnectionStatus | "cluster-unreachable" | "foo-api-gone";
   /** Hover text, when there is more to say than the text. */
   title?: string;
 }
 
 export function connectionBadge(
-  conn: Pick<ConnectionState, "status" | "reconnects" | "cluster" | "serverAnswers">,
+  conn: Pick<ConnectionState, "status" | "reconnects" | "cluster" | "fooApi" | "serverAnswers">,
 ): ConnectionBadge {
   const cluster = conn.cluster;
   if (conn.status === "open" && cluster && !cluster.reachable) {
@@ -27,6 +28,18 @@ export function connectionBadge(
         `${cluster.server} has not answered since ${clockTime(new Date(cluster.since))}: ` +
         `${cluster.error}. No event can come until it does; loopscope keeps asking and ` +
         `this badge turns back when it answers.`,
+    };
+  }
+  const fooApi = conn.fooApi;
+  if (conn.status === "open" && fooApi && !fooApi.served) {
+    return {
+      text: "Foo API gone",
+      look: "foo-api-gone",
+      title:
+        `The cluster has not served foos.samplecontroller.k8s.io since ` +
+        `${clockTime(new Date(fooApi.since))}: was the CRD deleted? The controller sees no Foo ` +
+        `until it is back. loopscope keeps retrying; kubectl apply -f ` +
+        `public/manifests/crd.yaml brings it back, and this badge turns back then.`,
     };
   }
   if (conn.status === "replaced") {

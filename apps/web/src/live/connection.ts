@@ -15,6 +15,7 @@ import {
   TOKEN_HEADER,
   type ClientMessage,
   type ClusterReachability,
+  type FooApiPresence,
   type ObjectsSnapshot,
   type RecordingFailure,
   type ServerInfo,
@@ -34,6 +35,8 @@ export interface ConnectionState {
   objects?: ObjectsSnapshot;
   /** A kubeconfig's cluster: whether it answers loopscope (the server says so on connect). */
   cluster?: ClusterReachability;
+  /** A live run: whether its cluster serves the Foo API (the server says so on connect). */
+  fooApi?: FooApiPresence;
   /** A live run whose recording could not be written (the server says so on connect). */
   recording?: RecordingFailure;
   /**
@@ -229,6 +232,9 @@ export class LiveConnection {
         return;
       case "reachability":
         this.set({ cluster: m.cluster });
+        return;
+      case "fooApi":
+        this.set({ fooApi: m.fooApi });
         return;
       case "recording":
         this.set({ recording: m.failure });

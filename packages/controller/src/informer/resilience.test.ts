@@ -1,10 +1,12 @@
 /**
  * The informer wrapper against the embedded API server's fault injection: whatever happens to the
  * watch (closed, 410 Expired, 500s, the server restarting), the controller recovers and every Foo
- * converges. Also: our own stop is not mistaken for a failure, and nothing is started twice.
+ * converges; the Foo CRD deleted and created again (404s until it is back, then one recovery).
+ * Also: our own stop is not mistaken for a failure, and nothing is started twice.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { InformerError } from "./resilient-informer.ts";
+import { FOO_CRD } from "@loopscope/apiserver";
+import type { InformerError, InformerRecovery } from "./resilient-informer.ts";
 import { startHarness, type Harness } from "../testing/embedded-harness.ts";
 
 let h: Harness | undefined;
@@ -51,6 +53,40 @@ describe("informers under faults", () => {
     await h.waitFor("three watches", () => h!.api.activeWatches() === 3);
     expect(h.controller.foos.hasSynced() && h.controller.deployments.hasSynced()).toBe(true);
     expect(h.klog.some((l) => l.startsWith("E") && l.includes('"Failed to'))).toBe(true);
+  });
+
+  it("the Foo CRD deleted and created again: 404s, one recovery, and a Foo created after converges", async () => {
+    const errors: InformerError[] = [];
+    const recoveries: InformerRecovery[] = [];
+    h = await startHarness({
+      controller: {
+        onInformerError: (e) => errors.push(e),
+        onInformerRecovered: (e) => recoveries.push(e),
+        informerBackoffMs: { initial: 20, max: 200 },
+      },
+    });
+    await h.createFoo("foo-a");
+    await h.converged(["foo-a"]);
+    const crd = `${h.api.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`;
+    expect((await fetch(`${crd}/${FOO_CRD.metadata.name}`, { method: "DELETE" })).status).toBe(200);
+    // Its Foos go with it (the informer hears each DELETED), then its watch ends; every retry 404s.
+    await h.waitFor("the Foo to leave the lister", () => h!.controller.foos.list().length === 0);
+    await h.waitFor("several 404s", () => errors.filter((e) => statusOf(e) === 404).length >= 3);
+    expect(errors.every((e) => e.kind.endsWith(" Foo"))).toBe(true);
+    expect(recoveries).toEqual([]);
+
+    const created = await fetch(crd, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(FOO_CRD),
+    });
+    expect(created.status).toBe(201);
+    await h.waitFor("the recovery", () => recoveries.length > 0);
+    expect(recoveries).toEqual([{ kind: "Foo", after: expect.any(Number) as unknown as number }]);
+    expect(recoveries[0]!.after).toBeGreaterThanOrEqual(3);
+    await h.createFoo("foo-b");
+    await h.converged(["foo-b"]);
+    expect(recoveries).toHaveLength(1);
   });
 
   it("stop() is not a failure: no error reported, no restart, no watch left open", async () => {
@@ -289,3 +325,13 @@ describe("informers under faults", () => {
     ).toBe(true);
   });
 });
+
+/** A failed list's or watch's HTTP status (client-node: `code`, its Watch: `statusCode`). */
+function statusOf(e: InformerError): number | undefined {
+  const err = e.error as { code?: unknown; statusCode?: unknown };
+  return typeof err.code === "number"
+    ? err.code
+    : typeof err.statusCode === "number"
+      ? err.statusCode
+      : undefined;
+}

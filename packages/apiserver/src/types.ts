@@ -34,7 +34,10 @@ export interface ApiServerOptions {
   historyWindow?: number;
   /** Interval of BOOKMARK events on watches that allow them (default 5000 ms). */
   bookmarkIntervalMs?: number;
-  /** Delay before the garbage collector removes orphaned dependents (default 20 ms). */
+  /**
+   * Delay before the garbage collector removes orphaned dependents, and before the CRD finalizer
+   * deletes a deleted CRD's custom resources (default 20 ms).
+   */
   garbageCollectionDelayMs?: number;
   /** How long an Event lives after its last write, as kube-apiserver's --event-ttl (default 1 h). */
   eventTtlMs?: number;

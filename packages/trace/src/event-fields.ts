@@ -34,6 +34,7 @@ export const FIELD_TYPES = {
   causeSeq: "number",
   delayMs: "number",
   inferred: "boolean",
+  initial: "boolean",
   worker: "number",
   generation: "number",
   found: "boolean",
@@ -62,7 +63,7 @@ type PerKind = { readonly [K in TraceEventKind]: OwnFields<K> };
 
 /** Each kind's own fields, in the order its events hold them. */
 export const KIND_FIELDS: PerKind = {
-  watch: ["kind", "event", "name", "ns", "rv", "oldRv"],
+  watch: ["kind", "event", "name", "ns", "rv", "oldRv", "initial"],
   enqueue: ["len", "merged", "cause", "causeSeq", "delayMs", "inferred"],
   dequeue: ["len", "worker"],
   read: ["rv", "generation", "found", "worker"],

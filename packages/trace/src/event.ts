@@ -55,6 +55,12 @@ export interface WatchEvent extends EventBase {
   rv?: string;
   /** For updates: the old object's resourceVersion; equal to `rv` on a resync re-delivery. */
   oldRv?: string;
+  /**
+   * An add the informer delivered from its initial list, as it started (client-go's
+   * `isInInitialList`): the object existed before, it was not created now. Absent = an add from
+   * the watch, or not known (a log that does not say).
+   */
+  initial?: boolean;
 }
 
 export type EnqueueCause = "watch" | "resync" | "retry";

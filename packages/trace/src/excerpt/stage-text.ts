@@ -36,6 +36,7 @@ export function canonicalText(e: TraceEvent | UnsequencedEvent): string {
         ["name", e.name],
         ["rv", e.rv],
         ["oldRv", e.oldRv],
+        ["initial", e.initial],
       ])}`;
     case "enqueue":
       return `STAGE/enqueue${kv([

@@ -38,6 +38,7 @@ export const NAMES = {
   fields: ["fields", "changedfields", "changed_fields", "diff"],
   generation: ["generation", "gen"],
   found: ["found"],
+  initial: ["initial", "isininitiallist", "is_in_initial_list"],
   merged: ["merged", "dedup", "deduped"],
   cause: ["cause", "origin", "why", "reason"],
   causeSeq: ["causeseq", "cause_seq"],
@@ -48,7 +49,7 @@ export type Role = keyof typeof NAMES;
 
 /** The roles each stage's fields can fill, in the order a spelling is matched against them. */
 export const ROLES_BY_STAGE: Record<Stage, readonly Role[]> = {
-  watch: ["key", "rv", "oldRv", "kind", "event", "name", "ns"],
+  watch: ["key", "rv", "oldRv", "kind", "event", "name", "ns", "initial"],
   enqueue: ["key", "len", "merged", "cause", "causeSeq", "delay"],
   dequeue: ["key", "len", "worker"],
   read: ["key", "rv", "generation", "found", "worker"],

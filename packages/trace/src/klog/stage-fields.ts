@@ -44,6 +44,8 @@ export interface StageFields {
   merged: false | "dirty" | "processing" | undefined;
   found: boolean | undefined;
   changed: boolean | undefined;
+  /** A watch add from the informer's initial list (`initial=true`). */
+  initial: boolean | undefined;
   /** `fields=` as written: a comma-separated list (the event's `fields` is its non-empty parts). */
   fields: string | undefined;
   causeSeq: number | undefined;
@@ -87,6 +89,7 @@ export function stageFields(): StageFields {
     merged: undefined,
     found: undefined,
     changed: undefined,
+    initial: undefined,
     fields: undefined,
     causeSeq: undefined,
     delayMs: undefined,
@@ -114,6 +117,7 @@ export function stageEvent(f: StageFields, at: LineContext, raw: string): TraceE
       if (f.ns !== undefined) e.ns = f.ns;
       if (f.rv !== undefined) e.rv = f.rv;
       if (f.oldRv !== undefined) e.oldRv = f.oldRv;
+      if (f.initial !== undefined) e.initial = f.initial;
       break;
     case "enqueue":
       if (f.len !== undefined) e.len = f.len;

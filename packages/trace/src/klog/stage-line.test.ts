@@ -206,6 +206,7 @@ describe("any field order, any quoting", () => {
     fields: ["spec.replicas", "status.a,status.b", "a, b", '["a","b"]', ""],
     generation: ["1", "2"],
     found: ["true", "false", "nope"],
+    initial: ["true", "false", "maybe"],
     merged: ["dirty", "processing", "false", "Dirty", "no", "maybe"],
     cause: ["watch", "resync", "retry", "requeue", "bogus"],
     causeSeq: ["12", "x"],

@@ -326,6 +326,7 @@ function build(
   let merged: false | "dirty" | "processing" | undefined;
   let found: boolean | undefined;
   let changed: boolean | undefined;
+  let initial: boolean | undefined;
   /** A changed= that says no yes/no: it names the fields (`changed=status.lastSyncTime`). */
   let changedText: string | undefined;
   let fields: string | undefined;
@@ -413,6 +414,9 @@ function build(
         break;
       case R.found:
         found = spelled(TRUTH, bytes, a, b) ?? bool(t.value(p));
+        break;
+      case R.initial:
+        initial = spelled(TRUTH, bytes, a, b) ?? bool(t.value(p));
         break;
       case R.changed:
         changed = spelled(TRUTH, bytes, a, b) ?? bool(t.value(p));
@@ -536,6 +540,7 @@ function build(
   f.merged = merged;
   f.found = found;
   f.changed = changed;
+  f.initial = initial;
   f.fields = fields;
   f.causeSeq = causeSeq;
   f.delayMs = delayMs;

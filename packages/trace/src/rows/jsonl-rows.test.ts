@@ -67,6 +67,7 @@ const fieldValue = (f: string): fc.Arbitrary<unknown> => {
         return fc.constantFrom("synced", "requeued", "dropped", "other");
       case "found":
       case "changed":
+      case "initial":
         return fc.boolean();
       case "fields":
         return fc.array(str, { maxLength: 3 });

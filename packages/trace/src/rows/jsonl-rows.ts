@@ -27,20 +27,25 @@ import { ABSENT, KIND_CODES, NUMERIC_FIELDS, type RowEncoder } from "./row-encod
 import { HASH_SEED, type BatchIds } from "./batch-ids.ts";
 import { KEY_REF_FIELDS } from "./key-refs.ts";
 
-/** Every field name a record may carry; a field's index is its bit in the masks below. */
+/**
+ * Every field name a record may carry, by index. More than 32: a field's properties are looked up
+ * in tables by its index, not tested as a bit of a 32-bit mask.
+ */
 const FIELDS = Object.keys(FIELD_TYPES) as FieldName[];
 type Field = FieldName;
 const F = Object.fromEntries(FIELDS.map((f, i) => [f, i])) as Record<Field, number>;
-const bit = (...fs: Field[]) => fs.reduce((m, f) => m | (1 << F[f]), 0);
+/** 1 at the index of each field named, 0 elsewhere. */
+const flags = (...fs: Field[]) => Uint8Array.from(FIELDS, (f) => (fs.includes(f) ? 1 : 0));
 const typed = (t: string) => FIELDS.filter((f) => FIELD_TYPES[f] === t);
 
 /** Fields of the row itself (the rest is the detail; `raw` goes beside the row, as a string). */
-const ROW = bit("seq", "ts", "key", "stage", "raw", ...NUMERIC_FIELDS);
-const STRINGS = bit(...typed("string")) & ~ROW;
-const INTEGERS = bit(...typed("number")) & ~ROW;
-const BOOLEANS = bit(...typed("boolean"));
+const ROW_FIELDS: Field[] = ["seq", "ts", "key", "stage", "raw", ...NUMERIC_FIELDS];
+const ROW = flags(...ROW_FIELDS);
+const STRINGS = flags(...typed("string").filter((f) => !ROW_FIELDS.includes(f)));
+const INTEGERS = flags(...typed("number").filter((f) => !ROW_FIELDS.includes(f)));
+const BOOLEANS = flags(...typed("boolean"));
 /** Fields whose value may name the row's key (see key-refs.ts). */
-const REFS = bit(...KEY_REF_FIELDS);
+const REFS = flags(...KEY_REF_FIELDS);
 
 /** Values a field must have, for the enum-like ones (`merged` may also be `false`). */
 const ONE_OF = FIELDS.map((f) => {
@@ -50,9 +55,10 @@ const ONE_OF = FIELDS.map((f) => {
 
 /** Stages by code (their index), as the store's stage column holds them. */
 const STAGE_NAMES: readonly TraceEvent["stage"][] = KIND_CODES;
-/** Per stage code: the fields it knows, and the fields it requires. */
-const KNOWN = STAGE_NAMES.map((s) => bit(...([...KNOWN_FIELDS[s]] as Field[])));
-const REQUIRED = STAGE_NAMES.map((s) => bit("ts", "key", "seq", ...REQUIRED_FIELDS[s]));
+/** Per stage code: the fields it knows, the fields it requires, and how many those are. */
+const KNOWN = STAGE_NAMES.map((s) => flags(...([...KNOWN_FIELDS[s]] as Field[])));
+const REQUIRED = STAGE_NAMES.map((s) => flags("ts", "key", "seq", ...REQUIRED_FIELDS[s]));
+const REQUIRED_COUNT = REQUIRED.map((r) => r.reduce((n, x) => n + x, 0));
 
 const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 const NAME_BYTES = FIELDS.map(ascii);
@@ -167,6 +173,9 @@ export class JsonlRows {
   private readonly end = new Int32Array(MAX_FIELDS);
   private readonly type = new Uint8Array(MAX_FIELDS);
   private readonly escapedAt = new Uint8Array(MAX_FIELDS);
+  /** Per field, the number of the line scanned last that gave it (see scan). */
+  private readonly seenIn = new Float64Array(FIELDS.length);
+  private lines = 0;
   private readonly text = new TextDecoder();
 
   /** `take(seq, ts)`: whether the general reader lets this record be taken as is (and counts it). */
@@ -182,13 +191,20 @@ export class JsonlRows {
   read(b: Uint8Array, from: number, to: number): boolean {
     const n = this.scan(b, from, to);
     if (n < 0) return false;
-    let seen = 0;
-    for (let k = 0; k < n; k++) seen |= 1 << this.field[k];
     const stageAt = this.indexOf(F.stage, n);
     if (stageAt < 0 || this.type[stageAt] !== Value.String) return false;
     const stage = this.stageCode(b, this.start[stageAt] + 1, this.end[stageAt] - 1);
     if (stage < 0) return false;
-    if ((seen & ~KNOWN[stage]) !== 0 || (seen & REQUIRED[stage]) !== REQUIRED[stage]) return false;
+    // Each field once (scan saw to it): the required ones are all there when all are counted.
+    const known = KNOWN[stage];
+    const required = REQUIRED[stage];
+    let requiredSeen = 0;
+    for (let k = 0; k < n; k++) {
+      const f = this.field[k];
+      if (known[f] === 0) return false;
+      requiredSeen += required[f];
+    }
+    if (requiredSeen !== REQUIRED_COUNT[stage]) return false;
 
     let seq = 0;
     let ts = 0;
@@ -206,7 +222,7 @@ export class JsonlRows {
       const t = this.type[k];
       const s = this.start[k];
       const e = this.end[k];
-      if (((1 << f) & ROW) !== 0) {
+      if (ROW[f] !== 0) {
         switch (f) {
           case F.seq:
             if (t !== Value.Integer || e - s > 15) return false;
@@ -297,14 +313,15 @@ export class JsonlRows {
     if (to - from < 2 || b[from] !== OPEN || b[to - 1] !== CLOSE) return -1;
     let i = from + 1;
     let n = 0;
-    let seen = 0;
+    // The fields this line gave are those whose `seenIn` is this line's number.
+    const line = ++this.lines;
     for (;;) {
       if (b[i] !== QUOTE || n === MAX_FIELDS) return -1;
       const nameEnd = stringEnd(b, i, to);
       if (nameEnd < 0) return -1;
       const f = this.fieldAt(b, i + 1, nameEnd - 1);
-      if (f < 0 || (seen & (1 << f)) !== 0) return -1; // unknown, or given twice
-      seen |= 1 << f;
+      if (f < 0 || this.seenIn[f] === line) return -1; // unknown, or given twice
+      this.seenIn[f] = line;
       if (b[nameEnd] !== COLON) return -1;
       const s = nameEnd + 1;
       const c = b[s];
@@ -378,11 +395,10 @@ export class JsonlRows {
 
   /** Whether a detail field's value is one decodeEvent keeps on the event (else: `extra`). */
   private valid(f: number, t: Value, b: Uint8Array, s: number, e: number): boolean {
-    const m = 1 << f;
-    if ((m & STRINGS) !== 0) return t === Value.String;
+    if (STRINGS[f] !== 0) return t === Value.String;
     // At most 15 digits: String(n) of the parsed number spells the same digits.
-    if ((m & INTEGERS) !== 0) return t === Value.Integer && e - s <= 15;
-    if ((m & BOOLEANS) !== 0) return t === Value.True || t === Value.False;
+    if (INTEGERS[f] !== 0) return t === Value.Integer && e - s <= 15;
+    if (BOOLEANS[f] !== 0) return t === Value.True || t === Value.False;
     if (f === F.fields) return t === Value.List;
     const words = ONE_OF_BYTES[f];
     if (words === undefined) return false;
@@ -405,12 +421,12 @@ export class JsonlRows {
     const ke = this.end[keyAt] - 1;
     for (let k = 0; k < n; k++) {
       const f = this.field[k];
-      if (((1 << f) & ROW) !== 0) continue;
+      if (ROW[f] !== 0) continue;
       this.put1(this.used === 0 ? OPEN : COMMA);
       const from = this.member[k];
       const s = this.start[k];
       const to = this.end[k];
-      if (((1 << f) & REFS) === 0 || !this.putRef(b, from, s + 1, to - 1, ks, ke)) {
+      if (REFS[f] === 0 || !this.putRef(b, from, s + 1, to - 1, ks, ke)) {
         this.put(b, from, to);
       }
     }

@@ -61,6 +61,7 @@ const fieldsOf: Record<string, Record<string, fc.Arbitrary<string>>> = {
     ns: keyish,
     rv,
     oldRv: rv,
+    initial: oneOf(fc.constantFrom("true"), ["false", "maybe"]),
   },
   enqueue: { key, len: count.map(String), cause: oneOf(fc.constantFrom("watch", "retry"), ["x"]) },
   dequeue: { key, len: count.map(String), worker: count.map(String) },

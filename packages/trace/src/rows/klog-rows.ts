@@ -172,13 +172,15 @@ export class KlogRows implements StageRowTaker {
         v[1] = f.event;
         v[2] = f.name;
         v[3] = f.ns;
-        v[4] = at.src;
+        v[4] = f.initial;
+        v[5] = at.src;
         c[0] = f.kind === undefined ? 0 : (KIND[f.kind] ?? -1);
         c[1] = f.event === undefined ? 0 : EVENT[f.event];
         c[2] = this.refCode(f.name, f.key);
         c[3] = this.refCode(f.ns, f.key);
-        c[4] = src;
-        return 5;
+        c[4] = boolCode(f.initial);
+        c[5] = src;
+        return 6;
       case "enqueue":
         v[0] = f.merged;
         v[1] = f.cause;

@@ -244,6 +244,7 @@ export function wideEvent() {
     name: undefined as unknown,
     rv: undefined as unknown,
     oldRv: undefined as unknown,
+    initial: undefined as unknown,
     len: undefined as unknown,
     merged: undefined as unknown,
     cause: undefined as unknown,

@@ -40,6 +40,7 @@ describe("loopscope stats", { timeout: 90_000 }, () => {
       noopWrites: 5,
       conflicts: 0,
       reconcilesForCreate: 6,
+      listed: false,
       quiescent: true,
       hotLoop: false,
     });
@@ -47,6 +48,20 @@ describe("loopscope stats", { timeout: 90_000 }, () => {
     expect(j.diagnostics).toEqual([
       { line: 1, level: "info", message: expect.stringContaining("read as 2026") },
     ]);
+  });
+
+  it("says a Foo of the informer's initial list was listed, not created (JSON and table)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "loopscope-stats-"));
+    const file = join(dir, "listed.log");
+    const add = "STAGE/watch kind=Foo event=add key=default/example-foo rv=1001";
+    const text = readFileSync(join(STAGE, "create-canonical.log"), "utf8");
+    expect(text).toContain(add);
+    writeFileSync(file, text.replace(add, `${add} initial=true`));
+    const j = JSON.parse(loopscope(["stats", file, "--json", "--year", "2026"]).out);
+    expect(j.keys["default/example-foo"]).toMatchObject({ listed: true, reconcilesForCreate: 6 });
+    const table = loopscope(["stats", file, "--year", "2026"]).out;
+    expect(table).toMatch(/default\/example-foo .* 6 \(listed\) /);
+    expect(table).toContain("(listed): the Foo existed before the trace");
   });
 
   it("reads gzip from stdin and names the hot loop's field", () => {

@@ -114,6 +114,8 @@ export interface StatsKey {
   noopWrites: number;
   conflicts: number;
   reconcilesForCreate: number | null;
+  /** The Foo existed before the trace: counted from the informer's initial list, not a create. */
+  listed: boolean;
   quiescent: boolean;
   hotLoop: boolean;
 }
@@ -154,6 +156,7 @@ function statsKey(s: KeySummary): StatsKey {
     noopWrites: s.noopWrites,
     conflicts: s.conflicts,
     reconcilesForCreate: s.reconcilesForCreate,
+    listed: s.listed,
     quiescent: s.quiescent,
     hotLoop: s.hotLoop,
   };
@@ -232,7 +235,7 @@ export function statsTable(file: string, r: StatsJson): string {
     String(s.changingWrites),
     String(s.noopWrites),
     String(s.conflicts),
-    s.reconcilesForCreate === null ? "-" : String(s.reconcilesForCreate),
+    s.reconcilesForCreate === null ? "-" : `${s.reconcilesForCreate}${s.listed ? " (listed)" : ""}`,
     s.quiescent ? "yes" : "no",
     s.hotLoop ? "YES" : "-",
   ]);
@@ -245,6 +248,10 @@ export function statsTable(file: string, r: StatsJson): string {
     out.push(fmt(head), ...shown.map(fmt));
     if (rows.length > SHOWN_KEYS)
       out.push(`… ${count(rows.length - SHOWN_KEYS, "more key")} (--json lists all)`);
+    if (Object.values(r.keys).some((s) => s.listed))
+      out.push(
+        "(listed): the Foo existed before the trace; CREATE counts from the informer's initial list, not from a creation",
+      );
   }
   if (r.findings.length > 0) {
     out.push("", "findings:");

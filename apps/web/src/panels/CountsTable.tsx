@@ -50,7 +50,9 @@ export function CountsTable({
           );
         })}
         <tr className="reconciles" data-testid="count-reconciles">
-          <td>reconciles for one create</td>
+          <td>
+            {excerpt.listed ? "reconciles after the initial list" : "reconciles for one create"}
+          </td>
           <td className="num">1</td>
           <td className="num">
             {rc !== null ? rc : excerpt.created ? "not quiescent yet" : "no creation in trace"}

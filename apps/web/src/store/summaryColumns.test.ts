@@ -23,6 +23,7 @@ const summary = (key: string): fc.Arbitrary<KeySummary> =>
     noopWrites: count,
     conflicts: count,
     reconcilesForCreate: fc.option(count, { nil: null }),
+    listed: fc.boolean(),
     quiescent: fc.boolean(),
     hotLoop: fc.boolean(),
   });
@@ -65,6 +66,7 @@ describe("summary columns", () => {
       noopWrites: 0,
       conflicts: 0,
       reconcilesForCreate: i % 2 ? null : i,
+      listed: i % 5 === 0,
       quiescent: i % 3 === 0,
       hotLoop: false,
     }));

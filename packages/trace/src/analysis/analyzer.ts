@@ -288,10 +288,17 @@ export class Analyzer {
     // listing it again — the controller restarted, or its watch expired — not a new object.
     const relist = primary && added && e.rv !== undefined && e.rv === st.fooRv;
     // An informer says "add" once per object: another one for the key is a new object of that name.
-    if (primary && added && !relist) this.newLife(st, e.ts);
+    // Passes that open after the event that begins a life are the ones its creation caused — or,
+    // an add of the informer's initial list, its listing: it existed before the trace began.
+    if (primary && added && !relist) {
+      this.newLife(st, e.ts);
+      st.listed = e.initial === true;
+    }
     st.watches++;
-    // Passes that open after the key's first watch event are the ones its creation caused.
-    if (st.createFrom === undefined) st.createFrom = st.rowCount;
+    if (st.createFrom === undefined) {
+      st.createFrom = st.rowCount;
+      st.listed = e.initial === true;
+    }
     const cls = this.classifyWatch(st, e, st.nextWatchSlot(this.watches), relist);
     st.lastWatch = cls;
     const cause = this.watches.cause(cls);

@@ -95,6 +95,8 @@ export class KeyState {
   statusWriteSeq = -1;
   /** Index of the first pass that follows the key's first watch event; undefined before it. */
   createFrom: number | undefined;
+  /** The life began with an add of the informer's initial list: no creation (see KeySummary). */
+  listed = false;
   /** Pass index where the key went quiet and nothing but resyncs followed (yet). */
   candidate = -1;
   createConfirmed = false;
@@ -210,6 +212,7 @@ export class KeyState {
       noopWrites: this.noopWrites,
       conflicts: this.conflicts,
       reconcilesForCreate,
+      listed: this.listed,
       quiescent,
       hotLoop: this.hotLoop,
     };

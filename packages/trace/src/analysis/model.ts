@@ -94,8 +94,17 @@ export interface KeySummary {
   changingWrites: number;
   noopWrites: number;
   conflicts: number;
-  /** Passes from the key's first watch event until it was first quiescent; null if never. */
+  /**
+   * Passes from the key's first watch event until it was first quiescent; null if never. That
+   * event is the Foo's creation — or, when `listed`, the informer's initial list that showed it.
+   */
   reconcilesForCreate: number | null;
+  /**
+   * This life began with an add from the informer's initial list (a watch event with `initial`):
+   * the Foo existed before the trace, and its first passes are the controller catching up with
+   * it, not a creation.
+   */
+  listed: boolean;
   quiescent: boolean;
   /**
    * This life had a hot loop (its finding). It stays true once the loop has stopped: `quiescent`

@@ -1,5 +1,6 @@
 /**
- * The annotated excerpt of the exercise: one Foo's lines from its creation until it went
+ * The annotated excerpt of the exercise: one Foo's lines from its creation (or, for a Foo that
+ * existed before the trace, from the informer's initial list that showed it) until it went
  * quiescent, stage names down the left, file:line beside each, pass boundaries and causes
  * marked, then the count of each tag and the reconcile count for the create.
  */
@@ -33,6 +34,11 @@ export interface Excerpt {
    * (an unpatched controller's) shows passes, not a creation to count from.
    */
   created: boolean;
+  /**
+   * Whether that watch event was an add of the informer's initial list (KeySummary.listed): the
+   * Foo existed before the trace, and the excerpt counts from its listing, not a creation.
+   */
+  listed: boolean;
   /** Whether the key was quiescent when the trace ended (without a creation, the one verdict). */
   settled: boolean;
   /** Set when the excerpt stopped at its row cap before its span ended. */
@@ -45,8 +51,11 @@ export interface Excerpt {
 export function excerptSpan(x: Excerpt, live = false): string {
   if (!x.created)
     return `every pass in this trace (no watch lines, so no creation to count from)${x.settled ? "; quiescent at the end" : ""}`;
-  if (x.quiescent) return "from creation to quiescent";
-  return live ? "from creation (not quiescent yet)" : "from creation (not quiescent in this trace)";
+  const from = x.listed
+    ? "from the informer's initial list (it existed before the run)"
+    : "from creation";
+  if (x.quiescent) return `${from} to quiescent`;
+  return live ? `${from} (not quiescent yet)` : `${from} (not quiescent in this trace)`;
 }
 
 export interface ExcerptOptions extends AnalyzerOptions {
@@ -152,6 +161,7 @@ export function buildExcerpt(
     quiescent: lastPass !== undefined,
     passes: createPasses,
     created,
+    listed: summary.listed,
     settled: summary.quiescent,
   };
   const hot = summary.hotLoop
@@ -226,7 +236,9 @@ function closing(x: Excerpt): string {
   const end = !x.created
     ? `No creation in this trace: ${passes(x.passes)} shown, no reconcile count.`
     : x.quiescent
-      ? `Reconcile count for one create: ${passes(x.reconciles ?? x.passes)} (creation to quiescent).`
+      ? x.listed
+        ? `Reconcile count from the informer's initial list: ${passes(x.reconciles ?? x.passes)} (listed to quiescent; the Foo existed before the run, so no create is counted).`
+        : `Reconcile count for one create: ${passes(x.reconciles ?? x.passes)} (creation to quiescent).`
       : `Not quiescent in this trace: ${passes(x.passes)} shown, no reconcile count.${x.counts.done === 0 && x.counts.dequeue > 0 ? NO_PASS_ENDS : ""}`;
   const hot = x.hotLoop ? `Hot loop: ${x.hotLoop}. ` : "";
   return x.cut

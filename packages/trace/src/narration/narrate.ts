@@ -181,8 +181,9 @@ class Narrator {
         ? `the event handler queues its key`
         : `the event handler resolves its owner to Foo ${e.key} and queues that key`;
     const relist = this.relisting.get(e.kind);
-    const head =
-      relist !== undefined
+    const head = e.initial
+      ? `The ${e.kind} informer listed ${obj}${rv} as the controller started — an add of its initial list, not of a watch event — and ${route}.`
+      : relist !== undefined
         ? `The ${e.kind} informer's re-list (its watch ended with 410 Gone, seq ${relist}) found ${obj} ${VERB_TEXT[e.event]}${rv} against its cache and handed that over as an event — no watch event carried it — and ${route}.`
         : `The ${e.kind} informer's reflector received a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and ${route}.`;
     if (t?.cause === "self" && t.writeSeq !== undefined) {
@@ -197,6 +198,10 @@ class Narrator {
     }
     if (t?.cause !== "external") {
       n.text = head; // No pass took it up yet: the Analyzer has not classified it.
+      return n;
+    }
+    if (e.initial) {
+      n.text = `${head} It existed before the run — no creation: the controller catches up with what was already there, an external trigger.`;
       return n;
     }
     const who =

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { buildExcerpt, excerptSpan } from "@loopscope/trace";
 import type { PassEndEvent, TraceEvent, WriteEvent } from "@loopscope/trace";
 import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from "@kubernetes/client-node";
 import { FOO, startHarness, type Harness } from "./testing/embedded-harness.ts";
@@ -336,5 +337,45 @@ describe("FooController on the embedded API server", () => {
         .passes("default/example-foo")
         .some((p) => p.cause === "resync"),
     ).toBe(true);
+  });
+
+  it("a Foo that existed before the controller started is an add of the initial list, not a creation", async () => {
+    h = await startHarness({
+      before: async ({ co }) => {
+        await co.createNamespacedCustomObject({
+          ...FOO,
+          namespace: "default",
+          body: {
+            apiVersion: "samplecontroller.k8s.io/v1alpha1",
+            kind: "Foo",
+            metadata: { name: "before" },
+            spec: { deploymentName: "before", replicas: 1 },
+          },
+        });
+      },
+    });
+    await h.createFoo("after");
+    await h.converged(["before", "after"]);
+    const add = (key: string) =>
+      of(h!.events, "watch", key).filter((w) => w.kind === "Foo" && w.event === "add");
+    expect(add("default/before").map((w) => w.initial)).toEqual([true]);
+    expect(add("default/after").map((w) => w.initial)).toEqual([undefined]);
+    // Only that one: the Deployments came after the start, and so did every other event.
+    const initial = h.events.filter((e) => e.stage === "watch" && e.initial !== undefined);
+    expect(initial.map((e) => e.key)).toEqual(["default/before"]);
+    expect(h.klog.filter((l) => l.includes("initial=true"))).toEqual([
+      expect.stringMatching(/STAGE\/watch kind=Foo event=add key=default\/before .* initial=true$/),
+    ]);
+    // The analysis counts from its listing: the first pass is the add's (external), no creation.
+    const a = h.analyze();
+    expect(a.summary("default/before")?.listed).toBe(true);
+    expect(a.summary("default/after")?.listed).toBe(false);
+    expect(a.passes("default/before")[0]?.cause).toBe("external");
+    expect(excerptSpan(buildExcerpt(h.events, { key: "default/before" })!)).toBe(
+      "from the informer's initial list (it existed before the run) to quiescent",
+    );
+    expect(excerptSpan(buildExcerpt(h.events, { key: "default/after" })!)).toBe(
+      "from creation to quiescent",
+    );
   });
 });

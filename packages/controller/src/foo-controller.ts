@@ -332,7 +332,7 @@ export class FooController {
     // NewController, lines 126–153.
     this.probe.log(AT.logSetup, 0, "I", "Setting up event handlers", []);
     this.foos.addEventHandler({
-      add: (obj) => {
+      add: (obj, initial) => {
         const seq = this.probe.on
           ? this.probe.emit(AT.watchFooAdd, {
               stage: "watch",
@@ -342,6 +342,8 @@ export class FooController {
               ns: obj.metadata.namespace,
               name: obj.metadata.name ?? "",
               rv: obj.metadata.resourceVersion,
+              // Only when true: an add from the watch is the common case, and says nothing more.
+              initial: initial || undefined,
             })
           : 0;
         this.enqueueFoo(obj, "watch", seq);
@@ -364,7 +366,7 @@ export class FooController {
       },
     });
     this.deployments.addEventHandler({
-      add: (obj) => this.handleObject(obj, "add"),
+      add: (obj, initial) => this.handleObject(obj, "add", undefined, initial),
       update: (oldObj, newObj) => {
         // Periodic resync will send update events for all known Deployments. Two different
         // versions of the same Deployment will always have different RVs. (lines 145–149)
@@ -486,7 +488,12 @@ export class FooController {
   }
 
   /** handleObject (lines 345–383): resolve a Deployment to its controlling Foo. */
-  private handleObject(obj: Deployment, verb: "add" | "update" | "delete", oldRv?: string): void {
+  private handleObject(
+    obj: Deployment,
+    verb: "add" | "update" | "delete",
+    oldRv?: string,
+    initial = false,
+  ): void {
     const objName = objectKey(obj);
     this.probe.log(AT.logProcessing, 4, "I", "Processing object", [["object", objName]]);
     const owner = controllerOf(obj as { metadata?: { ownerReferences?: never } });
@@ -504,6 +511,7 @@ export class FooController {
           name: obj.metadata?.name ?? "",
           rv: obj.metadata?.resourceVersion,
           oldRv,
+          initial: initial || undefined,
         })
       : 0;
     if (!foo) {

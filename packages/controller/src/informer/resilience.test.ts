@@ -53,6 +53,9 @@ describe("informers under faults", () => {
     await h.waitFor("three watches", () => h!.api.activeWatches() === 3);
     expect(h.controller.foos.hasSynced() && h.controller.deployments.hasSynced()).toBe(true);
     expect(h.klog.some((l) => l.startsWith("E") && l.includes('"Failed to'))).toBe(true);
+    // No Foo existed before the start: an add of a re-list (after the 410, the 500s, the
+    // restart) is of an object created meanwhile, never one of the initial list.
+    expect(h.events.filter((e) => e.stage === "watch" && e.initial !== undefined)).toEqual([]);
   });
 
   it("the Foo CRD deleted and created again: 404s, one recovery, and a Foo created after converges", async () => {

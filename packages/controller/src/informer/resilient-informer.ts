@@ -18,6 +18,12 @@
  *   what failed (a 404 of a deleted CRD, a refused connection) answers again.
  * - **Cache sync.** `hasSynced()` turns true once a list has been delivered and the watch opened;
  *   `waitForCacheSync()` resolves then (or false if stopped first).
+ * - **Adds of the initial list** (client-go's `OnAdd(obj, isInInitialList)`): an add is `initial`
+ *   when it delivers an object of the informer's first successful list — one that existed before
+ *   the informer started. Adds from the watch, and from a later re-list (after a 410 Gone: objects
+ *   created while nobody watched), are not. client-node's ListWatch has no such flag: it hands
+ *   the list's own item objects to `add`, synchronously after our list function returns, so an
+ *   add is initial when its object is one of that list's items.
  * - **A watch that may be dead is replaced.** `rewatch()` (its user calls it when the cluster
  *   answers again after an outage) ends the open watch and opens a new one at once from the last
  *   resourceVersion seen — a watch open across an outage may be dead without a word: through a
@@ -39,7 +45,8 @@ import {
 } from "@kubernetes/client-node";
 
 export interface InformerHandlers<T> {
-  add?(obj: T): void;
+  /** `initial`: the object came in the informer's initial list (see the module comment). */
+  add?(obj: T, initial: boolean): void;
   update?(oldObj: T, newObj: T): void;
   delete?(obj: T): void;
 }
@@ -106,6 +113,9 @@ export class ResilientInformer<T extends KubernetesObject> {
   private stopping = false;
   private synced = false;
   private listedThisStart = false;
+  /** The items of the first list, until synced: their adds are initial. */
+  private initialItems: WeakSet<T> | undefined;
+  private listedOnce = false;
   private failedThisStart = false;
   private failures = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
@@ -126,6 +136,10 @@ export class ResilientInformer<T extends KubernetesObject> {
       // A list answered after stop() must not open a watch nobody will close.
       if (this.stopping) throw new Error("informer stopped");
       this.listedThisStart = true;
+      if (!this.listedOnce) {
+        this.listedOnce = true;
+        this.initialItems = new WeakSet(result.items);
+      }
       return result;
     };
     this.lw = new ListWatch<T>(opts.path, this.watch, list, false, undefined, opts.fieldSelector);
@@ -244,6 +258,7 @@ export class ResilientInformer<T extends KubernetesObject> {
     if (after > 0) this.opts.onRecover?.({ kind: this.opts.kind, after });
     if (!this.synced && (this.listedThisStart || this.lw.latestResourceVersion() !== "")) {
       this.synced = true;
+      this.initialItems = undefined;
       const waiters = this.syncWaiters.splice(0);
       for (const w of waiters) w(true);
     }
@@ -283,7 +298,8 @@ export class ResilientInformer<T extends KubernetesObject> {
 
   private onAdd(obj: T): void {
     this.store.set(objectKey(obj), obj);
-    for (const h of this.handlers) h.add?.(obj);
+    const initial = this.initialItems?.has(obj) ?? false;
+    for (const h of this.handlers) h.add?.(obj, initial);
   }
 
   private onUpdate(obj: T): void {

@@ -216,6 +216,46 @@ describe("loopscope run", () => {
     }
   });
 
+  it("on a kubeconfig's cluster that already holds a Foo: that Foo was listed at start, not created, in the JSONL and the klog log alike", async () => {
+    const api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    const kubeconfig = join(dir, "before.yaml");
+    await api.writeKubeconfig(kubeconfig);
+    const manifest = join(dir, "old-foo.yaml");
+    await writeFile(
+      manifest,
+      "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata:\n  name: old-foo\nspec:\n  deploymentName: old-foo\n  replicas: 1\n",
+    );
+    try {
+      const made = await sh(`/usr/bin/kubectl --kubeconfig ${kubeconfig} apply -f ${manifest}`);
+      expect(made.code, made.stderr).toBe(0);
+      const out = join(dir, "before.jsonl");
+      const klog = join(dir, "before.klog");
+      const args = ["--scenario", "create-foo", "--out", out, "--klog", klog];
+      expect((await runQuietly([...args, "--kubeconfig", kubeconfig, "--install-crd"])).code).toBe(
+        0,
+      );
+      await expectSameStats(out, klog);
+      const { events, reader } = readTraceText(await readFile(out, "utf8"));
+      const adds = events.filter(
+        (e) => e.stage === "watch" && e.kind === "Foo" && e.event === "add",
+      );
+      expect(adds.map((e) => [e.key, e.stage === "watch" && e.initial])).toEqual([
+        ["default/old-foo", true],
+        ["default/example-foo", undefined],
+      ]);
+      const a = new Analyzer();
+      a.pushAll(events);
+      const { keys } = statsJson(reader, a);
+      expect(keys["default/old-foo"]?.listed).toBe(true);
+      expect(keys["default/example-foo"]?.listed).toBe(false);
+      const old = narrate(events).find((n) => n.seq === adds[0]!.seq)!.text;
+      expect(old).toContain("listed Foo default/old-foo");
+      expect(old).not.toContain("created");
+    } finally {
+      await api.stop();
+    }
+  });
+
   it("on a kubeconfig's cluster, deletes only what loopscope made: someone's own Deployment of that name stops the scenario", async () => {
     const api = await startApiServer({ deploymentReadyDelayMs: 30 });
     const kubeconfig = join(dir, "theirs.yaml");

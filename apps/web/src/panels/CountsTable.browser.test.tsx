@@ -40,4 +40,21 @@ describe("counts table", () => {
       .element(screen.getByText(/2 passes were triggered by the controller's own writes/))
       .toBeInTheDocument();
   });
+
+  it("says a Foo of the informer's initial list was listed, not created", async () => {
+    const add = "STAGE/watch kind=Foo event=add key=default/example-foo rv=1001";
+    const session = sessionFromText(canonical.replace(add, `${add} initial=true`));
+    const { excerpt } = session.excerpt("default/example-foo")!;
+    const screen = await render(<CountsTable excerpt={excerpt} />);
+    await expect
+      .element(screen.getByTestId("count-reconciles"))
+      .toHaveTextContent("reconciles after the initial list16");
+    await expect
+      .element(
+        screen.getByText(
+          /Expected one of each; from the informer's initial list \(it existed before the run\) to quiescent, observed 8 watch/,
+        ),
+      )
+      .toBeInTheDocument();
+  });
 });

@@ -6,7 +6,7 @@
 import type { TraceSession } from "../store/session.ts";
 import { NoStageLines, OffTheWire } from "../panels/CountsTable.tsx";
 import { passesWithoutStages, unseenStages } from "../panels/stageLines.ts";
-import { expectations } from "./expectations.ts";
+import { expectations, reconcileLabel } from "./expectations.ts";
 
 export function ExpectPanel({
   session,
@@ -35,7 +35,7 @@ export function ExpectPanel({
   return (
     <div className="expect" data-testid="expect-panel">
       <section>
-        <h3>Observe — STAGE lines for one creation</h3>
+        <h3>Observe — STAGE lines for {x.listed ? "one listing at start" : "one creation"}</h3>
         <table className="expect-counts" data-testid="expect-counts">
           <thead>
             <tr>
@@ -114,7 +114,7 @@ export function ExpectPanel({
       <section>
         <h3>Write down</h3>
         <p className="reconciles" data-testid="reconcile-count">
-          reconcile count for one create:{" "}
+          {reconcileLabel(x.listed)}:{" "}
           <strong>{x.reconciles ?? (x.quiescent ? "—" : "not quiescent yet")}</strong>
         </p>
         <pre className="write-down" data-testid="write-down">

@@ -50,6 +50,8 @@ export interface Expectations {
   /** Did the first self-triggered pass find nothing to do? */
   firstSelf?: NoopVerdict;
   reconciles: number | null;
+  /** The Foo existed before the run: its span starts at the informer's initial list, no create. */
+  listed: boolean;
   quiescent: boolean;
   hotLoop: boolean;
   selfTriggered: number;
@@ -98,17 +100,20 @@ export function expectations(excerpt: Excerpt, summary: KeySummary): Expectation
   const secondPass = passes.length > 1 ? noopVerdict(passes, 1) : undefined;
   const firstSelf = firstSelfAt >= 0 ? noopVerdict(passes, firstSelfAt) : undefined;
   const writeDown = [
-    `One create of ${key}:`,
+    excerpt.listed
+      ? `${key}, listed by the informer at start (it existed before the run):`
+      : `One create of ${key}:`,
     counts.map((c) => `STAGE/${c.stage} ×${c.observed}`).join(", "),
     // Of the writes that succeeded: a refused one (409) changed nothing to come back.
     `writes that came back as watch events: ${writes.filter((w) => w.echoSeq !== undefined).length} of the ${writes.length} that succeeded`,
     `second pass a no-op: ${secondPass ? `${yesNo(secondPass.ok)} (${secondPass.why})` : "not yet"}`,
-    `reconcile count for one create: ${excerpt.reconciles ?? "not quiescent yet"}`,
+    `${reconcileLabel(excerpt.listed)}: ${excerpt.reconciles ?? "not quiescent yet"}`,
   ].join("\n");
   const out: Expectations = {
     counts,
     writes,
     reconciles: excerpt.reconciles,
+    listed: excerpt.listed,
     quiescent: summary.quiescent,
     hotLoop: summary.hotLoop,
     selfTriggered: passes.filter((p) => p.cause === "self").length,
@@ -156,4 +161,9 @@ export function noopVerdict(passes: readonly Pass[], at: number): NoopVerdict | 
     stumbled: stumbles,
     why: `${refused}; ${after}, pass ${judged.number}, ${did}`,
   };
+}
+
+/** What the reconcile count counts: one create, or — a Foo that existed before — its listing. */
+export function reconcileLabel(listed: boolean): string {
+  return listed ? "reconcile count from the initial list" : "reconcile count for one create";
 }

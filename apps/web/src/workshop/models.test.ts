@@ -153,6 +153,21 @@ describe("expectations", () => {
     expect(x.writeDown).toContain("second pass a no-op: no (pass 2's write was refused");
   });
 
+  it("writes down a Foo of the informer's initial list as listed at start, not as one create", () => {
+    const listed = CREATE.map((e) =>
+      e.stage === "watch" && e.kind === "Foo" && e.event === "add"
+        ? ({ ...e, initial: true } as TraceEvent)
+        : e,
+    );
+    const a = new Analyzer();
+    a.pushAll(listed);
+    const x = expectations(buildExcerpt(listed, { key: KEY })!, a.summary(KEY)!);
+    expect(x.listed).toBe(true);
+    expect(x.writeDown).toContain(`${KEY}, listed by the informer at start`);
+    expect(x.writeDown).toContain("reconcile count from the initial list: ");
+    expect(x.writeDown).not.toMatch(/create of|for one create/);
+  });
+
   it("has no verdict while the pass to judge is still open", () => {
     const open = CREATE.slice(0, 18); // the retry dequeued and read, not done
     const a = new Analyzer();

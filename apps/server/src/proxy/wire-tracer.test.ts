@@ -255,6 +255,26 @@ describe("WireTracer", () => {
     ]);
   });
 
+  it("takes the first list of a resource as the informer's initial list: its adds are initial, a re-list's are not", () => {
+    const FOOS_RESOURCE = { group: "samplecontroller.k8s.io", resource: "foos" };
+    const DEPLOYS_RESOURCE = { group: "apps", resource: "deployments" };
+    const other = { ...foo("20"), name: "other-foo", uid: "uid-other" };
+    const { events } = traced(
+      [
+        { type: "list", ts: ms(0), items: [foo("10")], resource: FOOS_RESOURCE },
+        { type: "list", ts: ms(5), items: [deploy("11")], resource: DEPLOYS_RESOURCE },
+        { type: "list", ts: ms(10), items: [foo("10"), other], resource: FOOS_RESOURCE },
+      ],
+      { primaries: [FOO] },
+    );
+    const watches = events.filter((e) => e.stage === "watch");
+    expect(watches.map((e) => [e.kind, e.name, e.event, e.initial])).toEqual([
+      ["Foo", "example-foo", "add", true],
+      ["Deployment", "example-foo", "add", true],
+      ["Foo", "other-foo", "add", undefined],
+    ]);
+  });
+
   it("says a no-op write changed nothing and a changed rv changed its object", () => {
     const { events } = traced(
       [

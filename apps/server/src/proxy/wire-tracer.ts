@@ -72,6 +72,8 @@ export class WireTracer {
   /** What the watchers were told (watch events, lists): an informer's cache, for `oldRv`. */
   private readonly watched = new ObjectIndex();
   private readonly primaries = new Set<string>();
+  /** The resources ("group/resource") a list of was passed on: a list of another is an initial one. */
+  private readonly listed = new Set<string>();
   private readonly keys = new Map<string, KeyPasses>();
   /** Keys with a pass open, begun or held, or triggers waiting: what `advance` may act on. */
   private readonly timed = new Set<KeyPasses>();
@@ -130,15 +132,21 @@ export class WireTracer {
       case "watch":
         if (ob.resource) this.learnKinds(ob.resource, [ob.object]);
         return this.watch(ob.ts, ob.event, ob.object);
-      case "list":
+      case "list": {
         if (ob.resource) this.learnKinds(ob.resource, ob.items);
+        // An informer's first list of a resource is its initial list: its adds are of objects
+        // that were there before it started (client-go's isInInitialList); a later one re-lists.
+        const resource = ob.resource && `${ob.resource.group}/${ob.resource.resource}`;
+        const initial = resource !== undefined && !this.listed.has(resource);
+        if (resource !== undefined) this.listed.add(resource);
         for (const item of ob.items) {
           const known = this.watched.get(item);
           // An informer relisting delivers what changed; an object it had unchanged is no news.
           if (known?.rv !== undefined && known.rv === item.rv) continue;
-          this.watch(ob.ts, known ? "MODIFIED" : "ADDED", item);
+          this.watch(ob.ts, known ? "MODIFIED" : "ADDED", item, initial);
         }
         return;
+      }
       case "begin":
         return this.begin(ob);
       case "read":
@@ -148,7 +156,12 @@ export class WireTracer {
     }
   }
 
-  private watch(ts: number, type: "ADDED" | "MODIFIED" | "DELETED", m: ObjectMeta): void {
+  private watch(
+    ts: number,
+    type: "ADDED" | "MODIFIED" | "DELETED",
+    m: ObjectMeta,
+    initial = false,
+  ): void {
     const before = this.watched.get(m);
     // A second watch of the same objects (two informers of one kind, a curl beside the
     // controller) tells of each change again: what the watchers were told already is no news.
@@ -172,6 +185,7 @@ export class WireTracer {
     if (m.namespace !== undefined) e.ns = m.namespace;
     if (m.rv !== undefined) e.rv = m.rv;
     if (event === "update" && before?.rv !== undefined) e.oldRv = before.rv;
+    if (event === "add" && initial) e.initial = true;
     if (key === "") {
       this.o.emit(e);
       return;

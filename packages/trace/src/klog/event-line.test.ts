@@ -18,7 +18,9 @@ const LOG = [
   `${H("000400", "event.go:377")}${WARNING}`,
   `${H("000500", "controller.go:232")}"Error syncing; requeuing for later retry" err="Resource \\"example-foo\\" already exists and is not managed by Foo" objectReference="${K}"`,
   `${H("000600", "event.go:377")}${LEGACY}`,
-  // Events about what is no Foo stay client-go's noise; so does another process's line.
+  // Events about what is no Foo stay client-go's noise; so does a Normal one about the Foo (a
+  // pass's Synced, which its end line tells), and another process's line.
+  `${H("000650", "event.go:377")}"Event occurred" object="${K}" fieldPath="" kind="Foo" apiVersion="samplecontroller.k8s.io/v1alpha1" type="Normal" reason="Synced" message="Foo synced successfully"`,
   `${H("000700", "event.go:377")}"Event occurred" object="${K}" fieldPath="" kind="Deployment" apiVersion="apps/v1" type="Normal" reason="ScalingReplicaSet" message="Scaled up replica set example-foo-6c9b5d7f84 to 1"`,
   `${H("000800", "event.go:377", 7)}${WARNING}`,
 ].join("\n");
@@ -45,7 +47,7 @@ describe("klog Event lines", () => {
         ),
       }),
     ]);
-    expect(reader.noiseLines).toBe(2);
+    expect(reader.noiseLines).toBe(3);
     expect(notes[0].stage === "note" && notes[0].text.startsWith("Event occurred ")).toBe(true);
   });
 

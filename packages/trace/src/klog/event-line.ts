@@ -14,7 +14,9 @@
  * An Event about a Foo is the controller telling of that Foo (a refused Deployment, a sync): its
  * note takes the key the reader gives the Foo's own lines, `ns/name`, and its level from the
  * Event's type — klog prints every Event at `I`, a Warning one included. Events about other kinds
- * (a Deployment's, a Lease's) name no Foo: `readEventLine` leaves them alone.
+ * (a Deployment's, a Lease's) name no Foo: `readEventLine` leaves them alone. Of client-go's own
+ * lines (event.go, noise otherwise) only Warning ones are read (`saysWarning`): a Normal Event
+ * (Synced, after every pass) says no more than the pass's end line does.
  */
 import { sameSpan } from "./byte-span.ts";
 import { pick, scanFields } from "./fields.ts";
@@ -40,6 +42,16 @@ export function mayBeEvent(bytes: Uint8Array, at: number, end: number): boolean 
       end - at >= STRUCTURED.length && sameSpan(bytes, at, STRUCTURED_BYTES, 0, STRUCTURED.length)
     );
   return end - at >= LEGACY.length && sameSpan(bytes, at, LEGACY_BYTES, 0, LEGACY.length);
+}
+
+const WARNING_BYTES = new TextEncoder().encode("Warning");
+
+/** Whether the message bytes[at, end) holds "Warning": the cheap test before an Event is read. */
+export function saysWarning(bytes: Uint8Array, at: number, end: number): boolean {
+  for (let i = at; i + WARNING_BYTES.length <= end; i++) {
+    if (bytes[i] === 87 && sameSpan(bytes, i, WARNING_BYTES, 0, WARNING_BYTES.length)) return true;
+  }
+  return false;
 }
 
 /** The Foo the Event line whose message is text[from, end) is about; undefined for anything else. */

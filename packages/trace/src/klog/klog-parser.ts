@@ -40,7 +40,7 @@ import {
 import { copyAscii, sameSpan, shadowBytes } from "./byte-span.ts";
 import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
-import { mayBeEvent, readEventLine, type EventAbout } from "./event-line.ts";
+import { mayBeEvent, readEventLine, saysWarning, type EventAbout } from "./event-line.ts";
 import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
 
 export interface KlogOptions {
@@ -211,8 +211,12 @@ export class KlogParser {
       this.stage(bytes, text, start, msgStart, at, end, this.at(ts, src, lineNo, seq), rows);
       return;
     }
-    // The event recorder's line of an Event about a Foo is the controller telling of that Foo.
-    const event = mayBeEvent(bytes, msgStart, end) ? readEventLine(text, msgStart, end) : undefined;
+    // The event recorder's line of an Event about a Foo is the controller telling of that Foo;
+    // client-go's own (noise otherwise) only when it is a Warning (see event-line.ts).
+    const event =
+      mayBeEvent(bytes, msgStart, end) && (!source.noise || saysWarning(bytes, msgStart, end))
+        ? readEventLine(text, msgStart, end)
+        : undefined;
     if (
       !this.opts.keepNoise &&
       (this.otherProcess(h.pid) || (source.noise && event === undefined))

@@ -15,6 +15,7 @@ import { parseArgs, run, usage } from "./run.ts";
 import { statsJson } from "./stats.ts";
 import { scenarios } from "../scenarios/index.ts";
 import { startSilentCluster } from "../testing/silent-cluster.ts";
+import { writeGoneKubeconfig } from "../testing/gone-kubeconfig.ts";
 
 let dir: string;
 
@@ -307,17 +308,7 @@ describe("loopscope run", () => {
     await api.writeKubeconfig(kubeconfig);
     // The first file's current context is another cluster: the command must name the run's.
     const other = join(dir, "other.yaml");
-    await writeFile(
-      other,
-      [
-        "apiVersion: v1",
-        "kind: Config",
-        "clusters: [{ name: gone, cluster: { server: 'http://127.0.0.1:9' } }]",
-        "users: [{ name: gone, user: {} }]",
-        "contexts: [{ name: gone, context: { cluster: gone, user: gone } }]",
-        "current-context: gone",
-      ].join("\n"),
-    );
+    await writeGoneKubeconfig(other);
     const list = `${other}${delimiter}${kubeconfig}`;
     try {
       const args = ["--scenario", "create-foo", "--out", join(dir, "listed.jsonl")];

@@ -4,7 +4,7 @@
  * cluster directly — the Foo they create is someone else's change, traced as the controller sees it.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -18,6 +18,7 @@ import {
 } from "@loopscope/protocol";
 import { StreamClient } from "../ws/stream-client.ts";
 import { startProxyRun, type ProxyRun } from "./start-proxy.ts";
+import { writeGoneKubeconfig } from "../testing/gone-kubeconfig.ts";
 
 let dir: string | undefined;
 let run: ProxyRun | undefined;
@@ -115,17 +116,7 @@ describe("startProxyRun", () => {
       const ours = /current-context: (.*)/.exec(await readFile(path, "utf8"))![1]!.trim();
       // The first file names another cluster, and is current: --context picks ours from the second.
       const other = join(dir, "other");
-      await writeFile(
-        other,
-        [
-          "apiVersion: v1",
-          "kind: Config",
-          "clusters: [{ name: gone, cluster: { server: 'http://127.0.0.1:9' } }]",
-          "users: [{ name: gone, user: {} }]",
-          "contexts: [{ name: gone, context: { cluster: gone, user: gone } }]",
-          "current-context: gone",
-        ].join("\n"),
-      );
+      await writeGoneKubeconfig(other);
       run = await startProxyRun({
         upstream: { kind: "kubeconfig", path: `${other}${delimiter}${path}`, context: ours },
         port: 0,

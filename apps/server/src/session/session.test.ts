@@ -13,6 +13,7 @@ import { ApiextensionsV1Api, KubeConfig } from "@kubernetes/client-node";
 import { startApiServer, type ApiServer } from "@loopscope/apiserver";
 import { ClusterError, startSession, type Session } from "./session.ts";
 import { startSilentCluster } from "../testing/silent-cluster.ts";
+import { writeGoneKubeconfig } from "../testing/gone-kubeconfig.ts";
 
 let dir: string;
 let api: ApiServer | undefined;
@@ -224,17 +225,7 @@ describe("startSession with a kubeconfig", () => {
     const text = await readFile(path, "utf8");
     // The first file: another cluster, current; the second: the real one, under a new context.
     const other = join(dir, "other");
-    await writeFile(
-      other,
-      [
-        "apiVersion: v1",
-        "kind: Config",
-        "clusters: [{ name: gone, cluster: { server: 'http://127.0.0.1:9' } }]",
-        "users: [{ name: gone, user: {} }]",
-        "contexts: [{ name: gone, context: { cluster: gone, user: gone } }]",
-        "current-context: gone",
-      ].join("\n"),
-    );
+    await writeGoneKubeconfig(other);
     const ours = text.match(/current-context: (.*)/)![1]!.trim();
     session = await startSession({
       cluster: { kind: "kubeconfig", path: `${other}${delimiter}${path}`, context: ours },

@@ -125,6 +125,13 @@ export type FooApiPresence =
     };
 
 /**
+ * Why an action or scenario that needs the Foo API is refused while the cluster does not serve it:
+ * the server's answer to one, and the page's reason on its buttons.
+ */
+export const FOO_API_GONE =
+  "the Foo API is gone from the cluster (its CRD was deleted): `kubectl apply -f public/manifests/crd.yaml` brings it back";
+
+/**
  * A live run's recording that could not be written (ENOSPC: the disk is full; EIO …). The run goes
  * on, and the page holds every event; the file lacks those after `savedThrough`, which is
  * `lastSeq - savedThrough` events and growing.

@@ -5,7 +5,9 @@
  * Errors become HttpError with the API's own Status message (never its headers or our
  * credentials): 404 NotFound, 409 Conflict/AlreadyExists, 400 Invalid, else 502. An action's
  * requests get ANSWER_WITHIN_MS in all (a network gone silent would hold the page's buttons for
- * ever), then 504; while a kubeconfig's cluster is known to be down none is tried: 503.
+ * ever), then 504; while a kubeconfig's cluster is known to be down none is tried: 503. So too,
+ * with FOO_API_GONE, for one that needs the Foo API while the cluster does not serve it (its CRD
+ * deleted): the cluster would answer a bare 404.
  */
 import {
   ApiException,
@@ -17,7 +19,13 @@ import {
   type KubeConfig,
 } from "@kubernetes/client-node";
 import { withSignal } from "@loopscope/controller";
-import type { ActionRequest, ClusterReachability, LessonSwitches } from "@loopscope/protocol";
+import {
+  FOO_API_GONE,
+  type ActionRequest,
+  type ClusterReachability,
+  type FooApiPresence,
+  type LessonSwitches,
+} from "@loopscope/protocol";
 import { HttpError } from "../http/respond.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { notAnswering } from "../session/cluster-reachability.ts";
@@ -32,6 +40,8 @@ export interface ActionTargets {
   server: string;
   /** A kubeconfig's cluster's probe (the embedded one lives and dies with this process). */
   reachability?: { state(): ClusterReachability };
+  /** Whether the cluster serves the Foo API (foo-api-presence.ts). */
+  fooApi?: { state(): FooApiPresence };
   setLesson?(name: keyof LessonSwitches, on: boolean): void;
   setFault?(fault: Extract<ActionRequest, { action: "setFault" }>["fault"]): string | void;
   runScenario?(name: string): Promise<string>;
@@ -115,6 +125,9 @@ export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<
       if (toCluster) {
         const now = t.reachability?.state();
         if (now && !now.reachable) throw new HttpError(503, notAnswering(now));
+        if (t.fooApi?.state().served === false && needsFooApi(r)) {
+          throw new HttpError(503, FOO_API_GONE);
+        }
       }
       const plain = withSignal(deadline);
       return await act(r, {
@@ -138,6 +151,11 @@ const CLUSTER_ACTIONS = new Set<ActionRequest["action"]>([
   "scaleFoo",
   "applyManifest",
 ]);
+
+/** Whether a cluster action asks about Foos: each does but a manifest without one. */
+function needsFooApi(r: ActionRequest): boolean {
+  return r.action !== "applyManifest" || parseManifest(r.yaml).some((o) => o.kind === "Foo");
+}
 
 /** An action's request options: with its deadline, and the same for a merge patch. */
 interface Asked {

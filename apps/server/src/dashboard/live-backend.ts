@@ -47,6 +47,7 @@ export function liveBackend(o: LiveBackendOptions): DashboardBackend {
     kubeConfig: session.kubeConfig,
     server: cluster.server ?? session.clusterName,
     reachability: o.reachability,
+    fooApi: o.fooApi,
     setLesson: (name, on) => session.controller.setLesson(name, on),
     setFault: session.apiserver ? (f) => applyFault(session.apiserver!.faults, f) : undefined,
     runScenario: o.scenarios ? (name) => o.scenarios!.run(name) : undefined,

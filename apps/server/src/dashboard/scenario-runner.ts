@@ -7,9 +7,10 @@
  *
  * On a kubeconfig's cluster a run is refused while the cluster is known to be down, and ends at
  * once when it goes away mid-run: the controller's requests then fail and are retried, its keys
- * never settle, and nothing the scenario asks would notice before its timeout.
+ * never settle, and nothing the scenario asks would notice before its timeout. Every scenario
+ * makes a Foo: on either cluster one is refused while the cluster does not serve the Foo API.
  */
-import type { ClusterReachability } from "@loopscope/protocol";
+import { FOO_API_GONE, type ClusterReachability } from "@loopscope/protocol";
 import type { TraceEvent, UnsequencedEvent } from "@loopscope/trace";
 import { scenarios } from "../scenarios/index.ts";
 import { EventLog } from "../scenarios/event-log.ts";
@@ -21,6 +22,7 @@ import {
   stoppedAnswering,
   type ClusterReachabilityMonitor,
 } from "../session/cluster-reachability.ts";
+import type { FooApiMonitor } from "../session/foo-api-presence.ts";
 import type { Session } from "../session/session.ts";
 import type { TraceHub } from "../hub/trace-hub.ts";
 import { HttpError } from "../http/respond.ts";
@@ -29,6 +31,8 @@ import type { ScenarioRunner } from "./live-backend.ts";
 export interface ScenarioRunnerOptions {
   /** A kubeconfig's cluster's probe (the embedded one lives and dies with this process). */
   reachability?: ClusterReachabilityMonitor;
+  /** Whether the cluster serves the Foo API. */
+  fooApi?: Pick<FooApiMonitor, "state">;
   /** How long a scenario may take (default 60 s). */
   timeoutMs?: number;
   log?: (m: string) => void;
@@ -42,7 +46,13 @@ export interface ScenarioRunnerOptions {
 export function scenarioRunner(
   session: Session,
   hub: TraceHub,
-  { reachability, timeoutMs = 60_000, log = () => {}, kubeconfig }: ScenarioRunnerOptions = {},
+  {
+    reachability,
+    fooApi,
+    timeoutMs = 60_000,
+    log = () => {},
+    kubeconfig,
+  }: ScenarioRunnerOptions = {},
 ): ScenarioRunner {
   let running: string | undefined;
   return {
@@ -68,6 +78,8 @@ export function scenarioRunner(
       if (running) throw new HttpError(409, `scenario ${running} is still running`);
       const now = reachability?.state();
       if (now && !now.reachable) throw new HttpError(503, `scenario ${name}: ${notAnswering(now)}`);
+      if (fooApi?.state().served === false)
+        throw new HttpError(503, `scenario ${name}: ${FOO_API_GONE}`);
       running = name;
       const gone = new AbortController();
       const unlisten = reachability?.onChange((now) => {

@@ -153,6 +153,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       resyncMs: o.resyncMs,
       scenarios: scenarioRunner(session, hub, {
         reachability,
+        fooApi,
         ...(o.cluster.kind === "kubeconfig" && { kubeconfig: o.cluster.path }),
       }),
       reachability,

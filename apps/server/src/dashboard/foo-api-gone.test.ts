@@ -1,0 +1,89 @@
+/**
+ * The dashboard's actions and scenarios while the cluster no longer serves the Foo API (its CRD
+ * deleted): in process, `up`'s own wiring (startLive) on the embedded API server, the CRD deleted
+ * over its HTTP API, and the dashboard's action API over HTTP.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
+import { FOO_CRD } from "@loopscope/apiserver";
+import { API, FOO_API_GONE, TOKEN_HEADER } from "@loopscope/protocol";
+import { startLive, type Live } from "../up/start-live.ts";
+
+let dir: string;
+let live: Live | undefined;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "loopscope-foo-api-gone-"));
+});
+afterEach(async () => {
+  await live?.stop();
+  live = undefined;
+  await rm(dir, { recursive: true, force: true });
+});
+
+function act(body: object): Promise<{ status: number; message?: string }> {
+  return fetch(new URL(API.action, live!.server.url), {
+    method: "POST",
+    headers: { "content-type": "application/json", [TOKEN_HEADER]: live!.server.tokens.owner },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, ...((await r.json()) as { message?: string }) }));
+}
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: plain, namespace: default}
+spec:
+  selector: {matchLabels: {app: plain}}
+  template:
+    metadata: {labels: {app: plain}}
+    spec: {containers: [{name: c, image: nginx}]}
+`;
+const FOO = `apiVersion: samplecontroller.k8s.io/v1alpha1
+kind: Foo
+metadata: {name: example-foo, namespace: default}
+spec: {deploymentName: example-foo, replicas: 1}
+`;
+
+it(
+  "an action or scenario that needs the Foo API is refused with the reason while its CRD is deleted; one that does not goes on",
+  { timeout: 45_000 },
+  async () => {
+    live = await startLive({
+      cluster: { kind: "embedded" },
+      host: "127.0.0.1",
+      port: 0,
+      webRoot: dir,
+      runsDir: join(dir, "runs"),
+      workers: 1,
+      resyncMs: 0,
+    });
+    const crd = `${live.session.apiserver!.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${FOO_CRD.metadata.name}`;
+    expect((await fetch(crd, { method: "DELETE" })).status).toBe(200);
+    await vi.waitFor(() => expect(live!.fooApi.state().served).toBe(false), {
+      timeout: 20_000,
+      interval: 50,
+    });
+
+    const refused = { status: 503, ok: false, message: FOO_API_GONE };
+    expect(await act({ action: "createFoo", name: "example-foo" })).toEqual(refused);
+    expect(await act({ action: "scaleFoo", name: "example-foo", replicas: 3 })).toEqual(refused);
+    expect(await act({ action: "deleteFoo", name: "example-foo" })).toEqual(refused);
+    expect(await act({ action: "applyManifest", yaml: `${DEPLOYMENT}---\n${FOO}` })).toEqual(
+      refused,
+    );
+    expect(await act({ action: "runScenario", scenario: "create-foo" })).toEqual({
+      ...refused,
+      message: `scenario create-foo: ${FOO_API_GONE}`,
+    });
+    // Refused before anything was applied: the manifest's Deployment is not there.
+    const deployments = `${live.session.apiserver!.url}/apis/apps/v1/namespaces/default/deployments`;
+    expect((await fetch(`${deployments}/plain`)).status).toBe(404);
+    // A Deployment alone needs no Foo API.
+    expect(await act({ action: "applyManifest", yaml: DEPLOYMENT })).toMatchObject({
+      status: 200,
+      message: "deployment default/plain created",
+    });
+  },
+);

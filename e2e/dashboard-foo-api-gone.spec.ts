@@ -1,11 +1,13 @@
 /**
  * Live on the embedded cluster whose Foo CRD is deleted mid-run: the top bar's badge says "Foo
  * API gone" in the error colour, its tooltip since when and how to bring it back — also on a page
- * opened meanwhile — and "connected" again once the CRD is created again.
+ * opened meanwhile — the cluster's buttons off with the reason, the empty objects panel telling the
+ * CRD first, and "connected" again (the buttons on) once the CRD is created again.
  */
 import { expect, test } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import { FOO_CRD } from "../packages/apiserver/src/index.ts";
+import { FOO_API_GONE } from "../packages/protocol/src/index.ts";
 import { startUp, type LiveServer } from "./dashboard-live-server.ts";
 
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
@@ -43,9 +45,18 @@ test("the badge says the Foo API is gone while its CRD is, and connected once it
   );
   await expect(badge).toHaveCSS("color", hexToRgb(errorColour));
 
+  // What needs the Foo API says so, not a 404 after a click.
+  const create = page.getByTestId("action-create");
+  await expect(create).toBeDisabled();
+  await expect(create).toHaveAttribute("title", FOO_API_GONE);
+  await expect(page.getByTestId("objects-empty")).toContainText(
+    "the Foo API is gone from the cluster (its CRD was deleted). Bring it back first",
+  );
+
   // A page opened meanwhile shows it from the start.
   await page.reload();
   await expect(badge).toHaveText("Foo API gone");
+  await expect(create).toBeDisabled();
 
   const created = await fetch(`${api}${CRDS}`, {
     method: "POST",
@@ -57,6 +68,7 @@ test("the badge says the Foo API is gone while its CRD is, and connected once it
   await expect(badge).toHaveText("connected", { timeout: 30_000 });
   await expect(badge).toHaveAttribute("data-foo-api", "served");
   await expect(badge).not.toHaveAttribute("title");
+  await expect(create).toBeEnabled();
 });
 
 function hexToRgb(hex: string): string {

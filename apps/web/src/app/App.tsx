@@ -268,6 +268,7 @@ export function App() {
               info={conn.info}
               view={view}
               cluster={conn.cluster}
+              fooApi={conn.fooApi}
               connected={conn.status === "open"}
               foos={cluster}
               onScenarioStart={() => view.set({ pickFooFromRow: session.store.length })}
@@ -337,6 +338,7 @@ export function App() {
         serverMode={conn?.info?.mode}
         readOnly={conn?.info?.readOnly}
         reachability={conn?.cluster}
+        fooApi={conn?.fooApi}
       />
       <main className="center">
         <Legend view={view} onHelp={toggleHelp} />

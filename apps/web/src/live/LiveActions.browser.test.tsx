@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { ClusterReachability, ObjectsSnapshot, ServerInfo } from "@loopscope/protocol";
+import {
+  FOO_API_GONE,
+  type ClusterReachability,
+  type FooApiPresence,
+  type ObjectsSnapshot,
+  type ServerInfo,
+} from "@loopscope/protocol";
 import { ViewStore } from "../store/viewState.ts";
 import { LiveActions } from "./LiveActions.tsx";
 import { clusterFoos } from "./clusterFoos.ts";
@@ -22,7 +28,7 @@ const BUTTONS = ["action-create", "action-scale", "action-delete", "action-scena
 
 function renderActions(
   cluster: ClusterReachability | undefined,
-  more: { connected?: boolean; objects?: ObjectsSnapshot } = {},
+  more: { connected?: boolean; objects?: ObjectsSnapshot; fooApi?: FooApiPresence } = {},
 ) {
   return render(
     <QueryClientProvider client={new QueryClient()}>
@@ -31,6 +37,7 @@ function renderActions(
         info={info}
         view={new ViewStore()}
         cluster={cluster}
+        fooApi={more.fooApi}
         connected={more.connected ?? true}
         foos={more.objects && clusterFoos(more.objects)}
       />
@@ -58,6 +65,17 @@ describe("live actions", () => {
           "https://10.0.0.1:6443 is not answering (no answer within 3 s): no action can reach it",
         );
     }
+  });
+
+  it("are off while the cluster does not serve the Foo API (its CRD deleted), saying why and how to bring it back", async () => {
+    const fooApi: FooApiPresence = { served: false, since: "2026-12-06T13:00:00.000Z" };
+    const screen = await renderActions({ reachable: true }, { fooApi });
+    await screen.getByTestId("scenario").selectOptions("create-foo");
+    for (const id of BUTTONS) {
+      await expect.element(screen.getByTestId(id)).toBeDisabled();
+      await expect.element(screen.getByTestId(id)).toHaveAttribute("title", FOO_API_GONE);
+    }
+    expect(FOO_API_GONE).toContain("kubectl apply -f public/manifests/crd.yaml");
   });
 
   it("are off while loopscope's server is not connected", async () => {
@@ -95,9 +113,9 @@ describe("live actions", () => {
   });
 
   // Last: a test after one that unmounts finds no element (vitest-browser-react's cleanup).
-  it("are on while it answers, and on the embedded cluster (no reachability heard)", async () => {
+  it("are on while it answers and serves the Foo API, and on the embedded cluster (no reachability heard)", async () => {
     for (const cluster of [{ reachable: true } as const, undefined]) {
-      const screen = await renderActions(cluster);
+      const screen = await renderActions(cluster, { fooApi: { served: true } });
       await screen.getByTestId("scenario").selectOptions("create-foo");
       for (const id of BUTTONS) {
         await expect.element(screen.getByTestId(id)).toBeEnabled();

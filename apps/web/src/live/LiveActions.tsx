@@ -3,11 +3,18 @@
  * runs for seconds: the bar says so while it runs and what it found when it is done (at the end
  * of the actions' row, never over the objects table: actions.css), and the view lets go of an
  * old selection to follow the new events. While loopscope or a kubeconfig's cluster does not
- * answer, the buttons are off and say why (nothing can reach the cluster); so are scale and
- * delete while there is no example-foo to act on.
+ * answer, the buttons are off and say why (nothing can reach the cluster); so while the cluster
+ * does not serve the Foo API (its CRD deleted), which each of them needs (every scenario makes a
+ * Foo); so are scale and delete while there is no example-foo to act on.
  */
 import { useState } from "react";
-import type { ActionRequest, ClusterReachability, ServerInfo } from "@loopscope/protocol";
+import {
+  FOO_API_GONE,
+  type ActionRequest,
+  type ClusterReachability,
+  type FooApiPresence,
+  type ServerInfo,
+} from "@loopscope/protocol";
 import type { ClusterFoos } from "../panels/ObjectsPanel.tsx";
 import type { ViewStore } from "../store/viewState.ts";
 import { useAction } from "./api.ts";
@@ -18,6 +25,7 @@ export function LiveActions({
   info,
   view,
   cluster,
+  fooApi,
   connected,
   foos,
   onScenarioStart,
@@ -27,6 +35,8 @@ export function LiveActions({
   view: ViewStore;
   /** Whether a kubeconfig's cluster answers (absent: the embedded one, or not heard yet). */
   cluster?: ClusterReachability;
+  /** Whether the cluster serves the Foo API (absent: not heard yet). */
+  fooApi?: FooApiPresence;
   /** Whether the page's socket to loopscope is up: no action reaches it otherwise. */
   connected: boolean;
   /** The cluster's Foos, as last heard (absent: not heard yet, or none watched: the proxy). */
@@ -47,7 +57,9 @@ export function LiveActions({
     ? "loopscope's server is not connected: no action can reach it"
     : cluster && !cluster.reachable
       ? `${cluster.server} is not answering (${cluster.error}): no action can reach it`
-      : undefined;
+      : fooApi && !fooApi.served
+        ? FOO_API_GONE
+        : undefined;
   const disabled = action.isPending || down !== undefined;
   // Known absent: scale and delete would be refused, so they are off and say why.
   const exists = foos?.present.has(`default/${name}`);

@@ -1,11 +1,12 @@
 /**
  * What the objects panel says when it has no row: no match for the filter; on the server's live
- * cluster, how to make a Foo (for the page's owner, while the cluster answers; else why not); for
+ * cluster, how to make a Foo (for the page's owner, while the cluster answers; else why not; while
+ * it does not serve the Foo API, that its CRD comes first, as no Foo can be made before); for
  * a trace (a file, a sample, `loopscope replay`), what the trace holds and what loopscope reads —
  * never the live advice, which a trace cannot follow.
  */
 import { useMemo } from "react";
-import type { ClusterReachability, ServerInfo } from "@loopscope/protocol";
+import type { ClusterReachability, FooApiPresence, ServerInfo } from "@loopscope/protocol";
 import type { TraceSession } from "../store/session.ts";
 import { noFooTrace, sourceList } from "./noFooTrace.ts";
 
@@ -15,6 +16,7 @@ export function NoObjects({
   serverMode,
   readOnly,
   reachability,
+  fooApi,
 }: {
   session: TraceSession;
   search: string;
@@ -24,6 +26,8 @@ export function NoObjects({
   readOnly?: boolean;
   /** Whether a kubeconfig's cluster answers (absent: the embedded one, or not heard yet). */
   reachability?: ClusterReachability;
+  /** Whether the cluster serves the Foo API (absent: not heard yet, or a replay). */
+  fooApi?: FooApiPresence;
 }) {
   const q = search.trim();
   if (q && session.store.keyList().length > 0)
@@ -34,6 +38,23 @@ export function NoObjects({
       <p className="muted" data-testid="objects-empty">
         No Foos yet, and {reachability.server} is not answering ({reachability.error}): its Foos
         show here once it is back.
+      </p>
+    );
+  if (kind === "live" && serverMode === "live" && fooApi && !fooApi.served)
+    return (
+      <p className="muted" data-testid="objects-empty">
+        No Foos: the Foo API is gone from the cluster (its CRD was deleted).{" "}
+        {readOnly ? (
+          "Its Foos show here once it is back."
+        ) : (
+          <>
+            Bring it back first, in a shell with the <code>KUBECONFIG</code> that{" "}
+            <code>loopscope up</code> printed:{" "}
+            <code>kubectl apply -f public/manifests/crd.yaml</code>; then create a Foo with{" "}
+            <b>create example-foo</b> above, or{" "}
+            <code>kubectl apply -f public/manifests/example-foo.yaml</code>
+          </>
+        )}
       </p>
     );
   if (kind === "live" && serverMode === "live" && readOnly)

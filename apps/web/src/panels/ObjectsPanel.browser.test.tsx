@@ -29,7 +29,7 @@ async function renderPanel(
   session: TraceSession,
   view = new ViewStore(),
   serverMode?: "live" | "replay",
-  live: Pick<ComponentProps<typeof ObjectsPanel>, "readOnly" | "reachability"> = {},
+  live: Pick<ComponentProps<typeof ObjectsPanel>, "readOnly" | "reachability" | "fooApi"> = {},
 ) {
   const screen = await render(
     <div
@@ -239,6 +239,27 @@ describe("objects table", () => {
     );
     expect(down.querySelector('[data-testid="objects-empty"]')?.textContent).toBe(
       "No Foos yet, and https://10.0.0.1:6443 is not answering (no answer within 3 s): its Foos show here once it is back.",
+    );
+    // While the Foo API is gone, its CRD comes first: no Foo can be made before.
+    const gone = { served: false, since: "2026-12-06T12:00:00Z" } as const;
+    const { panel: noApi } = await renderPanel(
+      new TraceSession({ kind: "live" }),
+      undefined,
+      "live",
+      { fooApi: gone },
+    );
+    const advice = noApi.querySelector('[data-testid="objects-empty"]')?.textContent ?? "";
+    expect(advice).toMatch(
+      /^No Foos: the Foo API is gone from the cluster \(its CRD was deleted\)\. Bring it back first.*kubectl apply -f public\/manifests\/crd\.yaml; then create a Foo with create example-foo above, or kubectl apply -f public\/manifests\/example-foo\.yaml$/,
+    );
+    const { panel: sharedNoApi } = await renderPanel(
+      new TraceSession({ kind: "live" }),
+      undefined,
+      "live",
+      { fooApi: gone, readOnly: true },
+    );
+    expect(sharedNoApi.querySelector('[data-testid="objects-empty"]')?.textContent).toBe(
+      "No Foos: the Foo API is gone from the cluster (its CRD was deleted). Its Foos show here once it is back.",
     );
     const { panel: shared } = await renderPanel(
       new TraceSession({ kind: "live" }),

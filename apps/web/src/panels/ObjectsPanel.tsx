@@ -5,7 +5,7 @@
  * The table draws only the rows in view (see rowWindow.ts): spacer rows above and below stand in
  * for the rest, so 10k Foos scroll like 10 and a refresh while a file loads lays out a screenful.
  */
-import type { ClusterReachability, ServerInfo } from "@loopscope/protocol";
+import type { ClusterReachability, FooApiPresence, ServerInfo } from "@loopscope/protocol";
 import type { KeySummary } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
@@ -76,6 +76,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   serverMode,
   readOnly,
   reachability,
+  fooApi,
 }: {
   session: TraceSession;
   view: ViewStore;
@@ -86,6 +87,8 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   readOnly?: boolean;
   /** Whether a kubeconfig's cluster answers (absent: the embedded one, or not heard yet). */
   reachability?: ClusterReachability;
+  /** Whether the cluster serves the Foo API (absent: not heard yet, or a replay). */
+  fooApi?: FooApiPresence;
 }) {
   useSessionVersion(session, 250);
   const selectedKeys = useViewPick(view, (s) => s.selectedKeys);
@@ -253,6 +256,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
           serverMode={serverMode}
           readOnly={readOnly}
           reachability={reachability}
+          fooApi={fooApi}
         />
       )}
     </section>

@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer, buildExcerpt, messageText, narrate, readTraceText } from "@loopscope/trace";
-import { startApiServer } from "@loopscope/apiserver";
+import { FOO_CRD, startApiServer } from "@loopscope/apiserver";
 import { parseArgs, run, usage } from "./run.ts";
 import { statsJson } from "./stats.ts";
 import { scenarios } from "../scenarios/index.ts";
@@ -186,6 +186,33 @@ describe("loopscope run", () => {
       ),
     ]);
     expect(r.said.at(-1)).toMatch(/^loopscope run: \d+ events → /);
+    expect(readTraceText(await readFile(out, "utf8")).events.length).toBeGreaterThan(0);
+  });
+
+  it("the Foo CRD deleted mid-scenario ends the run in one line (exit 1), with the trace so far", async () => {
+    // Pods that take long to be ready: the scenario is still waiting for its Foo when the CRD goes,
+    // and would wait out its timeout.
+    const api = await startApiServer({ deploymentReadyDelayMs: 60_000 });
+    const kubeconfig = join(dir, "no-crd.yaml");
+    await api.writeKubeconfig(kubeconfig);
+    const out = join(dir, "no-crd.jsonl");
+    const args = ["--scenario", "create-foo", "--out", out, "--timeout", "20", "-v=2"];
+    const crd = `${api.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${FOO_CRD.metadata.name}`;
+    let applying = false;
+    let deleted: Promise<Response> | undefined;
+    const r = await runQuietly([...args, "--kubeconfig", kubeconfig, "--install-crd"], (m) => {
+      // The first STAGE line after the apply: the controller has its Foo, made before the CRD went.
+      if (m.includes("applying")) applying = true;
+      else if (applying && m.includes("STAGE")) deleted ??= fetch(crd, { method: "DELETE" });
+    }).finally(() => api.stop());
+    expect((await deleted)?.status).toBe(200);
+    expect(r.code).toBe(1);
+    // Its last words: the reason, then the trace; no Foo said left on the cluster (the CRD's
+    // deletion took it).
+    expect(r.said.filter((l) => l.startsWith("loopscope run: ")).slice(-2)).toEqual([
+      "loopscope run: the Foo API (foos.samplecontroller.k8s.io) is gone from the cluster — was the CRD deleted? The scenario cannot go on without it\n",
+      expect.stringMatching(/^loopscope run: \d+ events → /),
+    ]);
     expect(readTraceText(await readFile(out, "utf8")).events.length).toBeGreaterThan(0);
   });
 

@@ -3,7 +3,7 @@
  * embedded API server and the controller, runs the scenario, waits until it settles, writes the
  * JSONL trace (header + one event per line) and optionally the klog text (what the Go controller
  * would print with the STAGE patch at -v=2). Exit 0; 1 with a one-line reason (timeout, cluster
- * error); 2 on usage errors.
+ * error, the cluster or its Foo API gone mid-run); 2 on usage errors.
  *
  * Also: --kubeconfig PATH [--context NAME] [--install-crd] to run against a real cluster,
  * --workers N, --resync S, --hot-loop, --idempotent-status, and -v=N to copy klog lines to stderr
@@ -19,6 +19,8 @@ import { checkingLine } from "../session/checking-line.ts";
 import { noAnswerReason } from "../session/request-failure.ts";
 import { ClusterReachabilityMonitor, stoppedAnswering } from "../session/cluster-reachability.ts";
 import { shownServer } from "../session/shown-server.ts";
+import { FooApiMonitor } from "../session/foo-api-presence.ts";
+import { FOO_API_GONE_MID_RUN } from "../session/foo-api-line.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
 import { runScenario, ScenarioInterrupted } from "../scenarios/run-scenario.ts";
@@ -204,6 +206,14 @@ export async function run(argv: string[]): Promise<number> {
       { kind: "embedded", apiserverOpts: { seed: 1 } };
   let session;
   let reachability: ClusterReachabilityMonitor | undefined;
+  // The cluster gone (a kubeconfig's), or its Foo API (the CRD deleted), while nothing the scenario
+  // asks would notice: mid-pass, the controller's requests fail and are retried, the key never
+  // settles, and the run would wait out its timeout. The reason is the run's last word.
+  const gone = new AbortController();
+  const fooApi = new FooApiMonitor();
+  fooApi.onChange((now) => {
+    if (!now.served) gone.abort(FOO_API_GONE_MID_RUN);
+  });
   try {
     session = await startSession({
       cluster,
@@ -220,8 +230,12 @@ export async function run(argv: string[]): Promise<number> {
       answerWithinMs: Math.min(ANSWER_WITHIN_MS, remainingMs()),
       onChecking: (server, context) => log(checkingLine(server, context)),
       cacheSyncTimeoutMs: Math.min(CACHE_SYNC_TIMEOUT_MS, remainingMs()),
-      // A failed list or watch is the first sign of an outage: ask the cluster at once.
-      onInformerError: () => reachability?.suspect(),
+      // A failed list or watch is the first sign of an outage: ask the cluster at once. A 404
+      // from the Foo informer's is the Foo API gone.
+      onInformerError: (e) => {
+        reachability?.suspect();
+        fooApi.informerFailed(e);
+      },
       onOtherController: (o) => log(`warning: ${otherControllerNote(o)}`),
     });
   } catch (err) {
@@ -239,14 +253,12 @@ export async function run(argv: string[]): Promise<number> {
   };
   process.once("SIGINT", onInterrupt);
   const server = shownServer(session.kubeConfig.getCurrentCluster()?.server) ?? session.clusterName;
-  // A kubeconfig's cluster can go away while nothing the scenario asks would notice: mid-pass, the
-  // controller's requests fail and are retried, the key never settles, and the run would wait out
-  // its timeout. Probed as `up` probes it; the embedded one lives and dies with this process.
-  const gone = new AbortController();
+  // A kubeconfig's cluster is probed as `up` probes it; the embedded one lives and dies with this
+  // process.
   if (!session.apiserver) {
     reachability = new ClusterReachabilityMonitor({ kubeConfig: session.kubeConfig, server });
     reachability.onChange((now) => {
-      if (!now.reachable) gone.abort(now.error);
+      if (!now.reachable) gone.abort(stoppedAnswering(server, now.error));
     });
     reachability.start();
   }
@@ -265,9 +277,10 @@ export async function run(argv: string[]): Promise<number> {
   } catch (err) {
     if (err instanceof ScenarioInterrupted && !gone.signal.aborted) code = 130;
     else {
-      // A cluster gone mid-run (a kubeconfig's): said as such, not as the request that noticed.
-      const lost = gone.signal.aborted ? String(gone.signal.reason) : noAnswerReason(err);
-      log(lost === undefined ? (err as Error).message : stoppedAnswering(server, lost));
+      // A cluster or its Foo API gone mid-run: said as such, not as the request that noticed.
+      const lost = noAnswerReason(err);
+      if (gone.signal.aborted) log(String(gone.signal.reason));
+      else log(lost === undefined ? (err as Error).message : stoppedAnswering(server, lost));
       code = 1;
     }
   } finally {
@@ -275,9 +288,12 @@ export async function run(argv: string[]): Promise<number> {
     await reachability?.stop();
     await session.stop();
   }
-  // The embedded cluster goes with this process; a kubeconfig's keeps what the scenario made.
+  // The embedded cluster goes with this process; a kubeconfig's keeps what the scenario made —
+  // but no Foo once its CRD is deleted, which takes every Foo with it.
+  const served = fooApi.state().served;
+  const left = kube.left().filter((o) => served || o.kind !== "foo");
   const leftLine = kubeconfig
-    ? leftOnClusterLine(kube.left(), {
+    ? leftOnClusterLine(left, {
         kubeconfig,
         context: session.kubeConfig.getCurrentContext(),
       })

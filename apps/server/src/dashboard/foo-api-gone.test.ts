@@ -14,6 +14,26 @@ import { startLive, type Live } from "../up/start-live.ts";
 let dir: string;
 let live: Live | undefined;
 
+/** `up`'s wiring on the embedded cluster, with one worker and no resync. */
+async function startUp(deploymentReadyDelayMs?: number): Promise<Live> {
+  live = await startLive({
+    cluster: { kind: "embedded", apiserverOpts: { deploymentReadyDelayMs } },
+    host: "127.0.0.1",
+    port: 0,
+    webRoot: dir,
+    runsDir: join(dir, "runs"),
+    workers: 1,
+    resyncMs: 0,
+  });
+  return live;
+}
+
+/** Deletes the Foo CRD over the embedded API server's HTTP API. */
+async function deleteCrd(): Promise<void> {
+  const crds = `${live!.session.apiserver!.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`;
+  expect((await fetch(`${crds}/${FOO_CRD.metadata.name}`, { method: "DELETE" })).status).toBe(200);
+}
+
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), "loopscope-foo-api-gone-"));
 });
@@ -50,17 +70,8 @@ it(
   "an action or scenario that needs the Foo API is refused with the reason while its CRD is deleted; one that does not goes on",
   { timeout: 45_000 },
   async () => {
-    live = await startLive({
-      cluster: { kind: "embedded" },
-      host: "127.0.0.1",
-      port: 0,
-      webRoot: dir,
-      runsDir: join(dir, "runs"),
-      workers: 1,
-      resyncMs: 0,
-    });
-    const crd = `${live.session.apiserver!.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${FOO_CRD.metadata.name}`;
-    expect((await fetch(crd, { method: "DELETE" })).status).toBe(200);
+    await startUp();
+    await deleteCrd();
     await vi.waitFor(() => expect(live!.fooApi.state().served).toBe(false), {
       timeout: 20_000,
       interval: 50,
@@ -84,6 +95,28 @@ it(
     expect(await act({ action: "applyManifest", yaml: DEPLOYMENT })).toMatchObject({
       status: 200,
       message: "deployment default/plain created",
+    });
+  },
+);
+
+it(
+  "a scenario whose Foo CRD is deleted mid-run ends at once, saying so",
+  { timeout: 45_000 },
+  async () => {
+    // Pods that take long to be ready: the scenario is still waiting when the CRD goes, and would
+    // wait out its 60 s timeout.
+    let wrote = false;
+    (await startUp(60_000)).hub.subscribe((e) => {
+      if (e.stage === "write") wrote = true;
+    });
+    const ran = act({ action: "runScenario", scenario: "create-foo" });
+    await vi.waitFor(() => expect(wrote).toBe(true), { timeout: 20_000, interval: 20 });
+    await deleteCrd();
+    expect(await ran).toEqual({
+      status: 502,
+      ok: false,
+      message:
+        "scenario create-foo: the Foo API (foos.samplecontroller.k8s.io) is gone from the cluster — was the CRD deleted? The scenario cannot go on without it",
     });
   },
 );

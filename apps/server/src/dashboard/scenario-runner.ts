@@ -8,9 +8,10 @@
  * On a kubeconfig's cluster a run is refused while the cluster is known to be down, and ends at
  * once when it goes away mid-run: the controller's requests then fail and are retried, its keys
  * never settle, and nothing the scenario asks would notice before its timeout. Every scenario
- * makes a Foo: on either cluster one is refused while the cluster does not serve the Foo API.
+ * makes a Foo: on either cluster one is refused while the cluster does not serve the Foo API, and
+ * ends at once when it stops serving it mid-run (its CRD deleted), for the same reason.
  */
-import { FOO_API_GONE, type ClusterReachability } from "@loopscope/protocol";
+import { FOO_API_GONE } from "@loopscope/protocol";
 import type { TraceEvent, UnsequencedEvent } from "@loopscope/trace";
 import { scenarios } from "../scenarios/index.ts";
 import { EventLog } from "../scenarios/event-log.ts";
@@ -23,6 +24,7 @@ import {
   type ClusterReachabilityMonitor,
 } from "../session/cluster-reachability.ts";
 import type { FooApiMonitor } from "../session/foo-api-presence.ts";
+import { FOO_API_GONE_MID_RUN } from "../session/foo-api-line.ts";
 import type { Session } from "../session/session.ts";
 import type { TraceHub } from "../hub/trace-hub.ts";
 import { HttpError } from "../http/respond.ts";
@@ -32,7 +34,7 @@ export interface ScenarioRunnerOptions {
   /** A kubeconfig's cluster's probe (the embedded one lives and dies with this process). */
   reachability?: ClusterReachabilityMonitor;
   /** Whether the cluster serves the Foo API. */
-  fooApi?: Pick<FooApiMonitor, "state">;
+  fooApi?: Pick<FooApiMonitor, "state" | "onChange">;
   /** How long a scenario may take (default 60 s). */
   timeoutMs?: number;
   log?: (m: string) => void;
@@ -82,8 +84,12 @@ export function scenarioRunner(
         throw new HttpError(503, `scenario ${name}: ${FOO_API_GONE}`);
       running = name;
       const gone = new AbortController();
+      // Why the run cannot go on, as its answer says it.
       const unlisten = reachability?.onChange((now) => {
-        if (!now.reachable) gone.abort(now);
+        if (!now.reachable) gone.abort(stoppedAnswering(now.server, now.error));
+      });
+      const unlistenFooApi = fooApi?.onChange((now) => {
+        if (!now.served) gone.abort(FOO_API_GONE_MID_RUN);
       });
       const events = new EventLog();
       const base = hub.lastSeq;
@@ -124,13 +130,8 @@ export function scenarioRunner(
             : "";
         return `scenario ${name} done${how}${found.length > 0 ? `: ${found.join("; ")}` : ""}`;
       } catch (err) {
-        if (gone.signal.aborted) {
-          const lost = gone.signal.reason as Extract<ClusterReachability, { reachable: false }>;
-          throw new HttpError(
-            502,
-            `scenario ${name}: ${stoppedAnswering(lost.server, lost.error)}`,
-          );
-        }
+        if (gone.signal.aborted)
+          throw new HttpError(502, `scenario ${name}: ${String(gone.signal.reason)}`);
         const leftLine = left();
         if (err instanceof HttpError) throw err;
         throw new HttpError(
@@ -139,6 +140,7 @@ export function scenarioRunner(
         );
       } finally {
         unlisten?.();
+        unlistenFooApi?.();
         stop();
         running = undefined;
       }

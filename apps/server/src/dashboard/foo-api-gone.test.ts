@@ -70,7 +70,7 @@ it(
   "an action or scenario that needs the Foo API is refused with the reason while its CRD is deleted; one that does not goes on",
   { timeout: 45_000 },
   async () => {
-    await startUp();
+    const { session } = await startUp();
     await deleteCrd();
     await vi.waitFor(() => expect(live!.fooApi.state().served).toBe(false), {
       timeout: 20_000,
@@ -89,7 +89,7 @@ it(
       message: `scenario create-foo: ${FOO_API_GONE}`,
     });
     // Refused before anything was applied: the manifest's Deployment is not there.
-    const deployments = `${live.session.apiserver!.url}/apis/apps/v1/namespaces/default/deployments`;
+    const deployments = `${session.apiserver!.url}/apis/apps/v1/namespaces/default/deployments`;
     expect((await fetch(`${deployments}/plain`)).status).toBe(404);
     // A Deployment alone needs no Foo API.
     expect(await act({ action: "applyManifest", yaml: DEPLOYMENT })).toMatchObject({

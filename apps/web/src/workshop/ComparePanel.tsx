@@ -1,7 +1,8 @@
 /**
  * Compare two runs: the open trace against another one (a sample, a recorded run, or a file) —
  * counts side by side and the two main Foos' passes on one time axis, aligned at each Foo's
- * creation. Made for hot-loop vs fix-hot-loop.
+ * creation (or, for a Foo that existed before the run, its informer's initial list). Made for
+ * hot-loop vs fix-hot-loop.
  */
 import { useState, useSyncExternalStore } from "react";
 import { useQuery } from "@tanstack/react-query";
@@ -11,7 +12,13 @@ import { useRuns } from "../live/api.ts";
 import { fetchTrace, loadTrace, type Loading } from "../replay/load.ts";
 import type { TraceSession } from "../store/session.ts";
 import { causeStyle } from "../ui/palette.ts";
-import { COMPARE_ROWS, runSide, type RunSide, type SideSource } from "./compareModel.ts";
+import {
+  compareRows,
+  originWords,
+  runSide,
+  type RunSide,
+  type SideSource,
+} from "./compareModel.ts";
 
 function sourceOf(session: TraceSession, name: string): SideSource {
   const store = session.store;
@@ -172,7 +179,7 @@ function CompareTable({ left, right }: { left: RunSide; right: RunSide }) {
         </tr>
       </thead>
       <tbody>
-        {COMPARE_ROWS.map((r) => {
+        {compareRows([left, right]).map((r) => {
           const a = left.summary ? r.value(left.summary) : "—";
           const b = right.summary ? r.value(right.summary) : "—";
           return (
@@ -197,16 +204,17 @@ function AlignedTimelines({ sides }: { sides: RunSide[] }) {
     .domain([0, end])
     .range([L, W - 10]);
   const H = 30 + sides.length * rowH + 24;
+  const origin = originWords(sides);
   return (
     <figure className="chart aligned" data-testid="aligned-timelines">
       <figcaption>
-        Passes of each run's Foo, aligned at its creation (0 ms); ticks below are writes
+        Passes of each run's Foo, aligned {origin.caption} (0 ms); ticks below are writes
       </figcaption>
       <svg
         viewBox={`0 0 ${W} ${H}`}
         width="100%"
         role="img"
-        aria-label="Two runs aligned at the Foo's creation"
+        aria-label={`Two runs aligned ${origin.caption}`}
       >
         <defs>
           <pattern
@@ -221,7 +229,7 @@ function AlignedTimelines({ sides }: { sides: RunSide[] }) {
         </defs>
         <line x1={x(0)} x2={x(0)} y1={10} y2={H - 22} className="creation-line" />
         <text x={x(0) + 4} y={20} className="chart-note">
-          Foo created
+          {origin.mark}
         </text>
         {sides.map((s, i) => {
           const y = 30 + i * rowH;

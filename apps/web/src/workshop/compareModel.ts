@@ -1,9 +1,11 @@
 /**
  * Two runs side by side (e.g. hot-loop vs fix-hot-loop): per run, the counts that tell them apart
  * and the passes of its main Foo on a time axis that starts at that Foo's creation (its first watch
- * add), so the two timelines line up at the moment the Foo was created.
+ * add), so the two timelines line up at the moment the Foo was created — or, for a Foo that
+ * existed before the run (KeySummary.listed), at the informer's initial list that showed it.
  */
 import type { KeySummary, Pass, TraceEvent } from "@loopscope/trace";
+import { reconcileLabel } from "./expectations.ts";
 
 export interface RunSide {
   name: string;
@@ -11,6 +13,8 @@ export interface RunSide {
   summary: KeySummary | undefined;
   /** µs of the Foo's creation (first watch add of the key, else its first event). */
   t0: number;
+  /** The Foo existed before the run: t0 is the informer's initial list, not a creation. */
+  listed: boolean;
   passes: { start: number; end: number; cause: Pass["cause"]; writes: number; changing: number }[];
   /** ms since t0 of each successful write. */
   writes: number[];
@@ -36,7 +40,16 @@ export function mainKey(src: SideSource, prefer?: string): string | undefined {
 
 export function runSide(src: SideSource, prefer?: string): RunSide {
   const key = mainKey(src, prefer);
-  if (!key) return { name: src.name, key, summary: undefined, t0: 0, passes: [], writes: [] };
+  if (!key)
+    return {
+      name: src.name,
+      key,
+      summary: undefined,
+      t0: 0,
+      listed: false,
+      passes: [],
+      writes: [],
+    };
   // The Foo's latest life, as its summary counts it: a live session may hold several.
   const summary = src.summary(key);
   const life = summary?.firstTs ?? -Infinity;
@@ -49,6 +62,7 @@ export function runSide(src: SideSource, prefer?: string): RunSide {
     key,
     summary,
     t0,
+    listed: summary?.listed ?? false,
     passes: src
       .passes(key)
       .filter((p) => p.start >= life)
@@ -63,16 +77,47 @@ export function runSide(src: SideSource, prefer?: string): RunSide {
   };
 }
 
-export const COMPARE_ROWS: { label: string; value: (s: KeySummary) => number | string }[] = [
-  { label: "passes", value: (s) => s.passes },
-  { label: "writes", value: (s) => s.writes },
-  { label: "changing writes", value: (s) => s.changingWrites },
-  { label: "no-op writes", value: (s) => s.noopWrites },
-  { label: "self-triggered passes", value: (s) => s.selfTriggered },
-  { label: "conflicts (409)", value: (s) => s.conflicts },
-  {
-    label: "reconcile count for one create",
-    value: (s) => s.reconcilesForCreate ?? "not quiescent",
-  },
-  { label: "hot loop", value: (s) => (s.hotLoop ? "yes" : "no") },
-];
+/** The compared counts, labelled for the sides' Foos: created, listed at start, or one of each. */
+export function compareRows(
+  sides: readonly RunSide[],
+): { label: string; value: (s: KeySummary) => number | string }[] {
+  const listed = sides.filter((s) => s.summary).map((s) => s.listed);
+  const count = (s: KeySummary) => s.reconcilesForCreate ?? "not quiescent";
+  const reconcile =
+    listed.length > 0 && listed.every((l) => l)
+      ? { label: reconcileLabel(true), value: count }
+      : listed.some((l) => l)
+        ? {
+            // One side's Foo was created, the other's listed: the listed count says so.
+            label: "reconcile count for one create, or from the initial list",
+            value: (s: KeySummary) => (s.listed ? `${count(s)} (from the initial list)` : count(s)),
+          }
+        : { label: reconcileLabel(false), value: count };
+  return [
+    { label: "passes", value: (s) => s.passes },
+    { label: "writes", value: (s) => s.writes },
+    { label: "changing writes", value: (s) => s.changingWrites },
+    { label: "no-op writes", value: (s) => s.noopWrites },
+    { label: "self-triggered passes", value: (s) => s.selfTriggered },
+    { label: "conflicts (409)", value: (s) => s.conflicts },
+    reconcile,
+    { label: "hot loop", value: (s) => (s.hotLoop ? "yes" : "no") },
+  ];
+}
+
+/** What the aligned timelines' 0 ms is: the Foos' creation, their listing at start, or either. */
+export function originWords(sides: readonly RunSide[]): { mark: string; caption: string } {
+  const listed = sides.filter((s) => s.key !== undefined).map((s) => s.listed);
+  if (listed.length > 0 && listed.every((l) => l))
+    return {
+      mark: "Foo listed (initial list)",
+      caption: "at the informer's initial list that showed it (it existed before the run)",
+    };
+  if (listed.some((l) => l))
+    return {
+      mark: "Foo created / listed",
+      caption:
+        "at its creation, or at the informer's initial list for a Foo that existed before the run",
+    };
+  return { mark: "Foo created", caption: "at its creation" };
+}

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { Analyzer, buildExcerpt, type TraceEvent } from "@loopscope/trace";
 import { expectations } from "./expectations.ts";
 import { queueModel } from "./queueModel.ts";
-import { runSide, type SideSource } from "./compareModel.ts";
+import { compareRows, originWords, runSide, type SideSource } from "./compareModel.ts";
 import { neighbour } from "./stepping.ts";
 import { countTicks } from "./countTicks.ts";
 import { scaleLinear } from "d3";
@@ -230,6 +230,48 @@ describe("runSide", () => {
     expect(side.key).toBe(KEY);
     expect(side.passes[0]!.start).toBe(2);
     expect(side.writes).toEqual([4, 5, 18]);
+  });
+});
+
+describe("compare of a Foo that existed before the run (listed)", () => {
+  // The same events, but the Foo's add is of the informer's initial list.
+  const LISTED = CREATE.map((e, i) => (i === 0 ? ({ ...e, initial: true } as TraceEvent) : e));
+  function side(events: TraceEvent[], name: string) {
+    const a = new Analyzer();
+    a.pushAll(events);
+    return runSide({
+      name,
+      keys: [KEY],
+      events: () => events,
+      summary: (k) => a.summary(k),
+      passes: (k) => a.passes(k),
+    });
+  }
+  const reconcileRow = (sides: ReturnType<typeof side>[]) =>
+    compareRows(sides).find((r) => r.label.startsWith("reconcile count"))!;
+
+  it("aligns it at the initial list and never calls it created", () => {
+    const listed = side(LISTED, "listed");
+    expect(listed.listed).toBe(true);
+    expect(listed.passes[0]!.start).toBe(2);
+    const row = reconcileRow([listed, side(LISTED, "again")]);
+    expect(row.label).toBe("reconcile count from the initial list");
+    expect(originWords([listed]).mark).toBe("Foo listed (initial list)");
+    expect(originWords([listed]).caption).not.toMatch(/creat/);
+  });
+
+  it("against a created Foo, says which count is which", () => {
+    const listed = side(LISTED, "listed");
+    const created = side(CREATE, "created");
+    const row = reconcileRow([created, listed]);
+    expect(row.label).toBe("reconcile count for one create, or from the initial list");
+    expect(row.value(listed.summary!)).toBe(
+      `${listed.summary!.reconcilesForCreate} (from the initial list)`,
+    );
+    expect(row.value(created.summary!)).toBe(created.summary!.reconcilesForCreate);
+    expect(originWords([created, listed]).mark).toBe("Foo created / listed");
+    expect(reconcileRow([created, created]).label).toBe("reconcile count for one create");
+    expect(originWords([created]).mark).toBe("Foo created");
   });
 });
 

@@ -20,6 +20,8 @@ export function PlaybackBar({
   const ext = session.store.timeExtent();
   const live = session.source.kind === "live" && growing;
   const head = s.playhead ?? ext?.[1] ?? 0;
+  // A Foo that existed before the run was never created here: its start is the initial list.
+  const listed = session.summaryOf(s.selectedKeys[0] ?? "")?.listed === true;
   return (
     <div className="playback" role="toolbar" aria-label="Playback">
       <button
@@ -91,10 +93,14 @@ export function PlaybackBar({
       </button>
       <button
         data-testid="fit-creation"
-        title="Zoom to the selected Foo's creation: from its first event until it was quiescent (c)"
+        title={
+          listed
+            ? "Zoom to the selected Foo's start: from the informer's initial list (it existed before the run) until it was quiescent (c)"
+            : "Zoom to the selected Foo's creation: from its first event until it was quiescent (c)"
+        }
         onClick={() => fitCreation(session, view)}
       >
-        creation
+        {listed ? "initial list" : "creation"}
       </button>
       {live && (
         <button

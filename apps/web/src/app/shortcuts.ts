@@ -18,7 +18,10 @@ export const SHORTCUTS: readonly { group: string; items: readonly Shortcut[] }[]
       },
       { keys: ["[", "]"], does: "previous / next pass" },
       { keys: ["f"], does: "fit the selected Foos' whole life" },
-      { keys: ["c"], does: "zoom to the creation (first event → quiescent)" },
+      {
+        keys: ["c"],
+        does: "zoom to the creation, or the initial list of a Foo that existed before the run (first event → quiescent)",
+      },
       // What presentation clickers send: a presenter reads them here (StepThrough.tsx).
       { keys: ["n", "PageDown"], does: "Workshop step-through: next step" },
       { keys: ["p", "PageUp"], does: "Workshop step-through: the step before" },

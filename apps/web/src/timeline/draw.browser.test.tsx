@@ -222,3 +222,23 @@ describe("folded time, one axis for painting and hit testing", () => {
     expect(breaks).toBeGreaterThan(0);
   });
 });
+
+describe("the linear axis's origin words", () => {
+  const ADD = "STAGE/watch kind=Foo event=add key=default/example-foo rv=1001";
+  function gutterWord(text: string): string | undefined {
+    const session = sessionFromText(text);
+    const from = session.summaryOf(KEY)!.firstTs;
+    const window: [number, number] = [from, from + 2_000_000];
+    const input = folded(session, makeTimeAxis(window, from, 900), 900);
+    paint(input);
+    return input.geometry.labels.find((l) => l.x === 6 && l.kind === "tick")?.text;
+  }
+
+  it("counts a created Foo's time since its creation", () => {
+    expect(gutterWord(canonical)).toBe("since creation");
+  });
+
+  it("counts a listed Foo's time since the informer's initial list, not a creation", () => {
+    expect(gutterWord(canonical.replace(ADD, `${ADD} initial=true`))).toBe("since initial list");
+  });
+});

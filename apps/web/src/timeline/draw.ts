@@ -211,7 +211,7 @@ function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
   const wall = (ms: number, step: number) => formatWall(axis.origin + ms * 1000, step < 1);
   const row2 = Math.round(19 * scale);
   const breaks = axis.breaks();
-  const gutterWords = [axis.fold ? "folded time" : "since creation", "wall clock UTC"];
+  const gutterWords = axisWords(input);
   const gutterEnd = 6 + Math.max(...gutterWords.map((w) => ctx.measureText(w).width));
   // A tick label runs into neither the one before it nor a break's label, and is never cut by
   // the edge (a cut "+3" would read as another time than "+3.5 s").
@@ -254,8 +254,18 @@ function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
 /** Where the axis row's own words end: labels drawn after them start past this. */
 function gutterWordsEnd(ctx: CanvasRenderingContext2D, input: DrawInput): number {
   ctx.font = fonts(input.typeScale ?? 1).small;
-  const words = [input.axis.fold ? "folded time" : "since creation", "wall clock UTC"];
-  return 6 + Math.max(...words.map((w) => ctx.measureText(w).width));
+  return 6 + Math.max(...axisWords(input).map((w) => ctx.measureText(w).width));
+}
+
+/**
+ * The axis row's own words. Linear time counts from the first Foo's first event (Timeline's
+ * origin): its creation, or — a Foo that existed before the run — the informer's initial list.
+ */
+function axisWords(input: DrawInput): [string, string] {
+  if (input.axis.fold) return ["folded time", "wall clock UTC"];
+  const first = input.groups[0]?.key;
+  const listed = first !== undefined && input.session.summaryOf(first)?.listed === true;
+  return [listed ? "since initial list" : "since creation", "wall clock UTC"];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
-import { readTraceText, type TraceEvent } from "@loopscope/trace";
+import { otherControllerNote, readTraceText, type TraceEvent } from "@loopscope/trace";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
 import "../ui/styles.css";
 import { TraceSession } from "../store/session.ts";
@@ -73,5 +73,44 @@ describe("pass details", () => {
     expect(first).toBeDefined();
     const panel = await details(session, first.index);
     expect(panel.querySelector("h3")!.textContent).toBe(`Pass ${KEY} new Foo · #1 external`);
+  });
+
+  it("says a pass triggered by the initial list's add is of a Foo that existed before the run, not anyone's change", async () => {
+    const read = readTraceText(canonical, { year: 2026 }).events;
+    const add = read.findIndex((e) => e.stage === "watch" && e.event === "add");
+    const events = read.map((e, i) => (i === add ? ({ ...e, initial: true } as TraceEvent) : e));
+    const session = new TraceSession({ kind: "replay", name: "listed.jsonl" });
+    session.push(events);
+    const first = session.passesOf(KEY)[0]!;
+    expect(first.cause).toBe("external");
+    const panel = await details(session, first.index);
+    expect(panel.querySelector('[data-testid="trigger-initial-list"]')?.textContent).toBe(
+      " (an add of the informer's initial list: the Foo existed before the run)",
+    );
+    // Even with another controller at work, nobody changed a listed Foo to start its first pass.
+    expect(panel.querySelector('[data-testid="pass-other-controller"]')).toBeNull();
+  });
+
+  it("tells an external pass that another controller at work may have caused it", async () => {
+    const events = readTraceText(canonical, { year: 2026 }).events;
+    const last = events[events.length - 1]!;
+    const note = {
+      stage: "note",
+      key: KEY,
+      level: "W",
+      text: otherControllerNote({ name: "loopscope-42@vm", reason: "Synced", key: KEY, at: "" }),
+      ts: last.ts + 1,
+      seq: last.seq + 1,
+    } as TraceEvent;
+    const session = new TraceSession({ kind: "replay", name: "other.jsonl" });
+    session.push([...events, note]);
+    const external = session.passesOf(KEY).find((p) => p.cause === "external")!;
+    const panel = await details(session, external.index);
+    expect(panel.querySelector('[data-testid="pass-other-controller"]')?.textContent).toBe(
+      "Another controller is also reconciling Foos on this cluster (loopscope-42@vm): an external trigger may be its write, and its own passes are not in this trace.",
+    );
+    const self = session.passesOf(KEY).find((p) => p.cause === "self")!;
+    const selfPanel = await details(session, self.index);
+    expect(selfPanel.querySelector('[data-testid="pass-other-controller"]')).toBeNull();
   });
 });

@@ -12,6 +12,7 @@ import { passLabel } from "../timeline/layout.ts";
 import { formatWall } from "../timeline/timeScale.ts";
 import { objectOf, rvHistory } from "./objectHistory.ts";
 import { passErrors } from "../store/passErrors.ts";
+import { otherControllerNames } from "./otherControllers.ts";
 
 function show(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
@@ -40,6 +41,15 @@ export const DetailsPanel = memo(function DetailsPanel({
   const end = endRow >= 0 ? session.store.event(endRow) : undefined;
   // loopscope proxy ends a pass it inferred from a burst of writes: say so where the pass is read.
   const fromWire = end?.stage === "done" && end.inferred === true;
+  // An add of the informer's initial list: the Foo existed before the run, nobody changed it.
+  const initialList = (seq: number | undefined) => {
+    const r = seq === undefined ? -1 : session.store.rowOfSeq(seq);
+    const w = r >= 0 ? session.store.event(r) : undefined;
+    return w?.stage === "watch" && w.initial === true;
+  };
+  const listedStart = pass?.triggers.some((t) => t.cause !== "self" && initialList(t.watchSeq));
+  const others =
+    pass?.cause === "external" && !listedStart ? otherControllerNames(session.findings()) : [];
   const where = (seq: number) => {
     const r = session.store.rowOfSeq(seq);
     const line = r >= 0 ? session.store.numOf("line", r) : undefined;
@@ -153,9 +163,21 @@ export const DetailsPanel = memo(function DetailsPanel({
                   enqueue {where(t.enqueueSeq)}
                 </button>
                 {pass.dequeueSeq !== undefined && ` → dequeue ${where(pass.dequeueSeq)}`}
+                {initialList(t.watchSeq) && (
+                  <span className="muted" data-testid="trigger-initial-list">
+                    {" "}
+                    (an add of the informer's initial list: the Foo existed before the run)
+                  </span>
+                )}
               </li>
             ))}
           </ol>
+          {others.length > 0 && (
+            <p className="muted" data-testid="pass-other-controller">
+              Another controller is also reconciling Foos on this cluster ({others.join(", ")}): an
+              external trigger may be its write, and its own passes are not in this trace.
+            </p>
+          )}
         </div>
       )}
     </section>

@@ -49,6 +49,12 @@ describe("a Foo listed at start, not created", () => {
     const text = renderExcerptText(x);
     expect(text).not.toMatch(/creation|for one create/);
     expect(text).toContain("Reconcile count from the informer's initial list: 6 passes");
+    // Its first pass is external, but no one changed the Foo: the informer listed it.
+    expect(text).toContain(
+      "pass 1 · external — the informer's initial list: the Foo existed before the run",
+    );
+    expect(text).toContain("‹external, the informer's initial list›");
+    expect(text).not.toMatch(/pass 1 · external — someone else changed/);
   });
 
   it("is narrated as listed by the informer as the controller started, not as created", () => {

@@ -72,6 +72,8 @@ const CAUSE_TEXT: Record<PassCause, string> = {
   retry: "retry — requeued after an error",
   unknown: "cause unknown — no enqueue line to go by",
 };
+/** A pass started by an add of the informer's initial list: external, but no one changed it. */
+const LISTED_TEXT = "external — the informer's initial list: the Foo existed before the run";
 
 export function buildExcerpt(
   events: readonly TraceEvent[],
@@ -105,16 +107,29 @@ export function buildExcerpt(
   const writeAt = new Map<number, string>();
   for (const e of mine)
     if (e.stage === "write") writeAt.set(e.seq, `the ${e.verb} at ${seconds(e.ts - t0)}`);
+  // An add of the informer's initial list is external, but nobody changed anything: the Foo
+  // existed before the run. Its watch line and the pass it starts say so.
+  const initialList = new Set(
+    mine.filter((e) => e.stage === "watch" && e.initial === true).map((e) => e.seq),
+  );
+  const listedPasses = new Set<Pass>();
   // Triggers belong to the pass they caused.
   const triggerNote = new Map<number, string>();
   for (const p of passes) {
+    // A pass's cause is its first trigger that is not self (Pass.cause).
+    const first = p.triggers.find((t) => t.cause !== "self");
+    if (first?.watchSeq !== undefined && initialList.has(first.watchSeq)) listedPasses.add(p);
     for (const t of p.triggers) {
       const label = `→ pass ${p.number}: ${t.cause}${t.inferred ? " (inferred)" : ""}`;
       triggerNote.set(t.enqueueSeq, label);
       const write = t.writeSeq !== undefined ? writeAt.get(t.writeSeq) : undefined;
       const echo = write !== undefined ? `, echo of ${write}` : "";
+      const listing = t.watchSeq !== undefined && initialList.has(t.watchSeq);
       if (t.watchSeq !== undefined)
-        triggerNote.set(t.watchSeq, `${t.cause}${t.inferred ? " (inferred)" : ""}${echo}`);
+        triggerNote.set(
+          t.watchSeq,
+          `${t.cause}${t.inferred ? " (inferred)" : ""}${echo}${listing ? ", the informer's initial list" : ""}`,
+        );
     }
   }
   const lastPass =
@@ -137,7 +152,7 @@ export function buildExcerpt(
         kind: "pass",
         pass,
         number: pass.number,
-        text: `pass ${pass.number} · ${CAUSE_TEXT[pass.cause]}${pass.inferred ? " (inferred, no resourceVersions)" : ""}`,
+        text: `pass ${pass.number} · ${listedPasses.has(pass) ? LISTED_TEXT : CAUSE_TEXT[pass.cause]}${pass.inferred ? " (inferred, no resourceVersions)" : ""}`,
       });
     }
     const note =

@@ -16,8 +16,9 @@ import { readTraceFile } from "../cli/read-trace-file.ts";
 
 export const usage = `usage: loopscope excerpt FILE [--key ns/name] [--format md|text] [--year N]
 
-Prints the annotated STAGE excerpt of one Foo (default: the first Foo created in FILE) from its
-creation until it went quiescent, with the count of each tag and the reconcile count.
+Prints the annotated STAGE excerpt of one Foo (default: the first Foo added in FILE) from its
+creation (or the informer's initial list, for a Foo that existed before the run) until it went
+quiescent, with the count of each tag and the reconcile count.
 FILE is a loopscope .jsonl trace or a klog log; "-" = stdin; gzip is detected.
 
   --key ns/name      the Foo to follow

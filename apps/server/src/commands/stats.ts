@@ -14,9 +14,10 @@ export const usage = `usage: loopscope stats FILE [--json] [--year N] [--hot-loo
 
 Reads FILE (a loopscope .jsonl trace or a klog log; "-" = stdin; gzip is detected) and prints,
 per Foo, the count of each STAGE, the passes by cause, writes that changed something, conflicts,
-the reconcile count for one create, whether it went quiescent, and hot loops. A Foo deleted and
-created again under its name is counted from its latest creation (the first line and the
-findings count the whole file).
+the reconcile count for one create (for a Foo that existed before the run, from the informer's
+initial list: "listed"), whether it went quiescent, and hot loops. A Foo deleted and created
+again under its name is counted from its latest creation (the first line and the findings count
+the whole file).
 
   --json        print the result as JSON
   --year N      the year of klog lines (klog prints none; default: the current year)

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { startApiServer, type ApiServer } from "@loopscope/apiserver";
-import { API, TOKEN_HEADER } from "@loopscope/protocol";
 import { startLive, type Live } from "../up/start-live.ts";
 import { startTcpRelay, type TcpRelay } from "../testing/tcp-relay.ts";
+import { postAction } from "../testing/post-action.ts";
 
 let dir: string;
 let api: ApiServer | undefined;
@@ -31,13 +31,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function act(body: object): Promise<{ status: number; message?: string }> {
-  return fetch(new URL(API.action, live!.server.url), {
-    method: "POST",
-    headers: { "content-type": "application/json", [TOKEN_HEADER]: live!.server.tokens.owner },
-    body: JSON.stringify(body),
-  }).then(async (r) => ({ status: r.status, ...((await r.json()) as { message?: string }) }));
-}
+const act = (body: object) => postAction(live!.server, body);
 
 const runScenario = (name: string) => act({ action: "runScenario", scenario: name });
 

@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { FOO_CRD } from "@loopscope/apiserver";
-import { API, FOO_API_GONE, TOKEN_HEADER } from "@loopscope/protocol";
+import { FOO_API_GONE } from "@loopscope/protocol";
 import { startLive, type Live } from "../up/start-live.ts";
+import { postAction } from "../testing/post-action.ts";
 
 let dir: string;
 let live: Live | undefined;
@@ -43,13 +44,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function act(body: object): Promise<{ status: number; message?: string }> {
-  return fetch(new URL(API.action, live!.server.url), {
-    method: "POST",
-    headers: { "content-type": "application/json", [TOKEN_HEADER]: live!.server.tokens.owner },
-    body: JSON.stringify(body),
-  }).then(async (r) => ({ status: r.status, ...((await r.json()) as { message?: string }) }));
-}
+const act = (body: object) => postAction(live!.server, body);
 
 const DEPLOYMENT = `apiVersion: apps/v1
 kind: Deployment

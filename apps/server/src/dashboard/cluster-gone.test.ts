@@ -11,6 +11,7 @@ import { startApiServer, type ApiServer } from "@loopscope/apiserver";
 import { startLive, type Live } from "../up/start-live.ts";
 import { startTcpRelay, type TcpRelay } from "../testing/tcp-relay.ts";
 import { postAction } from "../testing/post-action.ts";
+import { quietLiveOptions } from "../testing/quiet-live.ts";
 
 let dir: string;
 let api: ApiServer | undefined;
@@ -37,15 +38,9 @@ const runScenario = (name: string) => act({ action: "runScenario", scenario: nam
 
 /** `up`'s wiring on `kubeconfig`'s cluster, with one worker and no resync. */
 async function startUp(kubeconfig: string): Promise<Live> {
-  live = await startLive({
-    cluster: { kind: "kubeconfig", path: kubeconfig, installCrd: true },
-    host: "127.0.0.1",
-    port: 0,
-    webRoot: dir,
-    runsDir: join(dir, "runs"),
-    workers: 1,
-    resyncMs: 0,
-  });
+  live = await startLive(
+    quietLiveOptions(dir, { kind: "kubeconfig", path: kubeconfig, installCrd: true }),
+  );
   return live;
 }
 

@@ -11,21 +11,16 @@ import { FOO_CRD } from "@loopscope/apiserver";
 import { FOO_API_GONE } from "@loopscope/protocol";
 import { startLive, type Live } from "../up/start-live.ts";
 import { postAction } from "../testing/post-action.ts";
+import { quietLiveOptions } from "../testing/quiet-live.ts";
 
 let dir: string;
 let live: Live | undefined;
 
 /** `up`'s wiring on the embedded cluster, with one worker and no resync. */
 async function startUp(deploymentReadyDelayMs?: number): Promise<Live> {
-  live = await startLive({
-    cluster: { kind: "embedded", apiserverOpts: { deploymentReadyDelayMs } },
-    host: "127.0.0.1",
-    port: 0,
-    webRoot: dir,
-    runsDir: join(dir, "runs"),
-    workers: 1,
-    resyncMs: 0,
-  });
+  live = await startLive(
+    quietLiveOptions(dir, { kind: "embedded", apiserverOpts: { deploymentReadyDelayMs } }),
+  );
   return live;
 }
 

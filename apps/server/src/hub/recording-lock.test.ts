@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLive } from "../up/start-live.ts";
 import { startProxyRun } from "../proxy/start-proxy.ts";
 import { lockRecording, RecordingInUseError } from "./recording-lock.ts";
+import { quietLiveOptions } from "../testing/quiet-live.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -17,16 +18,7 @@ afterAll(async () => {
 describe("one writer per recording", () => {
   it("a second `up --record FILE` while the first runs is refused, naming its pid; after it stops, FILE is free", async () => {
     const record = join(dir, "run.jsonl");
-    const options = {
-      cluster: { kind: "embedded" as const },
-      host: "127.0.0.1",
-      port: 0,
-      webRoot: dir,
-      runsDir: join(dir, "runs"),
-      workers: 1,
-      resyncMs: 0,
-      record,
-    };
+    const options = { ...quietLiveOptions(dir, { kind: "embedded" }), record };
     const first = await startLive(options);
     try {
       const second = await startLive(options).then(

@@ -341,6 +341,28 @@ describe("live use", () => {
     a.push({ ...gc, seq: 2, event: "update" });
     expect(a.findings().map((f) => f.kind)).toEqual(["orphan"]);
   });
+
+  it("takes an initial-list add of a Deployment whose Foo is not listed yet for no finding", () => {
+    // The Deployment informer may list before the Foo informer has: sample-controller then
+    // ignores the add, and the Foo's own add queues its key.
+    const a = new Analyzer();
+    const listed = {
+      seq: 1,
+      ts: 1,
+      key: "",
+      stage: "watch",
+      kind: "Deployment",
+      event: "add",
+      ns: "default",
+      name: "example-foo",
+      initial: true,
+    } as const;
+    a.push(listed);
+    expect(a.snapshot().byStage.watch).toBe(1);
+    expect(a.findings()).toEqual([]);
+    a.push({ ...listed, seq: 2, event: "update", initial: undefined });
+    expect(a.findings().map((f) => f.kind)).toEqual(["orphan"]);
+  });
 });
 
 describe("a Foo deleted and created again (a second add for its key)", () => {

@@ -266,8 +266,10 @@ export class Analyzer {
     if (e.key === "") {
       this.orphans++;
       // A Deployment deleted after its Foo is the garbage collector at work (`kubectl delete foo`),
-      // not a finding; one that is added or changed while no Foo owns it is.
-      if (e.event !== "delete") {
+      // not a finding; one that is added or changed while no Foo owns it is. An add of the
+      // Deployment informer's initial list is not either: the two informers list side by side,
+      // so its Foo may not be in the lister yet — and that Foo's own add queues it anyway.
+      if (e.event !== "delete" && !e.initial) {
         this.find(
           "orphan",
           "",

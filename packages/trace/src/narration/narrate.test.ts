@@ -619,6 +619,24 @@ describe("narrate", () => {
     expect(out[0]!.text).toContain("found no Foo that owns it");
   });
 
+  it("says an initial-list Deployment add came before its Foo was listed", () => {
+    const out = narrate(
+      trace([
+        {
+          stage: "watch",
+          key: "",
+          kind: "Deployment",
+          event: "add",
+          ns: "default",
+          name: "x",
+          rv: "5",
+          initial: true,
+        },
+      ]),
+    );
+    expect(out[0]!.text).toContain("the Foo informer may not have listed its owner yet");
+  });
+
   it("counts a Foo created again from pass 1 (as the excerpt and the timeline's labels do)", () => {
     const again = CREATE.map((e) => {
       const x = { ...e, seq: e.seq + CREATE.length, ts: e.ts + 60_000_000 } as Record<

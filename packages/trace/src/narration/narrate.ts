@@ -164,7 +164,9 @@ class Narrator {
     const t = fed?.trigger;
     const n = this.of(e.seq, ["informer", "handler"], fed?.pass, t?.cause === "self");
     if (e.key === "") {
-      n.text = `The ${e.kind} informer delivered a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and the event handler found no Foo that owns it (any more), so it queues nothing.`;
+      n.text = e.initial
+        ? `The ${e.kind} informer listed ${obj}${rv} in its initial list and the event handler found no Foo that owns it, so it queues nothing: the informers list side by side, and the Foo informer may not have listed its owner yet (the Foo's own add queues it) — or that Foo is gone.`
+        : `The ${e.kind} informer delivered a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and the event handler found no Foo that owns it (any more), so it queues nothing.`;
       return n;
     }
     // The event itself says it is a resync (the same rv as before); the Analyzer also calls an add

@@ -137,6 +137,27 @@ describe("loopscope convert", () => {
     expect(JSON.parse(readFileSync(back, "utf8").split("\n")[0])).toEqual(header);
   });
 
+  it("--to otlp carries a JSONL input's header as resource attributes", async () => {
+    const out = join(dir, "spans.json");
+    expect(await run([JSONL, "--to", "otlp", "-o", out])).toBe(0);
+    const doc = JSON.parse(readFileSync(out, "utf8")) as {
+      resourceSpans: {
+        resource: { attributes: { key: string; value: { stringValue?: string } }[] };
+      }[];
+    };
+    const attrs = new Map(
+      doc.resourceSpans[0].resource.attributes.map((a) => [a.key, a.value.stringValue]),
+    );
+    const header = JSON.parse(readFileSync(JSONL, "utf8").split("\n")[0]) as Record<
+      string,
+      unknown
+    >;
+    expect(attrs.get("loopscope.header.created")).toBe(header.created);
+    expect(attrs.get("loopscope.header.scenario")).toBe(header.scenario);
+    expect(attrs.get("loopscope.header.cluster")).toBe(header.cluster);
+    expect(attrs.get("loopscope.source")).toBe(JSONL);
+  });
+
   it("writes gzip when OUT ends in .gz", async () => {
     const out = join(dir, "trace.json.gz");
     expect(await run([JSONL, "--to", "chrome", "-o", out])).toBe(0);

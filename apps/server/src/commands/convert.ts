@@ -211,7 +211,8 @@ export async function run(argv: string[]): Promise<number> {
     };
   } else {
     // Made with the first event, as the JSONL header is: a Chrome file carries a JSONL input's
-    // header (its `created`, `scenario`, `cluster`), and reading it back gives it again.
+    // header (its `created`, `scenario`, `cluster`), and reading it back gives it again; OTLP
+    // carries it as resource attributes.
     let made: { writer: ChromeTraceWriter | OtlpTraceWriter; pipe: ExportPipeline } | undefined;
     const make = () => {
       if (made) return made;
@@ -221,6 +222,7 @@ export async function run(argv: string[]): Promise<number> {
           ? new ChromeTraceWriter(out.push, { source, ...(header ? { header } : {}) })
           : new OtlpTraceWriter(out.push, {
               source,
+              ...(header ? { header } : {}),
               ...(flags.service ? { serviceName: flags.service } : {}),
             });
       return (made = { writer, pipe: new ExportPipeline(writer) });

@@ -12,7 +12,8 @@
  *   and enqueue events that caused it) are span events, at their own times;
  * - each trigger that came from an earlier pass — the write whose echo it was, or the failed pass
  *   it retries — is a span link to that pass's span, with the cause as an attribute;
- * - a pass that ended in error is status ERROR with the error text.
+ * - a pass that ended in error is status ERROR with the error text;
+ * - the resource names the input (`loopscope.source`) and carries a JSONL input's header.
  *
  * Ids are derived from the Foo key and the first timestamp of its life (FNV-1a), so the same trace
  * always gives the same ids, and neither two runs of the same Foo nor two lives of one key merge in
@@ -23,6 +24,7 @@
  */
 import type { PassEndEvent, TraceEvent } from "../event.ts";
 import type { Pass } from "../analysis/model.ts";
+import { headerRecord, type TraceHeader } from "../jsonl/format.ts";
 import { BoundedMap } from "./bounded-map.ts";
 import {
   STATUS_CODE_ERROR,
@@ -60,6 +62,11 @@ export interface OtlpWriterOptions {
   serviceName?: string;
   /** Recorded as resource attribute `loopscope.source`. */
   source?: string;
+  /**
+   * The input's JSONL header (a klog log has none): each of its fields — `created`, `scenario`,
+   * `cluster`, … — a resource attribute `loopscope.header.<field>` (objects as their JSON text).
+   */
+  header?: TraceHeader;
 }
 
 export class OtlpTraceWriter {
@@ -79,6 +86,7 @@ export class OtlpTraceWriter {
         "telemetry.sdk.name": "loopscope",
         "telemetry.sdk.language": "nodejs",
         ...(opts.source ? { "loopscope.source": opts.source } : {}),
+        ...(opts.header ? headerAttributes(opts.header) : {}),
       }),
     };
     const scope = { name: "loopscope", version: "1" };
@@ -266,4 +274,12 @@ function spanEvent(e: TraceEvent): OtlpSpanEvent {
     name,
     attributes: attributes({ stage, ...fields, ...(extra ? { extra } : {}) }),
   };
+}
+
+/** A JSONL header's fields as `loopscope.header.<field>`, but the format's own name and version. */
+function headerAttributes(h: TraceHeader): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(headerRecord(h)))
+    if (k !== "loopscope" && k !== "version") out[`loopscope.header.${k}`] = v;
+  return out;
 }

@@ -129,7 +129,7 @@ export type FooApiPresence =
  * the server's answer to one, and the page's reason on its buttons.
  */
 export const FOO_API_GONE =
-  "the Foo API is gone from the cluster (its CRD was deleted): `kubectl apply -f public/manifests/crd.yaml` brings it back";
+  "the Foo API is gone from the cluster (its CRD was deleted): kubectl apply -f public/manifests/crd.yaml brings it back";
 
 /**
  * A live run's recording that could not be written (ENOSPC: the disk is full; EIO …). The run goes

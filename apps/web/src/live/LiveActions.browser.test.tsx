@@ -76,6 +76,8 @@ describe("live actions", () => {
       await expect.element(screen.getByTestId(id)).toHaveAttribute("title", FOO_API_GONE);
     }
     expect(FOO_API_GONE).toContain("kubectl apply -f public/manifests/crd.yaml");
+    // A tooltip shows markup as it is: no Markdown backticks around the command.
+    expect(FOO_API_GONE).not.toContain("`");
   });
 
   it("are off while loopscope's server is not connected", async () => {

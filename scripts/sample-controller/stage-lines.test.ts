@@ -82,10 +82,10 @@ function goArgs(s: string): string[] {
   return out;
 }
 
-/** Go's fmt for the verbs the patch uses (%s of strings and Stringers, %d, %q). */
-function sprintf(format: string, values: Array<string | number>): string {
+/** Go's fmt for the verbs the patch uses (%s of strings and Stringers, %d, %q, %t of bools). */
+function sprintf(format: string, values: Array<string | number | boolean>): string {
   let i = 0;
-  return format.replace(/%([sdqv%])/g, (_m, verb: string) => {
+  return format.replace(/%([sdqtv%])/g, (_m, verb: string) => {
     if (verb === "%") return "%";
     const v = values[i++];
     if (v === undefined) throw new Error(`missing value for %${verb} in ${format}`);
@@ -94,7 +94,7 @@ function sprintf(format: string, values: Array<string | number>): string {
 }
 
 /** What each argument expression of the patch evaluates to in the sample scenario. */
-const SAMPLE: Record<string, string | number> = {
+const SAMPLE: Record<string, string | number | boolean> = {
   "klog.KObj(foo)": "default/example-foo",
   "klog.KObj(newFoo)": "default/example-foo",
   "foo.ResourceVersion": "1001",
@@ -114,6 +114,8 @@ const SAMPLE: Record<string, string | number> = {
   "object.GetNamespace()": "default",
   "object.GetName()": "example-foo",
   "object.GetResourceVersion()": "1005",
+  isInInitialList: false,
+  initial: false,
 };
 
 /** The stage and fields each STAGE line must produce (success path). */
@@ -175,7 +177,7 @@ const INTENDED: Array<Partial<TraceEvent> & Record<string, unknown>> = [
 const { files, hunks } = parseHunks(patch);
 const stageLines = addedLines(hunks).filter((l) => l.text.includes("STAGE/"));
 
-function render(text: string, sample: Record<string, string | number>): string {
+function render(text: string, sample: Record<string, string | number | boolean>): string {
   const call = text.indexOf("klog.Infof(");
   expect(call, text).toBeGreaterThanOrEqual(0);
   const lit = goString(text, call + "klog.Infof(".length);
@@ -225,10 +227,13 @@ describe("stage-lines.patch", () => {
     const removed = hunks.flatMap((h) =>
       h.lines.filter((l) => l.startsWith("-")).map((l) => l.slice(1).trim()),
     );
-    // Only what carrying the values to the log needs: handler method values become closures,
-    // handleObject learns which event it handles, UpdateStatus's result is kept.
+    // Only what carrying the values to the log needs: the handlers become the detailed kind
+    // (whose add says isInInitialList) and method values closures, handleObject learns which
+    // event it handles, UpdateStatus's result is kept.
     expect(removed).toEqual([
+      "fooInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{",
       "AddFunc: controller.enqueueFoo,",
+      "deploymentInformer.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs{",
       "AddFunc: controller.handleObject,",
       "controller.handleObject(new)",
       "DeleteFunc: controller.handleObject,",
@@ -250,6 +255,28 @@ describe("stage-lines.patch", () => {
     });
   });
 
+  it("says which adds came from the informer's initial list, and the analysis counts that Foo as listed", () => {
+    const adds = stageLines.filter((l) => /event=add|event=%s/.test(l.text));
+    expect(adds).toHaveLength(3); // the Foo's add, the Deployment's two (owner found or not)
+    for (const l of adds) {
+      const listed = readOne(
+        klogLine(
+          render(l.text, { ...SAMPLE, isInInitialList: true, initial: true, event: "add" }),
+          l.newLine,
+        ),
+      );
+      expect(listed).toMatchObject({ stage: "watch", event: "add", initial: true });
+      const created = readOne(klogLine(render(l.text, { ...SAMPLE, event: "add" }), l.newLine));
+      expect(created.stage === "watch" && created.initial).toBeFalsy();
+    }
+    const fooAdd = adds.find((l) => l.text.includes("kind=Foo"))!;
+    const a = new Analyzer();
+    a.push(
+      readOne(klogLine(render(fooAdd.text, { ...SAMPLE, isInInitialList: true }), fooAdd.newLine)),
+    );
+    expect(a.summary("default/example-foo")?.listed).toBe(true);
+  });
+
   it("carries the API's error reason on a failed write", () => {
     const writes = stageLines.filter((l) => l.text.includes("STAGE/write"));
     expect(writes).toHaveLength(3);
@@ -262,7 +289,7 @@ describe("stage-lines.patch", () => {
 
   it("prints what the analysis needs to find self-triggered passes exactly, for one create", () => {
     /** The patch line containing `marker`, rendered with these values, at second `s`. */
-    const at = (marker: string, s: number, values: Record<string, string | number>) => {
+    const at = (marker: string, s: number, values: Record<string, string | number | boolean>) => {
       const l = stageLines.find((x) => x.text.includes(marker))!;
       expect(l, marker).toBeDefined();
       const ts = `09:14:${String(s).padStart(2, "0")}.000000`;

@@ -1,5 +1,5 @@
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +39,16 @@ describe("loopscope CLI dispatcher", () => {
       const r = await cli(args);
       expect([r.code, r.stderr]).toEqual([0, ""]);
       expect(r.stdout).toMatch(/^usage: loopscope <command>/);
+    }
+  }, 120_000);
+
+  it("prints its version for --version, -V and version", async () => {
+    const { version } = JSON.parse(
+      readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+    ) as { version: string };
+    for (const args of [["--version"], ["-V"], ["version"]]) {
+      const r = await cli(args);
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, `loopscope ${version}\n`, ""]);
     }
   }, 120_000);
 

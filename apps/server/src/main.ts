@@ -3,6 +3,7 @@
  * `run(argv: string[]): Promise<number>` (the exit code) and `usage: string`.
  * Exit codes everywhere: 0 success, 1 unreadable input or runtime failure (one-line reason), 2 usage.
  */
+import { readFileSync } from "node:fs";
 import { commandTable } from "./commands/table.ts";
 import { typedInDirectory } from "./cli/typed-in.ts";
 
@@ -12,6 +13,10 @@ async function main(argv: string[]): Promise<number> {
     // Asked for, it is the output (`loopscope --help | less`); a command missing, it is the error.
     printHelp(name ? process.stdout : process.stderr);
     return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "-V" || name === "version") {
+    process.stdout.write(`loopscope ${version()}\n`);
+    return 0;
   }
   const entry = commandTable[name];
   if (!entry) {
@@ -30,7 +35,18 @@ async function main(argv: string[]): Promise<number> {
 
 function printHelp(to: NodeJS.WriteStream): void {
   const lines = Object.entries(commandTable).map(([n, c]) => `  ${n.padEnd(10)} ${c.summary}`);
-  to.write(`usage: loopscope <command> [options]\n\ncommands:\n${lines.join("\n")}\n`);
+  to.write(
+    `usage: loopscope <command> [options]\n\ncommands:\n${lines.join("\n")}\n\n` +
+      `loopscope <command> --help says more; loopscope --version prints the version.\n`,
+  );
+}
+
+/** The version of apps/server's package, which is the CLI's. */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    version: string;
+  };
+  return pkg.version;
 }
 
 // A reader that stops reading (`loopscope stats FILE --json | head`) closes the pipe: the output

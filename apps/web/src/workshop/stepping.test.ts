@@ -54,6 +54,18 @@ describe("moving to an event keeps it in view", () => {
     expect(view.get().playhead).toBe(ts);
   });
 
+  it("the step is the one selection: a pass selected before lets go (its arrows ran past the playhead)", () => {
+    const session = recreated();
+    const passes = session.passesOf(KEY);
+    const later = passes[passes.length - 1]!;
+    const view = new ViewStore({
+      selectedKeys: [KEY],
+      selectedPass: { key: KEY, index: later.index },
+    });
+    goToSeq(session, view, passes[passes.length - 3]!.dequeueSeq!, { zoomToPass: true });
+    expect(view.get().selectedPass).toBeUndefined();
+  });
+
   it("stepping (the ◀ step ▶ buttons) from the first event", () => {
     const session = recreated();
     const view = new ViewStore({ selectedKeys: [KEY] });

@@ -8,7 +8,7 @@ import type { Pass } from "@loopscope/trace";
 import { defaultWindow, windowShowing } from "../timeline/fit.ts";
 
 /**
- * Selects event `seq` and moves the playhead to it, keeping it in view. `zoomToPass` (the
+ * Selects event `seq` (alone: no pass stays selected) and moves the playhead to it, keeping it in view. `zoomToPass` (the
  * step-through): when the event's pass — or the pass a trigger feeds — is a sliver of the window,
  * zoom so it fills the middle third: a create's first passes come within ~60 ms of each other,
  * and at the creation's zoom the narrated one could not be told from its neighbours.
@@ -33,7 +33,16 @@ export function goToSeq(
     const dur = Math.max(end - pass.start, MIN_PASS_US);
     if (dur < (shown[1] - shown[0]) * SLIVER) window = [pass.start - dur, end + dur];
   }
-  view.set({ selectedSeq: seq, playhead: ts, playing: false, follow: false, window });
+  // The step is the one selection, as after ← →: a pass selected before (a click, ] ) would stay
+  // highlighted with its causal arrows — drawn past the playhead, into lanes not yet narrated.
+  view.set({
+    selectedSeq: seq,
+    selectedPass: undefined,
+    playhead: ts,
+    playing: false,
+    follow: false,
+    window,
+  });
 }
 
 /** A pass narrower than this share of the window is zoomed to (see goToSeq). */

@@ -68,6 +68,21 @@ describe("navigation", () => {
     expect(mid.get().selectedSeq).toBeUndefined();
   });
 
+  it("selects a pass past the playhead (a replay stepped halfway): the playhead goes on to its end", () => {
+    const session = sessionFromText(readFileSync(FIXTURE, "utf8"));
+    const passes = session.passesOf(KEY);
+    const p = passes[2]!;
+    const before = session.store.ts.get(session.store.rowOfSeq(p.dequeueSeq!)) - 1;
+    const view = new ViewStore({ selectedKeys: [KEY], playhead: before });
+    stepPass(session, view, 1);
+    expect(view.get().selectedPass).toEqual({ key: KEY, index: p.index });
+    expect(view.get().playhead).toBe(p.end);
+    // Back to a pass already drawn: the playhead stays.
+    stepPass(session, view, -1);
+    expect(view.get().selectedPass).toEqual({ key: KEY, index: passes[1]!.index });
+    expect(view.get().playhead).toBe(p.end);
+  });
+
   it("steps on from the selected pass: → its first event, ← the one before, the event alone selected", () => {
     const session = sessionFromText(readFileSync(FIXTURE, "utf8"));
     const passes = session.passesOf(KEY);

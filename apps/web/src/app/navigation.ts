@@ -111,8 +111,8 @@ export function step(session: TraceSession, view: ViewStore, dir: 1 | -1): void 
 
 /**
  * Selects the next (dir 1) or previous (dir −1) pass of the selected Foo — after the selected
- * pass, else after the selected event or the playhead — and brings it into the window: what a
- * click on a pass does, from the keyboard.
+ * pass, else after the selected event or the playhead — and brings it into the window (and the
+ * playhead past it): what a click on a pass does, from the keyboard.
  */
 export function stepPass(session: TraceSession, view: ViewStore, dir: 1 | -1): void {
   const s = view.get();
@@ -132,11 +132,16 @@ export function stepPass(session: TraceSession, view: ViewStore, dir: 1 | -1): v
   }
   const p = passes[at];
   if (p === undefined) return;
+  // A pass past the playhead is not drawn (only its causal arrows were, across empty lanes): the
+  // playhead goes on to its end. One already drawn leaves the playhead where it is.
+  const end = p.end ?? session.store.timeExtent()?.[1] ?? p.start;
+  const playhead = s.playhead !== undefined && s.playhead < end ? end : s.playhead;
   view.set({
     selectedKeys: s.selectedKeys.includes(key) ? s.selectedKeys : [key],
     selectedPass: { key, index: p.index },
     selectedSeq: undefined,
     playing: false,
+    playhead,
     window: windowShowing(session, [key], s.window, p.start),
     follow: false,
   });

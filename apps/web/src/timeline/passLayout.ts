@@ -28,7 +28,10 @@ export interface PassColumn {
   label: string;
   short: string;
   marks: PassMark[];
-  /** µs since the Foo's first event, at the pass's start. */
+  /**
+   * µs since the first event of the pass's life, at the pass's start: a Foo deleted and created
+   * again under its name counts from its new creation, an earlier life's passes from theirs.
+   */
   at: number;
   /** Idle time before this pass since the previous one ended, µs (0 for the first). */
   idle: number;
@@ -54,7 +57,24 @@ export interface PassLayout {
 export function layoutPasses(session: TraceSession, key: string): PassLayout {
   const store = session.store;
   const passes = session.passesOf(key);
-  const first = session.summaryOf(key)?.firstTs ?? passes[0]?.start ?? 0;
+  const latest = session.summaryOf(key)?.firstTs;
+  const tsOf = (seq: number | undefined) => {
+    const row = seq === undefined ? -1 : store.rowOfSeq(seq);
+    return row >= 0 ? store.ts.get(row) : undefined;
+  };
+  /**
+   * When the life that `pass` (its first) begins started: the latest life's first event, as its
+   * summary counts it; an earlier life's, its first pass's earliest trigger. Measured from the
+   * latest creation, an earlier life's passes came out negative ("+-81066241 µs").
+   */
+  const lifeStart = (pass: Pass): number => {
+    if (latest !== undefined && pass.start >= latest) return latest;
+    let t = pass.start;
+    for (const tr of pass.triggers)
+      for (const seq of [tr.watchSeq, tr.enqueueSeq]) t = Math.min(t, tsOf(seq) ?? t);
+    return t;
+  };
+  let origin = 0;
   const columnOfWrite = new Map<number, number>();
   const columns: PassColumn[] = [];
   const arrows: EchoArrow[] = [];
@@ -70,6 +90,7 @@ export function layoutPasses(session: TraceSession, key: string): PassLayout {
   };
   let prevEnd: number | undefined;
   passes.forEach((pass, c) => {
+    if (c === 0 || pass.number === 1) origin = lifeStart(pass);
     const marks: PassMark[] = [];
     pass.triggers.forEach((t, i) => {
       const w = mark(t.watchSeq, i);
@@ -97,7 +118,7 @@ export function layoutPasses(session: TraceSession, key: string): PassLayout {
       label: passLabel(pass),
       short: shortPassLabel(pass),
       marks,
-      at: pass.start - first,
+      at: pass.start - origin,
       idle: prevEnd === undefined ? 0 : Math.max(0, pass.start - prevEnd),
     });
     prevEnd = pass.end ?? pass.start;

@@ -14,5 +14,12 @@ describe("axis labels", () => {
     expect(formatRelative(1250, 500)).toBe("+1.250 s");
     expect(formatRelative(12, 2)).toBe("+12 ms");
     expect(formatRelative(-0.25, 0.05)).toBe("−0.250 ms");
+    // Ten seconds on, as many digits as the step needs: ticks 1 ms apart are told apart.
+    expect(formatRelative(12_400, 200)).toBe("+12.4 s");
+    expect(formatRelative(25_850, 50)).toBe("+25.85 s");
+    expect(formatRelative(25_797, 1)).toBe("+25.797 s");
+    expect(formatRelative(25_798, 1)).toBe("+25.798 s");
+    expect(formatRelative(64_700.5, 0.5)).toBe("+64.7005 s");
+    expect(formatRelative(-81_000, 1000)).toBe("−81 s");
   });
 });

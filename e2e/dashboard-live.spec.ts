@@ -83,8 +83,8 @@ test("create from the dashboard and with kubectl: lanes fill, self-triggered pas
   const excerpt = page.getByTestId("excerpt");
   for (const stage of STAGES) await expect(excerpt).toContainText(`STAGE/${stage}`);
   await expect(foo.getByTestId("object-state")).toHaveText("quiescent");
-  // The API's refusal is said on one line of the top bar, which keeps its height (at 1920 px the
-  // bar is one row, and the message used to wrap it), and goes away.
+  // The API's refusal is said at the end of the cluster's actions' row, which keeps its height
+  // (at 1920 px, when that row was the bar's only one, the message used to wrap it), and goes away.
   await page.setViewportSize({ width: 1920, height: 1000 });
   const bar = async () => (await page.locator(".topbar").boundingBox())!.height;
   const barHeight = await bar();

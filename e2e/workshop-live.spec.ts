@@ -50,20 +50,26 @@ test("run hot-loop from the dashboard: hot-loop badge, narration of the self-tri
   await page.getByTestId("tab-findings").click();
   await expect(page.locator('[data-testid="finding"][data-kind="hot-loop"]')).toContainText(said);
   await page.getByTestId("tab-counts").click();
-  // The note sits clear of the objects table's headers, on a laptop and on a wide screen.
+  // The note sits clear of the objects table's headers and of the lanes' legend, on a laptop and
+  // on a wide screen (where it floated under a one-row bar, over the legend).
   for (const [width, height] of [
     [1280, 800],
     [1920, 1080],
   ]) {
     await page.setViewportSize({ width, height });
     const note = (await page.locator(".action-note").boundingBox())!;
-    const head = (await page.getByTestId("objects-table").locator("thead").boundingBox())!;
-    const apart =
-      note.x >= head.x + head.width ||
-      head.x >= note.x + note.width ||
-      note.y >= head.y + head.height ||
-      head.y >= note.y + note.height;
-    expect(apart, `the note over the objects' headers at ${width}×${height}`).toBe(true);
+    for (const [what, box] of [
+      ["the objects' headers", page.getByTestId("objects-table").locator("thead")],
+      ["the legend", page.getByTestId("legend")],
+    ] as const) {
+      const b = (await box.boundingBox())!;
+      const apart =
+        note.x >= b.x + b.width ||
+        b.x >= note.x + note.width ||
+        note.y >= b.y + b.height ||
+        b.y >= note.y + note.height;
+      expect(apart, `the note over ${what} at ${width}×${height}`).toBe(true);
+    }
     await page.screenshot({ path: `test-results/workshop-live-done-${width}.png` });
   }
   await page.setViewportSize({ width: 1600, height: 1000 });
@@ -142,7 +148,7 @@ test("presenter mode on a 1024 px projector: the five lanes fit above the dock, 
   await page.getByTestId("presenter-toggle").click();
   await page.getByTestId("ws-step-first").click();
   await page.getByTestId("ws-step-next-self").click();
-  // A live session's bar is two rows below 1720 px (the cluster's actions have their own): with
+  // A live session's bar is two rows (the cluster's actions have their own): with
   // the legend wrapped to two rows too, the write lane went under the dock at 1024 px.
   const timeline = page.getByTestId("timeline");
   for (const [width, height] of [

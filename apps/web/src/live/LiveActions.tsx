@@ -1,7 +1,7 @@
 /**
  * Buttons that drive the cluster: create/scale/delete example-foo, run a scenario. A scenario
  * runs for seconds: the bar says so while it runs and what it found when it is done (at the end
- * of the actions' row, never over the objects table: actions.css), and the view lets go of an
+ * of the actions' row, over nothing of the page: actions.css), and the view lets go of an
  * old selection to follow the new events. While loopscope or a kubeconfig's cluster does not
  * answer, the buttons are off and say why (nothing can reach the cluster); so while the cluster
  * does not serve the Foo API (its CRD deleted), which each of them needs (every scenario makes a
@@ -154,7 +154,7 @@ export function LiveActions({
         </div>
       )}
       {action.isError && (
-        // Floats under the bar, whatever its length: the bar must not grow and push the lanes down.
+        // Two lines at most, whatever its length: the bar must not grow and push the lanes down.
         <div className={`action-error ${open ? "open" : ""}`} role="alert">
           <span
             className="error said"

@@ -236,6 +236,33 @@ describe.concurrent("scenarios (headless, embedded API server)", () => {
     expect(ofKey(r.events.events, KEY, "write").filter((w) => w.verb === "create")).toEqual([]);
   });
 
+  it("not-owned run again in the same session starts from 5 ms again, not the last run's backoff", async () => {
+    // Each run its own log, as each dashboard run reads its own trace.
+    let events = new EventLog();
+    const session = await startSession({
+      cluster: { kind: "embedded", apiserverOpts: FAST_CLUSTER },
+      resyncMs: 0,
+      onEvent: (e) => events.push(e),
+    });
+    try {
+      for (let i = 0; i < 2; i++) {
+        events = new EventLog();
+        const said: string[] = [];
+        await runScenario(scenarios["not-owned"]!, {
+          session,
+          events,
+          timeoutMs: 30_000,
+          log: (m) => said.push(m),
+        });
+        expect(said, `run ${i + 1}`).toContain(
+          `${RETRIES} retries after delays of 5, 10, 20, 40, 80, 160 ms; the next (320 ms) was pending at the end`,
+        );
+      }
+    } finally {
+      await session.stop();
+    }
+  });
+
   it("slow-api: passes with writes last at least the injected latency; events merge while processing", async () => {
     const r = await run("slow-api");
     const passes = r.events.analyzer.passes(KEY);

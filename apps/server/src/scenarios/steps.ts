@@ -28,6 +28,11 @@ export function fooObject(name: string, replicas = 1): Foo {
  * Removes the named Foos and any Deployment of the same name (owned or not: `not-owned` leaves
  * one behind), and waits until all are gone. The Deployment is deleted again while it lingers,
  * because a pass already in flight may recreate it before the controller sees the Foo go.
+ *
+ * Then it waits until the controller has forgotten the keys' failures: a key whose last pass
+ * failed (`not-owned` ends so) waits out its backoff, and a Foo of that name created before the
+ * retry runs would inherit the count — a second `not-owned` started at 40 s delays. The retry
+ * finds the Foo gone, succeeds, and client-go's Forget resets it (within the pending delay).
  */
 export async function startClean(ctx: ScenarioContext, names: string[]): Promise<void> {
   if (!ctx.session.apiserver) await refuseOthersObjects(ctx, names);
@@ -44,6 +49,13 @@ export async function startClean(ctx: ScenarioContext, names: string[]): Promise
     );
     return !left.includes(true);
   });
+  const queue = ctx.session.controller.queue;
+  await ctx.kube.waitFor(
+    `the controller to forget the failures of ${names.join(", ")} (its retry finds the Foo gone)`,
+    () => Promise.resolve(names.every((n) => queue.numRequeues(fooKey(n)) === 0)),
+    30_000,
+    10,
+  );
 }
 
 /**

@@ -91,6 +91,20 @@ describe("pass details", () => {
     expect(panel.querySelector('[data-testid="pass-other-controller"]')).toBeNull();
   });
 
+  it("counts a pass's writes in words that agree with the number (1 conflict, 2 conflicts)", async () => {
+    const read = readTraceText(canonical, { year: 2026 }).events;
+    const status = read.findIndex((e) => e.stage === "write" && e.verb === "updateStatus");
+    const events = read.map((e, i) =>
+      i === status ? ({ ...e, code: 409, reason: "Conflict", rv: undefined } as TraceEvent) : e,
+    );
+    const session = new TraceSession({ kind: "replay", name: "conflict.jsonl" });
+    session.push(events);
+    const pass = session.passesOf(KEY).find((p) => p.conflicts === 1)!;
+    const panel = await details(session, pass.index);
+    const writes = [...panel.querySelectorAll("dt")].find((dt) => dt.textContent === "writes")!;
+    expect(writes.nextElementSibling!.textContent).toMatch(/, 1 conflict\)$/);
+  });
+
   it("tells an external pass that another controller at work may have caused it", async () => {
     const events = readTraceText(canonical, { year: 2026 }).events;
     const last = events[events.length - 1]!;

@@ -121,7 +121,7 @@ export const DetailsPanel = memo(function DetailsPanel({
             <dd>
               {pass.fromMarkers && pass.writeSeqs.length === 0
                 ? "none logged (no STAGE/write line)"
-                : `${pass.writeSeqs.length} (${pass.changingWrites} changing, ${pass.noopWrites} no-op, ${pass.conflicts} conflicts)`}
+                : `${pass.writeSeqs.length} (${pass.changingWrites} changing, ${pass.noopWrites} no-op, ${pass.conflicts} conflict${pass.conflicts === 1 ? "" : "s"})`}
             </dd>
             {pass.changedFields.length > 0 && (
               <>

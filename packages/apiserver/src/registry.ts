@@ -34,6 +34,7 @@ import {
 import { applyPatch, type PatchType } from "./patch/apply-patch.ts";
 import { allowedFieldSelectors } from "./resources/catalog.ts";
 import { crdResource } from "./resources/crd.ts";
+import { schemaOf } from "./resources/crd-serving.ts";
 import { markedForDeletion } from "./resources/crd-termination.ts";
 import {
   cannotHandle,
@@ -51,6 +52,7 @@ import { KUBERNETES_SERVICE, serviceResource } from "./resources/service.ts";
 import { NODE_LEASE_NAMESPACE, leaseResource, nodeLease } from "./resources/lease.ts";
 import { loopscopeNode, nodeResource } from "./resources/node.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
+import { checkSchema } from "./resources/schema.ts";
 import {
   matchesSelector,
   parseFieldSelector,
@@ -412,9 +414,9 @@ export class Registry {
 
   /**
    * Defaults and validation shared by create and update. `unknown` holds the undeclared fields
-   * decoding found (#asObject), to which a CR's schema pruning adds its own: under Strict they
-   * are a 400 before any validation, as the real server's strict decoding error; under Warn
-   * each is a warning. `errors` are the update's own.
+   * decoding found (#asObject), to which a CR's pruning by its CRD's schema adds its own: under
+   * Strict they are a 400 before any validation, as the real server's strict decoding error;
+   * under Warn each is a warning. `errors` are the update's own.
    */
   #finish(
     def: ResourceDef,
@@ -424,7 +426,9 @@ export class Registry {
     errors: FieldError[] = [],
   ): void {
     const strict = opts.fieldValidation === "Strict";
-    unknown.push(...(def.prune?.(obj, strict) ?? []));
+    // A custom resource's schema is its CRD's as it is now (crd-serving.ts).
+    const schema = schemaOf(def, this.store);
+    if (schema) unknown.push(...checkSchema(obj, schema, strict).unknown);
     if (unknown.length > 0) {
       const each = unknown.map((u) => `unknown field ${JSON.stringify(u)}`);
       if (strict) throw cannotHandle(def, `strict decoding error: ${each.join(", ")}`);
@@ -435,6 +439,8 @@ export class Registry {
     dropEmpty(obj.metadata);
     normalizeTimes(obj);
     def.applyDefaults?.(obj);
+    // Pruned first (or refused, under Strict): nothing is left to delete.
+    if (schema) errors.push(...checkSchema(obj, schema, true).errors);
     errors.push(...(def.validate?.(obj) ?? []));
     for (const [i, ref] of (obj.metadata.ownerReferences ?? []).entries()) {
       if (!ref || !ref.uid) {

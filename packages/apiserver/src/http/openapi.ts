@@ -6,7 +6,7 @@
  * caches them by URL.
  */
 import { createHash } from "node:crypto";
-import { FOO_SCHEMA } from "../resources/foo.ts";
+import { FOO_SCHEMA } from "../resources/foo-crd.ts";
 import { groupVersions } from "../resources/catalog.ts";
 import type { ResourceDef } from "../resources/resource.ts";
 import { SERVER_VERSION } from "../server-version.ts";

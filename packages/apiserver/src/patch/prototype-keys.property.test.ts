@@ -255,6 +255,8 @@ describe("the registry keeps prototype-named keys as data or drops them as a clu
     const r = new Registry(new ObjectStore(100), idSource(7));
     for (const name of INITIAL_NAMESPACES)
       r.create(namespaceResource, undefined, { metadata: { name } });
+    // Foos are served, and pruned by its schema, while their CRD exists.
+    r.seedFooCrd();
     return r;
   }
 

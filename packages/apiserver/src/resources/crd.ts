@@ -1,8 +1,9 @@
 /**
  * apiextensions.k8s.io/v1 CustomResourceDefinitions, stored so `kubectl apply -f crd.yaml`
- * succeeds. The Foo type is built in (its schema, its table) and served while its CRD object
- * exists and serves v1alpha1 (crd-serving.ts); deleting it deletes the Foos and takes the Foo API
- * away (crd-termination.ts). Other CRDs are accepted and reported Established but not served.
+ * succeeds. The Foo type is built in (its table; its schema is the CRD's) and served while its
+ * CRD object exists and serves v1alpha1 (crd-serving.ts); deleting it deletes the Foos and takes
+ * the Foo API away (crd-termination.ts). Other CRDs are accepted and reported Established but
+ * not served.
  */
 import { isPlainObject } from "../object.ts";
 import { NAME_COLUMN, column } from "../table/table.ts";

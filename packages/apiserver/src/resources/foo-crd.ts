@@ -1,12 +1,31 @@
 /**
- * The Foo CRD: the one `loopscope up --install-crd` creates on a real cluster, and the object the
- * embedded server starts with (it serves its built-in Foos while a CRD of this name does). It is
+ * The Foo CRD: the one `loopscope up --install-crd` creates on a real cluster, the object the
+ * embedded server starts with, and public/manifests/crd.yaml (a test keeps the two alike). It is
  * kubernetes/sample-controller's artifacts/examples/crd-status-subresource.yaml (status
- * subresource on — without it every UpdateStatus 404s, see sample-controller.md §1.6) with the
- * schema the embedded server validates by (FOO_SCHEMA), which adds one status field,
- * `lastSyncedAt`: the hot-loop lesson writes it, and pruned, its bug could not show.
+ * subresource on — without it every UpdateStatus 404s, see sample-controller.md §1.6) with one
+ * status field more, `lastSyncedAt`: the hot-loop lesson writes it, and pruned, its bug could not
+ * show. Foos are pruned and validated by the schema of the CRD as it is (crd-serving.ts), this
+ * one's until a client applies another.
  */
-import { FOO_SCHEMA } from "./foo.ts";
+import type { JsonSchema } from "./schema.ts";
+
+/** Its openAPIV3Schema. */
+export const FOO_SCHEMA: JsonSchema = {
+  type: "object",
+  properties: {
+    spec: {
+      type: "object",
+      properties: {
+        deploymentName: { type: "string" },
+        replicas: { type: "integer", minimum: 1, maximum: 10 },
+      },
+    },
+    status: {
+      type: "object",
+      properties: { availableReplicas: { type: "integer" }, lastSyncedAt: { type: "string" } },
+    },
+  },
+};
 
 export const FOO_CRD = {
   apiVersion: "apiextensions.k8s.io/v1",

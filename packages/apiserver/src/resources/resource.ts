@@ -54,11 +54,6 @@ export interface ResourceDef {
    * absent: metadata only.
    */
   fields?: FieldTree;
-  /**
-   * A schema'd CR's pruning: returns the paths of fields its schema does not declare, deleted
-   * in place unless `keep` (fieldValidation=Strict, which then refuses the request).
-   */
-  prune?(obj: KObject, keep: boolean): string[];
   /** Validates a pruned object. Returns field errors for a 422; throws ApiError for anything else. */
   validate?(obj: KObject): FieldError[];
   table: {

@@ -1,7 +1,10 @@
 /**
  * A small structural-schema checker for CRD openAPIV3Schema: type, minimum/maximum, enum,
- * required, and pruning of undeclared fields — what the apiextensions server does to a custom
- * resource before storing it. Only the keywords the served CRDs use are implemented.
+ * required, and pruning of undeclared fields (an object's `properties`, or each value by its
+ * `additionalProperties`; an object schema with neither keeps none, as apiextensions' pruning
+ * does) — what the apiextensions server does to a custom resource before storing it. The schema
+ * is the CRD's, as a client applied it: a keyword of the wrong JSON type is ignored, never
+ * trusted. Other keywords (pattern, lengths, defaults, CEL rules …) are not checked.
  */
 import type { FieldError } from "../errors.ts";
 import { getOwn, isPlainObject } from "../object.ts";
@@ -14,6 +17,7 @@ export interface JsonSchema {
   minimum?: number;
   maximum?: number;
   enum?: unknown[];
+  additionalProperties?: JsonSchema;
   description?: string;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
 }
@@ -51,18 +55,16 @@ function walk(
     out.errors.push(typeError);
     return;
   }
-  if (schema.type === "integer" || schema.type === "number") {
-    const n = value as number;
-    if (schema.minimum !== undefined && n < schema.minimum) {
-      out.errors.push(
-        invalidValue(path, n, `should be greater than or equal to ${schema.minimum}`),
-      );
+  if (typeof value === "number") {
+    const { minimum, maximum } = schema;
+    if (typeof minimum === "number" && value < minimum) {
+      out.errors.push(invalidValue(path, value, `should be greater than or equal to ${minimum}`));
     }
-    if (schema.maximum !== undefined && n > schema.maximum) {
-      out.errors.push(invalidValue(path, n, `should be less than or equal to ${schema.maximum}`));
+    if (typeof maximum === "number" && value > maximum) {
+      out.errors.push(invalidValue(path, value, `should be less than or equal to ${maximum}`));
     }
   }
-  if (schema.enum && !schema.enum.includes(value)) {
+  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
     out.errors.push({
       reason: "FieldValueNotSupported",
       field: path,
@@ -71,10 +73,9 @@ function walk(
   }
   if (schema.type === "object" && isPlainObject(value))
     walkObject(value, schema, path, strict, out, false);
-  if (schema.type === "array" && Array.isArray(value) && schema.items) {
-    value.forEach((item, i) =>
-      walk(item, schema.items as JsonSchema, `${path}[${i}]`, strict, out),
-    );
+  const items = schema.items;
+  if (schema.type === "array" && Array.isArray(value) && isPlainObject(items)) {
+    value.forEach((item, i) => walk(item, items, `${path}[${i}]`, strict, out));
   }
 }
 
@@ -86,8 +87,8 @@ function walkObject(
   out: SchemaResult,
   root: boolean,
 ): void {
-  for (const req of schema.required ?? []) {
-    if (getOwn(obj, req) === undefined) {
+  for (const req of Array.isArray(schema.required) ? schema.required : []) {
+    if (typeof req === "string" && getOwn(obj, req) === undefined) {
       out.errors.push({
         reason: "FieldValueRequired",
         field: join(path, req),
@@ -95,11 +96,16 @@ function walkObject(
       });
     }
   }
-  if (!schema.properties || schema["x-kubernetes-preserve-unknown-fields"]) return;
+  if (schema["x-kubernetes-preserve-unknown-fields"] === true) return;
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
+  const additional = isPlainObject(schema.additionalProperties)
+    ? schema.additionalProperties
+    : undefined;
   for (const [key, value] of Object.entries(obj)) {
     if (root && ROOT_FIELDS.has(key)) continue;
     // Own keys only: a field named "constructor" is not declared by Object.prototype's.
-    const child = getOwn(schema.properties, key) as JsonSchema | undefined;
+    const declared = getOwn(properties, key);
+    const child = isPlainObject(declared) ? (declared as JsonSchema) : additional;
     if (!child) {
       out.unknown.push(join(path, key));
       if (!strict) delete obj[key];

@@ -34,7 +34,8 @@ import { kubeconfigYaml, writeKubeconfigFile } from "./kubeconfig.ts";
 import { Registry } from "./registry.ts";
 import { RESOURCES } from "./resources/catalog.ts";
 import { crdResource } from "./resources/crd.ts";
-import { servingOf } from "./resources/crd-serving.ts";
+import { schemaOf, servingOf } from "./resources/crd-serving.ts";
+import type { ResourceDef } from "./resources/resource.ts";
 import { namespaceResource } from "./resources/namespace.ts";
 import { ObjectStore } from "./store/object-store.ts";
 import { WatchHub } from "./store/watch-hub.ts";
@@ -187,6 +188,7 @@ class EmbeddedApiServer implements ApiServer {
     const accept = req.headers.accept;
     const store = this.#ctx.registry.store;
     const served = RESOURCES.filter((r) => servingOf(r, store) !== "not-served");
+    const schemas = (r: ResourceDef) => schemaOf(r, store);
     if (req.method === "GET") {
       if (path === "/version") return sendJson(res, 200, SERVER_VERSION);
       if (serveHealth(res, path, url.searchParams, this.#health)) return;
@@ -204,9 +206,9 @@ class EmbeddedApiServer implements ApiServer {
         return this.#sendOr404(res, discoverGroup(parts[1], served));
       if (parts[0] === "apis" && parts.length === 3)
         return this.#sendOr404(res, discoverResources(parts[1], parts[2], served));
-      if (path === "/openapi/v3") return sendJson(res, 200, openApi(served).root);
+      if (path === "/openapi/v3") return sendJson(res, 200, openApi(served, schemas).root);
       if (path.startsWith("/openapi/v3/")) {
-        const doc = openApi(served).docs.get(path.slice("/openapi/v3/".length));
+        const doc = openApi(served, schemas).docs.get(path.slice("/openapi/v3/".length));
         if (!doc) throw pathNotFound();
         res.writeHead(200, {
           "Content-Type": "application/json",

@@ -187,6 +187,12 @@ describe.skipIf(!kubectlBin)("kubectl: apply crd.yaml, delete it, apply a change
     expect(await k.run("apply", "-f", changed)).toBe(
       "customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io created\n",
     );
+    // kubectl explain reads the new schema.
+    const explained = await k.run("explain", "foo.spec");
+    expect(explained).toMatch(/replicas\s+<integer> -required-/);
+    expect(explained).toMatch(/color\s+<string>/);
+    expect(explained).toMatch(/labels\s+<map\[string\]string>/);
+    expect(explained).not.toContain("deploymentName");
     // kubectl asks for strict field validation: the field the schema lacks is refused …
     await expect(k.run("apply", "-f", example)).rejects.toThrow(
       /Error from server \(BadRequest\): error when creating ".*foo.yaml": Foo in version "v1alpha1" cannot be handled as a Foo: strict decoding error: unknown field "spec.deploymentName"/,
@@ -208,5 +214,6 @@ describe.skipIf(!kubectlBin)("kubectl: apply crd.yaml, delete it, apply a change
     expect(await k.run("apply", "-f", tooMany)).toBe(
       "foo.samplecontroller.k8s.io/too-many created\n",
     );
+    expect(await k.run("explain", "foo.spec")).toMatch(/deploymentName\s+<string>/);
   });
 });

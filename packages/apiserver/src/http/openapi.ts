@@ -6,10 +6,17 @@
  * caches them by URL.
  */
 import { createHash } from "node:crypto";
-import { FOO_SCHEMA } from "../resources/foo-crd.ts";
+import { isPlainObject } from "../object.ts";
 import { groupVersions } from "../resources/catalog.ts";
 import type { ResourceDef } from "../resources/resource.ts";
+import type { JsonSchema } from "../resources/schema.ts";
 import { SERVER_VERSION } from "../server-version.ts";
+
+/** A CRD version without a schema (one a cluster would have refused): its objects keep any field. */
+const PRESERVE_UNKNOWN: JsonSchema = {
+  type: "object",
+  "x-kubernetes-preserve-unknown-fields": true,
+};
 
 function gvPath(group: string, version: string): string {
   return group ? `apis/${group}/${version}` : `api/${version}`;
@@ -99,7 +106,8 @@ function operations(r: ResourceDef): Record<string, unknown> {
   return paths;
 }
 
-function schemaFor(r: ResourceDef): Record<string, unknown> {
+/** A custom resource's schema: its CRD's openAPIV3Schema (`schema`), with the common fields. */
+function schemaFor(r: ResourceDef, schema: JsonSchema): Record<string, unknown> {
   const gvk = [{ group: r.group, version: r.version, kind: r.kind }];
   // The descriptions a cluster's apiextensions-apiserver gives every custom resource's common
   // fields (Kubernetes API conventions): `kubectl explain foo` said "<no description>".
@@ -120,8 +128,8 @@ function schemaFor(r: ResourceDef): Record<string, unknown> {
     },
   };
   return {
-    ...FOO_SCHEMA,
-    properties: { ...common, ...FOO_SCHEMA.properties },
+    ...schema,
+    properties: { ...common, ...(isPlainObject(schema.properties) ? schema.properties : {}) },
     "x-kubernetes-group-version-kind": gvk,
   };
 }
@@ -132,14 +140,21 @@ interface OpenApiDocs {
   docs: Map<string, { hash: string; body: string }>;
 }
 
-/** By the served types' plurals: a CRD deleted and created again brings back the same docs. */
-const cached = new Map<string, OpenApiDocs>();
+/** The documents last made, and what they were made of (the served types and their schemas). */
+let cached: { key: string; docs: OpenApiDocs } | undefined;
 
-/** The documents of the types served now (`served`). */
-export function openApi(served: readonly ResourceDef[]): OpenApiDocs {
-  const key = served.map((r) => `${r.plural}.${r.group}`).join(",");
-  const hit = cached.get(key);
-  if (hit) return hit;
+/**
+ * The documents of the types served now (`served`), a custom resource's schema its CRD's as it
+ * is now (`schemaOf`): `kubectl explain` shows the fields of a CRD applied again with another.
+ */
+export function openApi(
+  served: readonly ResourceDef[],
+  schemaOf: (r: ResourceDef) => JsonSchema | undefined,
+): OpenApiDocs {
+  const custom = served.filter((r) => !r.builtIn);
+  const schemas = new Map(custom.map((r) => [r, schemaOf(r) ?? PRESERVE_UNKNOWN]));
+  const key = JSON.stringify([served.map((r) => `${r.plural}.${r.group}`), [...schemas.values()]]);
+  if (cached?.key === key) return cached.docs;
   const docs = new Map<string, { hash: string; body: string }>();
   const paths: Record<string, unknown> = {};
   for (const gv of groupVersions(served)) {
@@ -149,7 +164,9 @@ export function openApi(served: readonly ResourceDef[]): OpenApiDocs {
       paths: Object.assign({}, ...gv.resources.map(operations)),
       components: {
         schemas: Object.fromEntries(
-          gv.resources.filter((r) => !r.builtIn).map((r) => [schemaName(r), schemaFor(r)]),
+          gv.resources
+            .filter((r) => !r.builtIn)
+            .map((r) => [schemaName(r), schemaFor(r, schemas.get(r) as JsonSchema)]),
         ),
       },
     };
@@ -160,6 +177,6 @@ export function openApi(served: readonly ResourceDef[]): OpenApiDocs {
     paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash}` };
   }
   const made = { root: { paths }, docs };
-  cached.set(key, made);
+  cached = { key, docs: made };
   return made;
 }

@@ -27,7 +27,7 @@ import { aggregatedDiscovery } from "./http/negotiation.ts";
 import { openApi } from "./http/openapi.ts";
 import { SERVER_VERSION } from "./server-version.ts";
 import { serveResource } from "./http/resource-handler.ts";
-import { sendError, sendJson } from "./http/respond.ts";
+import { sendError, sendJson, sendPageNotFound } from "./http/respond.ts";
 import { parseResourcePath } from "./http/route.ts";
 import { idSource } from "./ids.ts";
 import { kubeconfigYaml, writeKubeconfigFile } from "./kubeconfig.ts";
@@ -219,8 +219,10 @@ class EmbeddedApiServer implements ApiServer {
       }
     }
     const rr = parseResourcePath(path);
-    // A custom resource whose CRD is gone: no such path, as for any type the server lacks.
-    if (!rr || !served.includes(rr.def)) throw pathNotFound();
+    if (!rr) throw pathNotFound();
+    // A custom resource whose CRD is gone (or no longer serves its version): apiextensions hands
+    // the request on, and the server's last handler answers it.
+    if (!served.includes(rr.def)) return sendPageNotFound(res);
     await serveResource(this.#ctx, req, res, rr, url.searchParams);
   }
 

@@ -8,6 +8,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as k8s from "@kubernetes/client-node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { startApiServer, type ApiServer } from "./index.ts";
@@ -23,17 +24,11 @@ const AGGREGATED = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDisco
 let server: ApiServer;
 let c: RawClient;
 
-/** What the server answers for a path it does not serve. */
-const NO_SUCH_PATH = {
-  kind: "Status",
-  apiVersion: "v1",
-  metadata: {},
-  status: "Failure",
-  message: "the server could not find the requested resource",
-  reason: "NotFound",
-  details: {},
-  code: 404,
-};
+/**
+ * What a cluster answers for a custom resource path whose CRD is gone: apiextensions hands the
+ * request on, and kube-apiserver's last handler (NotFoundHandler) answers Go's plain-text 404.
+ */
+const PAGE_NOT_FOUND = "404 page not found\n";
 
 /** crd.yaml's object, as `kubectl create -f` sends it. */
 async function crdBody(): Promise<unknown> {
@@ -88,20 +83,25 @@ describe("deleting the Foo CRD", () => {
     await gone();
   });
 
-  it("leaves the Foo API gone: list, watch, get and create answer 404, discovery lacks it", async () => {
+  it("leaves the Foo API gone: list, watch, get and create answer 404 page not found, discovery lacks it", async () => {
     await c.createFoo("c");
     expect((await c.delete(CRD)).status).toBe(200);
     await gone();
     for (const path of [FOOS, ALL_FOOS, `${FOOS}/c`, `${FOOS}?watch=true`, `${FOOS}/c/status`]) {
       const r = await c.get(path);
-      expect([path, r.status, r.body]).toEqual([path, 404, NO_SUCH_PATH]);
+      expect([path, r.status, r.headers.get("content-type"), r.body]).toEqual([
+        path,
+        404,
+        "text/plain; charset=utf-8",
+        PAGE_NOT_FOUND,
+      ]);
     }
     const create = await c.post(FOOS, {
       apiVersion: "samplecontroller.k8s.io/v1alpha1",
       kind: "Foo",
       metadata: { name: "d" },
     });
-    expect(create.status).toBe(404);
+    expect([create.status, create.body]).toEqual([404, PAGE_NOT_FOUND]);
     expect((await c.get("/apis/samplecontroller.k8s.io/v1alpha1")).status).toBe(404);
     expect((await c.get("/apis/samplecontroller.k8s.io")).status).toBe(404);
     const groups = await c.get<{ groups: { name: string }[] }>("/apis");
@@ -113,6 +113,25 @@ describe("deleting the Foo CRD", () => {
     expect(aggregated.body.items.map((i) => i.metadata.name)).not.toContain(
       "samplecontroller.k8s.io",
     );
+  });
+
+  it("client-node reads the gone Foo API's answers as 404s: its typed calls and its Watch", async () => {
+    const kc = new k8s.KubeConfig();
+    kc.loadFromString(server.kubeconfigYaml());
+    const co = kc.makeApiClient(k8s.CustomObjectsApi);
+    const foo = { group: "samplecontroller.k8s.io", version: "v1alpha1", plural: "foos" };
+    expect((await c.delete(CRD)).status).toBe(200);
+    await gone();
+    await expect(co.listNamespacedCustomObject({ ...foo, namespace: "default" })).rejects.toEqual(
+      expect.objectContaining({ code: 404, body: PAGE_NOT_FOUND }),
+    );
+    await expect(
+      co.createNamespacedCustomObject({ ...foo, namespace: "default", body: {} }),
+    ).rejects.toEqual(expect.objectContaining({ code: 404 }));
+    const watchEnded = new Promise<unknown>((resolve) => {
+      void new k8s.Watch(kc).watch(FOOS, {}, () => {}, resolve);
+    });
+    expect(await watchEnded).toEqual(expect.objectContaining({ statusCode: 404 }));
   });
 
   it("serves Foos again once the CRD is created again, and none of the old ones", async () => {
@@ -184,9 +203,15 @@ describe.skipIf(!kubectlBin)("kubectl and a deleted Foo CRD", () => {
     await expect(k.run("--cache-dir", fresh, "get", "foos")).rejects.toThrow(
       /error: the server doesn't have a resource type "foos"/,
     );
-    // A cached one still maps it, and the list's 404 says the rest (as on a cluster).
+    // A cached one still maps it, and the 404s say the rest, as kubectl words a cluster's.
     await expect(k.run("get", "foos")).rejects.toThrow(
-      /Error from server \(NotFound\): Unable to list "samplecontroller.k8s.io\/v1alpha1, Resource=foos": the server could not find the requested resource/,
+      'Error from server (NotFound): Unable to list "samplecontroller.k8s.io/v1alpha1, Resource=foos": the server could not find the requested resource (get foos.samplecontroller.k8s.io)\n',
+    );
+    await expect(k.run("get", "foo", "k")).rejects.toThrow(
+      "Error from server (NotFound): the server could not find the requested resource (get foos.samplecontroller.k8s.io k)\n",
+    );
+    await expect(k.run("delete", "foo", "k")).rejects.toThrow(
+      "Error from server (NotFound): the server could not find the requested resource (delete foos.samplecontroller.k8s.io k)\n",
     );
     expect(await k.run("apply", "-f", CRD_YAML)).toBe(
       "customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io created\n",

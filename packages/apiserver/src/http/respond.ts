@@ -22,6 +22,22 @@ export function sendJson(
   res.end(text);
 }
 
+/**
+ * Go's http.NotFound, as kube-apiserver's last handler (NotFoundHandler) answers a path nothing
+ * before it serves: plain text, not a Status. Clients read it as NotFound by its code (client-go:
+ * "the server could not find the requested resource").
+ */
+export function sendPageNotFound(res: ServerResponse): void {
+  const text = "404 page not found\n";
+  res.writeHead(404, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Length": Buffer.byteLength(text),
+    "Cache-Control": "no-cache, private",
+  });
+  res.end(text);
+}
+
 export function sendError(res: ServerResponse, err: unknown): void {
   if (res.headersSent) {
     res.destroy();

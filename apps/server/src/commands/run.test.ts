@@ -16,6 +16,7 @@ import { statsJson } from "./stats.ts";
 import { scenarios } from "../scenarios/index.ts";
 import { startSilentCluster } from "../testing/silent-cluster.ts";
 import { writeGoneKubeconfig } from "../testing/gone-kubeconfig.ts";
+import { holdFooCrdTerminating } from "../testing/terminating-crd.ts";
 
 let dir: string;
 
@@ -214,6 +215,26 @@ describe("loopscope run", () => {
       expect.stringMatching(/^loopscope run: \d+ events → /),
     ]);
     expect(readTraceText(await readFile(out, "utf8")).events.length).toBeGreaterThan(0);
+  });
+
+  it("a create refused for the Foo CRD terminating ends the run in the same line (exit 1), not the create's 405", async () => {
+    // Held Terminating by a Foo's own finalizer: the Foo informer lists and watches on, and never
+    // tells the Foo API gone; the scenario's create is what meets it.
+    const api = await startApiServer({ deploymentReadyDelayMs: 30 });
+    const crd = await holdFooCrdTerminating(api.url);
+    const kubeconfig = join(dir, "terminating.yaml");
+    await api.writeKubeconfig(kubeconfig);
+    const out = join(dir, "terminating.jsonl");
+    const args = ["--scenario", "create-foo", "--out", out, "--timeout", "20"];
+    const r = await runQuietly([...args, "--kubeconfig", kubeconfig]).finally(async () => {
+      await crd.release();
+      await api.stop();
+    });
+    expect(r.code).toBe(1);
+    expect(r.said.filter((l) => l.startsWith("loopscope run: ")).slice(-2)).toEqual([
+      "loopscope run: the Foo API (foos.samplecontroller.k8s.io) is gone from the cluster — was the CRD deleted? The scenario cannot go on without it\n",
+      expect.stringMatching(/^loopscope run: \d+ events → /),
+    ]);
   });
 
   it("on a kubeconfig's cluster, says what the scenario left there, and a kubectl command that removes it", async () => {

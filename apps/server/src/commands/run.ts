@@ -19,7 +19,7 @@ import { checkingLine } from "../session/checking-line.ts";
 import { noAnswerReason } from "../session/request-failure.ts";
 import { ClusterReachabilityMonitor, stoppedAnswering } from "../session/cluster-reachability.ts";
 import { shownServer } from "../session/shown-server.ts";
-import { FooApiMonitor } from "../session/foo-api-presence.ts";
+import { FooApiMonitor, saysFooApiGone } from "../session/foo-api-presence.ts";
 import { FOO_API_GONE_MID_RUN } from "../session/foo-api-line.ts";
 import { EventLog } from "../scenarios/event-log.ts";
 import { scenarios } from "../scenarios/index.ts";
@@ -275,6 +275,9 @@ export async function run(argv: string[]): Promise<number> {
       kube,
     });
   } catch (err) {
+    // A create refused for the Foo API going or gone (the CRD deleted as it was made): the same
+    // end, though the Foo informer has not told it yet (or never will, while the CRD terminates).
+    if (saysFooApiGone(err)) gone.abort(FOO_API_GONE_MID_RUN);
     if (err instanceof ScenarioInterrupted && !gone.signal.aborted) code = 130;
     else {
       // A cluster or its Foo API gone mid-run: said as such, not as the request that noticed.

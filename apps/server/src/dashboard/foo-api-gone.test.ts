@@ -12,6 +12,7 @@ import { FOO_API_GONE } from "@loopscope/protocol";
 import { startLive, type Live } from "../up/start-live.ts";
 import { postAction } from "../testing/post-action.ts";
 import { quietLiveOptions } from "../testing/quiet-live.ts";
+import { holdFooCrdTerminating } from "../testing/terminating-crd.ts";
 
 let dir: string;
 let live: Live | undefined;
@@ -103,6 +104,23 @@ it(
     await vi.waitFor(() => expect(wrote).toBe(true), { timeout: 20_000, interval: 20 });
     await deleteCrd();
     expect(await ran).toEqual({
+      status: 502,
+      ok: false,
+      message:
+        "scenario create-foo: the Foo API (foos.samplecontroller.k8s.io) is gone from the cluster — was the CRD deleted? The scenario cannot go on without it",
+    });
+  },
+);
+
+it(
+  "a scenario whose create is refused for the Foo CRD terminating ends with the Foo-API line, not the create's 405",
+  { timeout: 45_000 },
+  async () => {
+    // Held Terminating by a Foo's own finalizer: the Foo informer lists and watches on, and never
+    // tells the Foo API gone; the scenario's create is what meets it.
+    const { session } = await startUp();
+    await holdFooCrdTerminating(session.apiserver!.url);
+    expect(await act({ action: "runScenario", scenario: "create-foo" })).toEqual({
       status: 502,
       ok: false,
       message:

@@ -9,7 +9,8 @@
  * once when it goes away mid-run: the controller's requests then fail and are retried, its keys
  * never settle, and nothing the scenario asks would notice before its timeout. Every scenario
  * makes a Foo: on either cluster one is refused while the cluster does not serve the Foo API, and
- * ends at once when it stops serving it mid-run (its CRD deleted), for the same reason.
+ * ends at once when it stops serving it mid-run (its CRD deleted), for the same reason — or when
+ * a request of its own is refused for it first.
  */
 import { FOO_API_GONE } from "@loopscope/protocol";
 import type { TraceEvent, UnsequencedEvent } from "@loopscope/trace";
@@ -23,7 +24,7 @@ import {
   stoppedAnswering,
   type ClusterReachabilityMonitor,
 } from "../session/cluster-reachability.ts";
-import type { FooApiMonitor } from "../session/foo-api-presence.ts";
+import { saysFooApiGone, type FooApiMonitor } from "../session/foo-api-presence.ts";
 import { FOO_API_GONE_MID_RUN } from "../session/foo-api-line.ts";
 import type { Session } from "../session/session.ts";
 import type { TraceHub } from "../hub/trace-hub.ts";
@@ -130,6 +131,8 @@ export function scenarioRunner(
             : "";
         return `scenario ${name} done${how}${found.length > 0 ? `: ${found.join("; ")}` : ""}`;
       } catch (err) {
+        // A create refused for the Foo API going or gone, which the Foo informer may not tell.
+        if (saysFooApiGone(err)) gone.abort(FOO_API_GONE_MID_RUN);
         if (gone.signal.aborted)
           throw new HttpError(502, `scenario ${name}: ${String(gone.signal.reason)}`);
         const leftLine = left();

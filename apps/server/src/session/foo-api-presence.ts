@@ -21,6 +21,43 @@ function httpStatus(err: unknown): number | undefined {
   return typeof e?.statusCode === "number" ? e.statusCode : undefined;
 }
 
+interface Status {
+  kind?: unknown;
+  message?: unknown;
+  details?: { name?: unknown };
+}
+
+/** A failed request's body as a Kubernetes Status, when it is one (client-node keeps it as text). */
+function statusOf(err: unknown): Status | undefined {
+  const body = (err as { body?: unknown } | undefined)?.body;
+  try {
+    const status = (typeof body === "string" ? JSON.parse(body) : body) as Status | null;
+    return status?.kind === "Status" ? status : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a Foo request (a scenario's create) failed because the Foo API is going or gone — its
+ * CRD deleted — which the Foo informer may not have told yet, or never will while the CRD
+ * terminates (its list and watch still answer): a create then is a 405 "create not allowed while
+ * custom resource definition is terminating" (apiextensions), and any request once the CRD is
+ * gone a 404 that names no object (a cluster's plain-text "404 page not found"; a missing Foo or
+ * namespace is a Status that names it).
+ */
+export function saysFooApiGone(err: unknown): boolean {
+  const status = statusOf(err);
+  switch (httpStatus(err)) {
+    case 405:
+      return String(status?.message).includes("custom resource definition is terminating");
+    case 404:
+      return status?.details?.name === undefined;
+    default:
+      return false;
+  }
+}
+
 export class FooApiMonitor {
   private current: FooApiPresence = { served: true };
   private readonly listeners = new Set<FooApiListener>();

@@ -29,6 +29,7 @@ import {
 import { HttpError } from "../http/respond.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { notAnswering } from "../session/cluster-reachability.ts";
+import { saysFooApiGone } from "../session/foo-api-presence.ts";
 import { madeByLoopscope } from "../scenarios/made-by-loopscope.ts";
 import { parseManifest, type ManifestObject } from "./manifest.ts";
 
@@ -139,6 +140,10 @@ export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<
         const s = Number((ANSWER_WITHIN_MS / 1000).toFixed(1));
         throw new HttpError(504, `the API server at ${t.server} did not answer within ${s} s`);
       }
+      // The CRD deleted before the monitor has seen it go (or held Terminating, which the Foo
+      // informer never reports): the cluster's refusal says the same as the monitor would.
+      if (toCluster && needsFooApi(r) && saysFooApiGone(err))
+        throw new HttpError(503, FOO_API_GONE);
       throw asHttpError(err);
     }
   };

@@ -113,13 +113,19 @@ it(
 );
 
 it(
-  "a scenario whose create is refused for the Foo CRD terminating ends with the Foo-API line, not the create's 405",
+  "an action or a scenario whose create is refused for the Foo CRD terminating ends with the Foo-API line, not the create's 405",
   { timeout: 45_000 },
   async () => {
     // Held Terminating by a Foo's own finalizer: the Foo informer lists and watches on, and never
     // tells the Foo API gone; the scenario's create is what meets it.
     const { session } = await startUp();
     await holdFooCrdTerminating(session.apiserver!.url);
+    // An action meets it the same way, and says so as it does once the monitor has seen the CRD go.
+    expect(await act({ action: "createFoo", name: "example-foo" })).toEqual({
+      status: 503,
+      ok: false,
+      message: FOO_API_GONE,
+    });
     expect(await act({ action: "runScenario", scenario: "create-foo" })).toEqual({
       status: 502,
       ok: false,

@@ -26,6 +26,7 @@ import { scenarios } from "../scenarios/index.ts";
 import { runScenario, ScenarioInterrupted } from "../scenarios/run-scenario.ts";
 import { KubeClient } from "../scenarios/kube-client.ts";
 import { leftOnClusterLine } from "../scenarios/left-on-cluster.ts";
+import { outcomeLine } from "../scenarios/outcome.ts";
 import {
   abandonOutput,
   closeOutput,
@@ -274,6 +275,8 @@ export async function run(argv: string[]): Promise<number> {
       signal: AbortSignal.any([stop.signal, gone.signal]),
       kube,
     });
+    const outcome = outcomeLine(events.analyzer);
+    if (outcome !== undefined) log(outcome);
   } catch (err) {
     // A create refused for the Foo API going or gone (the CRD deleted as it was made): the same
     // end, though the Foo informer has not told it yet (or never will, while the CRD terminates).

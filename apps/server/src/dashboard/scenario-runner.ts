@@ -19,6 +19,7 @@ import { EventLog } from "../scenarios/event-log.ts";
 import { runScenario } from "../scenarios/run-scenario.ts";
 import { KubeClient } from "../scenarios/kube-client.ts";
 import { leftOnClusterLine } from "../scenarios/left-on-cluster.ts";
+import { outcomeLine } from "../scenarios/outcome.ts";
 import {
   notAnswering,
   stoppedAnswering,
@@ -120,6 +121,9 @@ export function scenarioRunner(
           signal: gone.signal,
           kube,
         });
+        // A scenario that said nothing of its own says what it came to.
+        const outcome = found.length === 0 ? outcomeLine(events.analyzer) : undefined;
+        if (outcome !== undefined) found.push(outcome);
         const leftLine = left();
         if (leftLine) found.push(leftLine);
         const workers = scenario.session?.workers;

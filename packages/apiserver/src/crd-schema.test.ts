@@ -123,6 +123,15 @@ describe("a Foo CRD deleted and created again with another schema", () => {
         { replicas: 1, labels: { a: true } },
         'Foo.samplecontroller.k8s.io "f" is invalid: spec.labels.a: Invalid value: "boolean": spec.labels.a in body must be of type string: "boolean"',
       ],
+      // A wrong type is named by the value's JSON type, not the value, as a cluster does.
+      [
+        { replicas: "three" },
+        'Foo.samplecontroller.k8s.io "f" is invalid: spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"',
+      ],
+      [
+        { replicas: 1.5 },
+        'Foo.samplecontroller.k8s.io "f" is invalid: spec.replicas: Invalid value: "number": spec.replicas in body must be of type integer: "number"',
+      ],
     ] as const) {
       const r = await c.post(FOOS, foo("f", spec));
       expect([r.status, r.body.message]).toEqual([422, message]);

@@ -125,12 +125,20 @@ function checkType(value: unknown, schema: JsonSchema, path: string): FieldError
     (schema.type === "number" && typeof value === "number") ||
     (schema.type === "integer" && typeof value === "number" && Number.isInteger(value));
   if (ok) return undefined;
-  const shown = typeof value === "string" ? value : typeof value;
+  // The value's JSON type, as the OpenAPI validator names it ("three" is a "string").
+  const shown = jsonType(value);
   return {
     reason: "FieldValueTypeInvalid",
     field: path,
     detail: `Invalid value: "${shown}": ${path} in body must be of type ${schema.type}: "${shown}"`,
   };
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
 }
 
 function invalidValue(path: string, value: number, rule: string): FieldError {

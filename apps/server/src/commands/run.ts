@@ -275,7 +275,7 @@ export async function run(argv: string[]): Promise<number> {
       signal: AbortSignal.any([stop.signal, gone.signal]),
       kube,
     });
-    const outcome = outcomeLine(events.analyzer);
+    const outcome = outcomeLine(events.analyzer, kube.appliedFoos);
     if (outcome !== undefined) log(outcome);
   } catch (err) {
     // A create refused for the Foo API going or gone (the CRD deleted as it was made): the same

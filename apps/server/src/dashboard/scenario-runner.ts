@@ -122,7 +122,8 @@ export function scenarioRunner(
           kube,
         });
         // A scenario that said nothing of its own says what it came to.
-        const outcome = found.length === 0 ? outcomeLine(events.analyzer) : undefined;
+        const outcome =
+          found.length === 0 ? outcomeLine(events.analyzer, kube.appliedFoos) : undefined;
         if (outcome !== undefined) found.push(outcome);
         const leftLine = left();
         if (leftLine) found.push(leftLine);

@@ -32,6 +32,8 @@ export class KubeClient {
   readonly apps: AppsV1Api;
   /** Objects this client created and has not deleted since, by "kind/namespace/name". */
   private readonly made = new Map<string, MadeObject>();
+  /** The keys ("namespace/name") of the Foos this client applied, in the order first applied. */
+  readonly appliedFoos = new Set<string>();
 
   constructor(readonly kubeConfig: KubeConfig) {
     this.co = kubeConfig.makeApiClient(CustomObjectsApi);
@@ -51,6 +53,7 @@ export class KubeClient {
   async applyFoo(foo: Foo): Promise<Foo> {
     const namespace = foo.metadata.namespace ?? "default";
     const name = foo.metadata.name ?? "";
+    this.appliedFoos.add(`${namespace}/${name}`);
     const existing = await this.getFoo(namespace, name);
     if (!existing) {
       const created = (await this.co.createNamespacedCustomObject({

@@ -3,7 +3,7 @@
  * (2 external, 1 self-triggered), quiescent". The dashboard says it after a scenario that found
  * nothing to say of its own (create-foo, scale, slow-api …), and `loopscope run` after each.
  */
-import { PASS_CAUSES, type Analyzer, type PassCause } from "@loopscope/trace";
+import { PASS_CAUSES, type Analyzer, type KeySummary, type PassCause } from "@loopscope/trace";
 import { count } from "../cli/count.ts";
 
 /** Foos named; more are counted. */
@@ -18,14 +18,14 @@ const CAUSE_WORD: Record<PassCause, string> = {
 };
 
 /**
- * The line, or undefined when no Foo had a pass. A Foo whose every pass was a resync is left out:
- * the scenario did not touch it (another Foo on the cluster, resynced while it ran).
+ * The line for the Foos a scenario applied (`keys`, in order), or undefined when none had a
+ * pass. Other Foos on the cluster that had passes meanwhile (a resync, another test's) are not
+ * the scenario's.
  */
-export function outcomeLine(analyzer: Analyzer): string | undefined {
-  const touched = analyzer
-    .keys()
-    .map((k) => analyzer.summary(k)!)
-    .filter((s) => s.passes > s.passCauses.resync);
+export function outcomeLine(analyzer: Analyzer, keys: Iterable<string>): string | undefined {
+  const touched = [...keys]
+    .map((k) => analyzer.summary(k))
+    .filter((s): s is KeySummary => s !== undefined && s.passes > 0);
   if (touched.length === 0) return undefined;
   const parts = touched.slice(0, NAMED).map((s) => {
     const k = s.key;

@@ -89,7 +89,7 @@ export function ComparePanel({
     <div className="compare" data-testid="compare-panel">
       <div className="compare-pick">
         <span>
-          Compare <strong>{leftName}</strong> with
+          Compare <strong>{left.name}</strong> with
         </span>
         <select
           data-testid="compare-sample"

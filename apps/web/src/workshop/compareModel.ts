@@ -8,6 +8,7 @@ import type { KeySummary, Pass, TraceEvent } from "@loopscope/trace";
 import { reconcileLabel } from "./expectations.ts";
 
 export interface RunSide {
+  /** The run's file name, without the folder it came from (see runName). */
   name: string;
   key: string | undefined;
   summary: KeySummary | undefined;
@@ -38,11 +39,21 @@ export function mainKey(src: SideSource, prefer?: string): string | undefined {
   return src.keys[0];
 }
 
+/**
+ * A run as the compare view names it: its file's name. The open sample is known by its path
+ * ("traces/hot-loop.jsonl", for its link), the one picked beside it by its file
+ * ("fix-hot-loop.jsonl"); the table headed one side with the folder and the other without.
+ */
+export function runName(name: string): string {
+  return name.split("/").pop() || name;
+}
+
 export function runSide(src: SideSource, prefer?: string): RunSide {
   const key = mainKey(src, prefer);
+  const name = runName(src.name);
   if (!key)
     return {
-      name: src.name,
+      name,
       key,
       summary: undefined,
       t0: 0,
@@ -58,7 +69,7 @@ export function runSide(src: SideSource, prefer?: string): RunSide {
   const t0 = (add ?? evs[0])?.ts ?? 0;
   const ms = (ts: number) => (ts - t0) / 1000;
   return {
-    name: src.name,
+    name,
     key,
     summary,
     t0,

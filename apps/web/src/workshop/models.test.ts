@@ -231,6 +231,22 @@ describe("runSide", () => {
     expect(side.passes[0]!.start).toBe(2);
     expect(side.writes).toEqual([4, 5, 18]);
   });
+
+  it("names both runs by their file: the open sample's folder is left out, as the picked one's is", () => {
+    const a = analyzed();
+    const named = (name: string) =>
+      runSide({
+        name,
+        keys: [KEY],
+        events: () => CREATE,
+        summary: (k) => a.summary(k),
+        passes: (k) => a.passes(k),
+      }).name;
+    // The page opens a sample by its path (traces/…, for its link); the compare picks by file.
+    expect(named("traces/hot-loop.jsonl")).toBe("hot-loop.jsonl");
+    expect(named("fix-hot-loop.jsonl")).toBe("fix-hot-loop.jsonl");
+    expect(named("2026-12-02T09-14-06Z.jsonl")).toBe("2026-12-02T09-14-06Z.jsonl");
+  });
 });
 
 describe("compare of a Foo that existed before the run (listed)", () => {

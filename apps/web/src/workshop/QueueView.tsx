@@ -6,6 +6,7 @@ import { line, curveStepAfter, scaleLinear, scaleLog, type ScaleLinear } from "d
 import { causeStyle } from "../ui/palette.ts";
 import type { TraceSession } from "../store/session.ts";
 import { countTicks } from "./countTicks.ts";
+import { msTicks } from "./msTicks.ts";
 import { queueModel } from "./queueModel.ts";
 import type { WorkshopData } from "./workshopData.ts";
 
@@ -200,11 +201,11 @@ function Axes({
   return (
     <g className="axes">
       <line x1={M.l} x2={WIDTH - M.r} y1={base} y2={base} />
-      {x.ticks(5).map((t) => (
-        <g key={t}>
-          <line x1={x(t)} x2={x(t)} y1={base} y2={base + 4} />
-          <text x={x(t)} y={base + 16} textAnchor="middle">
-            {fmt(t)}
+      {msTicks(x, 5).map(({ ms, label }) => (
+        <g key={ms}>
+          <line x1={x(ms)} x2={x(ms)} y1={base} y2={base + 4} />
+          <text x={x(ms)} y={base + 16} textAnchor="middle">
+            {label}
           </text>
         </g>
       ))}

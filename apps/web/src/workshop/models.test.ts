@@ -6,6 +6,7 @@ import { queueModel } from "./queueModel.ts";
 import { compareRows, originWords, runSide, type SideSource } from "./compareModel.ts";
 import { neighbour } from "./stepping.ts";
 import { countTicks } from "./countTicks.ts";
+import { msTicks } from "./msTicks.ts";
 import { scaleLinear } from "d3";
 
 type Draft = TraceEvent extends infer E
@@ -350,5 +351,37 @@ describe("queue depth axis", () => {
     expect(countTicks(scaleLinear().domain([0, 1]), 3)).toEqual([0, 1]);
     expect(countTicks(scaleLinear().domain([0, 2]), 3)).toEqual([0, 1, 2]);
     expect(countTicks(scaleLinear().domain([0, 40]), 3)).toEqual([0, 10, 20, 30, 40]);
+  });
+});
+
+describe("the queue and compare views' time axes", () => {
+  const labels = (end: number, n: number) =>
+    msTicks(scaleLinear().domain([0, end]), n).map((t) => t.label);
+
+  it("label every tick in one unit: seconds once a tick reaches a second, to the step's digit", () => {
+    // A live session's minute: "0.0 ms" stood beside "10.00 s".
+    expect(labels(56_000, 5)).toEqual(["0 s", "10 s", "20 s", "30 s", "40 s", "50 s"]);
+    // Under ten seconds, as many digits as the step needs: no "800 ms" beside "1.0 s".
+    expect(labels(1_650, 6)).toEqual([
+      "0.0 s",
+      "0.2 s",
+      "0.4 s",
+      "0.6 s",
+      "0.8 s",
+      "1.0 s",
+      "1.2 s",
+      "1.4 s",
+      "1.6 s",
+    ]);
+    expect(labels(650, 5)).toEqual([
+      "0 ms",
+      "100 ms",
+      "200 ms",
+      "300 ms",
+      "400 ms",
+      "500 ms",
+      "600 ms",
+    ]);
+    expect(labels(0.8, 4)).toEqual(["0.0 ms", "0.2 ms", "0.4 ms", "0.6 ms", "0.8 ms"]);
   });
 });

@@ -4,7 +4,7 @@
  * creation (or, for a Foo that existed before the run, its informer's initial list). Made for
  * hot-loop vs fix-hot-loop.
  */
-import { useState, useSyncExternalStore } from "react";
+import { useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { scaleLinear } from "d3";
 import { API, TOKEN_HEADER } from "@loopscope/protocol";
@@ -19,6 +19,7 @@ import {
   type RunSide,
   type SideSource,
 } from "./compareModel.ts";
+import { msTicks } from "./msTicks.ts";
 
 function sourceOf(session: TraceSession, name: string): SideSource {
   const store = session.store;
@@ -195,14 +196,25 @@ function CompareTable({ left, right }: { left: RunSide; right: RunSide }) {
   );
 }
 
-function AlignedTimelines({ sides }: { sides: RunSide[] }) {
+export function AlignedTimelines({ sides }: { sides: RunSide[] }) {
   const W = 900;
   const rowH = 54;
-  const L = 150;
+  // The rows' names and counts stand left of the bars, which start past the widest of them (in
+  // the SVG's units, measured once drawn): a fixed start cut "…aces/hot-loop.jsonl" and ran
+  // "9 successful writes" under the write ticks.
+  const svg = useRef<SVGSVGElement>(null);
+  const [labelW, setLabelW] = useState(0);
+  useLayoutEffect(() => {
+    const texts = svg.current?.querySelectorAll<SVGTextElement>("[data-testid=aligned-row] > text");
+    const w = Math.ceil(Math.max(0, ...Array.from(texts ?? [], (t) => t.getComputedTextLength())));
+    if (w !== labelW) setLabelW(w);
+  });
+  const L = Math.min(W / 2, Math.max(150, 8 + labelW + 16));
   const end = Math.max(1, ...sides.flatMap((s) => s.passes.map((p) => p.end)));
+  // Room on the right for half the last tick's label, centred on its tick ("1.6 s" was cut).
   const x = scaleLinear()
     .domain([0, end])
-    .range([L, W - 10]);
+    .range([L, W - 28]);
   const H = 30 + sides.length * rowH + 24;
   const origin = originWords(sides);
   return (
@@ -211,6 +223,7 @@ function AlignedTimelines({ sides }: { sides: RunSide[] }) {
         Passes of each run's Foo, aligned {origin.caption} (0 ms); ticks below are writes
       </figcaption>
       <svg
+        ref={svg}
         viewBox={`0 0 ${W} ${H}`}
         width="100%"
         role="img"
@@ -236,7 +249,7 @@ function AlignedTimelines({ sides }: { sides: RunSide[] }) {
           return (
             <g key={i} data-testid="aligned-row">
               <text x={8} y={y + 18} className="row-label">
-                {s.name.length > 20 ? `…${s.name.slice(-19)}` : s.name}
+                {s.name.length > 40 ? `…${s.name.slice(-39)}` : s.name}
               </text>
               <text x={8} y={y + 34} className="chart-note">
                 {s.passes.length} passes · {s.writes.length} successful writes
@@ -261,9 +274,9 @@ function AlignedTimelines({ sides }: { sides: RunSide[] }) {
             </g>
           );
         })}
-        {x.ticks(6).map((t) => (
-          <text key={t} x={x(t)} y={H - 6} textAnchor="middle" className="chart-note">
-            {t >= 1000 ? `${(t / 1000).toFixed(1)} s` : `${t} ms`}
+        {msTicks(x, 6).map(({ ms, label }) => (
+          <text key={ms} x={x(ms)} y={H - 6} textAnchor="middle" className="chart-note">
+            {label}
           </text>
         ))}
       </svg>

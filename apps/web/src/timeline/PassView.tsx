@@ -6,7 +6,7 @@
  * not drawn) and writes only the view store (selection).
  */
 import { STAGES } from "@loopscope/trace";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { useSessionVersion, useView } from "../app/hooks.ts";
@@ -100,9 +100,21 @@ export function PassView({ session, view }: { session: TraceSession; view: ViewS
     [session, keys, version],
   );
 
+  // Live, following: the newest pass is kept in view (below), as the lanes keep the newest event;
+  // a scroll back to earlier passes stops following, as a pan of the lanes does.
+  const following = state.follow && session.source.kind === "live" && state.playhead === undefined;
+  const followingNow = useRef(following);
+  followingNow.current = following;
+
   useEffect(() => {
     const el = wrap.current!;
-    const update = () => setViewport({ left: el.scrollLeft, width: el.clientWidth });
+    let left = el.scrollLeft;
+    const update = () => {
+      const back = el.scrollLeft < left && el.scrollLeft < el.scrollWidth - el.clientWidth - 1;
+      left = el.scrollLeft;
+      if (back && followingNow.current) view.set({ follow: false });
+      setViewport({ left: el.scrollLeft, width: el.clientWidth });
+    };
     update();
     const ro = new ResizeObserver(update);
     ro.observe(el);
@@ -113,11 +125,11 @@ export function PassView({ session, view }: { session: TraceSession; view: ViewS
     };
   }, []);
 
-  // The selected pass is scrolled into view.
+  // The selected pass is scrolled into view (while following, the newest pass is).
   const sel = state.selectedPass;
   useEffect(() => {
     const el = wrap.current;
-    if (!el || !sel) return;
+    if (!el || !sel || followingNow.current) return;
     const col = el.querySelector<SVGGElement>(
       `[data-testid="pass-column"][data-key="${CSS.escape(sel.key)}"][data-index="${sel.index}"]`,
     );
@@ -136,6 +148,10 @@ export function PassView({ session, view }: { session: TraceSession; view: ViewS
     return { layout, g, y0 };
   });
   const widest = Math.max(0, ...layouts.map((l) => l.columns.length));
+  useLayoutEffect(() => {
+    const el = wrap.current;
+    if (el && following) el.scrollLeft = el.scrollWidth - el.clientWidth;
+  }, [following, widest]);
   const width = GUTTER + widest * step + 16;
   // A long life (a hot loop running on) draws only the columns in view, and one either side.
   const all = widest <= MAX_DRAWN;

@@ -221,7 +221,7 @@ test("presenter mode at 1280×720, a long Foo name and the attendees' link: lane
       await page.setViewportSize({ width, height });
       const where = `${width}×${height}, an echo's narration`;
       await expect
-        .poll(() => narration.evaluate((e) => e.scrollHeight <= e.clientHeight + 1))
+        .poll(() => narration.evaluate((e) => e.scrollHeight <= e.clientHeight))
         .toBe(true);
       await expectPresenterFits(page, where);
       const px = await page

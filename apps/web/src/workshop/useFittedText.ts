@@ -20,7 +20,9 @@ export function useFittedText(
       t.style.fontSize = "";
       if (!on) return;
       let px = parseFloat(getComputedStyle(t).fontSize);
-      while (b.scrollHeight > b.clientHeight + 1 && px > minPx) {
+      // Not a pixel over: a box one pixel short still shows its scroll bar (and the text, a
+      // scroll bar's width narrower, wraps to more lines).
+      while (b.scrollHeight > b.clientHeight && px > minPx) {
         px -= 1;
         t.style.fontSize = `${px}px`;
       }

@@ -1,0 +1,45 @@
+import { useRef } from "react";
+import { describe, expect, it } from "vitest";
+import { render } from "vitest-browser-react";
+import { useFittedText } from "./useFittedText.ts";
+
+const TEXT =
+  "The Deployment informer's reflector received a watch event — Deployment default/example-foo " +
+  "added (rv 17962048096) — and the event handler resolves its owner to Foo default/example-foo " +
+  "and queues that key. It is the echo of our own create at seq 6 (same resourceVersion), so the " +
+  "pass it triggers is self-triggered.";
+
+/** A narration box `height` px tall that scrolls what it cannot hold, its text fitted to it. */
+function Box({ height }: { height: number }) {
+  const box = useRef<HTMLDivElement>(null);
+  const text = useRef<HTMLParagraphElement>(null);
+  useFittedText(true, box, text, TEXT, 8);
+  return (
+    <div
+      ref={box}
+      data-testid="box"
+      style={{
+        width: 440,
+        height,
+        overflow: "auto",
+        padding: "10px 14px",
+        boxSizing: "border-box",
+      }}
+    >
+      <p ref={text} style={{ fontSize: 23.7, lineHeight: 1.5, margin: "8px 0 0" }}>
+        {TEXT}
+      </p>
+    </div>
+  );
+}
+
+describe("presenter narration fitted to its box", () => {
+  it("leaves nothing to scroll, not a pixel (a scroll bar showed beside text read whole)", async () => {
+    for (let height = 160; height <= 320; height += 1) {
+      const screen = await render(<Box height={height} />);
+      const box = screen.getByTestId("box").element() as HTMLElement;
+      expect(box.scrollHeight, `${height} px`).toBeLessThanOrEqual(box.clientHeight);
+      await screen.unmount();
+    }
+  });
+});

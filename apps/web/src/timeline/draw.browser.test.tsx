@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import burst from "../../../../public/traces/burst.jsonl?raw";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { THEMES } from "../ui/palette.ts";
 import { axisHeight, drawTimeline, type DrawInput, type DrawnGeometry } from "./draw.ts";
+import { fitWindow } from "./fit.ts";
 import { hitTest } from "./hitTest.ts";
 import { layoutLanes } from "./layout.ts";
 import { sessionFold } from "./sessionFold.ts";
@@ -159,6 +161,41 @@ describe("folded time, one axis for painting and hit testing", () => {
         const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
         expect(apart, `${a.text} / ${b.text}`).toBe(true);
       }
+  });
+
+  it("labels the times of a burst's axis, a break every pass or two", () => {
+    // The last of eight Foos applied at once: its passes wait in the queue behind the others',
+    // so every stretch between breaks is narrower than the ticks' spacing.
+    const key = "default/burst-08";
+    const session = sessionFromText(burst, "burst.jsonl");
+    for (let width = 700; width <= 1000; width += 100) {
+      const fold = sessionFold(session, [key], width - 8 - GUTTER);
+      const axis = makeTimeAxis(
+        fitWindow(session, [key]),
+        session.summaryOf(key)!.firstTs,
+        width,
+        fold,
+      );
+      const input = { ...folded(session, axis, width), groups: layoutLanes([key], 30) };
+      paint(input);
+      const { labels, breaks } = input.geometry;
+      expect(breaks.length, `${width} px`).toBeGreaterThan(4);
+      const times = labels.filter((l) => l.kind === "tick" && /^[+−]/.test(l.text));
+      const said = `${width} px: ${times.map((l) => l.text).join(", ")}`;
+      expect(times.length, said).toBeGreaterThan(3);
+      // Round times: none to the µs of a sliver between two breaks ("+348.550 ms").
+      expect(
+        times.filter((l) => /\.\d+ ms$/.test(l.text)),
+        said,
+      ).toEqual([]);
+      for (let i = 0; i < labels.length; i++)
+        for (let j = i + 1; j < labels.length; j++) {
+          const [a, b] = [labels[i], labels[j]];
+          const apart =
+            a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+          expect(apart, `${width} px: ${a.text} / ${b.text}`).toBe(true);
+        }
+    }
   });
 
   it("cuts a long Foo name in its header row, leaving the pass labels room", () => {

@@ -226,16 +226,22 @@ function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
     ctx.lineTo(px, height);
     ctx.stroke();
     const rel = formatRelative(t.ms, t.stepMs);
-    const w = Math.max(ctx.measureText(rel).width, ctx.measureText(wall(t.ms, t.stepMs)).width);
+    const relW = ctx.measureText(rel).width;
+    const w = Math.max(relW, ctx.measureText(wall(t.ms, t.stepMs)).width);
     const x = px + 3;
     if (x < end + 10 || x < gutterEnd + 6 || x + w > width) continue;
-    if (breaks.some((b) => x < b.x1 && x + w > b.x0)) continue;
+    // A break's label shares the wall clock's row, not the first: a tick beside one gives its
+    // time since the origin alone (a burst's folded axis, a break every pass or two, had none).
+    const full = !breaks.some((b) => x < b.x1 && x + w > b.x0);
     ctx.fillStyle = theme.text;
     ctx.fillText(rel, x, 4);
-    ctx.fillStyle = theme.muted;
-    ctx.fillText(wall(t.ms, t.stepMs), x, row2);
-    end = x + w;
-    input.geometry?.labels.push({ kind: "tick", text: rel, x, y: 4, w, h: row2 + 12 * scale - 4 });
+    if (full) {
+      ctx.fillStyle = theme.muted;
+      ctx.fillText(wall(t.ms, t.stepMs), x, row2);
+    }
+    end = x + (full ? w : relW);
+    const h = full ? row2 + 12 * scale - 4 : 12 * scale;
+    input.geometry?.labels.push({ kind: "tick", text: rel, x, y: 4, w: full ? w : relW, h });
   }
   ctx.fillStyle = theme.muted;
   ctx.fillText(gutterWords[0], 6, 4);

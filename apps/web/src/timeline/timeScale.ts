@@ -12,6 +12,8 @@ import { tickStep, ticks as d3ticks } from "d3";
 import { foldT, foldU, type Fold } from "./fold.ts";
 
 export const GUTTER = 96;
+/** A stretch of folded time narrower than this between two breaks gets no tick of its own, px. */
+const MIN_STRETCH_PX = 8;
 
 export type TimeMode = "folded" | "linear";
 
@@ -42,7 +44,10 @@ export interface TimeAxis {
   x: (us: number) => number;
   /** px → µs since epoch */
   invert: (px: number) => number;
-  /** Ticks about `spacing` px apart (in folded time, within each stretch between breaks). */
+  /**
+   * Ticks about `spacing` px apart (in folded time, within each stretch between breaks; one in a
+   * stretch narrower than that).
+   */
   ticks: (spacing: number) => Tick[];
   /** Folded gaps in view (none in linear time). */
   breaks: () => Break[];
@@ -67,11 +72,21 @@ export function makeTimeAxis(
   const k = (r1 - r0) / (u1 - u0 || 1);
   const x = (us: number) => r0 + (u(us) - u0) * k;
   const invert = (px: number) => t(u0 + (px - r0) / k);
-  const ticksIn = (a: number, b: number, spacing: number, out: Tick[]) => {
-    const count = Math.floor((x(b) - x(a)) / spacing);
-    if (count < 1) return;
+  const ticksIn = (a: number, b: number, spacing: number, out: Tick[], stretch = false) => {
     const ma = (a - origin) / 1000;
     const mb = (b - origin) / 1000;
+    const count = Math.floor((x(b) - x(a)) / spacing);
+    if (count < 1) {
+      // A stretch of folded time narrower than the spacing (a burst's: a break every pass or
+      // two) still has a tick, at its roundest time; else a burst's axis had none at all. A
+      // sliver (a lone event's few µs between two breaks) is the breaks' edge: none there.
+      if (!stretch || x(b) - x(a) < MIN_STRETCH_PX) return;
+      const n = d3ticks(ma, mb, 1).length > 0 ? 1 : 10;
+      const [ms] = d3ticks(ma, mb, n);
+      if (ms !== undefined)
+        out.push({ px: x(origin + ms * 1000), ms, stepMs: tickStep(ma, mb, n) });
+      return;
+    }
     const stepMs = tickStep(ma, mb, count);
     for (const ms of d3ticks(ma, mb, count)) out.push({ px: x(origin + ms * 1000), ms, stepMs });
   };
@@ -98,10 +113,10 @@ export function makeTimeAxis(
           continue;
         }
         if (a >= w1) break;
-        ticksIn(from, a, spacing, out);
+        ticksIn(from, a, spacing, out, true);
         from = fold.t[i + 1];
       }
-      if (from < w1) ticksIn(from, w1, spacing, out);
+      if (from < w1) ticksIn(from, w1, spacing, out, true);
       return out;
     },
     breaks: () => {

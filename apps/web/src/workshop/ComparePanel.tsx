@@ -220,7 +220,7 @@ export function AlignedTimelines({ sides }: { sides: RunSide[] }) {
   return (
     <figure className="chart aligned" data-testid="aligned-timelines">
       <figcaption>
-        Passes of each run's Foo, aligned {origin.caption} (0 ms); ticks below are writes
+        Passes of each run's Foo, aligned {origin.caption} (0 on the axis); ticks below are writes
       </figcaption>
       <svg
         ref={svg}

@@ -247,6 +247,35 @@ describe("live use", () => {
     expect(a.snapshot().keys[KEY].passes).toBe(7);
   });
 
+  it("says when a finding's count spans lives of the Foo, which its summary does not", () => {
+    const { a, ev } = conflictedCreate();
+    a.push(ev({ stage: "done", outcome: "requeued", delayMs: 5 }));
+    const conflict = () => a.findings().find((f) => f.kind === "conflict")!.detail;
+    // Created again (another add, another rv), and the same 409 in this life.
+    a.push(ev({ stage: "watch", kind: "Foo", event: "add", name: "a", rv: "20" }));
+    a.push(ev({ stage: "enqueue", cause: "watch", causeSeq: 7 }));
+    a.push(ev({ stage: "dequeue" }));
+    a.push(ev({ stage: "read", rv: "20" }));
+    const conflicted = () =>
+      ev({
+        stage: "write",
+        verb: "updateStatus",
+        target: "foos/ns/a/status",
+        code: 409,
+        reason: "Conflict",
+      });
+    a.push(conflicted());
+    expect(a.lives("ns/a")).toBe(2);
+    expect(a.summary("ns/a")!.conflicts).toBe(1);
+    expect(conflict()).toMatch(/ ×2 over 2 lives of the Foo$/);
+    a.push(ev({ stage: "done", outcome: "requeued", delayMs: 5 }));
+    a.push(ev({ stage: "enqueue", cause: "retry", delayMs: 5 }));
+    a.push(ev({ stage: "dequeue" }));
+    a.push(ev({ stage: "read", rv: "20" }));
+    a.push(conflicted());
+    expect(conflict()).toMatch(/ ×3 over 2 lives of the Foo$/);
+  });
+
   it("counts 409s as conflicts and the next pass as a retry", () => {
     const { a, ev } = conflictedCreate();
     a.push(ev({ stage: "done", outcome: "requeued", delayMs: 5 }));

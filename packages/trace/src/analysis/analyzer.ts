@@ -224,8 +224,15 @@ export class Analyzer {
   }
 
   findings(): Finding[] {
-    return this.findingList.map(({ finding: f, count }) =>
-      f.kind === "hot-loop" || count === 1 ? { ...f } : { ...f, detail: `${f.detail} ×${count}` },
+    // Counted over every life of the Foo, where its summary counts the latest: a count that
+    // spans lives says so (the objects table's 409 column said 7 beside a finding's ×8).
+    return this.findingList.map(({ finding: f, count, firstLife, lastLife }) =>
+      f.kind === "hot-loop" || count === 1
+        ? { ...f }
+        : {
+            ...f,
+            detail: `${f.detail} ×${count}${lastLife > firstLife ? ` over ${lastLife - firstLife + 1} lives of the Foo` : ""}`,
+          },
     );
   }
 
@@ -900,6 +907,7 @@ export class Analyzer {
       this.findingIndex.set(kind, byKey);
     }
     let r = byKey.get(id);
+    const life = this.states.get(key)?.lives ?? 0;
     if (r === undefined) {
       // Detached, like every string the Analyzer keeps (see detach): `key` and `detail` are
       // often cut from, or built from slices of, a whole decoded chunk of the log.
@@ -911,6 +919,8 @@ export class Analyzer {
             ? { kind, key: k, detail: d, seq, lastSeq: seq }
             : { kind, key: k, detail: d },
         count: 0,
+        firstLife: life,
+        lastLife: life,
       };
       byKey.set(id === key ? k : detach(id), r);
       this.findingList.push(r);
@@ -918,6 +928,7 @@ export class Analyzer {
       r.finding.detail = detach(detail);
     }
     if (seq !== undefined && r.finding.lastSeq !== undefined) r.finding.lastSeq = seq;
+    r.lastLife = life;
     r.count++;
     return r;
   }
@@ -939,6 +950,9 @@ export class Analyzer {
 interface FindingRecord {
   readonly finding: Finding;
   count: number;
+  /** The key's life at the first and the latest occurrence (0 for a finding of no key). */
+  firstLife: number;
+  lastLife: number;
 }
 
 /** `claimEcho`'s kind for an enqueue with no watch line: a write of any kind may be echoed. */

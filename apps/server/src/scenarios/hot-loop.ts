@@ -8,6 +8,7 @@
  */
 import type { Scenario, ScenarioContext } from "./scenario.ts";
 import { fooKey, fooObject, startClean, untilTrace } from "./steps.ts";
+import { prunedStatusField } from "./pruned-status-field.ts";
 
 const NAME = "example-foo";
 /** Passes to show: enough past the analysis threshold (5) for the loop to be unmistakable. */
@@ -30,6 +31,11 @@ export const hotLoop: Scenario = {
   lessons: { hotLoopBug: true, idempotentStatus: false },
   async run(ctx) {
     const key = fooKey(NAME);
+    // Waiting for a loop that cannot come would end in a timeout that says nothing of why.
+    if (await prunedStatusField(ctx.kube, "lastSyncedAt"))
+      throw new Error(
+        "the cluster's Foo CRD declares no status.lastSyncedAt, so the server prunes the timestamp the bug writes: each status write stores nothing new and no hot loop comes. kubectl apply -f public/manifests/crd.yaml (loopscope's Foo CRD, which declares it) and run it again",
+      );
     await startClean(ctx, [NAME]);
     ctx.mark(`scenario: kubectl apply Foo ${NAME} with the timestamp-in-status bug on`, key);
     await ctx.kube.applyFoo(fooObject(NAME, 1));

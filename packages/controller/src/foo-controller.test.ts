@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { buildExcerpt, excerptSpan } from "@loopscope/trace";
 import type { PassEndEvent, TraceEvent, WriteEvent } from "@loopscope/trace";
 import { PatchStrategy, setHeaderOptions, type CustomObjectsApi } from "@kubernetes/client-node";
+import { FOO_CRD } from "@loopscope/apiserver";
 import { FOO, startHarness, type Harness } from "./testing/embedded-harness.ts";
 import type { Deployment, Foo } from "./types.ts";
 
@@ -115,16 +116,14 @@ describe("FooController on the embedded API server", () => {
     ).toBe(true);
   });
 
-  it("hot-loop lesson: every pass writes a fresh status.lastSyncedAt and triggers the next", async (ctx) => {
+  it("hot-loop lesson: every pass writes a fresh status.lastSyncedAt and triggers the next", async () => {
     let keeps = false;
     h = await startHarness({
       before: async ({ co }) => void (keeps = await serverKeepsLastSyncedAt(co)),
     });
-    if (!keeps) {
-      // The lesson needs the Foo schema to declare status.lastSyncedAt (the CRD `--install-crd`
-      // creates does); an API server that prunes it turns every buggy write into a no-op.
-      ctx.skip("packages/apiserver prunes status.lastSyncedAt: its Foo schema must declare it");
-    }
+    // The lesson needs the Foo CRD to declare status.lastSyncedAt (loopscope's does, and the
+    // embedded server starts with it); a CRD that does not prunes it (the next test).
+    expect(keeps, "the embedded server's Foo CRD declares status.lastSyncedAt").toBe(true);
     await h.createFoo("example-foo");
     await h.converged(["example-foo"]);
     // As on the dashboard: switch the bug on for a settled Foo, then touch the Foo once.
@@ -147,6 +146,48 @@ describe("FooController on the embedded API server", () => {
     expect(a.summary("default/example-foo")?.hotLoop).toBe(true);
     // Switching the lesson off ends the loop.
     await h.converged(["example-foo"]);
+  });
+
+  it("hot-loop lesson on a Foo CRD that prunes status.lastSyncedAt: said once, as a W note", async () => {
+    h = await startHarness();
+    // sample-controller's own CRD: its status declares availableReplicas alone.
+    const crds = `${h.api.url}/apis/apiextensions.k8s.io/v1/customresourcedefinitions`;
+    const one = `${crds}/${FOO_CRD.metadata.name}`;
+    expect((await fetch(one, { method: "DELETE" })).status).toBe(200);
+    await h.waitFor("the CRD gone", async () => (await fetch(one)).status === 404);
+    const upstream = structuredClone(FOO_CRD);
+    (
+      upstream.spec.versions[0]!.schema.openAPIV3Schema as { properties: { status: object } }
+    ).properties.status = {
+      type: "object",
+      properties: { availableReplicas: { type: "integer" } },
+    };
+    const made = await fetch(crds, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(upstream),
+    });
+    expect(made.status).toBe(201);
+    h.controller.setLesson("hotLoopBug", true);
+    await h.waitFor("the Foo API served again", async () => {
+      try {
+        await h!.createFoo("example-foo");
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    const pruned = () =>
+      h!.events.filter(
+        (e) =>
+          e.stage === "note" && e.level === "W" && e.text.includes("pruned status.lastSyncedAt"),
+      );
+    await h.waitFor("the W note", () => pruned().length > 0);
+    await h.converged(["example-foo"]);
+    expect(pruned()).toHaveLength(1);
+    expect(pruned()[0]).toMatchObject({ key: "default/example-foo" });
+    expect(h.analyze().summary("default/example-foo")?.hotLoop).toBe(false);
+    expect(h.klog.filter((l) => l.includes("pruned status.lastSyncedAt"))).toHaveLength(1);
   });
 
   it("idempotent-status lesson: passes that would not change the status write nothing", async () => {

@@ -169,6 +169,8 @@ const AT = {
   noteOtherController: site(),
   logEventsForbidden: site(),
   noteEventsForbidden: site(),
+  logStatusPruned: site(),
+  noteStatusPruned: site(),
 };
 
 /** How long a stop waits for the passes in flight before it abandons their calls. */
@@ -186,6 +188,8 @@ export class FooController {
   readonly instance = newControllerInstance();
   /** Watches Events about Foos for another controller's. */
   readonly otherControllers: OtherControllers;
+  /** Whether the hot-loop timestamp was found pruned (statusPruned says it once). */
+  private saidStatusPruned = false;
   /** Every API call but the watches (they end their own way): a dead connection can be left. */
   private readonly calls = new AbandonableCalls();
   private readonly lessons: Lessons;
@@ -757,6 +761,21 @@ export class FooController {
     this.recorder.event(involved(foo), "Normal", SUCCESS_SYNCED, MESSAGE_RESOURCE_SYNCED);
   }
 
+  /**
+   * Said once: the hot-loop lesson's timestamp came back pruned. A cluster keeps only what the
+   * Foo CRD declares, and sample-controller's own declares availableReplicas alone: each buggy
+   * write then stores nothing new, and the loop the lesson shows never comes.
+   */
+  private statusPruned(key: string): void {
+    if (this.saidStatusPruned) return;
+    this.saidStatusPruned = true;
+    const text =
+      "the cluster pruned status.lastSyncedAt from the status write: its Foo CRD does not declare the field, so the hot-loop lesson's timestamp changes nothing and no loop comes; kubectl apply -f public/manifests/crd.yaml (loopscope's Foo CRD) declares it";
+    this.probe.log(AT.logStatusPruned, 0, "W", text, [["objectRef", key]]);
+    if (this.probe.on)
+      this.probe.emit(AT.noteStatusPruned, { stage: "note", key, level: "W", text });
+  }
+
   /** updateFooStatus (lines 314–326): unconditional unless the idempotentStatus lesson is on. */
   private async updateFooStatus(
     foo: Foo,
@@ -792,6 +811,8 @@ export class FooController {
       ),
     );
     const rv = res.ok ? (res.data as Foo).metadata?.resourceVersion : undefined;
+    if (res.ok && status.lastSyncedAt !== undefined && !(res.data as Foo).status?.lastSyncedAt)
+      this.statusPruned(key);
     if (this.probe.on)
       this.probe.emit(
         AT.writeStatus,

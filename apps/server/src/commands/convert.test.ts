@@ -81,6 +81,23 @@ describe("loopscope convert", () => {
     expect(portable(b)).toEqual(portable(a));
   });
 
+  it("reads a log of `kubectl logs --prefix` ('[pod/…/…] I1202 …') as klog, as stats and replay do", async () => {
+    const prefixed = join(dir, "prefixed.log");
+    const plain = readFileSync(KLOG, "utf8");
+    writeFileSync(
+      prefixed,
+      plain.replace(/^(?=.)/gm, "[pod/sample-controller-7d9f/sample-controller] "),
+    );
+    const out = join(dir, "back.jsonl");
+    expect(
+      await run([prefixed, "--to", "jsonl", "-o", out, "--year", "2026"]),
+      stderr.join(""),
+    ).toBe(0);
+    expect(stderr.join("")).toMatch(/prefixed\.log: \d+ events \(klog\)/);
+    const original = readTraceText(plain, { year: 2026 }).events;
+    expect(portable(readTraceText(readFileSync(out, "utf8")).events)).toEqual(portable(original));
+  });
+
   it('writes to stdout for -o "-", as "-" for FILE is stdin (no file named "-")', async () => {
     const stdout: string[] = [];
     vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {

@@ -29,7 +29,9 @@ const RECORD_CATS = new Set(["stage", "done", "note"]);
 /** Whether the start of a file looks like Chrome trace JSON rather than JSONL or klog. */
 export function looksLikeChromeTrace(head: string): boolean {
   const t = head.replace(/^\uFEFF/, "").trimStart();
-  if (t.startsWith("[")) return true;
+  // The JSON Array Format: "[" and then an event object (or "]"). A log's first line may begin
+  // with "[" too — `kubectl logs --prefix` writes "[pod/name/container] I1202 …" — and is no JSON.
+  if (t.startsWith("[")) return /^\[\s*([{\]]|$)/.test(t);
   if (!t.startsWith("{")) return false;
   const firstLine = t.slice(0, t.indexOf("\n") >= 0 ? t.indexOf("\n") : undefined);
   return (

@@ -254,5 +254,15 @@ describe("Chrome trace export", () => {
       looksLikeChromeTrace("I1202 09:14:06.031344   48211 controller.go:131] STAGE/watch"),
     ).toBe(false);
     expect(looksLikeChromeTrace('[{"ph":"X"}]')).toBe(true);
+    expect(looksLikeChromeTrace('[\n  {"ph":"X"}')).toBe(true);
+  });
+
+  it("does not take a log whose lines begin with '[' for Chrome JSON (kubectl logs --prefix)", () => {
+    const prefixed =
+      "[pod/sample-controller-7d9f/sample-controller] I1202 09:14:06.031344   48211 controller.go:131] STAGE/watch kind=Foo event=add key=default/example-foo rv=1001";
+    expect(looksLikeChromeTrace(prefixed)).toBe(false);
+    expect(looksLikeChromeTrace("[2026-12-02 09:14:06] I1202 09:14:06.031344   1 a.go:1] x")).toBe(
+      false,
+    );
   });
 });

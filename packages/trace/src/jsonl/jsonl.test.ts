@@ -157,6 +157,35 @@ describe("JSONL", () => {
     ]);
   });
 
+  it("reads each record of a line that lost its newline, and the one written after a cut record", () => {
+    // `cat a.jsonl b.jsonl` where a's last line has no newline; a record cut short by a crash,
+    // then the next writer's record on the same line; two records joined by a lone "\r".
+    const text =
+      encodeHeader() +
+      encodeEvent(events[0]).trimEnd() +
+      encodeHeader({ source: "live" }) +
+      encodeEvent(events[1]).slice(0, 30) +
+      encodeEvent(events[2]).trimEnd() +
+      "\r" +
+      encodeEvent(events[3]);
+    const { events: back, reader } = readTraceText(text);
+    expect(back).toEqual(events.slice(0, 4).filter((e) => e !== events[1]));
+    expect(reader.diagnostics).toEqual([
+      {
+        line: 2,
+        level: "warn",
+        message: "2 JSON records on one line (a newline lost?): both read",
+      },
+      { line: 2, level: "warn", message: "a second trace header; ignored" },
+      {
+        line: 3,
+        level: "warn",
+        message:
+          "JSON records on one line after text that is none (a record cut short, then the next written after it?): 2 read, 1 cut-short part not read",
+      },
+    ]);
+  });
+
   it("renumbers a seq that goes backwards and keeps the original", () => {
     const text = encodeEvent({ ...events[2], seq: 10 }) + encodeEvent({ ...events[3], seq: 4 });
     const { events: back, reader } = readTraceText(text);

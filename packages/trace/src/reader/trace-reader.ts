@@ -22,6 +22,7 @@ import { KlogParser, type KlogOptions } from "../klog/klog-parser.ts";
 import type { StageRowTaker } from "../klog/stage-fields.ts";
 import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.ts";
 import { decodeEvent } from "../jsonl/decode-event.ts";
+import { gluedRecords, type GluedRecords } from "../jsonl/glued-records.ts";
 import { FileSeqs } from "./file-seqs.ts";
 import { BACKWARDS_US, timeWentBack } from "./time-back.ts";
 
@@ -299,6 +300,13 @@ export class TraceReader {
     try {
       rec = JSON.parse(text);
     } catch {
+      const glued = gluedRecords(text);
+      if (glued !== undefined) {
+        this.jsonLines++;
+        this.diagnose(gluedDiagnostic(glued, no));
+        for (const r of glued.records) this.jsonRecord(r, no);
+        return;
+      }
       this.diagnose(
         terminated
           ? { line: no, level: "error", message: "not a JSON record; line skipped" }
@@ -311,6 +319,11 @@ export class TraceReader {
       return;
     }
     if (typeof rec === "object" && rec !== null) this.jsonLines++;
+    this.jsonRecord(rec, no);
+  }
+
+  /** One JSON value of line `no`: the header, or an event record. */
+  private jsonRecord(rec: unknown, no: number): void {
     if (isHeaderRecord(rec)) {
       if (this.header || this.events > 0) {
         this.diagnose({ line: no, level: "warn", message: "a second trace header; ignored" });
@@ -403,4 +416,14 @@ export class TraceReader {
     this.diagnosticCount++;
     if (this.diagnostics.length < this.maxDiagnostics) this.diagnostics.push(d);
   }
+}
+
+/** What the reader says of a line that held several JSON records (see gluedRecords). */
+function gluedDiagnostic(g: GluedRecords, line: number): Diagnostic {
+  const n = g.records.length;
+  const message =
+    g.cut === 0
+      ? `${n} JSON records on one line (a newline lost?): ${n === 2 ? "both" : "all"} read`
+      : `JSON records on one line after text that is none (a record cut short, then the next written after it?): ${n} read, ${g.cut} cut-short part${g.cut === 1 ? "" : "s"} not read`;
+  return { line, level: "warn", message };
 }

@@ -305,6 +305,27 @@ export function badInputCorpus(opts: CorpusOptions = {}): CorpusCase[] {
   cases.push(build("crlf-everywhere", "eol", "jsonl", around(["{broken"]), { eol: "\r\n" }));
   j("lone-cr-joins-lines", "eol", [`${RECORD}\r${RECORD}`]);
   cases.push(build("cr-only-line", "eol", "jsonl", [G, O("\r\r\r"), G]));
+  // A lost newline: two records on one line (`cat` of a file whose last line had none), and a
+  // record cut short with the next written after it. Each record that is whole is read.
+  {
+    const rec = (key: string, us: number) =>
+      JSON.stringify({ ts: 1_764_666_000_000_000 + us, key, stage: "dequeue" });
+    const c = build(
+      "records-glued",
+      "eol",
+      "jsonl",
+      around([
+        rec("glued/a", 3) + rec("glued/b", 3),
+        rec("glued/c", 5).slice(0, 30) + rec("glued/d", 5),
+      ]),
+    );
+    const glued = [
+      { line: 3, key: "glued/a" },
+      { line: 3, key: "glued/b" },
+      { line: 5, key: "glued/d" },
+    ];
+    cases.push({ ...c, good: [...c.good, ...glued] });
+  }
   cases.push(build("only-blank-lines", "eol", "jsonl", [O(""), O("   "), O("\t"), G]));
   cases.push(build("klog-crlf", "eol", "klog", around(["STAGE/dequeue"]), { eol: "\r\n" }));
 

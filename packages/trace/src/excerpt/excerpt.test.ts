@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { analyze, fixture } from "../testing/fixtures.ts";
 import { readTraceText } from "../reader/read-trace.ts";
-import { buildExcerpt, excerpt, excerptLineColumn, renderExcerptText } from "./excerpt.ts";
+import {
+  buildExcerpt,
+  excerpt,
+  excerptLineColumn,
+  renderExcerptMarkdown,
+  renderExcerptText,
+} from "./excerpt.ts";
 
 describe("annotated excerpt", () => {
   const { events } = analyze(fixture("stage/create-canonical.log"));
@@ -179,5 +185,36 @@ describe("an excerpt of a log filtered to its STAGE lines", () => {
     // The whole log ends its passes: no such line.
     const whole = buildExcerpt(readTraceText(log, { year: 2026 }).events)!;
     expect(renderExcerptText(whole)).not.toContain("no pass-end lines");
+  });
+});
+
+describe("an excerpt of a log with lines glued together", () => {
+  // Two writers at once, a newline lost: the Deployment's watch line runs on from the create's
+  // write line, and the pass's "Successfully synced" from its status write's (create-canonical's
+  // lines 12–13 and 15–16).
+  const lines = fixture("stage/create-canonical.log").split("\n");
+  lines[14] += lines[15];
+  lines[11] += lines[12];
+  lines.splice(15, 1);
+  lines.splice(12, 1);
+  const text = lines.join("\n");
+
+  it("shows each glued line's own message when its events carry the whole line (the page)", () => {
+    const cli = readTraceText(text, { year: 2026 });
+    expect(
+      cli.reader.diagnostics.filter((d) => d.message.includes("begins inside it")),
+    ).toHaveLength(2);
+    // A replay reads a klog log's lines back from the file: an event's raw is its whole line.
+    const page = cli.events.map((e) =>
+      e.line === undefined ? e : { ...e, raw: lines[e.line - 1] },
+    );
+    const watch = page.find((e) => e.stage === "watch" && e.kind === "Deployment")!;
+    expect(watch.raw).toContain("STAGE/write verb=create");
+    expect(renderExcerptText(buildExcerpt(page)!)).toBe(
+      renderExcerptText(buildExcerpt(cli.events)!),
+    );
+    expect(renderExcerptMarkdown(buildExcerpt(page)!)).toBe(
+      renderExcerptMarkdown(buildExcerpt(cli.events)!),
+    );
   });
 });

@@ -5,7 +5,7 @@
  * of the same run does.
  */
 import type { TraceEvent, UnsequencedEvent } from "../event.ts";
-import { parseKlogHeader } from "../klog/header.ts";
+import { parseKlogHeader, type KlogHeader } from "../klog/header.ts";
 
 /** A value as klog prints it: quoted when it has to be (spaces, quotes, `=`, `\`, empty). */
 function klogValue(v: unknown): string {
@@ -86,9 +86,44 @@ export function canonicalText(e: TraceEvent | UnsequencedEvent): string {
 export function messageText(e: TraceEvent): string {
   if (e.raw !== undefined) {
     const h = parseKlogHeader(e.raw);
-    if (h) return e.raw.slice(h.msgStart);
+    if (h) return ownMessage(e, e.raw, h);
     const at = e.raw.indexOf("STAGE/");
     if (at >= 0) return e.raw.slice(at);
   }
   return canonicalText(e);
+}
+
+const DAY_US = 86_400_000_000;
+
+/**
+ * The event's message in `raw`, whose first klog header is `first`. A replay that reads its lines
+ * back from the file gives each event its whole physical line, and a line with other klog lines
+ * glued into it (two writers at once, a lost newline: KlogParser.glued) holds several: the
+ * event's is the one whose header has its source and time of day, and it ends where the next
+ * begins, less the word cut short there — the part the reader read, which is the CLI's raw.
+ */
+function ownMessage(e: TraceEvent, raw: string, first: KlogHeader): string {
+  const next = parseKlogHeader(raw, first.msgStart);
+  if (next === undefined) return raw.slice(first.msgStart);
+  const tod = ((e.ts % DAY_US) + DAY_US) % DAY_US;
+  const own = (h: KlogHeader) => h.timeOfDayUs === tod && h.src === e.src;
+  let h: KlogHeader | undefined = first;
+  let after: KlogHeader | undefined = next;
+  while (after !== undefined && !own(h)) {
+    h = after;
+    after = parseKlogHeader(raw, h.msgStart);
+  }
+  if (!own(h)) return raw.slice(first.msgStart, partEnd(raw, first.msgStart, next.start));
+  return after === undefined
+    ? raw.slice(h.msgStart)
+    : raw.slice(h.msgStart, partEnd(raw, h.msgStart, after.start));
+}
+
+/** Where a part that runs into a glued header at `at` ends: before the word cut there. */
+function partEnd(raw: string, msg: number, at: number): number {
+  let cut = at;
+  while (cut > msg && raw[cut - 1] !== " " && raw[cut - 1] !== "\t") cut--;
+  let end = cut;
+  while (end > msg && (raw[end - 1] === " " || raw[end - 1] === "\t")) end--;
+  return end;
 }

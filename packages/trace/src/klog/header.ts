@@ -159,11 +159,13 @@ export function baseFile(src: string): string {
   return src.slice(slash + 1, colon);
 }
 
-export function parseKlogHeader(line: string): KlogHeader | undefined {
+/** The first klog header in `line` at or after `from`. */
+export function parseKlogHeader(line: string, from = 0): KlogHeader | undefined {
   const bytes = shadowBytes(line, NO_BYTES);
   const h = headerSpan();
   const end = line.length;
-  const found = readHeaderBytes(bytes, 0, end, h) || readPrefixedHeader(bytes, line, 0, end, h);
+  const found =
+    readHeaderBytes(bytes, from, end, h) || readPrefixedHeader(bytes, line, from, end, h);
   if (!found) return undefined;
   return {
     level: h.level,

@@ -88,6 +88,12 @@ interface Source {
 const SYNCED_BYTES = new TextEncoder().encode(SYNCED);
 
 /**
+ * What sample-controller's Run prints as it starts, in every version (quoted since v0.27): the
+ * controller's own pid, before its first STAGE line gives it (see otherProcess).
+ */
+const STARTING_BYTES = new TextEncoder().encode("Starting Foo controller");
+
+/**
  * Slots of the source-location cache. A log names a few dozen locations over and over: each
  * line's is looked up here, so it is cut out (and checked against NOISE_FILES) once, not per line.
  * Each cached string may keep the decoded text it was cut from alive: at most this many of them.
@@ -146,7 +152,7 @@ export class KlogParser {
     private readonly nextSeq?: () => number,
   ) {}
 
-  /** The pid in the header of the latest STAGE line (see otherProcess). */
+  /** The pid in the header of the latest STAGE line or controller start (see otherProcess). */
   private stagePid: number | undefined;
 
   /**
@@ -213,6 +219,7 @@ export class KlogParser {
     }
     // The event recorder's line of an Event about a Foo is the controller telling of that Foo;
     // client-go's own (noise otherwise) only when it is a Warning (see event-line.ts).
+    if (startsController(bytes, msgStart, end)) this.stagePid = h.pid;
     const event =
       mayBeEvent(bytes, msgStart, end) && (!source.noise || saysWarning(bytes, msgStart, end))
         ? readEventLine(text, msgStart, end)
@@ -296,8 +303,10 @@ export class KlogParser {
 
   /**
    * Whether a line comes from another process than the latest STAGE line's: in a log several
-   * processes write to (a node's, a terminal's), another controller's "Successfully synced"
-   * would pass for a pass end of ours. A restarted controller's STAGE lines carry its new pid.
+   * processes write to (a node's, a terminal's, `kubectl logs --prefix` of several pods), another
+   * controller's "Successfully synced" would pass for a pass end of ours. A restarted controller's
+   * STAGE lines carry its new pid; so does its "Starting Foo controller" line, which comes before
+   * them (another process's pass ends between the two are not ours either).
    */
   private otherProcess(pid: number): boolean {
     return this.stagePid !== undefined && pid !== this.stagePid;
@@ -626,4 +635,14 @@ export class KlogParser {
     this.dayMs = ms;
     return true;
   }
+}
+
+/** Whether the message bytes[msg, end) is sample-controller's start line (STARTING_BYTES). */
+function startsController(bytes: Uint8Array, msg: number, end: number): boolean {
+  const at = bytes[msg] === 34 ? msg + 1 : msg; // "Starting Foo controller", quoted or not
+  return (
+    bytes[at] === STARTING_BYTES[0] &&
+    end - at >= STARTING_BYTES.length &&
+    sameSpan(bytes, at, STARTING_BYTES, 0, STARTING_BYTES.length)
+  );
 }

@@ -52,3 +52,38 @@ describe("lines of another process in the log", () => {
     }
   });
 });
+
+describe("lines of another process before the controller's first STAGE line", () => {
+  // `kubectl logs --prefix` of two pods' containers, interleaved: ours starts (pid 48211), another
+  // controller of Foos (pid 1) ends a pass of its own before ours logs its first STAGE line.
+  const log = [
+    line(48211, "000100", "controller.go:126", '"Setting up event handlers"'),
+    line(48211, "000200", "controller.go:168", '"Starting Foo controller"'),
+    line(
+      1,
+      "000300",
+      "controller.go:222",
+      '"Successfully synced" objectName="default/example-foo"',
+    ),
+    line(
+      48211,
+      "031344",
+      "controller.go:131",
+      "STAGE/watch kind=Foo event=add key=default/example-foo rv=1001",
+    ),
+    line(48211, "031374", "controller.go:353", "STAGE/enqueue key=default/example-foo len=1"),
+    line(48211, "031494", "controller.go:217", "STAGE/dequeue key=default/example-foo len=0"),
+    line(
+      48211,
+      "045600",
+      "controller.go:222",
+      '"Successfully synced" objectName="default/example-foo"',
+    ),
+    "",
+  ].join("\n");
+
+  it("are not pass ends of this controller once its start line named its process", () => {
+    const { events } = readTraceText(log, { year: 2026 });
+    expect(events.filter((e) => e.stage === "done").map((e) => e.line)).toEqual([7]);
+  });
+});

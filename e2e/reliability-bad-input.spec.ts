@@ -93,7 +93,7 @@ test("malformed files open: no page error, every readable event loaded, bad line
     [
       "create-foo.chrome.json",
       readFileSync(join(REPO, "public/traces/create-foo.chrome.json")),
-      "is a Chrome trace export (loopscope convert's output); open the JSONL it was made from",
+      "is a Chrome trace export that loopscope convert made from create-foo.jsonl: open that file, or make a trace of this one with loopscope convert FILE --to jsonl",
     ],
   ] as const) {
     await page.getByTestId("file-input").setInputFiles({

@@ -205,7 +205,7 @@ describe("loopscope convert", () => {
     const otlp = join(REPO, "public/traces/create-foo.otlp.json");
     expect(await run([otlp, "--to", "jsonl", "-o", out])).toBe(1);
     expect(stderr.join("")).toContain(
-      "create-foo.otlp.json is an OTLP/JSON export (loopscope convert's output); open the JSONL it was made from",
+      "create-foo.otlp.json is an OTLP/JSON export that loopscope convert made from create-foo.jsonl: open that file",
     );
     expect(existsSync(out)).toBe(false);
 

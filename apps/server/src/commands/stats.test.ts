@@ -178,15 +178,21 @@ describe("stats and replay on a file with no trace in it", { timeout: 90_000 }, 
   const TRACES = join(ROOT, "public/traces");
   const NO_STAGE =
     "has no STAGE events (not a loopscope JSONL trace or a klog log of the controller)";
-  const exported = (what: string) =>
-    `is ${what} (loopscope convert's output); open the JSONL it was made from`;
+  const exported = (what: string, source: string) =>
+    `is ${what} that loopscope convert made from ${source}: open that file` +
+    (what === "a Chrome trace export"
+      ? ", or make a trace of this one with loopscope convert FILE --to jsonl"
+      : "");
 
   it("stats exits 1 with one line saying what the file is", () => {
     for (const [file, why] of [
       [empty, "is empty"],
       ["README.md", NO_STAGE],
-      ["public/traces/create-foo.chrome.json", exported("a Chrome trace export")],
-      ["public/traces/create-foo.otlp.json", exported("an OTLP/JSON export")],
+      [
+        "public/traces/create-foo.chrome.json",
+        exported("a Chrome trace export", "create-foo.jsonl"),
+      ],
+      ["public/traces/create-foo.otlp.json", exported("an OTLP/JSON export", "create-foo.jsonl")],
     ]) {
       const r = loopscope(["stats", file]);
       expect(r.code, file).toBe(1);
@@ -198,7 +204,7 @@ describe("stats and replay on a file with no trace in it", { timeout: 90_000 }, 
   it("replay exits 1 with one line and starts no dashboard", () => {
     for (const [file, why] of [
       [join(ROOT, "README.md"), NO_STAGE],
-      [join(TRACES, "hot-loop.chrome.json"), exported("a Chrome trace export")],
+      [join(TRACES, "hot-loop.chrome.json"), exported("a Chrome trace export", "hot-loop.jsonl")],
     ]) {
       const r = loopscope(["replay", file, "--no-build", "--port", "0"]);
       expect(r.code, file).toBe(1);

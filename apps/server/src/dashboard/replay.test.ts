@@ -209,12 +209,18 @@ describe("replay", () => {
     const blank = join(dir, "blank.jsonl");
     await writeFile(blank, "\n  \n\n");
     await expect(loadTrace(blank)).rejects.toThrow(/blank\.jsonl is empty$/);
-    for (const [file, what] of [
-      ["create-foo.chrome.json", "a Chrome trace export"],
-      ["create-foo.otlp.json", "an OTLP/JSON export"],
+    for (const [file, why] of [
+      [
+        "create-foo.chrome.json",
+        "a Chrome trace export that loopscope convert made from create-foo.jsonl: open that file, or make a trace of this one with loopscope convert FILE --to jsonl",
+      ],
+      [
+        "create-foo.otlp.json",
+        "an OTLP/JSON export that loopscope convert made from create-foo.jsonl: open that file",
+      ],
     ]) {
       await expect(loadTrace(join(REPO_ROOT, "public", "traces", file))).rejects.toThrow(
-        `${file} is ${what} (loopscope convert's output); open the JSONL it was made from`,
+        `${file} is ${why}`,
       );
     }
     // Someone else's Chrome trace, pretty-printed: named, without claiming loopscope wrote it.

@@ -1,8 +1,12 @@
 /** What a reader says of an input that gave no trace, read whole (whyNotATrace). */
 import { describe, expect, it } from "vitest";
 import { TraceReader } from "./trace-reader.ts";
-import { whyNotATrace } from "./not-a-trace.ts";
+import { exportHead, whyNotATrace } from "./not-a-trace.ts";
 import { MAX_LINE } from "../lines/splitter.ts";
+import { ChromeTraceWriter } from "../export/chrome-writer.ts";
+import { OtlpTraceWriter } from "../export/otlp-writer.ts";
+import { ExportPipeline } from "../export/export-pipeline.ts";
+import { analyze, fixture } from "../testing/fixtures.ts";
 
 function why(chunks: (Uint8Array | string)[]): string | undefined {
   const reader = new TraceReader({ year: 2026 });
@@ -42,5 +46,39 @@ describe("an input with no trace in it", () => {
   it("that is empty or blank says so", () => {
     expect(why([])).toBe("is empty");
     expect(why(["\n  \n"])).toBe("is empty");
+  });
+});
+
+describe("one of loopscope convert's exports", () => {
+  // As go-controller.md does it: the Go controller's log, converted for Perfetto and Jaeger.
+  const { events } = analyze(fixture("stage/create-canonical.log"));
+  const exported = (to: "chrome" | "otlp", source: string) => {
+    const chunks: string[] = [];
+    const push = (c: string) => chunks.push(c);
+    const writer =
+      to === "chrome"
+        ? new ChromeTraceWriter(push, { source })
+        : new OtlpTraceWriter(push, { source });
+    const pipe = new ExportPipeline(writer);
+    for (const e of events) pipe.push(e);
+    pipe.end();
+    const bytes = new TextEncoder().encode(chunks.join(""));
+    const reader = new TraceReader({ year: 2026 });
+    reader.push(bytes);
+    reader.end();
+    return whyNotATrace(reader, exportHead(bytes));
+  };
+
+  it("names the file it was made from — a log as often as a JSONL trace — and, for Chrome's, how to read it back", () => {
+    expect(exported("chrome", "/tmp/trace.log")).toBe(
+      "is a Chrome trace export that loopscope convert made from /tmp/trace.log: open that file, or make a trace of this one with loopscope convert FILE --to jsonl",
+    );
+    expect(exported("otlp", "/tmp/trace.log")).toBe(
+      "is an OTLP/JSON export that loopscope convert made from /tmp/trace.log: open that file",
+    );
+    // Converted from stdin: no file to name.
+    expect(exported("chrome", "-")).toBe(
+      "is a Chrome trace export (loopscope convert's output): open the file it was made from, or make a trace of this one with loopscope convert FILE --to jsonl",
+    );
   });
 });

@@ -31,8 +31,28 @@ export interface ReadOutcome {
 /** What the first bytes of an input say it is, when that is an export of another format. */
 export interface ExportHead {
   what: "a Chrome trace export" | "an OTLP/JSON export";
-  /** Written by `loopscope convert` (so a JSONL it was made from exists somewhere). */
+  /** Written by `loopscope convert` (so the file it was made from exists somewhere). */
   ours: boolean;
+  /** The file `loopscope convert` made it from, as the export names it (not stdin's "-"). */
+  source?: string;
+}
+
+/** Where each of our exports names the file it was made from (see the writers). */
+const CHROME_SOURCE =
+  /"producer"\s*:\s*"loopscope"\s*,\s*"format"\s*:\s*"[^"]*"\s*,\s*"source"\s*:\s*("(?:[^"\\]|\\.)*")/;
+const OTLP_SOURCE =
+  /"key"\s*:\s*"loopscope\.source"\s*,\s*"value"\s*:\s*\{\s*"stringValue"\s*:\s*("(?:[^"\\]|\\.)*")/;
+
+/** The source file an export's head names, if it does. */
+function sourceIn(head: string, re: RegExp): string | undefined {
+  const m = re.exec(head);
+  if (!m) return undefined;
+  try {
+    const source = JSON.parse(m[1]) as string;
+    return source === "" || source === "-" ? undefined : source;
+  } catch {
+    return undefined;
+  }
 }
 
 /** How many bytes of the first chunk are looked at. */
@@ -46,12 +66,10 @@ export function exportHead(chunk: Uint8Array): ExportHead | undefined {
     .trimStart();
   // Before the Chrome test: a pretty-printed OTLP file's first line, "{", looks like Chrome's.
   if (/^\{\s*"resourceSpans"\s*:/.test(head)) {
-    return {
-      what: "an OTLP/JSON export",
-      ours: /"telemetry\.sdk\.name"\s*,\s*"value"\s*:\s*\{\s*"stringValue"\s*:\s*"loopscope"/.test(
-        head,
-      ),
-    };
+    const ours =
+      /"telemetry\.sdk\.name"\s*,\s*"value"\s*:\s*\{\s*"stringValue"\s*:\s*"loopscope"/.test(head);
+    const source = ours ? sourceIn(head, OTLP_SOURCE) : undefined;
+    return { what: "an OTLP/JSON export", ours, ...(source ? { source } : {}) };
   }
   // Stricter than convert's looksLikeChromeTrace, which routes any JSON to the Chrome reader:
   // here a wrong guess would name the wrong format to the user.
@@ -59,7 +77,9 @@ export function exportHead(chunk: Uint8Array): ExportHead | undefined {
     /"traceEvents"\s*:\s*\[/.test(head) ||
     (head.startsWith("[") && /"ph"\s*:\s*"[A-Za-z]"/.test(head));
   if (chrome) {
-    return { what: "a Chrome trace export", ours: /"producer"\s*:\s*"loopscope"/.test(head) };
+    const ours = /"producer"\s*:\s*"loopscope"/.test(head);
+    const source = ours ? sourceIn(head, CHROME_SOURCE) : undefined;
+    return { what: "a Chrome trace export", ours, ...(source ? { source } : {}) };
   }
   return undefined;
 }
@@ -78,8 +98,21 @@ export function whyNotATrace(read: ReadOutcome, head: ExportHead | undefined): s
   if (read.format === undefined && read.overlongLine !== undefined)
     return `holds no trace: line ${read.overlongLine} is over the ${MAX_LINE >> 20} MiB limit`;
   if (read.format === undefined) return "is empty";
-  if (head?.ours)
-    return `is ${head.what} (loopscope convert's output); open the JSONL it was made from`;
+  if (head?.ours) return `is ${head.what} ${madeFrom(head)}`;
   if (head) return `is ${head.what}, not a loopscope JSONL trace or a klog log of the controller`;
   return "has no STAGE events (not a loopscope JSONL trace or a klog log of the controller)";
+}
+
+/**
+ * What to open instead of one of our exports: the file it was made from — a klog log as often as
+ * a JSONL trace (go-controller.md converts the log) — or, for Chrome's, the trace
+ * `loopscope convert --to jsonl` makes of it.
+ */
+function madeFrom(head: ExportHead): string {
+  const open = head.source
+    ? `that loopscope convert made from ${head.source}: open that file`
+    : "(loopscope convert's output): open the file it was made from";
+  return head.what === "a Chrome trace export"
+    ? `${open}, or make a trace of this one with loopscope convert FILE --to jsonl`
+    : open;
 }

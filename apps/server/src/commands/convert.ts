@@ -49,7 +49,8 @@ written by --to chrome; "-" = stdin; gzip is detected) and writes it to stdout o
   --to jsonl    loopscope's own trace format (e.g. to read a Chrome file back)
   -o, --out OUT write to OUT instead of stdout ("-" = stdout; gzip-compressed when OUT ends
                 in .gz; Perfetto opens .json.gz as it is)
-  --year N      the year of klog lines (klog prints none; default: the year of a kubectl logs --timestamps prefix, else the current year)
+  --year N      the year of klog lines (klog prints none; default: the year
+                of a kubectl logs --timestamps prefix, else the current year)
   --service S   OTLP service.name (default sample-controller)
 `;
 

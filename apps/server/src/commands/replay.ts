@@ -29,7 +29,8 @@ Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAG
                 on the network: on 127.0.0.1 it opens only on this machine)
   --open        open the dashboard in a browser (xdg-open)
   --no-build    serve apps/web/dist as it is (skip the rebuild check)
-  --year N      the year of klog lines (klog prints none; default: the year of a kubectl logs --timestamps prefix, else the current year)
+  --year N      the year of klog lines (klog prints none; default: the year
+                of a kubectl logs --timestamps prefix, else the current year)
 `;
 
 export async function run(argv: string[]): Promise<number> {

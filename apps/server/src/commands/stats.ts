@@ -20,7 +20,8 @@ again under its name is counted from its latest creation (the first line and the
 the whole file).
 
   --json        print the result as JSON
-  --year N      the year of klog lines (klog prints none; default: the year of a kubectl logs --timestamps prefix, else the current year)
+  --year N      the year of klog lines (klog prints none; default: the year
+                of a kubectl logs --timestamps prefix, else the current year)
   --hot-loop N  consecutive self-triggered changing passes that make a hot loop (default 5)
 `;
 

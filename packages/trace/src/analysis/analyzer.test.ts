@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { analyze, fixture } from "../testing/fixtures.ts";
 import { Analyzer } from "./analyzer.ts";
-import type { TraceEvent } from "../event.ts";
+import type { TraceEvent, WatchEvent } from "../event.ts";
 import { readTraceText } from "../reader/read-trace.ts";
 import { buildExcerpt, renderExcerptText } from "../excerpt/excerpt.ts";
 import { narrate } from "../narration/narrate.ts";
@@ -215,6 +215,21 @@ function createdAndRead(ev: (e: Record<string, unknown>) => TraceEvent): TraceEv
   ];
 }
 
+/** A watch event of a Deployment no Foo the controller knows owns (key ""). */
+function orphanWatch(extra: Partial<WatchEvent> = {}): WatchEvent {
+  return {
+    seq: 1,
+    ts: 1,
+    key: "",
+    stage: "watch",
+    kind: "Deployment",
+    event: "add",
+    ns: "default",
+    name: "example-foo",
+    ...extra,
+  };
+}
+
 function conflictedCreate() {
   const ev = eventsOfKeyA();
   const a = new Analyzer();
@@ -319,16 +334,7 @@ describe("live use", () => {
 
   it("keeps orphaned watch events out of per-key stats", () => {
     const a = new Analyzer();
-    a.push({
-      seq: 1,
-      ts: 1,
-      key: "",
-      stage: "watch",
-      kind: "Deployment",
-      event: "add",
-      ns: "kube-system",
-      name: "coredns",
-    });
+    a.push(orphanWatch({ ns: "kube-system", name: "coredns" }));
     expect(a.keys()).toEqual([]);
     expect(a.snapshot().byStage.watch).toBe(1);
     expect(a.findings()[0].kind).toBe("orphan");
@@ -354,16 +360,7 @@ describe("live use", () => {
 
   it("takes the delete of a deleted Foo's Deployment for garbage collection, not a finding", () => {
     const a = new Analyzer();
-    const gc = {
-      seq: 1,
-      ts: 1,
-      key: "",
-      stage: "watch",
-      kind: "Deployment",
-      event: "delete",
-      ns: "default",
-      name: "example-foo",
-    } as const;
+    const gc = orphanWatch({ event: "delete" });
     a.push(gc);
     expect(a.snapshot().byStage.watch).toBe(1);
     expect(a.findings()).toEqual([]);
@@ -375,17 +372,7 @@ describe("live use", () => {
     // The Deployment informer may list before the Foo informer has: sample-controller then
     // ignores the add, and the Foo's own add queues its key.
     const a = new Analyzer();
-    const listed = {
-      seq: 1,
-      ts: 1,
-      key: "",
-      stage: "watch",
-      kind: "Deployment",
-      event: "add",
-      ns: "default",
-      name: "example-foo",
-      initial: true,
-    } as const;
+    const listed = orphanWatch({ initial: true });
     a.push(listed);
     expect(a.snapshot().byStage.watch).toBe(1);
     expect(a.findings()).toEqual([]);

@@ -7,15 +7,20 @@ import type { TraceEvent } from "../event.ts";
 const line = (pid: number, t: string, src: string, msg: string) =>
   `I1202 09:14:06.${t}   ${pid} ${src}] ${msg}`;
 
+/** Our controller's first lines of example-foo: its add and enqueue (pid 48211). */
+const FOO_ADDED = [
+  line(
+    48211,
+    "031344",
+    "controller.go:131",
+    "STAGE/watch kind=Foo event=add key=default/example-foo rv=1001",
+  ),
+  line(48211, "031374", "controller.go:353", "STAGE/enqueue key=default/example-foo len=1"),
+];
+
 describe("lines of another process in the log", () => {
   const log = [
-    line(
-      48211,
-      "031344",
-      "controller.go:131",
-      "STAGE/watch kind=Foo event=add key=default/example-foo rv=1001",
-    ),
-    line(48211, "031374", "controller.go:353", "STAGE/enqueue key=default/example-foo len=1"),
+    ...FOO_ADDED,
     line(
       777,
       "031400",
@@ -65,13 +70,7 @@ describe("lines of another process before the controller's first STAGE line", ()
       "controller.go:222",
       '"Successfully synced" objectName="default/example-foo"',
     ),
-    line(
-      48211,
-      "031344",
-      "controller.go:131",
-      "STAGE/watch kind=Foo event=add key=default/example-foo rv=1001",
-    ),
-    line(48211, "031374", "controller.go:353", "STAGE/enqueue key=default/example-foo len=1"),
+    ...FOO_ADDED,
     line(48211, "031494", "controller.go:217", "STAGE/dequeue key=default/example-foo len=0"),
     line(
       48211,

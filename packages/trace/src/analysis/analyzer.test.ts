@@ -237,16 +237,19 @@ function conflictedCreate() {
   a.push(ev({ stage: "enqueue", cause: "watch", causeSeq: 1 }));
   a.push(ev({ stage: "dequeue" }));
   a.push(ev({ stage: "read", rv: "1" }));
-  a.push(
-    ev({
-      stage: "write",
-      verb: "updateStatus",
-      target: "foos/ns/a/status",
-      code: 409,
-      reason: "Conflict",
-    }),
-  );
+  a.push(conflictedStatus(ev));
   return { a, ev };
+}
+
+/** ns/a's status write answered 409 Conflict. */
+function conflictedStatus(ev: (e: Record<string, unknown>) => TraceEvent): TraceEvent {
+  return ev({
+    stage: "write",
+    verb: "updateStatus",
+    target: "foos/ns/a/status",
+    code: 409,
+    reason: "Conflict",
+  });
 }
 
 describe("live use", () => {
@@ -271,15 +274,7 @@ describe("live use", () => {
     a.push(ev({ stage: "enqueue", cause: "watch", causeSeq: 7 }));
     a.push(ev({ stage: "dequeue" }));
     a.push(ev({ stage: "read", rv: "20" }));
-    const conflicted = () =>
-      ev({
-        stage: "write",
-        verb: "updateStatus",
-        target: "foos/ns/a/status",
-        code: 409,
-        reason: "Conflict",
-      });
-    a.push(conflicted());
+    a.push(conflictedStatus(ev));
     expect(a.lives("ns/a")).toBe(2);
     expect(a.summary("ns/a")!.conflicts).toBe(1);
     expect(conflict()).toMatch(/ ×2 over 2 lives of the Foo$/);
@@ -287,7 +282,7 @@ describe("live use", () => {
     a.push(ev({ stage: "enqueue", cause: "retry", delayMs: 5 }));
     a.push(ev({ stage: "dequeue" }));
     a.push(ev({ stage: "read", rv: "20" }));
-    a.push(conflicted());
+    a.push(conflictedStatus(ev));
     expect(conflict()).toMatch(/ ×3 over 2 lives of the Foo$/);
   });
 

@@ -75,9 +75,24 @@ describe("loopscope stats", { timeout: 90_000 }, () => {
         kind: "hot-loop",
         key: "default/hot-foo",
         detail: expect.stringContaining("status.lastSyncTime"),
+        count: expect.any(Number),
+        lives: 1,
         fields: ["status.lastSyncTime"],
       },
     ]);
+    // The count is the detail's number of passes, as a number.
+    const f = j.findings[0];
+    expect(f.detail).toMatch(new RegExp(`^${f.count} consecutive passes`));
+  });
+
+  it("gives a repeated finding's count as a number, not only in its detail", () => {
+    const r = loopscope(["stats", ROOT + "public/traces/hot-loop.jsonl", "--json"]);
+    expect(r.code, r.err).toBe(0);
+    const conflict = JSON.parse(r.out).findings.find(
+      (f: { kind: string }) => f.kind === "conflict",
+    );
+    expect(conflict).toMatchObject({ count: 6, lives: 1 });
+    expect(conflict.detail).toMatch(/ ×6$/);
   });
 
   it("prints a table by default, and reports bad lines without failing", () => {

@@ -128,7 +128,14 @@ export interface StatsJson {
   events: number;
   byStage: KeySummary["byStage"];
   keys: Record<string, StatsKey>;
-  findings: { kind: string; key: string; detail: string; fields: string[] }[];
+  findings: {
+    kind: string;
+    key: string;
+    detail: string;
+    count: number;
+    lives: number;
+    fields: string[];
+  }[];
   /** Each with its level, as docs/trace-format.md says every diagnostic has (absent = error). */
   diagnostics: { line: number; level: NonNullable<Diagnostic["level"]>; message: string }[];
 }
@@ -183,6 +190,8 @@ function statsTail(reader: TraceReader, analyzer: Analyzer) {
     kind: f.kind,
     key: f.key,
     detail: f.detail,
+    count: f.count,
+    lives: f.lives,
     fields: f.fields ?? [],
   }));
   return { findings, diagnostics };

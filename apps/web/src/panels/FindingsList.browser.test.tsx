@@ -9,10 +9,31 @@ import { SHOWN_FINDINGS } from "./findingsFilter.ts";
 function busy(foos: number): Finding[] {
   const out: Finding[] = [];
   for (let i = 0; i < foos; i++) {
-    out.push({ kind: "conflict", key: `ns/foo-${i}`, detail: "write answered 409", seq: 2 * i });
-    out.push({ kind: "retry", key: `ns/foo-${i}`, detail: "requeued", seq: 2 * i + 1 });
+    out.push({
+      kind: "conflict",
+      key: `ns/foo-${i}`,
+      detail: "write answered 409",
+      seq: 2 * i,
+      count: 1,
+      lives: 1,
+    });
+    out.push({
+      kind: "retry",
+      key: `ns/foo-${i}`,
+      detail: "requeued",
+      seq: 2 * i + 1,
+      count: 1,
+      lives: 1,
+    });
   }
-  out.push({ kind: "hot-loop", key: "ns/foo-7", detail: "5 consecutive passes", seq: 99_999 });
+  out.push({
+    kind: "hot-loop",
+    key: "ns/foo-7",
+    detail: "5 consecutive passes",
+    seq: 99_999,
+    count: 5,
+    lives: 1,
+  });
   return out;
 }
 

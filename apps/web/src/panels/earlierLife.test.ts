@@ -7,7 +7,7 @@ const KEY = "default/example-foo";
 describe("aboutEarlierLife", () => {
   // The recorded create, its Foo created again a minute later.
   const { session, n } = twoLivesSession();
-  const conflict = { kind: "conflict", key: KEY, detail: "409" } as const;
+  const conflict = { kind: "conflict", key: KEY, detail: "409", count: 1, lives: 1 } as const;
 
   it("is about an earlier life only when its latest occurrence is", () => {
     expect(aboutEarlierLife(session, { ...conflict, seq: 5, lastSeq: 5 })).toBe(true);

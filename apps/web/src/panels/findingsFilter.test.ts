@@ -3,11 +3,19 @@ import { expect, it } from "vitest";
 import type { Finding } from "@loopscope/trace";
 import { countByKind, filterFindings, SHOWN_FINDINGS } from "./findingsFilter.ts";
 
-const retry = (i: number): Finding => ({ kind: "retry", key: `default/foo-${i}`, detail: "" });
+const retry = (i: number): Finding => ({
+  kind: "retry",
+  key: `default/foo-${i}`,
+  detail: "",
+  count: 1,
+  lives: 1,
+});
 const other: Finding = {
   kind: "other-controller",
   key: "default/foo-7",
   detail: "another controller is also reconciling Foos on this cluster: sample-controller (…)",
+  count: 1,
+  lives: 1,
 };
 
 it("another controller noticed after thousands of findings is drawn first, and its kind too", () => {

@@ -349,6 +349,8 @@ describe("live use", () => {
         lastSeq: 2,
         detail:
           "the controller logged: Deployment name missing from object reference — the Foo has no spec.deploymentName; set it (kubectl edit foo) ×2",
+        count: 2,
+        lives: 1,
       },
     ]);
   });

@@ -226,14 +226,17 @@ export class Analyzer {
   findings(): Finding[] {
     // Counted over every life of the Foo, where its summary counts the latest: a count that
     // spans lives says so (the objects table's 409 column said 7 beside a finding's ×8).
-    return this.findingList.map(({ finding: f, count, firstLife, lastLife }) =>
-      f.kind === "hot-loop" || count === 1
-        ? { ...f }
+    return this.findingList.map(({ finding: f, count, firstLife, lastLife }) => {
+      const lives = lastLife - firstLife + 1;
+      return f.kind === "hot-loop" || count === 1
+        ? { ...f, count, lives }
         : {
             ...f,
-            detail: `${f.detail} ×${count}${lastLife > firstLife ? ` over ${lastLife - firstLife + 1} lives of the Foo` : ""}`,
-          },
-    );
+            count,
+            lives,
+            detail: `${f.detail} ×${count}${lives > 1 ? ` over ${lives} lives of the Foo` : ""}`,
+          };
+    });
   }
 
   /** Everything at once, as plain data (safe to serialize or post to another thread). */
@@ -861,12 +864,14 @@ export class Analyzer {
         fields.length > 0
           ? `changing ${fields.join(", ")} every time`
           : "each making a changing write";
-      const { finding: f } = this.find(
+      const r = this.find(
         "hot-loop",
         st.key,
         table.dequeueSeq(rows[first]) ?? table.firstWriteSeq(rows[first]),
         "",
       );
+      const f = r.finding;
+      r.count = length;
       // Passes refused with 409 in between are bridged, not counted: say so, or "consecutive" lies.
       const refused = end - first + 1 - length;
       f.detail =
@@ -948,7 +953,7 @@ export class Analyzer {
  * `findings()` adds the count to it (so a repeated finding costs no new string).
  */
 interface FindingRecord {
-  readonly finding: Finding;
+  readonly finding: Omit<Finding, "count" | "lives">;
   count: number;
   /** The key's life at the first and the latest occurrence (0 for a finding of no key). */
   firstLife: number;

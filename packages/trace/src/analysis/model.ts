@@ -120,6 +120,13 @@ export interface Finding {
   kind: FindingKind;
   key: string;
   detail: string;
+  /**
+   * How many times it occurred, over every life of the Foo (the detail's "×N"); for a hot loop,
+   * the passes of its latest run.
+   */
+  count: number;
+  /** Lives of the Foo its occurrences span (1 unless the Foo was deleted and made again). */
+  lives: number;
   /** Field paths that differ on every pass of a hot loop. */
   fields?: string[];
   /** seq of the first event the finding is about. */

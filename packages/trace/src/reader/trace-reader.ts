@@ -25,6 +25,7 @@ import { decodeEvent } from "../jsonl/decode-event.ts";
 import { gluedRecords, type GluedRecords } from "../jsonl/glued-records.ts";
 import { FileSeqs } from "./file-seqs.ts";
 import { BACKWARDS_US, timeWentBack } from "./time-back.ts";
+import { foreignTsUnit, type TsUnit } from "./ts-unit.ts";
 
 export type TraceFormat = "klog" | "jsonl";
 
@@ -77,6 +78,8 @@ export class TraceReader {
   /** The time of the last JSONL record, and how often it went back (see time-back.ts). */
   private jsonTs = -Infinity;
   private timeJumps = 0;
+  /** The unit of a JSONL file's `ts` when its first record's is not microseconds (see ts-unit.ts). */
+  private tsUnit: TsUnit | undefined;
   /** The line being read from after its NULs, whole (see line). */
   private wholeLine: string | undefined;
   /** The number of the line being read when it holds U+FFFD, else 0 (see badKey). */
@@ -218,7 +221,9 @@ export class TraceReader {
   takeRecord(seq: number, ts: number): boolean {
     if (
       this.format !== "jsonl" ||
-      (!this.header && this.events === 0) ||
+      // The first record's ts decides the file's unit; a file in another unit is read here.
+      this.events === 0 ||
+      this.tsUnit !== undefined ||
       ts < this.jsonTs - BACKWARDS_US ||
       !(this.fileSeqs ??= new FileSeqs(this.nextSeq)).keeps(seq)
     ) {
@@ -353,6 +358,8 @@ export class TraceReader {
     }
     const e = r.event;
     if (this.badKey(e)) return;
+    if (this.events === 0) this.firstTs(e.ts, no);
+    if (this.tsUnit !== undefined) e.ts = Math.round(e.ts * this.tsUnit.toMicros);
     if (e.ts < this.jsonTs - BACKWARDS_US) {
       const d = timeWentBack(no, e.ts, this.jsonTs, ++this.timeJumps);
       if (d !== undefined) this.diagnose(d);
@@ -381,6 +388,19 @@ export class TraceReader {
     this.events++;
     if (this.sink) this.sink(e);
     else this.out.push(e);
+  }
+
+  /** The first record's `ts`, line `no`: the file's unit (see ts-unit.ts). */
+  private firstTs(ts: number, no: number): void {
+    const created = this.header?.created;
+    this.tsUnit = foreignTsUnit(ts, created === undefined ? undefined : Date.parse(created));
+    if (this.tsUnit === undefined) return;
+    const when = new Date(ts * this.tsUnit.toMicros * 1e-3).toISOString();
+    this.diagnose({
+      line: no,
+      level: "warn",
+      message: `"ts" ${ts} reads as ${this.tsUnit.name} since the Unix epoch (${when.slice(0, 10)} ${when.slice(11, 23)} UTC), not microseconds as the format says: every record's ts is read as ${this.tsUnit.name}`,
+    });
   }
 
   /** `numbered`: e.seq is already the next seq (see LineContext.seq). */

@@ -254,7 +254,7 @@ describe.concurrent("scenarios (headless, embedded API server)", () => {
           timeoutMs: 30_000,
           log: (m) => said.push(m),
         });
-        expect(said, `run ${i + 1}`).toContain(
+        expect(said, `run ${i + 1}: ${said.join(" | ")}`).toContain(
           `${RETRIES} retries after delays of 5, 10, 20, 40, 80, 160 ms; the next (320 ms) was pending at the end`,
         );
       }

@@ -33,6 +33,18 @@ describe("annotated excerpt", () => {
     expect(x.rows.every((r) => r.kind === "pass" || !r.event.raw?.includes("event.go"))).toBe(true);
   });
 
+  it("gives a line a few µs before the first, out of time order as goroutines write, +0.000s", () => {
+    const text = fixture("stage/create-canonical.log").replace(
+      "09:14:06.031374   48211 controller.go:338] STAGE/enqueue",
+      "09:14:06.031340   48211 controller.go:338] STAGE/enqueue",
+    );
+    const lines = renderExcerptText(buildExcerpt(analyze(text).events)!).split("\n");
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^enqueue\s+\+0\.000s\s+controller\.go:338/),
+    );
+    expect(lines.join("\n")).not.toContain("−0.000s");
+  });
+
   it("says where each event row's log line starts, for a view that wraps long rows", () => {
     const x = buildExcerpt(events)!;
     const col = excerptLineColumn(x);

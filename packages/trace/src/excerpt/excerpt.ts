@@ -233,8 +233,10 @@ function writeNote(e: Extract<TraceEvent, { stage: "write" }>, changing: boolean
 
 // ── rendering ───────────────────────────────────────────────────────────────────────────────
 
+/** "+1.234s"; a time that rounds to 0 is "+0.000s", never "−0.000s" (a line µs before). */
 function seconds(us: number): string {
-  return `${us < 0 ? "−" : "+"}${(Math.abs(us) / 1e6).toFixed(3)}s`;
+  const ms = Math.round(us / 1000);
+  return `${ms < 0 ? "−" : "+"}${(Math.abs(ms) / 1000).toFixed(3)}s`;
 }
 
 function tally(x: Excerpt): string {

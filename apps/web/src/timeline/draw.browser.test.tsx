@@ -163,6 +163,23 @@ describe("folded time, one axis for painting and hit testing", () => {
       }
   });
 
+  it("labels an axis's times in one unit: seconds once a tick reaches a second", () => {
+    const session = sessionFromText(canonical);
+    const origin = session.summaryOf(KEY)!.firstTs;
+    for (const width of [700, 1000, 1400]) {
+      const axis = makeTimeAxis([origin - 200_000, origin + 2_300_000], origin, width);
+      const input = folded(session, axis, width);
+      paint(input);
+      const times = input.geometry.labels.filter((l) => l.kind === "tick" && /^[+−]/.test(l.text));
+      const said = `${width} px: ${times.map((l) => l.text).join(", ")}`;
+      expect(times.length, said).toBeGreaterThan(3);
+      expect(
+        times.every((l) => l.text.endsWith(" s")),
+        said,
+      ).toBe(true);
+    }
+  });
+
   it("labels the times of a burst's axis, a break every pass or two", () => {
     // The last of eight Foos applied at once: its passes wait in the queue behind the others',
     // so every stretch between breaks is narrower than the ticks' spacing.
@@ -188,6 +205,8 @@ describe("folded time, one axis for painting and hit testing", () => {
         times.filter((l) => /\.\d+ ms$/.test(l.text)),
         said,
       ).toEqual([]);
+      // One unit for the axis: "+500 ms" stood beside "+1.000 s".
+      expect(new Set(times.map((l) => l.text.split(" ")[1])).size, said).toBe(1);
       for (let i = 0; i < labels.length; i++)
         for (let j = i + 1; j < labels.length; j++) {
           const [a, b] = [labels[i], labels[j]];

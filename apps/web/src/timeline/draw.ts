@@ -216,16 +216,20 @@ function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
   // A tick label runs into neither the one before it nor a break's label, and is never cut by
   // the edge (a cut "+3" would read as another time than "+3.5 s").
   let end = -Infinity;
-  for (const t of axis.ticks(110 * scale)) {
+  const ticks = axis.ticks(110 * scale).filter((t) => {
     const px = Math.round(t.px) + 0.5;
-    if (px < GUTTER || px > width) continue;
+    return px >= GUTTER && px <= width;
+  });
+  const farMs = Math.max(0, ...ticks.map((t) => Math.abs(t.ms)));
+  for (const t of ticks) {
+    const px = Math.round(t.px) + 0.5;
     ctx.strokeStyle = theme.grid;
     ctx.lineWidth = 1;
     ctx.beginPath();
     ctx.moveTo(px, top - 6);
     ctx.lineTo(px, height);
     ctx.stroke();
-    const rel = formatRelative(t.ms, t.stepMs);
+    const rel = formatRelative(t.ms, t.stepMs, farMs);
     const relW = ctx.measureText(rel).width;
     const w = Math.max(relW, ctx.measureText(wall(t.ms, t.stepMs)).width);
     const x = px + 3;

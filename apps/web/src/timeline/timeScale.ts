@@ -133,17 +133,19 @@ export function makeTimeAxis(
   };
 }
 
-/** "+1.250 s", "+12 ms", "−3 ms", "+25.797 s" relative to the origin. */
-export function formatRelative(ms: number, stepMs: number): string {
+/**
+ * "+1.5 s", "+12 ms", "−0.250 ms", "+25.797 s": a tick's time since the origin, to its step's
+ * digit, in one unit for the whole axis — seconds once any tick drawn (`farMs`, the largest
+ * |ms| among them) reaches a second; "+500 ms" stood beside "+1.000 s".
+ */
+export function formatRelative(ms: number, stepMs: number, farMs: number): string {
   const sign = ms < 0 ? "−" : "+";
   const a = Math.abs(ms);
-  if (stepMs >= 1000 || a >= 10_000) {
-    // Seconds to the step's digit: cut to tenths, ticks 1 ms apart 25 s in all read "+25.8 s".
+  if (stepMs >= 1000 || farMs >= 1000) {
     const digits = stepMs >= 1000 ? 0 : Math.max(1, Math.ceil(-Math.log10(stepMs / 1000) - 1e-9));
     return `${sign}${(a / 1000).toFixed(digits)} s`;
   }
-  if (stepMs >= 1)
-    return `${sign}${a >= 1000 ? (a / 1000).toFixed(3) + " s" : a.toFixed(0) + " ms"}`;
+  if (stepMs >= 1) return `${sign}${a.toFixed(0)} ms`;
   return `${sign}${a.toFixed(stepMs >= 0.1 ? 1 : 3)} ms`;
 }
 

@@ -231,3 +231,21 @@ test("the objects table and the passes answer the keyboard", async ({ page }) =>
   await page.keyboard.press("[");
   await expect(details).toContainText(`Pass ${keys[1]} #1`);
 });
+
+test("opens on the Foo `loopscope excerpt` follows, not another Foo's resync that came first", async ({
+  page,
+}) => {
+  const log = readFileSync(join(REPO, "packages/trace/fixtures/stage/create-canonical.log"));
+  const resync =
+    "I1202 09:14:05.000000   48211 controller.go:131] STAGE/watch kind=Foo event=update key=default/other rv=999 oldRv=999\n" +
+    "I1202 09:14:05.000010   48211 controller.go:338] STAGE/enqueue key=default/other len=1\n";
+  await page.goto(site.url);
+  await page.getByTestId("file-input").setInputFiles({
+    name: "resync-first.log",
+    mimeType: "text/plain",
+    buffer: Buffer.concat([Buffer.from(resync), log]),
+  });
+  await expect(page.getByTestId("object-row")).toHaveCount(2);
+  const selected = page.locator('[data-testid="object-row"][aria-selected="true"]');
+  await expect(selected).toHaveAttribute("data-key", "default/example-foo");
+});

@@ -158,7 +158,8 @@ export function App() {
   const theme = useViewPick(view, (s) => s.theme);
   const search = useViewPick(view, (s) => s.search);
 
-  // Select the first Foo once there is one, so the lanes are never empty for no reason.
+  // Select a Foo once there is one (the one `loopscope excerpt` follows), so the lanes are never
+  // empty for no reason.
   useEffect(() => {
     const pickFirst = () => {
       const { selectedKeys, pickFooFromRow } = view.get();
@@ -171,7 +172,7 @@ export function App() {
         return;
       }
       if (selectedKeys.length > 0) return;
-      const first = session.store.keyList()[0];
+      const first = session.store.defaultKey();
       if (first) view.set({ selectedKeys: [first] });
     };
     pickFirst();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { readTraceText, type TraceEvent } from "@loopscope/trace";
+import { ExcerptEvents, readTraceText, type TraceEvent } from "@loopscope/trace";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { TraceStore } from "./traceStore.ts";
@@ -22,6 +22,33 @@ describe("TraceStore", () => {
     store.append(evs.slice(7));
     expect(store.length).toBe(evs.length);
     evs.forEach((e, i) => expect(store.event(i)).toEqual(e));
+  });
+
+  it("opens on the Foo `loopscope excerpt` follows: the first added, not the first seen", () => {
+    const before: TraceEvent[] = [
+      { seq: 1, ts: 1, key: "default/noted", stage: "note", text: "scenario: …" },
+      {
+        seq: 2,
+        ts: 2,
+        key: "default/other",
+        stage: "watch",
+        kind: "Foo",
+        event: "update",
+        name: "other",
+      },
+      { seq: 3, ts: 3, key: "default/other", stage: "enqueue" },
+    ];
+    const evs = [...before, ...events().map((e) => ({ ...e, seq: e.seq + before.length }))];
+    const store = new TraceStore();
+    store.append(before);
+    // Only another Foo's resync so far: the first key of an event that is no note.
+    expect(store.defaultKey()).toBe("default/other");
+    store.append(evs.slice(before.length));
+    const excerpt = new ExcerptEvents();
+    for (const e of evs) excerpt.take(e);
+    expect(store.defaultKey()).toBe("default/example-foo");
+    expect(store.defaultKey()).toBe(excerpt.picked()!.key);
+    expect(store.keyList()[0]).toBe("default/noted");
   });
 
   it("keeps each row's raw log line, any text, absent or empty, across batches", () => {

@@ -277,6 +277,26 @@ export class TraceStore {
     return undefined;
   }
 
+  /**
+   * The Foo the page opens on, as `loopscope excerpt` picks it (packages/trace's ExcerptEvents):
+   * the first Foo added (its informer's add), else the first key of an event that is no note.
+   * The first key seen may be another Foo's resync or a scenario's note.
+   */
+  defaultKey(): string | undefined {
+    let first: string | undefined;
+    for (let r = 0; r < this.length; r++) {
+      const stage = KIND_CODES[this.stage.get(r)];
+      if (stage === "note") continue;
+      const key = this.keys.value(this.key.get(r));
+      if (!key) continue;
+      first ??= key;
+      if (stage !== "watch") continue;
+      const e = this.readEvent(r);
+      if (e.stage === "watch" && e.kind === "Foo" && e.event === "add") return key;
+    }
+    return first;
+  }
+
   /** Every non-empty key seen, in first-seen order. */
   keyList(): string[] {
     const out: string[] = [];

@@ -180,6 +180,32 @@ test("opens a UTF-16 log as Windows PowerShell writes it, its lines shown as wri
   await page.screenshot({ path: "test-results/dashboard-replay-utf16.png" });
 });
 
+test("opens a Docker json-file log: the klog lines its records hold, shown with their time", async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(site.url);
+  const path = join(REPO, "packages/trace/fixtures/stage/create-docker-json.log");
+  await page.getByTestId("file-input").setInputFiles(path);
+  await expect(page.getByTestId("source")).toHaveText("replay · create-docker-json.log");
+  await expect(page.getByTestId("object-row").filter({ hasText: "example-foo" })).toHaveCount(1);
+  await expect(page.locator('[data-testid="timeline-pass"][data-cause="self"]')).toHaveCount(2);
+  await expect(page.getByTestId("count-row")).toHaveCount(5);
+  // An event's line is its record's klog line, after the record's time (docker logs -t), not the
+  // JSON record the file holds.
+  const watch = readFileSync(path, "utf8")
+    .split("\n")
+    .map((l) => JSON.parse(l || "null") as { log: string; time: string } | null)
+    .find((r) => r?.log.includes("STAGE/watch"))!;
+  await page.getByTestId("step-next").click();
+  await expect(page.getByTestId("event-raw")).toHaveText(`${watch.time} ${watch.log.trimEnd()}`);
+  await expect(page.getByTestId("excerpt")).toContainText(
+    '"Successfully synced" objectName="default/example-foo"',
+  );
+  expect(errors).toEqual([]);
+});
+
 test("a gzip file cut short loads what came before the cut, and says where it stopped", async ({
   page,
 }) => {

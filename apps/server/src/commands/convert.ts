@@ -50,7 +50,8 @@ written by --to chrome; "-" = stdin; gzip is detected) and writes it to stdout o
   -o, --out OUT write to OUT instead of stdout ("-" = stdout; gzip-compressed when OUT ends
                 in .gz; Perfetto opens .json.gz as it is)
   --year N      the year of klog lines (klog prints none; default: the year
-                of a kubectl logs --timestamps prefix, else the current year)
+                of a kubectl logs --timestamps prefix or a Docker log record's
+                time, else the current year)
   --service S   OTLP service.name (default sample-controller)
 `;
 

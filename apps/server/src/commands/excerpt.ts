@@ -24,7 +24,8 @@ FILE is a loopscope .jsonl trace or a klog log; "-" = stdin; gzip is detected.
   --key ns/name      the Foo to follow
   --format md|text   Markdown table or plain text (default text)
   --year N           the year of klog lines (klog prints none; default: the year
-                     of a kubectl logs --timestamps prefix, else the current year)
+                     of a kubectl logs --timestamps prefix or a Docker log record's
+                     time, else the current year)
 `;
 
 /** Notes and problems printed; the rest are counted. */

@@ -30,7 +30,8 @@ Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAG
   --open        open the dashboard in a browser (xdg-open)
   --no-build    serve apps/web/dist as it is (skip the rebuild check)
   --year N      the year of klog lines (klog prints none; default: the year
-                of a kubectl logs --timestamps prefix, else the current year)
+                of a kubectl logs --timestamps prefix or a Docker log record's
+                time, else the current year)
 `;
 
 export async function run(argv: string[]): Promise<number> {

@@ -1,8 +1,8 @@
 /**
  * The file commands on the shapes real logs take, as a user runs them (`tsx
  * apps/server/src/main.ts` in a child process; the replay's loader in process): an unpatched
- * controller's log, whose conflicts show only in its "Error syncing" lines, and a log written
- * across a crash, with runs of NUL bytes in it.
+ * controller's log, whose conflicts show only in its "Error syncing" lines, a log as Docker's
+ * json-file driver keeps it, and a log written across a crash, with runs of NUL bytes in it.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +21,43 @@ describe("loopscope stats on real log shapes", { timeout: 90_000 }, () => {
     const j = JSON.parse(r.out);
     expect(j.keys["default/example-foo"]).toMatchObject({ passes: 6, conflicts: 1 });
     expect(j.findings.map((f: { kind: string }) => f.kind)).toEqual(["conflict", "retry"]);
+  });
+});
+
+describe("a log as Docker's json-file driver keeps it", { timeout: 90_000 }, () => {
+  const STAGE = "packages/trace/fixtures/stage/";
+  const DOCKER = STAGE + "create-docker-json.log";
+  const PLAIN = STAGE + "create-canonical.log";
+
+  it("stats, excerpt and convert read it as the klog log its records hold", () => {
+    const docker = loopscope(["stats", DOCKER, "--json"]);
+    expect(docker.code, docker.err).toBe(0);
+    const j = JSON.parse(docker.out);
+    const plain = JSON.parse(loopscope(["stats", PLAIN, "--json", "--year", "2026"]).out);
+    expect(j.format).toBe("docker-json");
+    expect({ keys: j.keys, findings: j.findings }).toEqual({
+      keys: plain.keys,
+      findings: plain.findings,
+    });
+    // The year from the records' time, not the current one.
+    expect(j.diagnostics[0].message).toContain("read as 2026 (from the timestamp");
+    const excerpt = loopscope(["excerpt", DOCKER]);
+    expect(excerpt.code, excerpt.err).toBe(0);
+    expect(excerpt.out).toBe(loopscope(["excerpt", PLAIN, "--year", "2026"]).out);
+    const convert = loopscope(["convert", DOCKER, "--to", "jsonl", "-o", "-"]);
+    expect(convert.code, convert.err).toBe(0);
+    expect(convert.out.trim().split("\n")).toHaveLength(1 + 52);
+  });
+
+  it("replay loads it, each event keeping its line (the file's lines are JSON records)", async () => {
+    const loaded = await loadTrace(join(ROOT, DOCKER));
+    expect(loaded.format).toBe("docker-json");
+    expect(loaded.hub.lastSeq).toBe(52);
+    expect(loaded.lines).toBeUndefined();
+    const [first] = await loaded.hub.range(1, 1);
+    expect(first.raw).toBe(
+      '2026-12-02T09:14:05.912038100Z I1202 09:14:05.912001       1 controller.go:126] "Setting up event handlers"',
+    );
   });
 });
 

@@ -3,7 +3,7 @@
  * causes, writes that changed something, conflicts, the reconcile count for one create,
  * quiescence and hot loops. The JSON shape is a contract (docs/trace-format.md, "stats").
  */
-import type { Diagnostic, KeySummary, TraceReader } from "@loopscope/trace";
+import type { Diagnostic, KeySummary, TraceFormat, TraceReader } from "@loopscope/trace";
 import { Analyzer, STAGES } from "@loopscope/trace";
 import { intFlag, parseFileArgs, UsageError } from "../cli/args.ts";
 import { count } from "../cli/count.ts";
@@ -21,7 +21,8 @@ the whole file).
 
   --json        print the result as JSON
   --year N      the year of klog lines (klog prints none; default: the year
-                of a kubectl logs --timestamps prefix, else the current year)
+                of a kubectl logs --timestamps prefix or a Docker log record's
+                time, else the current year)
   --hot-loop N  consecutive self-triggered changing passes that make a hot loop (default 5)
 `;
 
@@ -123,7 +124,7 @@ export interface StatsKey {
 }
 
 export interface StatsJson {
-  format: "klog" | "jsonl";
+  format: TraceFormat;
   lines: number;
   events: number;
   byStage: KeySummary["byStage"];

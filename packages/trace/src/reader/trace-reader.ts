@@ -1,6 +1,7 @@
 /**
- * Reads a trace — loopscope JSONL or klog text, detected from the first non-blank line — from
- * chunks pushed as they arrive (a file stream, a fetch body, a Web Worker message).
+ * Reads a trace — loopscope JSONL, klog text, or klog text in Docker's json-file records
+ * (docker-records.ts), detected from the first non-blank line — from chunks pushed as they arrive
+ * (a file stream, a fetch body, a Web Worker message).
  *
  * Invariants:
  * - Never throws on input: unreadable lines become diagnostics (with 1-based line numbers) and
@@ -24,10 +25,12 @@ import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.
 import { decodeEvent } from "../jsonl/decode-event.ts";
 import { gluedRecords, type GluedRecords } from "../jsonl/glued-records.ts";
 import { FileSeqs } from "./file-seqs.ts";
+import { dockerRecord, DockerLines, isDockerLine, type DockerLine } from "./docker-records.ts";
 import { BACKWARDS_US, timeWentBack } from "./time-back.ts";
 import { foreignTsUnit, type TsUnit } from "./ts-unit.ts";
 
-export type TraceFormat = "klog" | "jsonl";
+/** "docker-json": klog lines in Docker's json-file records (see docker-records.ts). */
+export type TraceFormat = "klog" | "jsonl" | "docker-json";
 
 export interface ReaderOptions extends KlogOptions {
   /** Skip detection. */
@@ -80,6 +83,8 @@ export class TraceReader {
   private timeJumps = 0;
   /** The unit of a JSONL file's `ts` when its first record's is not microseconds (see ts-unit.ts). */
   private tsUnit: TsUnit | undefined;
+  /** A Docker json-file log's lines begun in partial records (see dockerLine). */
+  private docker: DockerLines | undefined;
   /** The line being read from after its NULs, whole (see line). */
   private wholeLine: string | undefined;
   /** The number of the line being read when it holds U+FFFD, else 0 (see badKey). */
@@ -205,6 +210,7 @@ export class TraceReader {
     this.sink = sink;
     try {
       this.splitter.end(this.onLine);
+      if (this.docker !== undefined) for (const l of this.docker.rest()) this.dockerEnd(l);
     } finally {
       this.sink = undefined;
     }
@@ -260,7 +266,7 @@ export class TraceReader {
     if (this.format === undefined) {
       const t = text.trimStart();
       if (t.length === 0) return;
-      this.format = t.startsWith("{") ? "jsonl" : "klog";
+      this.format = !t.startsWith("{") ? "klog" : isDockerLine(t) ? "docker-json" : "jsonl";
     }
     if (this.format === "klog") {
       // klog ends every line it writes: a last line without an end was cut mid-write, and what it
@@ -273,7 +279,68 @@ export class TraceReader {
         });
       }
       this.klog.line(text, no, this.nextSeq);
-    } else this.jsonLine(text, no, terminated);
+    } else if (this.format === "docker-json") this.dockerLine(text, no, terminated);
+    else this.jsonLine(text, no, terminated);
+  }
+
+  /**
+   * A record of a Docker json-file log: the klog line it ends (its partial records' pieces
+   * joined) is read, with the record's time before it (see docker-records.ts).
+   */
+  private dockerLine(text: string, no: number, terminated: boolean): void {
+    if (text.trim().length === 0) return;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(text);
+    } catch {
+      this.diagnose(
+        terminated
+          ? { line: no, level: "error", message: "not a JSON record; line skipped" }
+          : {
+              line: no,
+              level: "warn",
+              message: "torn last line (the file was cut mid-write); ignored",
+            },
+      );
+      return;
+    }
+    const r = dockerRecord(rec);
+    if (r === undefined) {
+      this.diagnose({
+        line: no,
+        level: "error",
+        message: 'not a record of Docker\'s json-file log (no "log" string); line skipped',
+      });
+      return;
+    }
+    const l = (this.docker ??= new DockerLines(MAX_LINE)).take(r, no);
+    if (typeof l === "number") this.dockerOverlong(l, no);
+    else if (l !== undefined) this.klog.line(l.text, l.line, this.nextSeq);
+  }
+
+  /** A line begun in partial records that the log ends inside: read, as klog's torn last line. */
+  private dockerEnd(l: DockerLine | number): void {
+    const no = this.lines + 1;
+    if (typeof l === "number") {
+      this.dockerOverlong(l, no);
+      return;
+    }
+    this.diagnose({
+      line: l.line,
+      level: "warn",
+      message:
+        "the log ends inside this line (its last Docker partial record never came): it may be incomplete",
+    });
+    this.klog.line(l.text, l.line, this.nextSeq);
+  }
+
+  private dockerOverlong(length: number, no: number): void {
+    this.overlongLine ??= no;
+    this.diagnose({
+      line: no,
+      level: "error",
+      message: `line of ${length} characters in Docker partial records, over the ${MAX_LINE >> 20} MiB limit; skipped`,
+    });
   }
 
   /**

@@ -23,7 +23,7 @@ export interface RowSink {
 export interface RowReader {
   push(chunk: Uint8Array, sink: RowSink): void;
   end(sink: RowSink): void;
-  /** "jsonl" | "klog" once known. */
+  /** "jsonl" | "klog" | "docker-json" once known, else "empty". */
   format(): string;
   /** Lines that have ended so far (those a chunk's tail holds the start of excluded). */
   lines(): number;
@@ -80,7 +80,8 @@ export function createRowReader(encoder: RowEncoder, keepKlogRaw = true): RowRea
         straddling = nl < 0;
       }
       while (at < chunk.length) {
-        if (reader.format === "klog") {
+        // Only JSONL records are taken from the bytes here: the rest of a klog log goes whole.
+        if (reader.format === "klog" || reader.format === "docker-json") {
           general(chunk.subarray(at), sink);
           at = chunk.length;
           break;

@@ -49,7 +49,8 @@ export function analysisRecord(events: readonly TraceEvent[], opts: AnalyzerOpti
 
 /**
  * What a reader made of an input: its counts, diagnostics and events — a klog event's `raw` left
- * out (it is the event's line, which the tests check on their own).
+ * out (it is the event's line, or a Docker json-file record's, which the tests check on their own;
+ * the replay worker's rows carry it beside the columns, not in them).
  */
 export interface ReadRecord {
   format: string | undefined;
@@ -64,7 +65,7 @@ export function readRecord(r: ReadRecord): string {
   out.push(`diagnostics ${r.diagnosticCount}`);
   for (const d of r.diagnostics) out.push(`  ${d.line} ${d.level} ${d.message}`);
   for (const e of r.events) {
-    if (r.format !== "klog") out.push(sortedJson(e));
+    if (r.format !== "klog" && r.format !== "docker-json") out.push(sortedJson(e));
     else {
       const { raw: _raw, ...rest } = e;
       out.push(sortedJson(rest));

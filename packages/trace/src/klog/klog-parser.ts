@@ -89,9 +89,12 @@ const SYNCED_BYTES = new TextEncoder().encode(SYNCED);
 
 /**
  * What sample-controller's Run prints as it starts, in every version (quoted since v0.27): the
- * controller's own pid, before its first STAGE line gives it (see otherProcess).
+ * controller's own process, before its first STAGE line gives it (see otherProcess).
  */
 const STARTING_BYTES = new TextEncoder().encode("Starting Foo controller");
+
+/** `kubectl logs --prefix`'s prefix: `[pod/<pod>/<container>] ` (kubectl's logs.go). */
+const POD_PREFIX = /^\[pod\/[^/\]\s]+\/[^/\]\s]+\] /;
 
 /**
  * Slots of the source-location cache. A log names a few dozen locations over and over: each
@@ -152,8 +155,10 @@ export class KlogParser {
     private readonly nextSeq?: () => number,
   ) {}
 
-  /** The pid in the header of the latest STAGE line or controller start (see otherProcess). */
-  private stagePid: number | undefined;
+  /** The writer of the latest STAGE line or controller start (see otherProcess). */
+  private stageWriter: number | undefined;
+  /** The writers a `kubectl logs --prefix` pod names, by prefix and pid (see prefixedWriter). */
+  private readonly podWriters = new Map<string, number>();
 
   /**
    * Reads a line that came as text (not ASCII, or from a string chunk) on its shadowBytes, as
@@ -196,7 +201,12 @@ export class KlogParser {
     rows: StageRowTaker | undefined,
   ): void {
     const h = this.header;
-    if (!readHeaderBytes(bytes, start, end, h) && !readPrefixedHeader(bytes, text, start, end, h)) {
+    // The process that wrote the line (see otherProcess): its pid, and the pod a prefix names.
+    let writer: number;
+    if (readHeaderBytes(bytes, start, end, h)) writer = h.pid;
+    else if (readPrefixedHeader(bytes, text, start, end, h)) {
+      writer = this.prefixedWriter(text, start, h.start, h.pid);
+    } else {
       this.headerless(bytes, text, start, end, lineNo, seq);
       return;
     }
@@ -211,7 +221,7 @@ export class KlogParser {
       ? msgStart
       : this.findTag(bytes, text, msgStart, end);
     if (at >= 0) {
-      this.stagePid = h.pid;
+      this.stageWriter = writer;
       const f = this.fields;
       f.srcId = source.id;
       this.stage(bytes, text, start, msgStart, at, end, this.at(ts, src, lineNo, seq), rows);
@@ -219,14 +229,14 @@ export class KlogParser {
     }
     // The event recorder's line of an Event about a Foo is the controller telling of that Foo;
     // client-go's own (noise otherwise) only when it is a Warning (see event-line.ts).
-    if (startsController(bytes, msgStart, end)) this.stagePid = h.pid;
+    if (startsController(bytes, msgStart, end)) this.stageWriter = writer;
     const event =
       mayBeEvent(bytes, msgStart, end) && (!source.noise || saysWarning(bytes, msgStart, end))
         ? readEventLine(text, msgStart, end)
         : undefined;
     if (
       !this.opts.keepNoise &&
-      (this.otherProcess(h.pid) || (source.noise && event === undefined))
+      (this.otherProcess(writer) || (source.noise && event === undefined))
     ) {
       this.noiseLines++;
       return;
@@ -306,10 +316,30 @@ export class KlogParser {
    * processes write to (a node's, a terminal's, `kubectl logs --prefix` of several pods), another
    * controller's "Successfully synced" would pass for a pass end of ours. A restarted controller's
    * STAGE lines carry its new pid; so does its "Starting Foo controller" line, which comes before
-   * them (another process's pass ends between the two are not ours either).
+   * them (another process's pass ends between the two are not ours either). A process is its
+   * pid, and the pod its line's `kubectl logs --prefix` names (see prefixedWriter).
    */
-  private otherProcess(pid: number): boolean {
-    return this.stagePid !== undefined && pid !== this.stagePid;
+  private otherProcess(writer: number): boolean {
+    return this.stageWriter !== undefined && writer !== this.stageWriter;
+  }
+
+  /**
+   * The process that wrote a line whose header, with `pid`, comes after text[start, headerAt):
+   * its pid, unless the prefix is `kubectl logs --prefix`'s `[pod/<pod>/<container>] ` — then
+   * that container and pid, numbered -1, -2, … (a pid is ≥ 0). Each pod's controller runs as pid
+   * 1 more often than not: by their pids alone, two pods' logs would be one process's.
+   */
+  private prefixedWriter(text: string, start: number, headerAt: number, pid: number): number {
+    if (text.charCodeAt(start) !== 91) return pid; // "["
+    const pod = POD_PREFIX.exec(text.slice(start, headerAt));
+    if (pod === null) return pid;
+    const name = `${pod[0]}${pid}`;
+    let writer = this.podWriters.get(name);
+    if (writer === undefined) {
+      writer = -1 - this.podWriters.size;
+      this.podWriters.set(name, writer);
+    }
+    return writer;
   }
 
   /**

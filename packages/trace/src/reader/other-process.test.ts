@@ -86,3 +86,46 @@ describe("lines of another process before the controller's first STAGE line", ()
     expect(events.filter((e) => e.stage === "done").map((e) => e.line)).toEqual([7]);
   });
 });
+
+describe("kubectl logs --prefix of two pods, each controller pid 1", () => {
+  const POD_A = "[pod/sample-controller-6f7c9d-abcde/sample-controller] ";
+  const POD_B = "[pod/sample-controller-6f7c9d-xyz12/sample-controller] ";
+  const k = (t: string, src: string, msg: string) => line(1, t, src, msg);
+  const ours = FOO_ADDED.map((l) => POD_A + l.replace("   48211 ", "   1 "));
+  const synced = (t: string) =>
+    k(t, "controller.go:227", '"Successfully synced" objectName="default/example-foo"');
+  // `kubectl logs -f -l app=sample-controller --prefix`: the two replicas' lines as they come.
+  // Pod B runs the controller unpatched: its pass ends only.
+  const interleaved = [
+    POD_A + k("000200", "controller.go:168", '"Starting Foo controller"'),
+    POD_B + k("000250", "controller.go:168", '"Starting Foo controller"'),
+    ...ours,
+    POD_B + synced("031400"),
+    POD_A + k("031494", "controller.go:217", "STAGE/dequeue key=default/example-foo len=0"),
+    POD_B + synced("040000"),
+    POD_A + synced("045600"),
+    "",
+  ].join("\n");
+
+  it("reads the pods as two processes: the other pod's pass ends are not this controller's", () => {
+    for (const log of [
+      interleaved,
+      interleaved.replace(/\] I1202/g, "] 2026-12-02T09:14:06Z I1202"),
+    ]) {
+      const { events } = readTraceText(log, { year: 2026 });
+      expect(events.filter((e) => e.stage === "done").map((e) => e.line)).toEqual([8]);
+    }
+  });
+
+  it("reads the pods one after the other (kubectl logs without -f) as a restart is read", () => {
+    const podLog = (pod: string) =>
+      [
+        pod + k("000200", "controller.go:168", '"Starting Foo controller"'),
+        ...FOO_ADDED.map((l) => pod + l.replace("   48211 ", "   1 ")),
+        pod + k("031494", "controller.go:217", "STAGE/dequeue key=default/example-foo len=0"),
+        pod + synced("045600"),
+      ].join("\n");
+    const { events } = readTraceText(`${podLog(POD_A)}\n${podLog(POD_B)}\n`, { year: 2026 });
+    expect(events.filter((e) => e.stage === "done").map((e) => e.line)).toEqual([5, 10]);
+  });
+});

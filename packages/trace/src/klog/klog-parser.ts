@@ -94,7 +94,7 @@ const SYNCED_BYTES = new TextEncoder().encode(SYNCED);
 const STARTING_BYTES = new TextEncoder().encode("Starting Foo controller");
 
 /** `kubectl logs --prefix`'s prefix: `[pod/<pod>/<container>] ` (kubectl's logs.go). */
-const POD_PREFIX = /^\[pod\/[^/\]\s]+\/[^/\]\s]+\] /;
+const POD_PREFIX = /^\[(pod\/[^/\]\s]+\/[^/\]\s]+)\] /;
 
 /**
  * Slots of the source-location cache. A log names a few dozen locations over and over: each
@@ -159,6 +159,10 @@ export class KlogParser {
   private stageWriter: number | undefined;
   /** The writers a `kubectl logs --prefix` pod names, by prefix and pid (see prefixedWriter). */
   private readonly podWriters = new Map<string, number>();
+  /** Their names, writer -1 first (see writerName). */
+  private readonly podNames: string[] = [];
+  /** Whether a pass end of another process was said (see otherProcessLine). */
+  private otherNoted = false;
 
   /**
    * Reads a line that came as text (not ASCII, or from a string chunk) on its shadowBytes, as
@@ -234,12 +238,15 @@ export class KlogParser {
       mayBeEvent(bytes, msgStart, end) && (!source.noise || saysWarning(bytes, msgStart, end))
         ? readEventLine(text, msgStart, end)
         : undefined;
-    if (
-      !this.opts.keepNoise &&
-      (this.otherProcess(writer) || (source.noise && event === undefined))
-    ) {
-      this.noiseLines++;
-      return;
+    if (!this.opts.keepNoise) {
+      if (this.otherProcess(writer)) {
+        this.otherProcessLine(text, start, msgStart, end, writer, lineNo);
+        return;
+      }
+      if (source.noise && event === undefined) {
+        this.noiseLines++;
+        return;
+      }
     }
     const synced = this.syncedKey(bytes, text, msgStart, end);
     if (synced !== undefined) {
@@ -324,6 +331,39 @@ export class KlogParser {
   }
 
   /**
+   * A line of another process than the latest STAGE line's (see otherProcess), dropped as noise.
+   * The first such pass end is said: several controllers at once in one log (`kubectl logs -f
+   * --prefix` of two pods' replicas) have their STAGE lines read as one controller's, and the
+   * pass ends of all but the latest STAGE line's writer are not read.
+   */
+  private otherProcessLine(
+    text: string,
+    start: number,
+    msgStart: number,
+    end: number,
+    writer: number,
+    lineNo: number,
+  ): void {
+    this.noiseLines++;
+    if (this.otherNoted) return;
+    const line = text.slice(start, end);
+    const msg = msgStart - start;
+    const marker = mayBeMarker(line, msg) ? parseMarker(line, msg) : undefined;
+    if (marker === undefined) return;
+    this.otherNoted = true;
+    this.diag({
+      line: lineNo,
+      level: "warn",
+      message: `${marker.key}'s pass end by ${this.writerName(writer)} not read: ${this.writerName(this.stageWriter!)} wrote the latest STAGE line (or started last). Controllers writing to one log at once have their STAGE lines read as one controller's: read each one's log alone (kubectl logs POD) (noted once)`,
+    });
+  }
+
+  /** "pid 48211", or "pod/sample-controller-abc/sample-controller (pid 1)". */
+  private writerName(writer: number): string {
+    return writer >= 0 ? `pid ${writer}` : this.podNames[-1 - writer];
+  }
+
+  /**
    * The process that wrote a line whose header, with `pid`, comes after text[start, headerAt):
    * its pid, unless the prefix is `kubectl logs --prefix`'s `[pod/<pod>/<container>] ` — then
    * that container and pid, numbered -1, -2, … (a pid is ≥ 0). Each pod's controller runs as pid
@@ -338,6 +378,7 @@ export class KlogParser {
     if (writer === undefined) {
       writer = -1 - this.podWriters.size;
       this.podWriters.set(name, writer);
+      this.podNames.push(`${pod[1]} (pid ${pid})`);
     }
     return writer;
   }

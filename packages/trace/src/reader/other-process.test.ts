@@ -117,6 +117,18 @@ describe("kubectl logs --prefix of two pods, each controller pid 1", () => {
     }
   });
 
+  it("says, once, that a pass end of the other pod was not read, and why", () => {
+    const { reader } = readTraceText(interleaved, { year: 2026 });
+    expect(reader.diagnostics.filter((d) => d.level !== "info")).toEqual([
+      {
+        line: 5,
+        level: "warn",
+        message:
+          "default/example-foo's pass end by pod/sample-controller-6f7c9d-xyz12/sample-controller (pid 1) not read: pod/sample-controller-6f7c9d-abcde/sample-controller (pid 1) wrote the latest STAGE line (or started last). Controllers writing to one log at once have their STAGE lines read as one controller's: read each one's log alone (kubectl logs POD) (noted once)",
+      },
+    ]);
+  });
+
   it("reads the pods one after the other (kubectl logs without -f) as a restart is read", () => {
     const podLog = (pod: string) =>
       [
@@ -125,7 +137,10 @@ describe("kubectl logs --prefix of two pods, each controller pid 1", () => {
         pod + k("031494", "controller.go:217", "STAGE/dequeue key=default/example-foo len=0"),
         pod + synced("045600"),
       ].join("\n");
-    const { events } = readTraceText(`${podLog(POD_A)}\n${podLog(POD_B)}\n`, { year: 2026 });
+    const { events, reader } = readTraceText(`${podLog(POD_A)}\n${podLog(POD_B)}\n`, {
+      year: 2026,
+    });
     expect(events.filter((e) => e.stage === "done").map((e) => e.line)).toEqual([5, 10]);
+    expect(reader.diagnostics.filter((d) => d.level !== "info")).toEqual([]);
   });
 });

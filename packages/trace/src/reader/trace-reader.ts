@@ -293,15 +293,7 @@ export class TraceReader {
     try {
       rec = JSON.parse(text);
     } catch {
-      this.diagnose(
-        terminated
-          ? { line: no, level: "error", message: "not a JSON record; line skipped" }
-          : {
-              line: no,
-              level: "warn",
-              message: "torn last line (the file was cut mid-write); ignored",
-            },
-      );
+      this.diagnose(notJson(no, terminated));
       return;
     }
     const r = dockerRecord(rec);
@@ -379,15 +371,7 @@ export class TraceReader {
         for (const r of glued.records) this.jsonRecord(r, no);
         return;
       }
-      this.diagnose(
-        terminated
-          ? { line: no, level: "error", message: "not a JSON record; line skipped" }
-          : {
-              line: no,
-              level: "warn",
-              message: "torn last line (the file was cut mid-write); ignored",
-            },
-      );
+      this.diagnose(notJson(no, terminated));
       return;
     }
     if (typeof rec === "object" && rec !== null) this.jsonLines++;
@@ -513,4 +497,11 @@ function gluedDiagnostic(g: GluedRecords, line: number): Diagnostic {
       ? `${n} JSON records on one line (a newline lost?): ${n === 2 ? "both" : "all"} read`
       : `JSON records on one line after text that is none (a record cut short, then the next written after it?): ${n} read, ${g.cut} cut-short part${g.cut === 1 ? "" : "s"} not read`;
   return { line, level: "warn", message };
+}
+
+/** Line `no` is no JSON value: a bad line, or, unterminated, a last line torn mid-write. */
+function notJson(no: number, terminated: boolean): Diagnostic {
+  return terminated
+    ? { line: no, level: "error", message: "not a JSON record; line skipped" }
+    : { line: no, level: "warn", message: "torn last line (the file was cut mid-write); ignored" };
 }

@@ -25,7 +25,7 @@
  */
 import { STAGES, type TraceEvent } from "../event.ts";
 import type { Pass, Trigger } from "../analysis/model.ts";
-import { headerRecord, type TraceHeader } from "../jsonl/format.ts";
+import { eventRecord, headerRecord, type TraceHeader } from "../jsonl/format.ts";
 import type { ChromeEvent } from "./chrome-format.ts";
 import { BoundedMap } from "./bounded-map.ts";
 
@@ -110,7 +110,8 @@ export class ChromeTraceWriter {
       ts: e.ts,
       pid,
       tid,
-      args: recordOf(e) as Record<string, unknown>,
+      // The event as a JSONL record, so the reader decodes it like a JSONL line.
+      args: eventRecord(e),
     });
     foo.lastTs = Math.max(foo.lastTs, e.ts);
 
@@ -273,15 +274,6 @@ export class ChromeTraceWriter {
       this.write(text);
     } else this.write(",\n" + text);
   }
-}
-
-/** The event as a JSONL record (extras flattened), so the reader decodes it like a JSONL line. */
-function recordOf(e: TraceEvent): object {
-  if (!e.extra) return e;
-  const { extra, ...rest } = e;
-  const out: Record<string, unknown> = { ...rest };
-  for (const [k, v] of Object.entries(extra)) if (!(k in out)) out[k] = v;
-  return out;
 }
 
 function instantName(e: TraceEvent): string {

@@ -203,6 +203,12 @@ describe("Chrome trace export", () => {
     expect(back).toEqual(events);
   });
 
+  it("reads back an extra named as a field of the event (a STAGE line's seq=7)", () => {
+    const e = { ...events[0], extra: { seq: "7", note: "x" } } as TraceEvent;
+    const { events: back } = readBack(toChrome([e]).text, 1000);
+    expect(back).toEqual([e]);
+  });
+
   it("reads back a file re-serialized on one line (parsed whole)", () => {
     const { events: back, reader } = readBack(JSON.stringify(doc), 1000);
     expect(reader.diagnostics).toEqual([]);

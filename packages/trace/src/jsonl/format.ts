@@ -8,7 +8,8 @@
  * Invariants (docs/trace-format.md is the full schema):
  * - The header is the first line; its unknown fields are kept (`TraceHeader.extra`).
  * - Event fields the model does not know are written at top level and read back into `extra`,
- *   so a file written by a newer loopscope survives a round trip through an older one.
+ *   so a file written by a newer loopscope survives a round trip through an older one; an extra
+ *   named as a field the record has is written in a nested `"extra"` object (eventRecord).
  * - Writers only append whole lines ending in "\n"; readers tolerate a torn last line.
  */
 import type { TraceEvent } from "../event.ts";
@@ -46,13 +47,35 @@ export function headerRecord(
   return out;
 }
 
-/** One event as one line, "\n" included. `extra` is flattened back to top level. */
+/** One event as one line, "\n" included. `extra` is flattened back to top level (eventRecord). */
 export function encodeEvent(e: TraceEvent): string {
-  if (!e.extra) return JSON.stringify(e) + "\n";
+  return JSON.stringify(eventRecord(e)) + "\n";
+}
+
+/**
+ * The event as the JSON record of its line: its `extra` flattened back to top level, but for the
+ * members named as a field the event holds (a STAGE line's `seq=7`, a JSONL record's `"seq":"x"`),
+ * `extra` or `__proto__`: those stay in a nested `"extra"` object, which decodeEvent takes back
+ * into extra. (Flattened, they were dropped: the event's own field won.)
+ */
+export function eventRecord(e: TraceEvent): Record<string, unknown> {
+  if (!e.extra) return e as unknown as Record<string, unknown>;
   const { extra, ...rest } = e;
-  const out: Record<string, unknown> = { ...rest };
-  for (const [k, v] of Object.entries(extra)) if (!(k in out)) out[k] = v;
-  return JSON.stringify(out) + "\n";
+  const out: Record<string, unknown> = rest;
+  let nested: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(extra)) {
+    if ((Object.hasOwn(out, k) && out[k] !== undefined) || k === "extra" || k === "__proto__") {
+      // defineProperty: a member named "__proto__" is data like any other, not a prototype.
+      Object.defineProperty((nested ??= {}), k, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else out[k] = v;
+  }
+  if (nested) out.extra = nested;
+  return out;
 }
 
 export function isHeaderRecord(o: unknown): o is Record<string, unknown> {

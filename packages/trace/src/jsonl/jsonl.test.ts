@@ -140,6 +140,24 @@ describe("JSONL", () => {
     expect(JSON.parse(encodeEvent(e))).toEqual(JSON.parse(line));
   });
 
+  it("writes back an extra named as a field of the record in a nested extra, not dropped", () => {
+    // A seq that is no seq is kept in extra.seq, the record renumbered; flattened back, the
+    // record's own seq won and "abc" was lost.
+    const line = '{"seq":"abc","ts":5,"key":"a/b","stage":"dequeue","extra":{"ts":"x"},"q":1}\n';
+    const [e] = readTraceText(line).events;
+    expect(e).toMatchObject({ seq: 1, extra: { seq: "abc", ts: "x", q: 1 } });
+    const written = encodeEvent(e);
+    expect(JSON.parse(written)).toEqual({
+      seq: 1,
+      ts: 5,
+      key: "a/b",
+      stage: "dequeue",
+      q: 1,
+      extra: { seq: "abc", ts: "x" },
+    });
+    expect(readTraceText(written).events).toEqual([e]);
+  });
+
   it("tolerates a torn last line and reports bad records with their line numbers", () => {
     const text =
       encodeHeader() +

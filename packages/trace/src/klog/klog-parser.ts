@@ -18,6 +18,7 @@
  *   jitter, far less, does not (see reader/time-back.ts).
  * - A klog header inside a line's message is another line glued into it (see glued): the line is
  *   read as the lines it holds, with a warning.
+ * - A STAGE line's warning with a `once` (a reserved name) is said once per file.
  */
 import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
@@ -29,7 +30,7 @@ import {
   yearInPrefix,
 } from "./header.ts";
 import { mayBeMarker, parseMarker, SYNCED } from "./markers.ts";
-import { hadWords, readStageLine, structuredAt, tagAt } from "./stage-line.ts";
+import { hadWords, readStageLine, structuredAt, tagAt, type StageWarning } from "./stage-line.ts";
 import {
   stageEvent,
   stageFields,
@@ -130,7 +131,9 @@ export class KlogParser {
   private readonly where: LineContext = { ts: 0, src: "", line: 0, seq: 0 };
   private readonly fields: StageFields = stageFields();
   /** Warnings of the current STAGE line (see readStageLine), emptied as they are said. */
-  private readonly warnings: string[] = [];
+  private readonly warnings: StageWarning[] = [];
+  /** The `once` of each warning said (see StageWarning). */
+  private readonly saidOnce = new Set<string>();
   /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none). */
   private tagText = "";
   private tagFrom = 0;
@@ -557,15 +560,24 @@ export class KlogParser {
       this.diag({ line: lineNo, level: "error", message: problem });
       return;
     }
-    if (warnings.length > 0) {
-      for (const message of warnings) this.diag({ line: lineNo, level: "warn", message });
-      warnings.length = 0;
-    }
+    if (warnings.length > 0) this.warn(warnings, lineNo);
     // A row holds no extra, causeSeq or delay: such a line goes on as an event.
     const row = f.extra === undefined && f.causeSeq === undefined && f.delayMs === undefined;
     if (row && rows?.take(f, where, text, start, end)) return;
     // Cut only for an event: a row taker that keeps no text spares a string per line.
     this.emit(stageEvent(f, where, text.slice(start, end)), true);
+  }
+
+  /** Says the STAGE line's warnings; one whose `once` this file said before is not said again. */
+  private warn(warnings: StageWarning[], lineNo: number): void {
+    for (const w of warnings) {
+      if (w.once !== undefined) {
+        if (this.saidOnce.has(w.once)) continue;
+        this.saidOnce.add(w.once);
+      }
+      this.diag({ line: lineNo, level: "warn", message: w.message });
+    }
+    warnings.length = 0;
   }
 
   /**

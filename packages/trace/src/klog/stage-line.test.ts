@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { STAGES } from "../event.ts";
-import { readStageLine } from "./stage-line.ts";
+import { readStageLine, type StageWarning } from "./stage-line.ts";
 import { shadowBytes } from "./byte-span.ts";
 import { stageEvent, stageFields } from "./stage-fields.ts";
 import { NAMES, ROLES_BY_STAGE, type Role } from "./spellings.ts";
@@ -9,10 +9,11 @@ import { NAMES, ROLES_BY_STAGE, type Role } from "./spellings.ts";
 /** Reads the STAGE message `msg` whose tag is at `at`, as a line of text. */
 function parseStageMessage(msg: string, at: number) {
   const f = stageFields();
-  const warnings: string[] = [];
+  const said: StageWarning[] = [];
   const bytes = shadowBytes(msg, new Uint8Array(0));
-  const problem = readStageLine(bytes, msg, 0, at, msg.length, f, warnings);
+  const problem = readStageLine(bytes, msg, 0, at, msg.length, f, said);
   if (problem !== undefined) return { ok: false as const, message: problem };
+  const warnings = said.map((w) => w.message);
   return warnings.length
     ? { ok: true as const, fields: f, warnings }
     : { ok: true as const, fields: f, warnings: undefined };

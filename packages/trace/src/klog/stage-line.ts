@@ -20,8 +20,11 @@
  * - Positional words fill only what no field said.
  * - A value that is there but unreadable (`len=abc`) is left out with a warning; a line without
  *   what its stage needs is refused with the reason.
+ * - A field kept in `extra` under a name the event has itself (`seq=`, `line=`, a second spelling
+ *   `code=`) is not that field: it is said, once per file and name (StageWarning.once).
  */
 import { STAGES, type EnqueueCause, type Stage } from "../event.ts";
+import { KNOWN_FIELDS } from "../event-fields.ts";
 import type { StageFields } from "./stage-fields.ts";
 import { MessageTokens, nameHash } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
@@ -174,6 +177,15 @@ const STAGE_LIST = "(expected watch, enqueue, dequeue, read or write)";
 const tokens = new MessageTokens();
 
 /**
+ * A warning about a STAGE line. One with `once` is said once per file for that text (the reader
+ * keeps which it said): a controller that prints the same mistake on every line is told once.
+ */
+export interface StageWarning {
+  message: string;
+  once?: string;
+}
+
+/**
  * Whether the message readStageLine read last had positional words. A canonical line has none; a
  * klog line glued into it shows as some — its time, its pid, its `file:line]` — unless they fall
  * inside a quoted value cut short, which the glued line's quotes then mostly leave unterminated
@@ -195,7 +207,7 @@ export function readStageLine(
   at: number,
   end: number,
   f: StageFields,
-  warnings: string[],
+  warnings: StageWarning[],
 ): string | undefined {
   const t = tokens;
   let si: number;
@@ -275,9 +287,13 @@ function keyFromValue(v: string): string | undefined {
   return undefined;
 }
 
-/** `extra` with pair `p` of `t` added under its name as written. */
-function kept(extra: Record<string, unknown> | undefined, t: MessageTokens, p: number) {
-  const name = t.name(p);
+/** `extra` with pair `p` of `t` added under its name as written, `name`. */
+function kept(
+  extra: Record<string, unknown> | undefined,
+  t: MessageTokens,
+  p: number,
+  name: string,
+) {
   extra ??= {};
   // A key spelled "__proto__" is data like any other, not a prototype.
   if (name === "__proto__") {
@@ -301,7 +317,7 @@ function build(
   si: number,
   skip: number,
   f: StageFields,
-  warnings: string[],
+  warnings: StageWarning[],
 ): string | undefined {
   const stage = STAGES[si];
   const row = si * SPELLED.length;
@@ -345,7 +361,9 @@ function build(
     const role = s < 0 ? -1 : ROLE_OF[row + s];
     // A field no role of the stage takes, or a second spelling of a filled role: kept as written.
     if (role < 0 || (filled & (1 << role)) !== 0) {
-      extra = kept(extra, t, p);
+      const name = t.name(p);
+      extra = kept(extra, t, p, name);
+      if (RESERVED[si].has(name)) reserved(t, p, name, stage, role >= 0, warnings);
       continue;
     }
     filled |= 1 << role;
@@ -565,7 +583,7 @@ function is(bytes: Uint8Array, a: number, b: number, word: Uint8Array): boolean 
 }
 
 /** Pair `p`'s number; one that is no number is left out, with a warning. */
-function number(t: MessageTokens, p: number, stage: Stage, warnings: string[]) {
+function number(t: MessageTokens, p: number, stage: Stage, warnings: StageWarning[]) {
   const x = int(t.bytes, t.valueStart[p], t.valueEnd[p]);
   if (x >= 0) return x;
   const n = num(t.value(p));
@@ -574,8 +592,50 @@ function number(t: MessageTokens, p: number, stage: Stage, warnings: string[]) {
 }
 
 /** Says pair `p`'s value is not `what` and is left out. */
-function warn(t: MessageTokens, p: number, stage: Stage, what: string, warnings: string[]): void {
+function warn(
+  t: MessageTokens,
+  p: number,
+  stage: Stage,
+  what: string,
+  warnings: StageWarning[],
+): void {
   // Left out, not guessed (no NaN on a timeline), and said: else a typo in the controller's
   // STAGE line would go unnoticed. Named as the line spelled it (queue_len=, workerID=).
-  warnings.push(`STAGE/${stage}: ${t.name(p)}=${t.value(p)} is not ${what}; left out`);
+  warnings.push({ message: `STAGE/${stage}: ${t.name(p)}=${t.value(p)} is not ${what}; left out` });
 }
+
+/** Per stage id: the names an event of the stage has itself (the field table's, seq to line). */
+const RESERVED = STAGES.map((stage) => KNOWN_FIELDS[stage]);
+
+/** A value as a diagnostic shows it: quoted, at most SHOWN characters of it. */
+const SHOWN = 40;
+function shown(v: string): string {
+  return JSON.stringify(v.length > SHOWN ? `${v.slice(0, SHOWN)}…` : v);
+}
+
+/**
+ * Says pair `p`, kept in `extra`, is named `name` as a field of the event is: the event's field
+ * is not its value (a reader or writer that flattened extra beside the event's fields would take
+ * one for the other, or drop it). `spelling`: the name spells a role another pair filled first.
+ */
+function reserved(
+  t: MessageTokens,
+  p: number,
+  name: string,
+  stage: Stage,
+  spelling: boolean,
+  warnings: StageWarning[],
+): void {
+  const why = spelling
+    ? `the event's ${name} is the line's first spelling of it`
+    : STAGE_SETS.has(name)
+      ? `the reader sets the event's ${name} itself`
+      : `a STAGE line does not set the event's ${name}`;
+  warnings.push({
+    message: `STAGE/${stage}: ${name}=${shown(t.value(p))} is not read as the event's ${name} (${why}): kept as extra.${name} (said once per name)`,
+    once: `reserved ${name}`,
+  });
+}
+
+/** Fields of every event that the reader fills from the line's header and place, not its pairs. */
+const STAGE_SETS = new Set(["seq", "ts", "stage", "src", "raw", "line"]);

@@ -1,0 +1,85 @@
+/**
+ * STAGE lines whose field names do not say what they seem to: a name the event has itself
+ * (`seq=`, `line=`, `src=`, a second spelling of the key). It is read as before — the value kept
+ * in extra — and said once per file and name.
+ */
+import { describe, expect, it } from "vitest";
+import { readTraceText } from "./read-trace.ts";
+import { decodeEventLine } from "../jsonl/decode-event.ts";
+import { encodeEvent } from "../jsonl/format.ts";
+import { expectSame } from "../testing/reader-paths.ts";
+
+const utf8 = new TextEncoder();
+const H = (us: string, src: string) => `I1202 09:14:06.${us}   48211 ${src}] `;
+
+/** The log's events and its diagnostics but the year's, read as text and as bytes alike. */
+function read(log: string) {
+  expectSame(utf8.encode(log), [23, 160]);
+  const { events, reader } = readTraceText(log, { year: 2026 });
+  return { events, said: reader.diagnostics.filter((d) => d.level !== "info") };
+}
+
+describe("a STAGE line's field named as a field of the event", () => {
+  const log = [
+    `${H("041020", "controller.go:353")}STAGE/enqueue key=default/example-foo len=1 seq=7 line=12`,
+    `${H("041120", "controller.go:353")}STAGE/enqueue key=default/example-foo len=1 seq=8 line=13`,
+    `${H("041220", "controller.go:217")}STAGE/dequeue object=default/example-foo key=default/other-foo src=worker.go:9`,
+    `${H("041320", "controller.go:340")}STAGE/write verb=update target=foos/default/example-foo statusCode=200 code=409 ts=5`,
+    "",
+  ].join("\n");
+  const { events, said } = read(log);
+
+  it("keeps the value in extra, not as the event's field", () => {
+    expect(events.map((e) => [e.seq, e.line, e.key, e.src, e.extra])).toEqual([
+      [1, 1, "default/example-foo", "controller.go:353", { seq: "7", line: "12" }],
+      [2, 2, "default/example-foo", "controller.go:353", { seq: "8", line: "13" }],
+      [
+        3,
+        3,
+        "default/example-foo",
+        "controller.go:217",
+        { key: "default/other-foo", src: "worker.go:9" },
+      ],
+      [4, 4, "default/example-foo", "controller.go:340", { code: "409", ts: "5" }],
+    ]);
+    expect(events[3]).toMatchObject({ code: 200, ts: events[2].ts + 100 });
+  });
+
+  it("says so once per name, at its first line", () => {
+    expect(said.map((d) => [d.line, d.level, d.message])).toEqual([
+      [
+        1,
+        "warn",
+        expect.stringMatching(
+          /^STAGE\/enqueue: seq="7" is not read as the event's seq \(the reader sets the event's seq itself\): kept as extra.seq/,
+        ),
+      ],
+      [
+        1,
+        "warn",
+        expect.stringMatching(
+          /^STAGE\/enqueue: line="12" is not read as the event's line .*: kept as extra.line/,
+        ),
+      ],
+      [
+        3,
+        "warn",
+        expect.stringMatching(
+          /^STAGE\/dequeue: key="default\/other-foo" is not read as the event's key \(the event's key is the line's first spelling of it\)/,
+        ),
+      ],
+      [3, "warn", expect.stringMatching(/^STAGE\/dequeue: src="worker.go:9" is not read/)],
+      [
+        4,
+        "warn",
+        expect.stringMatching(/^STAGE\/write: code="409" is not read as the event's code/),
+      ],
+      [4, "warn", expect.stringMatching(/^STAGE\/write: ts="5" is not read/)],
+    ]);
+  });
+
+  it("writes it back to JSONL in a nested extra, which reads back as the same extra", () => {
+    for (const e of events) expect(decodeEventLine(encodeEvent(e).trimEnd())).toEqual(e);
+    expect(JSON.parse(encodeEvent(events[0]))).toMatchObject({ seq: 1, extra: { seq: "7" } });
+  });
+});

@@ -10,7 +10,8 @@
  *   bytes, or bytes the decoder replaced one for one); nothing past `end` is read.
  * - A token's value is a span of `text`, unless it was Go-quoted with escapes: then it is the
  *   unquoted string (`decoded`), and its span is [0, -1), which no byte comparison matches.
- * - A name given twice keeps its last value, at its last place (as klog does).
+ * - A name given twice keeps its last value, at its last place (as klog does), and is counted
+ *   (`repeats`), so a reader can say so.
  */
 import { readGoQuoted } from "./go-quote.ts";
 import { shadowBytes } from "./byte-span.ts";
@@ -60,6 +61,8 @@ export class MessageTokens {
   text = "";
   pairs = 0;
   words = 0;
+  /** Pairs whose name came again later in the scan (each is not `live`). */
+  repeats = 0;
   nameStart: Int32Array = new Int32Array(16);
   nameEnd: Int32Array = new Int32Array(16);
   /** Each pair's nameHash. */
@@ -97,7 +100,7 @@ export class MessageTokens {
     this.bytes = bytes;
     this.text = text;
     if (fresh) {
-      this.pairs = this.words = 0;
+      this.pairs = this.words = this.repeats = 0;
       if (++this.scanNo === 0x40000000) {
         this.scanNo = 1;
         this.slotScan.fill(0);
@@ -211,6 +214,7 @@ export class MessageTokens {
       for (let i = 0; i < n && same; i++) same = bytes[c + i] === bytes[a + i];
       if (same) {
         this.live[o] = 0;
+        this.repeats++;
         break;
       }
       slot = (slot + 1) & mask;

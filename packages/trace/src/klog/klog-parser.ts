@@ -18,7 +18,7 @@
  *   jitter, far less, does not (see reader/time-back.ts).
  * - A klog header inside a line's message is another line glued into it (see glued): the line is
  *   read as the lines it holds, with a warning.
- * - A STAGE line's warning with a `once` (a reserved name) is said once per file.
+ * - A STAGE line's warning with a `once` (a repeated name, a reserved one) is said once per file.
  */
 import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";

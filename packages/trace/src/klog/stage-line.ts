@@ -20,8 +20,9 @@
  * - Positional words fill only what no field said.
  * - A value that is there but unreadable (`len=abc`) is left out with a warning; a line without
  *   what its stage needs is refused with the reason.
- * - A field kept in `extra` under a name the event has itself (`seq=`, `line=`, a second spelling
- *   `code=`) is not that field: it is said, once per file and name (StageWarning.once).
+ * - A name given twice keeps its last value (fields.ts), and a field kept in `extra` under a name
+ *   the event has itself (`seq=`, `line=`, a second spelling `code=`) is not that field: both are
+ *   said, once per file and name (StageWarning.once).
  */
 import { STAGES, type EnqueueCause, type Stage } from "../event.ts";
 import { KNOWN_FIELDS } from "../event-fields.ts";
@@ -445,6 +446,7 @@ function build(
         break;
     }
   }
+  if (t.repeats > 0) repeated(t, stage, warnings);
   // Positional words fill what no pair said.
   const words = t.words > 0 ? wordsOf(t) : undefined;
   if (key !== undefined) key = keyFromValue(key);
@@ -639,3 +641,24 @@ function reserved(
 
 /** Fields of every event that the reader fills from the line's header and place, not its pairs. */
 const STAGE_SETS = new Set(["seq", "ts", "stage", "src", "raw", "line"]);
+
+/**
+ * Says each name the line gave more than once, with its values: the last is kept, as klog's own
+ * merge of key/value lists and JSON's parsers keep the later of two values of one name.
+ */
+function repeated(t: MessageTokens, stage: Stage, warnings: StageWarning[]): void {
+  const said = new Set<string>();
+  for (let p = 0; p < t.pairs; p++) {
+    if (t.live[p] !== 0) continue;
+    const name = t.name(p);
+    if (said.has(name)) continue;
+    said.add(name);
+    const values: string[] = [];
+    for (let q = p; q < t.pairs; q++) if (t.name(q) === name) values.push(shown(t.value(q)));
+    const times = values.length === 2 ? "twice" : `${values.length} times`;
+    warnings.push({
+      message: `STAGE/${stage}: ${name}= given ${times} (${values.join(", ")}): the last is kept, as JSON parsers and klog's merge of key/value lists do (said once per name)`,
+      once: `repeated ${name}`,
+    });
+  }
+}

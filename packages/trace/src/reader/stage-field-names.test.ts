@@ -1,7 +1,7 @@
 /**
  * STAGE lines whose field names do not say what they seem to: a name the event has itself
- * (`seq=`, `line=`, `src=`, a second spelling of the key). It is read as before — the value kept
- * in extra — and said once per file and name.
+ * (`seq=`, `line=`, `src=`, a second spelling of the key), and a name given twice. Each is read as
+ * before — the value kept in extra, the last of a repeated name — and said once per file and name.
  */
 import { describe, expect, it } from "vitest";
 import { readTraceText } from "./read-trace.ts";
@@ -81,5 +81,43 @@ describe("a STAGE line's field named as a field of the event", () => {
   it("writes it back to JSONL in a nested extra, which reads back as the same extra", () => {
     for (const e of events) expect(decodeEventLine(encodeEvent(e).trimEnd())).toEqual(e);
     expect(JSON.parse(encodeEvent(events[0]))).toMatchObject({ seq: 1, extra: { seq: "7" } });
+  });
+});
+
+describe("a STAGE line that gives a name twice", () => {
+  const log = [
+    `${H("041220", "controller.go:217")}STAGE/dequeue key=default/example-foo key=default/other-foo len=0`,
+    `${H("041320", "controller.go:217")}STAGE/dequeue key=default/a key=default/b len=0 len=1`,
+    `${H("041420", "controller.go:217")}STAGE/dequeue key=default/c len=0 attempt=1 attempt=2 attempt=3`,
+    "",
+  ].join("\n");
+  const { events, said } = read(log);
+
+  it("keeps the last value", () => {
+    expect(events.map((e) => [e.key, e.stage === "dequeue" && e.len, e.extra])).toEqual([
+      ["default/other-foo", 0, undefined],
+      ["default/b", 1, undefined],
+      ["default/c", 0, { attempt: "3" }],
+    ]);
+  });
+
+  it("says so once per name, with the values in order", () => {
+    expect(said.map((d) => [d.line, d.level, d.message])).toEqual([
+      [
+        1,
+        "warn",
+        `STAGE/dequeue: key= given twice ("default/example-foo", "default/other-foo"): the last is kept, as JSON parsers and klog's merge of key/value lists do (said once per name)`,
+      ],
+      [
+        2,
+        "warn",
+        expect.stringMatching(/^STAGE\/dequeue: len= given twice \("0", "1"\): the last is kept/),
+      ],
+      [
+        3,
+        "warn",
+        expect.stringMatching(/^STAGE\/dequeue: attempt= given 3 times \("1", "2", "3"\)/),
+      ],
+    ]);
   });
 });

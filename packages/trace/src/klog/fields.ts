@@ -63,6 +63,8 @@ export class MessageTokens {
   words = 0;
   /** Pairs whose name came again later in the scan (each is not `live`). */
   repeats = 0;
+  /** Where the latest scan stopped: a token that ends here ended the message. */
+  end = 0;
   nameStart: Int32Array = new Int32Array(16);
   nameEnd: Int32Array = new Int32Array(16);
   /** Each pair's nameHash. */
@@ -99,6 +101,7 @@ export class MessageTokens {
   ): string | undefined {
     this.bytes = bytes;
     this.text = text;
+    this.end = end;
     if (fresh) {
       this.pairs = this.words = this.repeats = 0;
       if (++this.scanNo === 0x40000000) {

@@ -18,6 +18,9 @@
  *   jitter, far less, does not (see reader/time-back.ts).
  * - A klog header inside a line's message is another line glued into it (see glued): the line is
  *   read as the lines it holds, with a warning.
+ * - A STAGE line that ends in its key, where every line of its call site before it went on after
+ *   the key (CUT_EVIDENCE of them at least), was cut short inside the key: it is said and not
+ *   read (see cutShort).
  * - A STAGE line's warning with a `once` (a repeated name, a reserved one) is said once per file.
  */
 import type { UnsequencedEvent } from "../event.ts";
@@ -30,7 +33,14 @@ import {
   yearInPrefix,
 } from "./header.ts";
 import { mayBeMarker, parseMarker, SYNCED } from "./markers.ts";
-import { hadWords, readStageLine, structuredAt, tagAt, type StageWarning } from "./stage-line.ts";
+import {
+  endedInKey,
+  hadWords,
+  readStageLine,
+  structuredAt,
+  tagAt,
+  type StageWarning,
+} from "./stage-line.ts";
 import {
   stageEvent,
   stageFields,
@@ -83,6 +93,11 @@ interface Source {
   noise: boolean;
   /** Its bytes, when they are ASCII (see freshSource). */
   code: Uint8Array | undefined;
+  /**
+   * Its STAGE lines, since it was cached or one was found cut short, that went on after their
+   * key, counted up to CUT_EVIDENCE; -1 once one ended in its key (the call site's own shape).
+   */
+  pastKey: number;
 }
 
 /** SYNCED's bytes, to compare a line's with (see syncedKey). */
@@ -106,6 +121,14 @@ const SOURCE_SLOTS = 128;
 
 /** A glued word shown in a diagnostic: at most this many characters of it. */
 const SHOWN = 40;
+
+/**
+ * Lines of a call site, each going on after its key, before one that ends in its key is taken for
+ * cut short (see cutShort). One klog call prints one format, so one such line would do; a call
+ * site that prints its fields in any order (the bench's `reordered` shape: the key last on about
+ * one line in five) goes on after the key on this many lines in a row about once in a million.
+ */
+const CUT_EVIDENCE = 64;
 
 export class KlogParser {
   private year: number | undefined;
@@ -134,6 +157,12 @@ export class KlogParser {
   private readonly warnings: StageWarning[] = [];
   /** The `once` of each warning said (see StageWarning). */
   private readonly saidOnce = new Set<string>();
+  /**
+   * Whether the current line ends where its writer ended it: not a log's last line without its
+   * "\n" (read as it is, with its own warning), nor the part of a line before a glued one (its
+   * last word was left out). Only such a line is judged cut short (see cutShort).
+   */
+  private wholeEnd = true;
   /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none). */
   private tagText = "";
   private tagFrom = 0;
@@ -173,9 +202,11 @@ export class KlogParser {
    * with invalid UTF-8, the whole line of one cut by NULs) where it takes them. `seq`: the seq the
    * line's event would take.
    */
-  line(text: string, lineNo: number, seq: number): void {
+  line(text: string, lineNo: number, seq: number, terminated = true): void {
     this.shadow = shadowBytes(text, this.shadow);
+    this.wholeEnd = terminated;
     this.read(this.shadow, text, 0, text.length, lineNo, seq, undefined);
+    this.wholeEnd = true;
   }
 
   /**
@@ -231,7 +262,17 @@ export class KlogParser {
       this.stageWriter = writer;
       const f = this.fields;
       f.srcId = source.id;
-      this.stage(bytes, text, start, msgStart, at, end, this.at(ts, src, lineNo, seq), rows);
+      this.stage(
+        bytes,
+        text,
+        start,
+        msgStart,
+        at,
+        end,
+        this.at(ts, src, lineNo, seq),
+        source,
+        rows,
+      );
       return;
     }
     // The event recorder's line of an Event about a Foo is the controller telling of that Foo;
@@ -318,7 +359,8 @@ export class KlogParser {
       });
     }
     this.klogLines++;
-    this.stage(bytes, text, start, start, at, end, this.at(this.lastTs, undefined, lineNo, seq));
+    const where = this.at(this.lastTs, undefined, lineNo, seq);
+    this.stage(bytes, text, start, start, at, end, where, undefined);
   }
 
   /**
@@ -522,6 +564,7 @@ export class KlogParser {
       id: this.sourceCount++,
       noise: NOISE_FILES.has(baseFile(text)),
       code,
+      pastKey: 0,
     };
     this.sources[slot] = fresh;
     return fresh;
@@ -529,7 +572,8 @@ export class KlogParser {
 
   /**
    * Reads the STAGE line text[start, end) (its message from `msgStart`, its tag at `at`), read
-   * `where`: its event, or its row when `rows` takes it — or the diagnostic of why not.
+   * `where` (its call site `source`, if it has a header): its event, or its row when `rows` takes
+   * it — or the diagnostic of why not.
    */
   private stage(
     bytes: Uint8Array,
@@ -539,11 +583,13 @@ export class KlogParser {
     at: number,
     end: number,
     where: LineContext,
+    source: Source | undefined,
     rows?: StageRowTaker,
   ): void {
     const f = this.fields;
     const warnings = this.warnings;
     const problem = readStageLine(bytes, text, msgStart, at, end, f, warnings);
+    const keyLast = endedInKey();
     const lineNo = where.line;
     // A klog line glued into this one (see glued) is looked for only in a line that was refused,
     // has words (its time, its pid, its `file:line]`: a canonical line has none) or text before
@@ -559,6 +605,16 @@ export class KlogParser {
       warnings.length = 0;
       this.diag({ line: lineNo, level: "error", message: problem });
       return;
+    }
+    if (source !== undefined && this.wholeEnd) {
+      const n = source.pastKey;
+      if (!keyLast) {
+        if (n >= 0 && n < CUT_EVIDENCE) source.pastKey = n + 1;
+      } else if (n === CUT_EVIDENCE) {
+        warnings.length = 0;
+        this.cutShort(source, f.stage, f.key, lineNo);
+        return;
+      } else source.pastKey = -1;
     }
     if (warnings.length > 0) this.warn(warnings, lineNo);
     // A row holds no extra, causeSeq or delay: such a line goes on as an event.
@@ -578,6 +634,23 @@ export class KlogParser {
       this.diag({ line: lineNo, level: "warn", message: w.message });
     }
     warnings.length = 0;
+  }
+
+  /**
+   * A STAGE line of `source` that ends in the token its key came from, where the lines of that
+   * call site before it (CUT_EVIDENCE of them at least) all went on after their key. One klog call
+   * prints one format: this one stopped inside its key — a log written across a crash, a line its
+   * collector (journald, a container runtime) ended when its writer died mid-line. Its key is cut
+   * (`defaul`, `default/exa`): read, it would make a Foo that is not. Said, and not read; the call
+   * site needs CUT_EVIDENCE lines again before the next.
+   */
+  private cutShort(source: Source, stage: string, key: string, lineNo: number): void {
+    this.diag({
+      line: lineNo,
+      level: "error",
+      message: `STAGE/${stage} cut short: it ends in its key ${JSON.stringify(key)}, where the ${CUT_EVIDENCE} or more STAGE lines of ${source.text} before it all went on after their key; not read (a log written across a crash?)`,
+    });
+    source.pastKey = 0;
   }
 
   /**
@@ -621,7 +694,13 @@ export class KlogParser {
           ? `another log line begins inside it ${shown}: both were read${cut < at ? `, this one without its last word, which may be cut short: ${word}` : ""}`
           : `cut short: another log line begins inside it ${shown}; that line was read, the cut one was not`,
       });
-      if (whole) this.read(bytes, text, from, partEnd, lineNo, this.nextSeq?.() ?? seq, rows);
+      if (whole) {
+        // Its last word was left out: where it ends is not where it was cut.
+        const wholeEnd = this.wholeEnd;
+        this.wholeEnd = false;
+        this.read(bytes, text, from, partEnd, lineNo, this.nextSeq?.() ?? seq, rows);
+        this.wholeEnd = wholeEnd;
+      }
       from = at;
       msg = next;
       more = readPrefixedHeader(bytes, text, msg, end, g);

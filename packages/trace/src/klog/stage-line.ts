@@ -23,6 +23,8 @@
  * - A name given twice keeps its last value (fields.ts), and a field kept in `extra` under a name
  *   the event has itself (`seq=`, `line=`, a second spelling `code=`) is not that field: both are
  *   said, once per file and name (StageWarning.once).
+ * - Whether the line ended in the token its key came from is remembered (endedInKey), for the
+ *   reader to tell a line cut short inside its key from one of its call site's own shape.
  */
 import { STAGES, type EnqueueCause, type Stage } from "../event.ts";
 import { KNOWN_FIELDS } from "../event-fields.ts";
@@ -171,6 +173,8 @@ function int(bytes: Uint8Array, a: number, b: number): number {
 }
 
 const STAGE_LIST = "(expected watch, enqueue, dequeue, read or write)";
+const WATCH = STAGES.indexOf("watch");
+const WRITE = STAGES.indexOf("write");
 
 // ── the reader ────────────────────────────────────────────────────────────────────────────────
 
@@ -184,6 +188,19 @@ const tokens = new MessageTokens();
 export interface StageWarning {
   message: string;
   once?: string;
+}
+
+/** Whether the line `build` read last ended in its key's token, written bare (see endedInKey). */
+let keyLast = false;
+
+/**
+ * Whether the line read last ended in the token its key came from — its `key=`, or a write's
+ * `target=` — written bare, so that a cut there would leave a key that reads well: `key=defaul`.
+ * A quoted value that closed, or a JSON object, is whole; a key from positional words or a watch's
+ * `name=` is not judged.
+ */
+export function endedInKey(): boolean {
+  return keyLast;
 }
 
 /**
@@ -351,6 +368,9 @@ function build(
   let delayMs: number | undefined;
   let extra: Record<string, unknown> | undefined;
   let filled = 0;
+  /** The pairs a key may come from (see endedInKey). */
+  let keyPair = -1;
+  let targetPair = -1;
   for (let p = 0; p < t.pairs; p++) {
     if (live[p] === 0 || p === skip) continue;
     const a = valueStart[p];
@@ -371,6 +391,7 @@ function build(
     switch (role) {
       case R.key:
         key = t.value(p);
+        keyPair = p;
         break;
       case R.rv:
         rv = t.value(p);
@@ -421,6 +442,7 @@ function build(
         break;
       case R.target:
         target = t.value(p);
+        targetPair = p;
         break;
       case R.reason:
         reason = t.value(p);
@@ -541,6 +563,17 @@ function build(
       break;
     }
   }
+  // The token the key came from: its key= (unless an empty one gave way to a word), or else a
+  // write's target=.
+  const from =
+    keyPair < 0
+      ? si === WRITE
+        ? targetPair
+        : -1
+      : si === WATCH || valueStart[keyPair] !== valueEnd[keyPair]
+        ? keyPair
+        : -1;
+  keyLast = from >= 0 && valueEnd[from] === t.end && bytes[valueStart[from]] !== 123; // {
   f.stage = stage;
   f.key = key;
   f.rv = rv;

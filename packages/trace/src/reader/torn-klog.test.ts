@@ -1,6 +1,7 @@
 /**
  * klog logs written by two writers at once, or cut mid-write: a line cut short with the next one
- * glued to it, and a last line with no end.
+ * glued to it, a STAGE line cut inside its key with the next one on a line of its own, and a last
+ * line with no end.
  */
 import { describe, expect, it } from "vitest";
 import { readTraceText } from "./read-trace.ts";
@@ -126,6 +127,100 @@ describe("a klog line with another glued into it, read well as one", () => {
     expect(events.map((e) => e.stage)).toEqual(["write", "note"]);
     expect(events[0]).toMatchObject({ reason: `[${H("000000", "c.go:1")}x]` });
     expect(warnings).toEqual([]);
+  });
+});
+
+describe("a STAGE line cut short inside its key, the next line on a line of its own", () => {
+  /** `n` (< 90) watch lines of controller.go:131, each with rv= after its key, 10 ms apart. */
+  const watches = (n: number, key = "default/example-foo") =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `${H(String(100_000 + i * 10_000), "controller.go:131")}STAGE/watch kind=Foo event=update key=${key} rv=${1001 + i} oldRv=${1000 + i}`,
+    );
+  const CUT = `${H("900000", "controller.go:131")}STAGE/watch kind=Foo event=update key=defaul`;
+  const RESTART = `I1202 09:14:07.000000   50122 controller.go:100] "Starting Foo controller"`;
+  const read = (text: string) => {
+    expectSame(utf8.encode(text), [41, 900]);
+    const r = readTraceText(text, { year: 2026 });
+    const said = r.reader.diagnostics.filter((d) => d.level !== "info");
+    return { keys: [...new Set(r.events.map((e) => e.key))], said, events: r.events };
+  };
+  const cutSaid = {
+    line: 71,
+    level: "error",
+    message:
+      'STAGE/watch cut short: it ends in its key "defaul", where the 64 or more STAGE lines of controller.go:131 before it all went on after their key; not read (a log written across a crash?)',
+  };
+
+  it("is not read, where its call site's lines all went on after the key, and says so", () => {
+    const { keys, said } = read([...watches(70), CUT, RESTART, ""].join("\n"));
+    expect(keys).toEqual(["default/example-foo", ""]);
+    expect(said).toEqual([cutSaid]);
+  });
+
+  it("is not read when NULs follow it (a crash), and the line after them is", () => {
+    const { keys, said, events } = read([...watches(70), CUT, `\0\0\0\0${RESTART}`, ""].join("\n"));
+    expect(keys).toEqual(["default/example-foo", ""]);
+    expect(events.at(-1)).toMatchObject({ stage: "note", line: 72 });
+    expect(said.map((d) => [d.line, d.level])).toEqual([
+      [71, "error"],
+      [72, "warn"],
+    ]);
+  });
+
+  it("keeps judging after one: a call site's next cut line is not read either", () => {
+    const { keys, said } = read([...watches(70), CUT, ...watches(70), CUT, ""].join("\n"));
+    expect(keys).toEqual(["default/example-foo"]);
+    expect(said.map((d) => [d.line, d.level])).toEqual([
+      [71, "error"],
+      [142, "error"],
+    ]);
+  });
+
+  it("is read at the end of a log without its newline, as any last line is, with its warning", () => {
+    const { keys, said } = read([...watches(70), CUT].join("\n"));
+    expect(keys).toEqual(["default/example-foo", "defaul"]);
+    expect(said.map((d) => [d.line, d.message])).toEqual([
+      [71, "the log ends inside this line (cut mid-write?): it may be incomplete"],
+    ]);
+  });
+
+  it("reads a call site's lines that end in their key: cluster-scoped keys, a learner's own shape", () => {
+    const cluster = `${[...watches(70, "example-foo"), ...watches(2, "other-foo")].join("\n")}\n`;
+    expect(read(cluster).said).toEqual([]);
+    // Its key last on some lines and not on others (fields in any order, some left out).
+    const anyOrder = Array.from(
+      { length: 100 },
+      (_, i) =>
+        `${H(String(100_000 + i), "controller.go:353")}STAGE/enqueue ${i % 10 === 9 ? `len=1 key=default/foo-${i}` : `key=default/foo-${i} len=1`}`,
+    );
+    const { keys, said } = read(`${anyOrder.join("\n")}\n`);
+    expect(keys).toHaveLength(100);
+    expect(said).toEqual([]);
+  });
+
+  it("reads one whose key ends it but its call site had too few lines to tell", () => {
+    const { keys, said } = read([...watches(60), CUT, ""].join("\n"));
+    expect(keys).toEqual(["default/example-foo", "defaul"]);
+    expect(said).toEqual([]);
+  });
+
+  it("reads the part of a glued line before the glued one, its last word left out after its key", () => {
+    const DEQ = (us: string) =>
+      `${H(us, "controller.go:217")}STAGE/dequeue key=default/example-foo len=0`;
+    const deqs = Array.from({ length: 70 }, (_, i) => DEQ(String(100_000 + i)));
+    const READ = `${H("310000", "controller.go:268")}STAGE/read key=default/example-foo rv=1001 generation=1`;
+    const { events, said } = read(`${deqs.join("\n")}\n${DEQ("300000")}${READ}\n`);
+    expect(events.slice(-2).map((e) => [e.stage, e.line])).toEqual([
+      ["dequeue", 71],
+      ["read", 71],
+    ]);
+    expect(said.map((d) => d.message)).toEqual([
+      expect.stringMatching(
+        /: both were read, this one without its last word, which may be cut short: len=0$/,
+      ),
+    ]);
   });
 });
 

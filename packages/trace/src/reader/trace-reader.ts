@@ -278,7 +278,7 @@ export class TraceReader {
           message: "the log ends inside this line (cut mid-write?): it may be incomplete",
         });
       }
-      this.klog.line(text, no, this.nextSeq);
+      this.klog.line(text, no, this.nextSeq, terminated);
     } else if (this.format === "docker-json") this.dockerLine(text, no, terminated);
     else this.jsonLine(text, no, terminated);
   }
@@ -323,7 +323,7 @@ export class TraceReader {
       message:
         "the log ends inside this line (its last Docker partial record never came): it may be incomplete",
     });
-    this.klog.line(l.text, l.line, this.nextSeq);
+    this.klog.line(l.text, l.line, this.nextSeq, false);
   }
 
   private dockerOverlong(length: number, no: number): void {

@@ -123,6 +123,13 @@ const SOURCE_SLOTS = 128;
 const SHOWN = 40;
 
 /**
+ * The names a file's once-said warnings remember (see StageWarning): as many as the reader keeps
+ * diagnostics. A log that repeats new names on every line (a million of them) is said each time
+ * past these, counted, not remembered without bound.
+ */
+const ONCE_KEPT = 1000;
+
+/**
  * Lines of a call site, each going on after its key, before one that ends in its key is taken for
  * cut short (see cutShort). One klog call prints one format, so one such line would do; a call
  * site that prints its fields in any order (the bench's `reordered` shape: the key last on about
@@ -155,7 +162,7 @@ export class KlogParser {
   private readonly fields: StageFields = stageFields();
   /** Warnings of the current STAGE line (see readStageLine), emptied as they are said. */
   private readonly warnings: StageWarning[] = [];
-  /** The `once` of each warning said (see StageWarning). */
+  /** The `once` of each warning said (see StageWarning), the first ONCE_KEPT of them. */
   private readonly saidOnce = new Set<string>();
   /**
    * Whether the current line ends where its writer ended it: not a log's last line without its
@@ -629,7 +636,7 @@ export class KlogParser {
     for (const w of warnings) {
       if (w.once !== undefined) {
         if (this.saidOnce.has(w.once)) continue;
-        this.saidOnce.add(w.once);
+        if (this.saidOnce.size < ONCE_KEPT) this.saidOnce.add(w.once);
       }
       this.diag({ line: lineNo, level: "warn", message: w.message });
     }

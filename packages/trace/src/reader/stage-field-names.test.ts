@@ -121,3 +121,18 @@ describe("a STAGE line that gives a name twice", () => {
     ]);
   });
 });
+
+describe("names said once, in a log of many", () => {
+  it("are remembered up to 1000 names, and said each time past them", () => {
+    const line = (i: number, names: string) =>
+      `${H(String(100_000 + i), "controller.go:217")}STAGE/dequeue key=default/example-foo ${names}`;
+    const lines = Array.from({ length: 1000 }, (_, i) => line(i, `n${i}=1 n${i}=2`));
+    lines.push(line(1000, "a=1 a=2"), line(1001, "a=1 a=2"), line(1002, "n0=1 n0=2"), "");
+    const { reader } = readTraceText(lines.join("\n"), { year: 2026, maxDiagnostics: 2000 });
+    const said = reader.diagnostics.filter((d) => d.level !== "info").map((d) => d.line);
+    // Lines 1–1000 each say a name of their own; a= (lines 1001, 1002), past them, is said twice;
+    // n0= again (line 1003), among them, is not.
+    expect(said).toHaveLength(1002);
+    expect(said.slice(-3)).toEqual([1000, 1001, 1002]);
+  });
+});

@@ -675,22 +675,33 @@ function reserved(
 /** Fields of every event that the reader fills from the line's header and place, not its pairs. */
 const STAGE_SETS = new Set(["seq", "ts", "stage", "src", "raw", "line"]);
 
+/** Values of a repeated name shown before the kept one (the rest counted). */
+const SHOWN_VALUES = 3;
+
 /**
  * Says each name the line gave more than once, with its values: the last is kept, as klog's own
- * merge of key/value lists and JSON's parsers keep the later of two values of one name.
+ * merge of key/value lists and JSON's parsers keep the later of two values of one name. Two passes
+ * over the pairs, whatever their number: a line may hold a million.
  */
 function repeated(t: MessageTokens, stage: Stage, warnings: StageWarning[]): void {
-  const said = new Set<string>();
+  // By name, in order of first appearance: how often it came, its first values.
+  const seen = new Map<string, { times: number; values: string[] }>();
   for (let p = 0; p < t.pairs; p++) {
     if (t.live[p] !== 0) continue;
     const name = t.name(p);
-    if (said.has(name)) continue;
-    said.add(name);
-    const values: string[] = [];
-    for (let q = p; q < t.pairs; q++) if (t.name(q) === name) values.push(shown(t.value(q)));
-    const times = values.length === 2 ? "twice" : `${values.length} times`;
+    const r = seen.get(name) ?? { times: 0, values: [] };
+    if (r.times === 0) seen.set(name, r);
+    if (r.times++ < SHOWN_VALUES) r.values.push(shown(t.value(p)));
+  }
+  for (let p = 0; p < t.pairs; p++) {
+    const r = t.live[p] !== 0 ? seen.get(t.name(p)) : undefined;
+    if (r === undefined) continue;
+    if (r.times++ > SHOWN_VALUES) r.values.push("…");
+    r.values.push(shown(t.value(p)));
+  }
+  for (const [name, { times, values }] of seen) {
     warnings.push({
-      message: `STAGE/${stage}: ${name}= given ${times} (${values.join(", ")}): the last is kept, as JSON parsers and klog's merge of key/value lists do (said once per name)`,
+      message: `STAGE/${stage}: ${name}= given ${times === 2 ? "twice" : `${times} times`} (${values.join(", ")}): the last is kept, as JSON parsers and klog's merge of key/value lists do (said once per name)`,
       once: `repeated ${name}`,
     });
   }

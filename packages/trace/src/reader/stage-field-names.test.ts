@@ -122,6 +122,28 @@ describe("a STAGE line that gives a name twice", () => {
   });
 });
 
+describe("a STAGE line that gives names many times", () => {
+  it("shows a name's first values and the kept one", () => {
+    const { said } = read(
+      `${H("041220", "controller.go:217")}STAGE/dequeue key=default/c len=1 len=2 len=3 len=4 len=5 len=6\n`,
+    );
+    expect(said.map((d) => d.message)).toEqual([
+      expect.stringMatching(
+        /^STAGE\/dequeue: len= given 6 times \("1", "2", "3", …, "6"\): the last/,
+      ),
+    ]);
+  });
+
+  it("says each of thousands of names of one line, each given twice", () => {
+    const pairs = Array.from({ length: 2_000 }, (_, i) => `n${i}=a n${i}=b`).join(" ");
+    const line = `${H("041220", "controller.go:217")}STAGE/dequeue key=default/c ${pairs}\n`;
+    const { events, reader } = readTraceText(line, { year: 2026 });
+    expect(events[0].extra).toMatchObject({ n0: "b", n1999: "b" });
+    expect(reader.diagnosticCount).toBe(1 + 2_000);
+    expect(reader.diagnostics[1].message).toMatch(/^STAGE\/dequeue: n0= given twice \("a", "b"\)/);
+  });
+});
+
 describe("names said once, in a log of many", () => {
   it("are remembered up to 1000 names, and said each time past them", () => {
     const line = (i: number, names: string) =>

@@ -205,8 +205,10 @@ describe("folded time, one axis for painting and hit testing", () => {
         times.filter((l) => /\.\d+ ms$/.test(l.text)),
         said,
       ).toEqual([]);
-      // One unit for the axis: "+500 ms" stood beside "+1.000 s".
+      // One unit and one precision for the axis: "+500 ms" stood beside "+1.000 s", and
+      // "+0.04 s" beside "+0.140 s".
       expect(new Set(times.map((l) => l.text.split(" ")[1])).size, said).toBe(1);
+      expect(new Set(times.map((l) => /\.(\d+)/.exec(l.text)?.[1].length ?? 0)).size, said).toBe(1);
       for (let i = 0; i < labels.length; i++)
         for (let j = i + 1; j < labels.length; j++) {
           const [a, b] = [labels[i], labels[j]];

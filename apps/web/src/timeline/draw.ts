@@ -220,7 +220,10 @@ function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
     const px = Math.round(t.px) + 0.5;
     return px >= GUTTER && px <= width;
   });
+  // One unit and one precision for the axis: a folded axis's stretches each have their own step,
+  // and "+0.04 s" stood beside "+0.140 s".
   const farMs = Math.max(0, ...ticks.map((t) => Math.abs(t.ms)));
+  const stepMs = Math.min(...ticks.map((t) => t.stepMs));
   for (const t of ticks) {
     const px = Math.round(t.px) + 0.5;
     ctx.strokeStyle = theme.grid;
@@ -229,7 +232,7 @@ function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
     ctx.moveTo(px, top - 6);
     ctx.lineTo(px, height);
     ctx.stroke();
-    const rel = formatRelative(t.ms, t.stepMs, farMs);
+    const rel = formatRelative(t.ms, stepMs, farMs);
     const relW = ctx.measureText(rel).width;
     const w = Math.max(relW, ctx.measureText(wall(t.ms, t.stepMs)).width);
     const x = px + 3;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import hotLoop from "../../../../packages/trace/fixtures/stage/hot-loop.log?raw";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { CountsTable } from "./CountsTable.tsx";
 
@@ -53,6 +54,22 @@ describe("counts table", () => {
       .element(
         screen.getByText(
           /Expected one of each; from the informer's initial list \(it existed before the run\) to quiescent, observed 8 watch/,
+        ),
+      )
+      .toBeInTheDocument();
+  });
+
+  it("says a Foo that never settled is not quiescent in this trace, not 'yet': a saved trace has ended", async () => {
+    const session = sessionFromText(hotLoop);
+    const { excerpt } = session.excerpt("default/hot-foo")!;
+    const screen = await render(<CountsTable excerpt={excerpt} />);
+    await expect
+      .element(screen.getByTestId("count-reconciles"))
+      .toHaveTextContent(/^reconciles for one create1not quiescent$/);
+    await expect
+      .element(
+        screen.getByText(
+          /^Expected one of each; from creation \(not quiescent in this trace\), observed/,
         ),
       )
       .toBeInTheDocument();

@@ -20,7 +20,7 @@ export function CountsTable({
   if (withoutStages) return <NoStageLines excerpt={excerpt} />;
   const rc = excerpt.reconciles;
   const self = excerpt.rows.filter((r) => r.kind === "pass" && r.pass.cause === "self").length;
-  const span = excerptSpan(excerpt, true);
+  const span = excerptSpan(excerpt);
   return (
     <table className="counts" data-testid="counts-table" data-key={excerpt.key}>
       <thead>
@@ -55,7 +55,7 @@ export function CountsTable({
           </td>
           <td className="num">1</td>
           <td className="num">
-            {rc !== null ? rc : excerpt.created ? "not quiescent yet" : "no creation in trace"}
+            {rc !== null ? rc : excerpt.created ? "not quiescent" : "no creation in trace"}
           </td>
         </tr>
       </tbody>

@@ -115,7 +115,7 @@ export function ExpectPanel({
         <h3>Write down</h3>
         <p className="reconciles" data-testid="reconcile-count">
           {reconcileLabel(x.listed)}:{" "}
-          <strong>{x.reconciles ?? (x.quiescent ? "—" : "not quiescent yet")}</strong>
+          <strong>{x.reconciles ?? (x.quiescent ? "—" : "not quiescent")}</strong>
         </p>
         <pre className="write-down" data-testid="write-down">
           {x.writeDown}

@@ -107,7 +107,7 @@ export function expectations(excerpt: Excerpt, summary: KeySummary): Expectation
     // Of the writes that succeeded: a refused one (409) changed nothing to come back.
     `writes that came back as watch events: ${writes.filter((w) => w.echoSeq !== undefined).length} of the ${writes.length} that succeeded`,
     `second pass a no-op: ${secondPass ? `${yesNo(secondPass.ok)} (${secondPass.why})` : "not yet"}`,
-    `${reconcileLabel(excerpt.listed)}: ${excerpt.reconciles ?? "not quiescent yet"}`,
+    `${reconcileLabel(excerpt.listed)}: ${excerpt.reconciles ?? "not quiescent"}`,
   ].join("\n");
   const out: Expectations = {
     counts,

@@ -48,14 +48,14 @@ export interface Excerpt {
 }
 
 /** What the excerpt covers, in words: its title, the counts table's caption. */
-export function excerptSpan(x: Excerpt, live = false): string {
+export function excerptSpan(x: Excerpt): string {
   if (!x.created)
     return `every pass in this trace (no watch lines, so no creation to count from)${x.settled ? "; quiescent at the end" : ""}`;
   const from = x.listed
     ? "from the informer's initial list (it existed before the run)"
     : "from creation";
   if (x.quiescent) return `${from} to quiescent`;
-  return live ? `${from} (not quiescent yet)` : `${from} (not quiescent in this trace)`;
+  return `${from} (not quiescent in this trace)`;
 }
 
 export interface ExcerptOptions extends AnalyzerOptions {

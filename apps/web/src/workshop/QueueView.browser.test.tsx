@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import hotLoop from "../../../../public/traces/hot-loop.jsonl?raw";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { QueueView } from "./QueueView.tsx";
 import { workshopData } from "./workshopData.ts";
@@ -26,6 +27,32 @@ describe("queue view", () => {
       expect(new Set(times.map((t) => t.replace(/\d+/g, "9"))).size, times.join(" | ")).toBe(1);
       expect(times[0]).toBe("0 s");
       expect(times.at(-1)).toMatch(/^[1-9]\d s$/);
+    }
+  });
+
+  it("labels retries' delays without writing one over another", async () => {
+    // The sample hot loop: five passes ended in a 409 and were retried after 5 ms, within 200 ms.
+    const session = sessionFromText(hotLoop, "hot-loop.jsonl");
+    const screen = await render(
+      <div style={{ width: 1200 }}>
+        <QueueView session={session} data={workshopData(session, KEY)} focusKey={KEY} />
+      </div>,
+    );
+    const chart = screen.container.querySelectorAll("[data-testid=backoff-series]");
+    // A synced pass ends a series (the rate limiter forgets the key): neighbours are two series'.
+    expect(chart.length).toBeGreaterThan(1);
+    const dots = [...chart].flatMap((g) => [...g.querySelectorAll("circle")]);
+    expect(dots.map((d) => d.querySelector("title")?.textContent)).toEqual(Array(5).fill("5 ms"));
+    const labels = [...chart]
+      .flatMap((g) => [...g.querySelectorAll("text")])
+      .map((t) => t.getBoundingClientRect())
+      .sort((a, b) => a.left - b.left);
+    expect(labels.length).toBeGreaterThan(0);
+    expect(labels.length).toBeLessThan(5);
+    for (let i = 1; i < labels.length; i++) {
+      const [a, b] = [labels[i - 1]!, labels[i]!];
+      const overlap = a.right > b.left && b.right > a.left && a.bottom > b.top && b.bottom > a.top;
+      expect(overlap, `label ${i - 1} and ${i}`).toBe(false);
     }
   });
 });

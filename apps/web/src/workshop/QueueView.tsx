@@ -69,30 +69,42 @@ export function QueueView({
           const y = scaleLog()
             .domain([1, maxD * 1.5])
             .range([h - M.b, M.t]);
+          // A key's series ends at each synced pass, so neighbouring dots may be two series'.
+          const labelled = unclutteredLabels(all, (s) => ({
+            x: x(s.t),
+            y: y(s.delayMs),
+            text: `${s.delayMs} ms`,
+          }));
           return (
             <>
               <Axes x={x} y={y} h={h} yLabel="ms" log />
-              {[...m.backoff.entries()].map(([k, steps]) => (
-                <g key={k} data-testid="backoff-series">
-                  <path
-                    d={
-                      line<{ t: number; delayMs: number }>()
-                        .x((s) => x(s.t))
-                        .y((s) => y(s.delayMs))
-                        .curve(curveStepAfter)(steps) ?? ""
-                    }
-                    className="backoff-line"
-                  />
-                  {steps.map((s) => (
-                    <g key={s.t}>
-                      <circle cx={x(s.t)} cy={y(s.delayMs)} r={4} className="backoff-dot" />
-                      <text x={x(s.t) + 5} y={y(s.delayMs) - 6} className="chart-note">
-                        {s.delayMs} ms
-                      </text>
-                    </g>
-                  ))}
-                </g>
-              ))}
+              {[...m.backoff.entries()].map(([k, steps]) => {
+                return (
+                  <g key={k} data-testid="backoff-series">
+                    <path
+                      d={
+                        line<{ t: number; delayMs: number }>()
+                          .x((s) => x(s.t))
+                          .y((s) => y(s.delayMs))
+                          .curve(curveStepAfter)(steps) ?? ""
+                      }
+                      className="backoff-line"
+                    />
+                    {steps.map((s) => (
+                      <g key={s.t}>
+                        <circle cx={x(s.t)} cy={y(s.delayMs)} r={4} className="backoff-dot">
+                          <title>{`${s.delayMs} ms`}</title>
+                        </circle>
+                        {labelled.has(s) && (
+                          <text x={x(s.t) + 5} y={y(s.delayMs) - 6} className="chart-note">
+                            {s.delayMs} ms
+                          </text>
+                        )}
+                      </g>
+                    ))}
+                  </g>
+                );
+              })}
             </>
           );
         }}
@@ -156,6 +168,30 @@ export function QueueView({
       </Chart>
     </div>
   );
+}
+
+/** Width of a chart note's character, in the chart's units (11 px sans-serif, digits and "ms"). */
+const NOTE_CHAR = 6.5;
+
+/**
+ * The points whose labels to draw, left to right: each that does not run into the last one drawn
+ * (retries a few ms apart wrote "5 ms5 ms5ms" over each other). The leftmost is always drawn;
+ * every dot stays, its value in its tooltip.
+ */
+function unclutteredLabels<T>(
+  points: readonly T[],
+  at: (p: T) => { x: number; y: number; text: string },
+): Set<T> {
+  const drawn = new Set<T>();
+  let last: { x: number; y: number; text: string } | undefined;
+  for (const p of [...points].sort((a, b) => at(a).x - at(b).x)) {
+    const l = at(p);
+    if (!last || l.x >= last.x + last.text.length * NOTE_CHAR + 4 || Math.abs(l.y - last.y) >= 12) {
+      drawn.add(p);
+      last = l;
+    }
+  }
+  return drawn;
 }
 
 function fmt(ms: number): string {

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { ViewStore } from "../store/viewState.ts";
+import { twoLivesSession } from "../testing/twoLives.ts";
 import { fit, step, stepPass, togglePlay } from "./navigation.ts";
 
 const FIXTURE = fileURLToPath(
@@ -111,5 +112,25 @@ describe("navigation", () => {
     // The one before the dequeue is the event just before it among the Foo's stage events.
     step(session, back, 1);
     expect(back.get().selectedSeq).toBe(p.dequeueSeq);
+  });
+
+  it("steps first to the first event the timeline shows: a Foo created again, its latest life", () => {
+    const { session, n } = twoLivesSession();
+    // Its first stage event: the Foo's add (seq 1 is the recording's note).
+    const add = session.store.rowOfSeq(2);
+    expect(session.store.event(add)).toMatchObject({ stage: "watch", kind: "Foo", event: "add" });
+    const view = new ViewStore({ selectedKeys: [KEY] });
+    step(session, view, 1);
+    // The timeline opens on the second creation; the first step is that life's add.
+    expect(view.get().selectedSeq).toBe(n + 2);
+    // Shown the first life (the user's window), the step starts there.
+    const first = session.store.ts.get(add);
+    const zoomed = new ViewStore({ selectedKeys: [KEY], window: [first - 10, first + 1e6] });
+    step(session, zoomed, 1);
+    expect(zoomed.get().selectedSeq).toBe(2);
+    // A window after every event: from the first.
+    const past = new ViewStore({ selectedKeys: [KEY], window: [first + 1e9, first + 2e9] });
+    step(session, past, 1);
+    expect(past.get().selectedSeq).toBe(2);
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { creationWindow, fitWindow, windowShowing } from "../timeline/fit.ts";
+import { creationWindow, defaultWindow, fitWindow, windowShowing } from "../timeline/fit.ts";
 
 export function fit(session: TraceSession, view: ViewStore): void {
   view.set((s) => ({ window: fitWindow(session, s.selectedKeys), follow: false }));
@@ -88,11 +88,20 @@ export function step(session: TraceSession, view: ViewStore, dir: 1 | -1): void 
     fromTs = row >= 0 ? store.ts.get(row) : pass.start;
     if (row >= 0) fromSeq = dir > 0 ? store.seq.get(row) - 1 : store.seq.get(row);
     else fromSeq = dir > 0 ? -1 : Infinity;
+  } else if (s.playhead !== undefined) {
+    fromTs = s.playhead;
+    fromSeq = dir > 0 ? -1 : Infinity;
   } else {
-    fromTs = s.playhead ?? (dir > 0 ? -Infinity : Infinity);
+    // Nothing chosen yet: from the edge of what the timeline shows — a Foo created again shows
+    // its latest life, and the first step is that life's first event, not the earlier one's.
+    const shown = s.window ?? defaultWindow(session, keys);
+    fromTs = dir > 0 ? shown[0] : shown[1];
     fromSeq = dir > 0 ? -1 : Infinity;
   }
-  const row = stepTarget(session, keys, fromTs, fromSeq, dir);
+  let row = stepTarget(session, keys, fromTs, fromSeq, dir);
+  // Nothing past the edge of the window (it lies after the keys' events): from their beginning.
+  if (row < 0 && cur < 0 && !pass && s.playhead === undefined)
+    row = stepTarget(session, keys, dir > 0 ? -Infinity : Infinity, dir > 0 ? -1 : Infinity, dir);
   if (row < 0) return;
   const ts = store.ts.get(row);
   const window = windowShowing(session, keys, s.window, ts);

@@ -14,7 +14,7 @@ export const SHORTCUTS: readonly { group: string; items: readonly Shortcut[] }[]
       { keys: ["space"], does: "play / pause the replay" },
       {
         keys: ["←", "→"],
-        does: "previous / next event of the selected Foo (from the selected pass, if one is)",
+        does: "previous / next event of the selected Foo (from the selected pass, if one is; else from the edge of the time shown)",
       },
       { keys: ["[", "]"], does: "previous / next pass" },
       { keys: ["f"], does: "fit the selected Foos' whole life" },

@@ -83,3 +83,29 @@ describe("pass view, following live", () => {
     expect(wrap.scrollLeft).toBe(0);
   });
 });
+
+describe("pass view, scrolled", () => {
+  it("keeps the Foo's name and the stage names at its left edge, over the passes scrolled under them", async () => {
+    const { wrap } = await livePassView(Infinity);
+    await expect.poll(() => atEnd(wrap)).toBeLessThanOrEqual(1);
+    expect(wrap.scrollLeft).toBeGreaterThan(400);
+    const left = wrap.getBoundingClientRect().left;
+    const names = [...wrap.querySelectorAll(".pv-stage")];
+    expect(names.map((t) => t.textContent)).toEqual([
+      "watch",
+      "enqueue",
+      "dequeue",
+      "read",
+      "write",
+    ]);
+    for (const t of [...names, wrap.querySelector(".pv-key")!]) {
+      const x = t.getBoundingClientRect().left - left;
+      expect(x, t.textContent!).toBeGreaterThanOrEqual(0);
+      expect(x, t.textContent!).toBeLessThan(40);
+    }
+    // Drawn over the columns: what lies under a stage name is the name's own band, not a pass.
+    const name = names[0]!.getBoundingClientRect();
+    const under = document.elementFromPoint(name.left + 2, name.top + name.height / 2);
+    expect(under?.closest("[data-testid=pass-column]")).toBeNull();
+  });
+});

@@ -203,28 +203,7 @@ export function PassView({ session, view }: { session: TraceSession; view: ViewS
           return (
             <g key={layout.key} data-testid="pass-block" data-key={layout.key}>
               <rect x={0} y={y0} width={width} height={g.height} className="pv-bg" />
-              <text x={8} y={y0 + 16 * scale} className="pv-key" fontSize={font}>
-                {layout.key}
-              </text>
-              {STAGES.map((stage, i) => (
-                <g key={stage}>
-                  <rect
-                    x={0}
-                    y={y0 + g.rowY[i]}
-                    width={width}
-                    height={g.rowH[i]}
-                    className={i % 2 ? "pv-row alt" : "pv-row"}
-                  />
-                  <text
-                    x={18}
-                    y={y0 + g.rowY[i] + g.rowH[i] / 2 + 4}
-                    className="pv-stage"
-                    fontSize={font}
-                  >
-                    {stage}
-                  </text>
-                </g>
-              ))}
+              <StageRows g={g} y0={y0} width={width} />
               {layout.columns.map((col, c) => {
                 if (c < firstCol || c > lastCol) return null;
                 const x = colX(c);
@@ -352,10 +331,49 @@ export function PassView({ session, view }: { session: TraceSession; view: ViewS
                   </path>
                 );
               })}
+              {/* The Foo's name and the stage names stay at the left edge as the passes scroll
+                  under them (a followed live view is scrolled to its newest pass). */}
+              <g transform={`translate(${viewport.left} 0)`} data-testid="pass-gutter">
+                <rect x={0} y={y0} width={GUTTER} height={g.height} className="pv-bg" />
+                <StageRows g={g} y0={y0} width={GUTTER} font={font} />
+                <text x={8} y={y0 + 16 * scale} className="pv-key" fontSize={font}>
+                  {layout.key}
+                </text>
+              </g>
             </g>
           );
         })}
       </svg>
     </div>
   );
+}
+
+/** The five stage rows' bands across `width`, named when given the font to name them in. */
+function StageRows({
+  g,
+  y0,
+  width,
+  font,
+}: {
+  g: ReturnType<typeof geometry>;
+  y0: number;
+  width: number;
+  font?: number;
+}) {
+  return STAGES.map((stage, i) => (
+    <g key={stage}>
+      <rect
+        x={0}
+        y={y0 + g.rowY[i]}
+        width={width}
+        height={g.rowH[i]}
+        className={i % 2 ? "pv-row alt" : "pv-row"}
+      />
+      {font !== undefined && (
+        <text x={18} y={y0 + g.rowY[i] + g.rowH[i] / 2 + 4} className="pv-stage" fontSize={font}>
+          {stage}
+        </text>
+      )}
+    </g>
+  ));
 }

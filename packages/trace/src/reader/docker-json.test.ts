@@ -9,7 +9,8 @@ import { TraceReader } from "./trace-reader.ts";
 import { fixture } from "../testing/fixtures.ts";
 import { analysisRecord } from "../testing/golden.ts";
 import { expectSame } from "../testing/reader-paths.ts";
-import { DockerLines } from "./docker-records.ts";
+import { takeDockerRecord } from "./docker-records.ts";
+import { PartialLines } from "./partial-lines.ts";
 import type { TraceEvent } from "../event.ts";
 
 const utf8 = new TextEncoder();
@@ -117,6 +118,20 @@ describe("a line Docker split into partial records (over 16 KB)", () => {
     ]);
   });
 
+  it("has its key judged by the line joined, not by its last record alone", () => {
+    const bad = DEQ.replace("example-foo", "caf\uFFFD");
+    const log = [record(bad.slice(0, 70), T(31500)), record(bad.slice(70), T(31501)), ""];
+    const { events, reader } = readTraceText(log.join("\n"), { now: NOW });
+    expect(events).toEqual([]);
+    expect(reader.diagnostics.filter((d) => d.level !== "info")).toEqual([
+      {
+        line: 1,
+        level: "error",
+        message: 'invalid UTF-8 in the key "default/caf\uFFFD": line not read',
+      },
+    ]);
+  });
+
   it("is read, with a warning, when the log ends before its last record", () => {
     const log = [record(DEQ, T(31500)), record(ERROR.slice(0, CUT), T(45700)), ""].join("\n");
     const { events, reader } = readTraceText(log, { now: NOW });
@@ -135,13 +150,14 @@ describe("a line Docker split into partial records (over 16 KB)", () => {
 
 describe("a line in partial records over the length limit", () => {
   it("is not kept, only its length, and the next line is read again", () => {
-    const lines = new DockerLines(10);
-    const piece = (log: string) => ({ log, stream: "stderr", time: undefined });
-    expect(lines.take(piece("123456"), 1)).toBeUndefined();
-    expect(lines.take(piece("7890ab"), 2)).toBeUndefined();
-    expect(lines.take(piece("c\n"), 3)).toBe(13);
-    expect(lines.take(piece("short\n"), 4)).toEqual({ text: "short", line: 4 });
-    expect(lines.take(piece("cut 12345678"), 5)).toBeUndefined();
+    const lines = new PartialLines(10);
+    const take = (log: string, no: number) =>
+      takeDockerRecord(lines, { log, stream: "stderr", time: undefined }, no);
+    expect(take("123456", 1)).toBeUndefined();
+    expect(take("7890ab", 2)).toBeUndefined();
+    expect(take("c\n", 3)).toBe(13);
+    expect(take("short\n", 4)).toEqual({ text: "short", line: 4 });
+    expect(take("cut 12345678", 5)).toBeUndefined();
     expect(lines.rest()).toEqual([12]);
   });
 });

@@ -6,11 +6,13 @@
  *   {"log":"I1202 10:00:00.123456       1 controller.go:123] STAGE/watch …\n","stream":"stderr","time":"2026-12-02T10:00:00.123456789Z"}
  *
  * `log` is one line of the program's output, its "\n" included; a line longer than Docker's
- * 16 KB buffer comes as several records, each but the last without the "\n" (a partial record).
+ * 16 KB buffer comes as several records, each but the last without the "\n" (a partial record),
+ * joined by partial-lines.ts.
  * The reader reads the line of a record, its pieces joined, as `docker logs --timestamps` prints
  * it: the record's time, a space, the line — so that the klog reader takes the year from the time
  * as it does from `kubectl logs --timestamps`'s or a container runtime's prefix.
  */
+import type { JoinedLine, PartialLines } from "./partial-lines.ts";
 
 /** A record of Docker's json-file log. */
 export interface DockerRecord {
@@ -46,70 +48,16 @@ export function isDockerLine(line: string): boolean {
   }
 }
 
-/** A line of the container's output, as the reader reads it, and where in the file it began. */
-export interface DockerLine {
-  /** `time line`, the line without its "\n" (see the file's comment). */
-  text: string;
-  /** The file's line of its first record. */
-  line: number;
-}
-
-/** The line a stream's partial records began, and its pieces so far. */
-interface Partial {
-  pieces: string[];
-  length: number;
-  line: number;
-  time: string | undefined;
-  /** Over the limit: its pieces are no longer kept (see DockerLines.take). */
-  overlong: boolean;
-}
-
 /**
- * Joins the partial records of each stream into their lines. A stream's pieces are kept until
- * its record that ends the line (stdout's and stderr's records may come between each other's).
- * Memory is bounded as the line splitter's is: a line that grows past `maxLine` characters is not
- * kept, only counted.
+ * Takes the record `r`, on line `no`, into `lines`: the line it ends, its pieces joined — `time line`
+ * without the "\n" (see the file's comment) — or see PartialLines.take.
  */
-export class DockerLines {
-  private readonly partial = new Map<string, Partial>();
-
-  constructor(private readonly maxLine: number) {}
-
-  /**
-   * The line `r` (the record on line `no`) ends, or undefined while it is a piece of one — or a
-   * number: the length of a line dropped for being over the limit.
-   */
-  take(r: DockerRecord, no: number): DockerLine | number | undefined {
-    const ends = r.log.endsWith("\n");
-    const piece = ends ? r.log.slice(0, r.log.endsWith("\r\n") ? -2 : -1) : r.log;
-    const p = this.partial.get(r.stream);
-    if (p === undefined && ends) return { text: stamped(r.time, piece), line: no };
-    const open = p ?? { pieces: [], length: 0, line: no, time: r.time, overlong: false };
-    open.length += piece.length;
-    if (open.length > this.maxLine) {
-      open.overlong = true;
-      open.pieces = [];
-    } else open.pieces.push(piece);
-    if (!ends) {
-      this.partial.set(r.stream, open);
-      return undefined;
-    }
-    this.partial.delete(r.stream);
-    return this.joined(open);
-  }
-
-  /** Lines whose last record never came (the log ends inside them), in the order they began. */
-  rest(): (DockerLine | number)[] {
-    const open = [...this.partial.values()].sort((a, b) => a.line - b.line);
-    this.partial.clear();
-    return open.map((p) => this.joined(p));
-  }
-
-  private joined(p: Partial): DockerLine | number {
-    return p.overlong ? p.length : { text: stamped(p.time, p.pieces.join("")), line: p.line };
-  }
-}
-
-function stamped(time: string | undefined, line: string): string {
-  return time === undefined ? line : `${time} ${line}`;
+export function takeDockerRecord(
+  lines: PartialLines,
+  r: DockerRecord,
+  no: number,
+): JoinedLine | number | undefined {
+  const ends = r.log.endsWith("\n");
+  const piece = ends ? r.log.slice(0, r.log.endsWith("\r\n") ? -2 : -1) : r.log;
+  return lines.take(r.stream, r.time === undefined ? "" : `${r.time} `, piece, ends, no);
 }

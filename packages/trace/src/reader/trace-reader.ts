@@ -25,7 +25,8 @@ import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.
 import { decodeEvent } from "../jsonl/decode-event.ts";
 import { gluedRecords, type GluedRecords } from "../jsonl/glued-records.ts";
 import { FileSeqs } from "./file-seqs.ts";
-import { dockerRecord, DockerLines, isDockerLine, type DockerLine } from "./docker-records.ts";
+import { dockerRecord, isDockerLine, takeDockerRecord } from "./docker-records.ts";
+import { PartialLines, type JoinedLine } from "./partial-lines.ts";
 import { BACKWARDS_US, timeWentBack } from "./time-back.ts";
 import { foreignTsUnit, type TsUnit } from "./ts-unit.ts";
 
@@ -84,7 +85,7 @@ export class TraceReader {
   /** The unit of a JSONL file's `ts` when its first record's is not microseconds (see ts-unit.ts). */
   private tsUnit: TsUnit | undefined;
   /** A Docker json-file log's lines begun in partial records (see dockerLine). */
-  private docker: DockerLines | undefined;
+  private docker: PartialLines | undefined;
   /** The line being read from after its NULs, whole (see line). */
   private wholeLine: string | undefined;
   /** The number of the line being read when it holds U+FFFD, else 0 (see badKey). */
@@ -210,7 +211,7 @@ export class TraceReader {
     this.sink = sink;
     try {
       this.splitter.end(this.onLine);
-      if (this.docker !== undefined) for (const l of this.docker.rest()) this.dockerEnd(l);
+      for (const l of this.docker?.rest() ?? []) this.partialEnd(l, "Docker");
     } finally {
       this.sink = undefined;
     }
@@ -271,16 +272,39 @@ export class TraceReader {
     if (this.format === "klog") {
       // klog ends every line it writes: a last line without an end was cut mid-write, and what it
       // says (a pass end cut to `"`) may be wrong or missing.
-      if (!terminated && text.trim().length > 0) {
-        this.diagnose({
-          line: no,
-          level: "warn",
-          message: "the log ends inside this line (cut mid-write?): it may be incomplete",
-        });
-      }
+      if (!terminated && text.trim().length > 0) this.endsInside(no);
       this.klog.line(text, no, this.nextSeq, terminated);
     } else if (this.format === "docker-json") this.dockerLine(text, no, terminated);
     else this.jsonLine(text, no, terminated);
+  }
+
+  private endsInside(no: number): void {
+    this.diagnose({
+      line: no,
+      level: "warn",
+      message: "the log ends inside this line (cut mid-write?): it may be incomplete",
+    });
+  }
+
+  /**
+   * What a container runtime's record, line `no`, gave (see partial-lines.ts): a line, read; the
+   * length of one over the limit, said; or nothing while its line goes on.
+   */
+  private joined(l: JoinedLine | number | undefined, no: number, runtime: Runtime): void {
+    if (l === undefined) return;
+    if (typeof l === "number") this.partialOverlong(l, no, runtime);
+    else this.readJoined(l, true);
+  }
+
+  /**
+   * A klog line joined from records: its key is judged by its own text (see badKey), not by the
+   * record that ended it alone.
+   */
+  private readJoined(l: JoinedLine, terminated: boolean): void {
+    const replacedIn = this.replacedIn;
+    this.replacedIn = l.text.indexOf("\uFFFD") >= 0 ? l.line : 0;
+    this.klog.line(l.text, l.line, this.nextSeq, terminated);
+    this.replacedIn = replacedIn;
   }
 
   /**
@@ -305,33 +329,31 @@ export class TraceReader {
       });
       return;
     }
-    const l = (this.docker ??= new DockerLines(MAX_LINE)).take(r, no);
-    if (typeof l === "number") this.dockerOverlong(l, no);
-    else if (l !== undefined) this.klog.line(l.text, l.line, this.nextSeq);
+    const lines = (this.docker ??= new PartialLines(MAX_LINE));
+    this.joined(takeDockerRecord(lines, r, no), no, "Docker");
   }
 
   /** A line begun in partial records that the log ends inside: read, as klog's torn last line. */
-  private dockerEnd(l: DockerLine | number): void {
+  private partialEnd(l: JoinedLine | number, runtime: Runtime): void {
     const no = this.lines + 1;
     if (typeof l === "number") {
-      this.dockerOverlong(l, no);
+      this.partialOverlong(l, no, runtime);
       return;
     }
     this.diagnose({
       line: l.line,
       level: "warn",
-      message:
-        "the log ends inside this line (its last Docker partial record never came): it may be incomplete",
+      message: `the log ends inside this line (${LAST_RECORD[runtime]} never came): it may be incomplete`,
     });
-    this.klog.line(l.text, l.line, this.nextSeq, false);
+    this.readJoined(l, false);
   }
 
-  private dockerOverlong(length: number, no: number): void {
+  private partialOverlong(length: number, no: number, runtime: Runtime): void {
     this.overlongLine ??= no;
     this.diagnose({
       line: no,
       level: "error",
-      message: `line of ${length} characters in Docker partial records, over the ${MAX_LINE >> 20} MiB limit; skipped`,
+      message: `line of ${length} characters in ${runtime} partial records, over the ${MAX_LINE >> 20} MiB limit; skipped`,
     });
   }
 
@@ -488,6 +510,14 @@ export class TraceReader {
     if (this.diagnostics.length < this.maxDiagnostics) this.diagnostics.push(d);
   }
 }
+
+/** The runtimes whose partial records the reader joins (see partial-lines.ts). */
+type Runtime = "Docker";
+
+/** The record that ends a line, as a diagnostic names it. */
+const LAST_RECORD: Record<Runtime, string> = {
+  Docker: "its last Docker partial record",
+};
 
 /** What the reader says of a line that held several JSON records (see gluedRecords). */
 function gluedDiagnostic(g: GluedRecords, line: number): Diagnostic {

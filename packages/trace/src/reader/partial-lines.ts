@@ -19,7 +19,7 @@ export interface JoinedLine {
 
 /** The line a stream's partial records began, and its pieces so far. */
 interface Partial {
-  head: string;
+  /** The first record's head, then the pieces. */
   pieces: string[];
   length: number;
   line: number;
@@ -36,6 +36,11 @@ export class PartialLines {
   private readonly open = new Map<string, Partial>();
 
   constructor(private readonly maxLine: number) {}
+
+  /** How many streams have a line begun whose last record has not come. */
+  get openLines(): number {
+    return this.open.size;
+  }
 
   /** Whether `stream` has a line begun whose last record has not come. */
   has(stream: string): boolean {
@@ -56,7 +61,7 @@ export class PartialLines {
   ): JoinedLine | number | undefined {
     const p = this.open.get(stream);
     if (p === undefined && ends) return { text: head + piece, line: no };
-    const open = p ?? { head, pieces: [], length: 0, line: no, overlong: false };
+    const open = p ?? { pieces: [head], length: 0, line: no, overlong: false };
     open.length += piece.length;
     if (open.length > this.maxLine) {
       open.overlong = true;
@@ -78,6 +83,7 @@ export class PartialLines {
   }
 }
 
+/** A line joined: one new string, no slice of the text its records were read from (see detach). */
 function joined(p: Partial): JoinedLine | number {
-  return p.overlong ? p.length : { text: p.head + p.pieces.join(""), line: p.line };
+  return p.overlong ? p.length : { text: p.pieces.join(""), line: p.line };
 }

@@ -1,7 +1,8 @@
 /**
  * Reads a trace — loopscope JSONL, klog text, or klog text in Docker's json-file records
  * (docker-records.ts), detected from the first non-blank line — from chunks pushed as they arrive
- * (a file stream, a fetch body, a Web Worker message).
+ * (a file stream, a fetch body, a Web Worker message). A klog line a container runtime split into
+ * partial records (Docker's, a CRI log's: cri-records.ts) is read joined (partial-lines.ts).
  *
  * Invariants:
  * - Never throws on input: unreadable lines become diagnostics (with 1-based line numbers) and
@@ -15,17 +16,21 @@
  * - A line with NUL bytes (a log written across a crash or a truncation holds a run of them) is
  *   read from after its last NUL, with a diagnostic; what came before them was cut short and is
  *   not read. Only an input with no trace line at all is binary (see whyNotATrace).
+ * - A line joined from a runtime's partial records is read when its last record comes, on the line
+ *   of its first: its events follow those of the other stream's lines that came between.
  */
 import type { TraceEvent, UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
 import { LineSplitter, MAX_LINE, type Utf8Decoder } from "../lines/splitter.ts";
 import { KlogParser, type KlogOptions } from "../klog/klog-parser.ts";
+import { shadowBytes } from "../klog/byte-span.ts";
 import type { StageRowTaker } from "../klog/stage-fields.ts";
 import { decodeHeader, isHeaderRecord, type TraceHeader } from "../jsonl/format.ts";
 import { decodeEvent } from "../jsonl/decode-event.ts";
 import { gluedRecords, type GluedRecords } from "../jsonl/glued-records.ts";
 import { FileSeqs } from "./file-seqs.ts";
 import { dockerRecord, isDockerLine, takeDockerRecord } from "./docker-records.ts";
+import { streamAt, takeCriRecord } from "./cri-records.ts";
 import { PartialLines, type JoinedLine } from "./partial-lines.ts";
 import { BACKWARDS_US, timeWentBack } from "./time-back.ts";
 import { foreignTsUnit, type TsUnit } from "./ts-unit.ts";
@@ -86,6 +91,10 @@ export class TraceReader {
   private tsUnit: TsUnit | undefined;
   /** A Docker json-file log's lines begun in partial records (see dockerLine). */
   private docker: PartialLines | undefined;
+  /** A klog log's lines begun in CRI partial records (see criPiece). */
+  private readonly cri = new PartialLines(MAX_LINE);
+  /** The shadowBytes of a line that came as text and may be a CRI record (see readLine). */
+  private shadow: Uint8Array = new Uint8Array(256);
   /** The line being read from after its NULs, whole (see line). */
   private wholeLine: string | undefined;
   /** The number of the line being read when it holds U+FFFD, else 0 (see badKey). */
@@ -115,7 +124,10 @@ export class TraceReader {
       this.oddWindow = text.indexOf("\0") >= 0 || text.indexOf("\uFFFD") >= 0;
     }
     if (this.format === "klog" && !this.oddWindow) {
-      this.klog.lineAt(bytes, text, start, end, no, this.nextSeq);
+      const stream = streamAt(bytes, start, end);
+      if (stream < 0 || !this.criPiece(bytes, text, start, stream, end, no, true)) {
+        this.klog.lineAt(bytes, text, start, end, no, this.nextSeq);
+      }
     } else this.line(text.slice(start, end), no, true);
   };
 
@@ -212,6 +224,7 @@ export class TraceReader {
     try {
       this.splitter.end(this.onLine);
       for (const l of this.docker?.rest() ?? []) this.partialEnd(l, "Docker");
+      for (const l of this.cri.rest()) this.partialEnd(l, "CRI");
     } finally {
       this.sink = undefined;
     }
@@ -270,6 +283,15 @@ export class TraceReader {
       this.format = !t.startsWith("{") ? "klog" : isDockerLine(t) ? "docker-json" : "jsonl";
     }
     if (this.format === "klog") {
+      // Its bytes are its shadowBytes, made only for a line that may be a CRI record.
+      const c = text.charCodeAt(0);
+      if (c >= 48 && c <= 57) {
+        const bytes = (this.shadow = shadowBytes(text, this.shadow));
+        const stream = streamAt(bytes, 0, text.length);
+        if (stream >= 0 && this.criPiece(bytes, text, 0, stream, text.length, no, terminated)) {
+          return;
+        }
+      }
       // klog ends every line it writes: a last line without an end was cut mid-write, and what it
       // says (a pass end cut to `"`) may be wrong or missing.
       if (!terminated && text.trim().length > 0) this.endsInside(no);
@@ -287,13 +309,43 @@ export class TraceReader {
   }
 
   /**
-   * What a container runtime's record, line `no`, gave (see partial-lines.ts): a line, read; the
-   * length of one over the limit, said; or nothing while its line goes on.
+   * The line text[start, end) of a klog log, if it is a CRI record that holds a piece of a longer
+   * line (see cri-records.ts): kept, or the line its `F` record ends read, as the one line it
+   * was. False, nothing done, for any other line: a whole record is read as it is, prefix and all.
    */
-  private joined(l: JoinedLine | number | undefined, no: number, runtime: Runtime): void {
+  private criPiece(
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    stream: number,
+    end: number,
+    no: number,
+    terminated: boolean,
+  ): boolean {
+    const l = takeCriRecord(this.cri, bytes, text, start, stream, end, no);
+    if (l === false) return false;
+    this.joined(l, no, terminated, "CRI");
+    return true;
+  }
+
+  /**
+   * What a container runtime's record, line `no`, gave (see partial-lines.ts): a line, read; the
+   * length of one over the limit, said; or nothing while its line goes on. `terminated`: whether
+   * the record ended as the runtime ended it (not a log's last line cut mid-write).
+   */
+  private joined(
+    l: JoinedLine | number | undefined,
+    no: number,
+    terminated: boolean,
+    runtime: Runtime,
+  ): void {
     if (l === undefined) return;
-    if (typeof l === "number") this.partialOverlong(l, no, runtime);
-    else this.readJoined(l, true);
+    if (typeof l === "number") {
+      this.partialOverlong(l, no, runtime);
+      return;
+    }
+    if (!terminated) this.endsInside(l.line);
+    this.readJoined(l, terminated);
   }
 
   /**
@@ -329,8 +381,9 @@ export class TraceReader {
       });
       return;
     }
+    // A record that is JSON was written whole.
     const lines = (this.docker ??= new PartialLines(MAX_LINE));
-    this.joined(takeDockerRecord(lines, r, no), no, "Docker");
+    this.joined(takeDockerRecord(lines, r, no), no, true, "Docker");
   }
 
   /** A line begun in partial records that the log ends inside: read, as klog's torn last line. */
@@ -512,11 +565,12 @@ export class TraceReader {
 }
 
 /** The runtimes whose partial records the reader joins (see partial-lines.ts). */
-type Runtime = "Docker";
+type Runtime = "Docker" | "CRI";
 
 /** The record that ends a line, as a diagnostic names it. */
 const LAST_RECORD: Record<Runtime, string> = {
   Docker: "its last Docker partial record",
+  CRI: "the CRI record tagged F that ends it",
 };
 
 /** What the reader says of a line that held several JSON records (see gluedRecords). */

@@ -820,7 +820,7 @@ export class Analyzer {
     this.touch(st, p);
     table.addChangingWrite(p, writeSeq);
     st.changingWrites++;
-    if (fields) for (const f of fields) table.addChangedField(p, f);
+    if (fields) table.addChangedFields(p, fields);
     if (st.candidate === table.index(p) && !st.createConfirmed) st.candidate = -1;
     this.qualifyHotLoop(st, p);
   }

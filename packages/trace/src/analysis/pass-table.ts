@@ -304,11 +304,11 @@ export class PassTable {
   changedFields(row: number): string[] {
     return this.fields.names(this.ints.nums(row)[this.ints.at(row) + FIELDS]);
   }
-  /** Adds a field to those the row's writes changed (once: a name it has is not added again). */
-  addChangedField(row: number, name: string): void {
+  /** Adds fields to those the row's writes changed (once: a name it has is not added again). */
+  addChangedFields(row: number, names: readonly string[]): void {
     const i = this.ints.nums(row);
     const j = this.ints.at(row) + FIELDS;
-    i[j] = this.fields.with(i[j], name);
+    i[j] = this.fields.with(i[j], names);
   }
 
   /** The row as a Pass (a new object). */

@@ -1,5 +1,6 @@
 export * from "./event.ts";
 export * from "./event-fields.ts";
+export { listInBrief } from "./list-in-brief.ts";
 export * from "./analysis/model.ts";
 export { Analyzer, HOT_LOOP_THRESHOLD, type AnalyzerOptions } from "./analysis/analyzer.ts";
 export { NOT_DECIMAL, rvNumber } from "./analysis/rv-number.ts";

@@ -4,7 +4,7 @@
  * selects its Foo and event.
  */
 import { useState } from "react";
-import type { Finding, FindingKind } from "@loopscope/trace";
+import { listInBrief, type Finding, type FindingKind } from "@loopscope/trace";
 import type { ViewStore } from "../store/viewState.ts";
 import { countByKind, filterFindings, SHOWN_FINDINGS } from "./findingsFilter.ts";
 
@@ -91,7 +91,7 @@ export function FindingsList({
               </span>
             )}
             {f.fields && f.fields.length > 0 && (
-              <span className="muted"> — differs each pass: {f.fields.join(", ")}</span>
+              <span className="muted"> — differs each pass: {listInBrief(f.fields)}</span>
             )}
           </li>
         ))}

@@ -4,6 +4,7 @@
  * timeline: near the right edge it used to squeeze into a column one letter wide.
  */
 import { useLayoutEffect, useRef, useState } from "react";
+import { listInBrief } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { Hit } from "./hitTest.ts";
 import { passLabel } from "./layout.ts";
@@ -49,7 +50,7 @@ export function Tooltip({
     const dur = p.end === undefined ? "open" : `${((p.end - p.start) / 1000).toFixed(3)} ms`;
     lines.push(`duration ${dur}; writes ${p.writeSeqs.length} (${p.changingWrites} changing)`);
     if (p.outcome) lines.push(`outcome ${p.outcome}`);
-    if (p.changedFields.length) lines.push(`changed ${p.changedFields.join(", ")}`);
+    if (p.changedFields.length) lines.push(`changed ${listInBrief(p.changedFields)}`);
   }
   return (
     <div

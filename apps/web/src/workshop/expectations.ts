@@ -6,6 +6,7 @@
  * from its add until it was quiescent — so this panel, the counts table and the excerpt agree.
  */
 import {
+  listInBrief,
   STAGES,
   type Excerpt,
   type KeySummary,
@@ -140,7 +141,7 @@ export function noopVerdict(passes: readonly Pass[], at: number): NoopVerdict | 
   const did = ok
     ? "found nothing to do"
     : judged.changingWrites > 0
-      ? `changed ${judged.changedFields.length > 0 ? judged.changedFields.join(", ") : `something (${judged.changingWrites} changing write${judged.changingWrites === 1 ? "" : "s"})`}`
+      ? `changed ${judged.changedFields.length > 0 ? listInBrief(judged.changedFields) : `something (${judged.changingWrites} changing write${judged.changingWrites === 1 ? "" : "s"})`}`
       : judged.conflicts > 0
         ? "had a write refused with 409"
         : judged.outcome === "requeued"

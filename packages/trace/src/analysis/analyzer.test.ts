@@ -160,6 +160,28 @@ describe("hot loop", () => {
     expect(f.detail).toContain("7 consecutive");
   });
 
+  it("names a few of many fields in its one-line finding, and keeps them all in its fields", () => {
+    const many = Array.from({ length: 2000 }, (_, i) => `status.f${i}`);
+    const log = fixture("stage/hot-loop.log").replace(
+      /fields=status\.lastSyncTime/g,
+      `fields=status.lastSyncTime,${many.join(",")}`,
+    );
+    const { analyzer, events } = analyze(log);
+    const [f] = analyzer.findings();
+    expect(f.kind).toBe("hot-loop");
+    expect(f.fields).toEqual(["status.lastSyncTime", ...many]);
+    expect(f.detail).toMatch(
+      /changing status\.lastSyncTime, status\.f0, status\.f1, .*, status\.f6 and 1,993 more every time$/,
+    );
+    // So do the excerpt's notes and the narration: in brief, as the finding.
+    const excerpt = renderExcerptText(buildExcerpt(events)!);
+    expect(excerpt).toContain("‹changed status.lastSyncTime, status.f0, status.f1,");
+    expect(excerpt).toContain("status.f6 and 1,993 more›");
+    const said = narrate(events).map((n) => n.text);
+    expect(said.some((t) => t.includes("status.f6 and 1,993 more"))).toBe(true);
+    expect(said.every((t) => !t.includes("status.f7,"))).toBe(true);
+  });
+
   it("honours a configurable threshold", () => {
     const { analyzer } = analyze(fixture("stage/hot-loop.log"), { hotLoopThreshold: 8 });
     expect(analyzer.summary("default/hot-foo")!.hotLoop).toBe(false);

@@ -45,6 +45,7 @@ import { append, none } from "./short-list.ts";
 import { TriggerTable } from "./trigger-table.ts";
 import { otherControllerIn } from "./other-controller.ts";
 import { statusInError } from "./error-status.ts";
+import { listInBrief } from "../list-in-brief.ts";
 
 /** Consecutive self-triggered changing passes that make a hot loop, unless told otherwise. */
 export const HOT_LOOP_THRESHOLD = 5;
@@ -862,7 +863,7 @@ export class Analyzer {
       const fields = st.runFields ?? [];
       const what =
         fields.length > 0
-          ? `changing ${fields.join(", ")} every time`
+          ? `changing ${listInBrief(fields)} every time`
           : "each making a changing write";
       const r = this.find(
         "hot-loop",
@@ -1004,5 +1005,7 @@ function echoKindOf(e: WriteEvent): OpenWrite["echoKind"] {
 function intersect(a: string[] | undefined, b: string[]): string[] | undefined {
   if (b.length === 0) return a;
   if (a === undefined) return [...b];
-  return a.filter((x) => b.includes(x));
+  // A write may name thousands of fields: no scan of one list per name of the other.
+  const inB = new Set(b);
+  return a.filter((x) => inB.has(x));
 }

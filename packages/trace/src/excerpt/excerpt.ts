@@ -9,6 +9,7 @@ import type { Pass, PassCause } from "../analysis/model.ts";
 import { Analyzer, type AnalyzerOptions } from "../analysis/analyzer.ts";
 import { ExcerptEvents } from "./excerpt-events.ts";
 import { messageText } from "./stage-text.ts";
+import { listInBrief } from "../list-in-brief.ts";
 
 export type ExcerptRow =
   | {
@@ -228,7 +229,7 @@ function writeNote(e: Extract<TraceEvent, { stage: "write" }>, changing: boolean
     return `failed${e.code ? " " + e.code : ""}${e.reason ? " " + e.reason : ""}`;
   }
   if (!changing) return "no-op";
-  return e.fields && e.fields.length > 0 ? `changed ${e.fields.join(", ")}` : "changed";
+  return e.fields && e.fields.length > 0 ? `changed ${listInBrief(e.fields)}` : "changed";
 }
 
 // ── rendering ───────────────────────────────────────────────────────────────────────────────

@@ -22,6 +22,7 @@ import type {
 import { Analyzer } from "../analysis/analyzer.ts";
 import type { Pass, Trigger } from "../analysis/model.ts";
 import type { NarrationPart } from "./parts.ts";
+import { listInBrief } from "../list-in-brief.ts";
 
 export interface Narration {
   seq: number;
@@ -303,7 +304,7 @@ class Narrator {
         ? " It will find nothing left to do."
         : "";
     }
-    const fields = p.changedFields.length > 0 ? p.changedFields.join(", ") : "something";
+    const fields = p.changedFields.length > 0 ? listInBrief(p.changedFields) : "something";
     const at = p.changingWriteSeqs?.[0];
     const write = `This pass will change ${fields}${at !== undefined ? ` (its write at seq ${at})` : ""}`;
     // Passes refused with 409 inside the run are bridged, not counted (as the finding says).
@@ -350,7 +351,7 @@ class Narrator {
     }
     const code = e.code !== undefined ? `${e.code}, ` : "";
     const rv = e.rv !== undefined ? `rv ${e.rv}` : "";
-    const fields = e.fields && e.fields.length > 0 ? `${e.fields.join(", ")} changed, ` : "";
+    const fields = e.fields && e.fields.length > 0 ? `${listInBrief(e.fields)} changed, ` : "";
     if (!p?.changingWriteSeqs?.includes(e.seq)) {
       n.text = !p
         ? `The pass ${writeVerbPhrase(e.verb, what)} through the API (${code}${rv || "ok"}).`

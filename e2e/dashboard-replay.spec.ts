@@ -231,6 +231,29 @@ test("a gzip file cut short loads what came before the cut, and says where it st
   expect(count).toBeLessThan(all);
 });
 
+test("a gzip file whose check fails loads every line, and says any may be corrupt", async ({
+  page,
+}) => {
+  await page.goto(site.url);
+  const jsonl = readFileSync(join(REPO, "public/traces/burst.jsonl"));
+  const gz = Buffer.from(gzipSync(jsonl));
+  // The trailer's CRC32, off by one: the data decompresses whole, then fails its check.
+  gz[gz.length - 8] ^= 1;
+  await page.getByTestId("file-input").setInputFiles({
+    name: "burst.jsonl.gz",
+    mimeType: "application/gzip",
+    buffer: gz,
+  });
+  await expect(page.getByTestId("source")).toHaveText("replay · burst.jsonl.gz");
+  await page.getByTestId("tab-diagnostics").click();
+  // In the words `loopscope stats` uses for the same file (TraceReader.inputFailedCheck).
+  const lines = jsonl.toString().trim().split("\n").length;
+  await expect(page.getByTestId("diagnostic")).toHaveText([
+    `warnline ${lines + 1} the gzip data failed its check (incorrect data check): every line was read, but any of them may be corrupt`,
+  ]);
+  await expect(page.getByTestId("event-count")).toHaveAttribute("data-count", String(lines - 1));
+});
+
 test("the objects table and the passes answer the keyboard", async ({ page }) => {
   await page.goto(site.url);
   await page.getByTestId("samples").selectOption("burst.jsonl");

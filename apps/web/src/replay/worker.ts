@@ -147,7 +147,7 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   } catch (err) {
     // A damaged gzip file (cut short, or junk after its end): keep what decompressed before the
     // damage, and say where it stopped — or, when only its check at the end failed, that all of
-    // it was read but may be corrupt (the words of packages/trace's TraceReader).
+    // it was read but may be corrupt (in the reader's words, as the CLI says it).
     if (!gz) throw err;
     corrupt = err instanceof Error ? err.message : String(err);
     failedCheck = err instanceof GzipCheckFailed;
@@ -155,13 +155,8 @@ async function read(file: Blob | TraceRequest, name: string, analysis: MessagePo
   if (cancelled) return;
   if (corrupt !== undefined) {
     if (reader.lines() === 0) throw new Error(`${name}: damaged gzip data (${corrupt})`);
-    diagnostics.push({
-      line: reader.lines() + 1,
-      level: "warn",
-      message: failedCheck
-        ? `the gzip data failed its check (${corrupt}): every line was read, but any of them may be corrupt`
-        : `the data stops here (damaged gzip data: ${corrupt}): the lines before it were read, nothing after`,
-    });
+    if (failedCheck) reader.inputFailedCheck(`the gzip data failed its check (${corrupt})`, sink);
+    else reader.inputStopped(`damaged gzip data: ${corrupt}`, sink);
   }
   reader.end(sink);
   // Said here, not left to an empty dashboard: the file was read, and none of it was a trace —

@@ -36,6 +36,10 @@ export interface RowReader {
   outcome(): ReadOutcome;
   /** Diagnostics made so far, those beyond the sink's (TraceReader's maxDiagnostics) included. */
   diagnosticCount(): number;
+  /** The bytes stopped before the input's end (TraceReader.inputStopped). Call before `end`. */
+  inputStopped(why: string, sink: RowSink): void;
+  /** The bytes came whole but failed their check (TraceReader.inputFailedCheck). Before `end`. */
+  inputFailedCheck(why: string, sink: RowSink): void;
 }
 
 const NL = 10;
@@ -110,5 +114,16 @@ export function createRowReader(encoder: RowEncoder, keepKlogRaw = true): RowRea
     recognized: () => reader.recognizedLines,
     outcome: () => reader,
     diagnosticCount: () => reader.diagnosticCount,
+    // The lines taken as rows first, so that the warning is on the line after the last read.
+    inputStopped: (why, sink) => {
+      general(new Uint8Array(0), sink);
+      reader.inputStopped(why);
+      diagnostics(sink);
+    },
+    inputFailedCheck: (why, sink) => {
+      general(new Uint8Array(0), sink);
+      reader.inputFailedCheck(why);
+      diagnostics(sink);
+    },
   };
 }

@@ -149,6 +149,34 @@ describe("a Foo CRD deleted and created again with another schema", () => {
     expect([r.status, r.body.spec]).toEqual([201, {}]);
   });
 
+  it("x-kubernetes-preserve-unknown-fields keeps its object's undeclared fields, and prunes and validates the declared ones", async () => {
+    await deleteCrd();
+    const preserving = {
+      type: "object",
+      "x-kubernetes-preserve-unknown-fields": true,
+      properties: {
+        size: { type: "integer" },
+        tags: { type: "object", properties: { team: { type: "string" } } },
+      },
+    };
+    expect((await c.post(CRDS, await changedCrd(preserving))).status).toBe(201);
+    const spec = { extra: { any: 1 }, size: 2, tags: { team: "a", zone: "b", app: "c" } };
+    const r = await c.post<KObj>(FOOS, foo("kept", spec));
+    expect([r.status, r.body.spec]).toEqual([
+      201,
+      { extra: { any: 1 }, size: 2, tags: { team: "a" } },
+    ]);
+    // The pruned paths in a cluster's order: sorted.
+    expect(r.headers.get("warning")).toBe(
+      '299 - "unknown field \\"spec.tags.app\\"", 299 - "unknown field \\"spec.tags.zone\\""',
+    );
+    const bad = await c.post(FOOS, foo("bad", { size: "two" }));
+    expect([bad.status, bad.body.message]).toEqual([
+      422,
+      'Foo.samplecontroller.k8s.io "bad" is invalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"',
+    ]);
+  });
+
   it("ignores a keyword of the wrong JSON type (a cluster refuses such a CRD; this one does not check it)", async () => {
     await deleteCrd();
     const odd = {

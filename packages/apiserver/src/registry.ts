@@ -52,7 +52,8 @@ import { KUBERNETES_SERVICE, serviceResource } from "./resources/service.ts";
 import { NODE_LEASE_NAMESPACE, leaseResource, nodeLease } from "./resources/lease.ts";
 import { loopscopeNode, nodeResource } from "./resources/node.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
-import { checkSchema } from "./resources/schema.ts";
+import { pruneUnknown } from "./resources/schema-pruning.ts";
+import { validateBySchema } from "./resources/schema-validation.ts";
 import {
   matchesSelector,
   parseFieldSelector,
@@ -426,9 +427,10 @@ export class Registry {
     errors: FieldError[] = [],
   ): void {
     const strict = opts.fieldValidation === "Strict";
-    // A custom resource's schema is its CRD's as it is now (crd-serving.ts).
+    // A custom resource's schema is its CRD's as it is now (crd-serving.ts): pruned here,
+    // validated below.
     const schema = schemaOf(def, this.store);
-    if (schema) unknown.push(...checkSchema(obj, schema, strict).unknown);
+    if (schema) unknown.push(...pruneUnknown(obj, schema));
     if (unknown.length > 0) {
       const each = unknown.map((u) => `unknown field ${JSON.stringify(u)}`);
       if (strict) throw cannotHandle(def, `strict decoding error: ${each.join(", ")}`);
@@ -439,8 +441,7 @@ export class Registry {
     dropEmpty(obj.metadata);
     normalizeTimes(obj);
     def.applyDefaults?.(obj);
-    // Pruned first (or refused, under Strict): nothing is left to delete.
-    if (schema) errors.push(...checkSchema(obj, schema, true).errors);
+    if (schema) errors.push(...validateBySchema(obj, schema));
     errors.push(...(def.validate?.(obj) ?? []));
     for (const [i, ref] of (obj.metadata.ownerReferences ?? []).entries()) {
       if (!ref || !ref.uid) {

@@ -1,12 +1,22 @@
 /**
- * A small structural-schema checker for CRD openAPIV3Schema: type, minimum/maximum, enum,
- * required, and pruning of undeclared fields (an object's `properties`, or each value by its
- * `additionalProperties`; an object schema with neither keeps none, as apiextensions' pruning
- * does) — what the apiextensions server does to a custom resource before storing it. The schema
- * is the CRD's, as a client applied it: a keyword of the wrong JSON type is ignored, never
- * trusted. Other keywords (pattern, lengths, defaults, CEL rules …) are not checked.
+ * A CRD's openAPIV3Schema, and how a custom resource goes through it — what apiextensions-apiserver
+ * (Kubernetes 1.32) does to one before storing it:
+ *
+ * 1. pruning (schema-pruning.ts): fields the schema does not declare are dropped (an object's
+ *    `properties`, or each value by its `additionalProperties`; an object schema with neither
+ *    keeps none; `x-kubernetes-preserve-unknown-fields` keeps them);
+ * 2. validation (schema-validation.ts, schema-keywords.ts): `type`, `required`, `enum`,
+ *    `minimum`/`maximum` with `exclusiveMinimum`/`exclusiveMaximum`,
+ *    `minLength`/`maxLength` (in characters), `pattern` (Go's RE2 syntax, go-regexp.ts),
+ *    `minItems`/`maxItems`, with the reasons and messages a cluster answers.
+ *
+ * Not applied: `default`, `nullable` (a null is kept, and not checked). Not checked: `format`,
+ * `multipleOf`, `uniqueItems`, `minProperties`/`maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`,
+ * CEL rules (`x-kubernetes-validations`), ratcheting (a cluster lets an update keep a field that
+ * a newer schema refuses, as long as it does not change it), nor the schema itself: a cluster
+ * refuses a CRD whose schema is not structural, or whose patterns are invalid; here a keyword of
+ * the wrong JSON type is ignored, never trusted, and a pattern RE2 would refuse is not checked.
  */
-import type { FieldError } from "../errors.ts";
 import { getOwn, isPlainObject } from "../object.ts";
 
 export interface JsonSchema {
@@ -16,139 +26,59 @@ export interface JsonSchema {
   required?: string[];
   minimum?: number;
   maximum?: number;
+  /** OpenAPI v3.0's: a boolean that makes `minimum` exclusive. */
+  exclusiveMinimum?: boolean;
+  exclusiveMaximum?: boolean;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  maxItems?: number;
   enum?: unknown[];
   additionalProperties?: JsonSchema;
   description?: string;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
 }
 
-export interface SchemaResult {
-  errors: FieldError[];
-  /** Dotted paths of fields the schema does not declare (pruned unless strict). */
-  unknown: string[];
-}
+/**
+ * The root's fields every object has that no CRD schema need list: pruning keeps them (ObjectMeta
+ * is decoded on its own, resources/decode.ts).
+ */
+export const ROOT_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
 
-/** Fields every object has that no CRD schema lists. */
-const ROOT_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
-
-/** Checks `obj` against `schema`, deleting undeclared fields from it in place unless `strict`. */
-export function checkSchema(
-  obj: Record<string, unknown>,
-  schema: JsonSchema,
-  strict: boolean,
-): SchemaResult {
-  const result: SchemaResult = { errors: [], unknown: [] };
-  walkObject(obj, schema, "", strict, result, true);
-  return result;
-}
-
-function walk(
-  value: unknown,
-  schema: JsonSchema,
-  path: string,
-  strict: boolean,
-  out: SchemaResult,
-): void {
-  if (value === null || value === undefined) return;
-  const typeError = checkType(value, schema, path);
-  if (typeError) {
-    out.errors.push(typeError);
-    return;
-  }
-  if (typeof value === "number") {
-    const { minimum, maximum } = schema;
-    if (typeof minimum === "number" && value < minimum) {
-      out.errors.push(invalidValue(path, value, `should be greater than or equal to ${minimum}`));
-    }
-    if (typeof maximum === "number" && value > maximum) {
-      out.errors.push(invalidValue(path, value, `should be less than or equal to ${maximum}`));
-    }
-  }
-  if (Array.isArray(schema.enum) && !schema.enum.includes(value)) {
-    out.errors.push({
-      reason: "FieldValueNotSupported",
-      field: path,
-      detail: `Unsupported value: ${JSON.stringify(value)}: supported values: ${schema.enum.map((e) => JSON.stringify(e)).join(", ")}`,
-    });
-  }
-  if (schema.type === "object" && isPlainObject(value))
-    walkObject(value, schema, path, strict, out, false);
-  const items = schema.items;
-  if (schema.type === "array" && Array.isArray(value) && isPlainObject(items)) {
-    value.forEach((item, i) => walk(item, items, `${path}[${i}]`, strict, out));
-  }
-}
-
-function walkObject(
-  obj: Record<string, unknown>,
-  schema: JsonSchema,
-  path: string,
-  strict: boolean,
-  out: SchemaResult,
-  root: boolean,
-): void {
-  for (const req of Array.isArray(schema.required) ? schema.required : []) {
-    if (typeof req === "string" && getOwn(obj, req) === undefined) {
-      out.errors.push({
-        reason: "FieldValueRequired",
-        field: join(path, req),
-        detail: "Required value",
-      });
-    }
-  }
-  if (schema["x-kubernetes-preserve-unknown-fields"] === true) return;
+/**
+ * The schema of `key`'s value in an object of `schema`: its own property (a field named
+ * "constructor" is not declared by Object.prototype's), else its additionalProperties.
+ */
+export function fieldSchema(schema: JsonSchema, key: string): JsonSchema | undefined {
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
-  const additional = isPlainObject(schema.additionalProperties)
-    ? schema.additionalProperties
-    : undefined;
-  for (const [key, value] of Object.entries(obj)) {
-    if (root && ROOT_FIELDS.has(key)) continue;
-    // Own keys only: a field named "constructor" is not declared by Object.prototype's.
-    const declared = getOwn(properties, key);
-    const child = isPlainObject(declared) ? (declared as JsonSchema) : additional;
-    if (!child) {
-      out.unknown.push(join(path, key));
-      if (!strict) delete obj[key];
-      continue;
-    }
-    walk(value, child, join(path, key), strict, out);
-  }
+  const declared = getOwn(properties, key);
+  if (isPlainObject(declared)) return declared as JsonSchema;
+  return isPlainObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
 }
 
-function checkType(value: unknown, schema: JsonSchema, path: string): FieldError | undefined {
-  const ok =
-    schema.type === undefined ||
-    (schema.type === "object" && isPlainObject(value)) ||
-    (schema.type === "array" && Array.isArray(value)) ||
-    (schema.type === "string" && typeof value === "string") ||
-    (schema.type === "boolean" && typeof value === "boolean") ||
-    (schema.type === "number" && typeof value === "number") ||
-    (schema.type === "integer" && typeof value === "number" && Number.isInteger(value));
-  if (ok) return undefined;
-  // The value's JSON type, as the OpenAPI validator names it ("three" is a "string").
-  const shown = jsonType(value);
-  return {
-    reason: "FieldValueTypeInvalid",
-    field: path,
-    detail: `Invalid value: "${shown}": ${path} in body must be of type ${schema.type}: "${shown}"`,
-  };
+/** The declared properties (name and schema) of an object schema. */
+export function propertiesOf(schema: JsonSchema): [string, JsonSchema][] {
+  if (!isPlainObject(schema.properties)) return [];
+  return Object.entries(schema.properties).filter((entry): entry is [string, JsonSchema] =>
+    isPlainObject(entry[1]),
+  );
 }
 
-function jsonType(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
+/** The schema of an array's items. */
+export function itemsSchema(schema: JsonSchema): JsonSchema | undefined {
+  return isPlainObject(schema.items) ? schema.items : undefined;
 }
 
-function invalidValue(path: string, value: number, rule: string): FieldError {
-  return {
-    reason: "FieldValueInvalid",
-    field: path,
-    detail: `Invalid value: ${value}: ${path} in body ${rule}`,
-  };
+/** A keyword's value when it has the JSON type the schema language gives it. */
+export function numberKeyword(
+  schema: JsonSchema,
+  key: "minimum" | "maximum" | "minLength" | "maxLength" | "minItems" | "maxItems",
+): number | undefined {
+  const v = schema[key];
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
-function join(path: string, key: string): string {
+export function joinPath(path: string, key: string): string {
   return path ? `${path}.${key}` : key;
 }

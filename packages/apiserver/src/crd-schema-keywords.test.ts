@@ -1,12 +1,14 @@
 /**
- * A Foo CRD whose schema carries what kubebuilder markers write — `pattern`,
- * `minLength`/`maxLength`, `minItems`/`maxItems`, `exclusiveMinimum`/`exclusiveMaximum` — governs
- * Foos as on a cluster: each rejection with the reason and message a cluster answers. Over real
- * HTTP and with the real kubectl.
+ * A Foo CRD whose schema carries what kubebuilder markers write — `default`, `nullable`,
+ * `pattern`, `minLength`/`maxLength`, `minItems`/`maxItems`, `exclusiveMinimum`/`exclusiveMaximum`
+ * — governs Foos as on a cluster: defaults filled in on create, update and patch; each rejection
+ * with the reason and message a cluster answers. Over real HTTP, with the real kubectl and
+ * client-node's informers.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as k8s from "@kubernetes/client-node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { FOO_CRD, startApiServer, type ApiServer } from "./index.ts";
@@ -17,9 +19,10 @@ import { FOOS, FOO_TYPE, RawClient, eventually, type KObj } from "./testing/raw-
 const CRD = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/foos.samplecontroller.k8s.io";
 const CRD_YAML = fileURLToPath(new URL("../../../public/manifests/crd.yaml", import.meta.url));
 
-/** What kubebuilder writes for `// +kubebuilder:validation:…` markers. */
+/** What kubebuilder writes for `// +kubebuilder:default=…`, `+kubebuilder:validation:…`. */
 const SPEC: JsonSchema = {
   type: "object",
+  default: {},
   properties: {
     deploymentName: {
       type: "string",
@@ -29,12 +32,14 @@ const SPEC: JsonSchema = {
     },
     replicas: {
       type: "integer",
+      default: 1,
       minimum: 0,
       exclusiveMinimum: true,
       maximum: 10,
       exclusiveMaximum: true,
     },
-    mode: { type: "string", enum: ["fast", "safe"] },
+    mode: { type: "string", default: "fast", enum: ["fast", "safe"] },
+    note: { type: "string", nullable: true },
     title: { type: "string", maxLength: 3 },
     ratio: { type: "number", maximum: 2 },
     ports: {
@@ -43,7 +48,17 @@ const SPEC: JsonSchema = {
       maxItems: 2,
       items: {
         type: "object",
-        properties: { name: { type: "string" }, port: { type: "integer" } },
+        properties: {
+          name: { type: "string" },
+          port: { type: "integer", default: 80 },
+        },
+      },
+    },
+    limits: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        properties: { max: { type: "integer", default: 10 } },
       },
     },
   },
@@ -62,7 +77,10 @@ async function keywordCrd(): Promise<Crd> {
     type: "object",
     properties: {
       spec: SPEC,
-      status: { type: "object", properties: { availableReplicas: { type: "integer" } } },
+      status: {
+        type: "object",
+        properties: { availableReplicas: { type: "integer" } },
+      },
     },
   };
   return crd;
@@ -93,6 +111,76 @@ afterEach(async () => {
   await c.delete(FOOS);
   await eventually(async () => (await c.get<{ items: unknown[] }>(FOOS)).body.items.length === 0);
   await putCrd(await crdYaml());
+});
+
+describe("defaults", () => {
+  beforeEach(async () => putCrd(await keywordCrd()));
+
+  it("fill a created Foo's missing fields: a defaulted parent's children too, nothing under an absent parent", async () => {
+    const bare = await c.post<KObj>(FOOS, foo("bare"));
+    expect([bare.status, bare.body.spec]).toEqual([201, { replicas: 1, mode: "fast" }]);
+    const nested = await c.post<KObj>(
+      FOOS,
+      foo("nested", {
+        replicas: 3,
+        ports: [{ name: "http" }, { name: "admin", port: 81 }],
+        limits: { cpu: {}, memory: { max: 4 } },
+      }),
+    );
+    expect([nested.status, nested.body.spec]).toEqual([
+      201,
+      {
+        replicas: 3,
+        mode: "fast",
+        ports: [
+          { name: "http", port: 80 },
+          { name: "admin", port: 81 },
+        ],
+        limits: { cpu: { max: 10 }, memory: { max: 4 } },
+      },
+    ]);
+    // What was stored, not only answered.
+    expect((await c.get<KObj>(`${FOOS}/nested`)).body.spec).toEqual(nested.body.spec);
+  });
+
+  it("a null the schema does not allow takes the default or goes; a nullable null stays", async () => {
+    const r = await c.post<KObj>(
+      FOOS,
+      foo("nulls", {
+        mode: null,
+        note: null,
+        deploymentName: null,
+        ratio: null,
+      }),
+    );
+    expect([r.status, r.body.spec]).toEqual([201, { mode: "fast", note: null, replicas: 1 }]);
+    // An array keeps its items: a null one the items' schema refuses is invalid.
+    const item = await c.post(FOOS, foo("null-item", { ports: [null] }));
+    expect([item.status, item.body.message]).toEqual([
+      422,
+      'Foo.samplecontroller.k8s.io "null-item" is invalid: spec.ports[0]: Invalid value: "null": spec.ports[0] in body must be of type object: "null"',
+    ]);
+  });
+
+  it("fill in what an update or a patch leaves out", async () => {
+    await c.post(FOOS, foo("edited", { mode: "safe", replicas: 4 }));
+    const got = (await c.get<KObj>(`${FOOS}/edited`)).body;
+    const put = await c.put<KObj>(`${FOOS}/edited`, {
+      ...got,
+      spec: { replicas: 4 },
+    });
+    expect([put.status, put.body.spec]).toEqual([200, { replicas: 4, mode: "fast" }]);
+    const merge = await c.patch<KObj>(`${FOOS}/edited`, {
+      spec: { replicas: null },
+    });
+    expect([merge.status, merge.body.spec]).toEqual([200, { mode: "fast", replicas: 1 }]);
+    const json = await c.patch<KObj>(
+      `${FOOS}/edited`,
+      [{ op: "remove", path: "/spec" }],
+      "application/json-patch+json",
+    );
+    expect([json.status, json.body.spec]).toEqual([200, { replicas: 1, mode: "fast" }]);
+  });
 });
 
 describe("value keywords", () => {
@@ -167,10 +255,10 @@ describe("value keywords", () => {
         invalid("spec.mode", 'Unsupported value: "slow": supported values: "fast", "safe"'),
       ],
     ] as const) {
-      const r = await c.post<{ message: string; details: { causes: { reason: string }[] } }>(
-        FOOS,
-        foo("f", spec),
-      );
+      const r = await c.post<{
+        message: string;
+        details: { causes: { reason: string }[] };
+      }>(FOOS, foo("f", spec));
       expect([r.status, r.body.message, r.body.details?.causes?.map((x) => x.reason)]).toEqual([
         422,
         message,
@@ -186,7 +274,10 @@ describe("value keywords", () => {
       ports: [{}, {}],
     };
     const r = await c.post<KObj>(FOOS, foo("edge", spec));
-    expect([r.status, r.body.spec]).toEqual([201, spec]);
+    expect([r.status, r.body.spec]).toEqual([
+      201,
+      { ...spec, mode: "fast", ports: [{ port: 80 }, { port: 80 }] },
+    ]);
     const low = await c.post<KObj>(FOOS, foo("low", { deploymentName: "abc", replicas: 1 }));
     expect(low.status).toBe(201);
   });
@@ -210,12 +301,17 @@ describe.skipIf(!kubectlBin)("kubectl against the keyword CRD", () => {
     return path;
   }
 
-  it("prints each refusal as on a cluster", async () => {
+  it("apply fills in the defaults, get shows them, and each refusal prints as on a cluster", async () => {
     expect(await k.run("apply", "-f", await manifest("crd.yaml", await keywordCrd()))).toBe(
       "customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io configured\n",
     );
     const web = await manifest("web.yaml", foo("web", { deploymentName: "web" }));
     expect(await k.run("apply", "-f", web)).toBe("foo.samplecontroller.k8s.io/web created\n");
+    expect(await k.run("get", "foo", "web", "-o", "jsonpath={.spec}")).toBe(
+      '{"deploymentName":"web","mode":"fast","replicas":1}',
+    );
+    // Applied again unchanged: the defaults are the server's, kubectl's patch leaves them.
+    expect(await k.run("apply", "-f", web)).toBe("foo.samplecontroller.k8s.io/web unchanged\n");
 
     const refused = async (name: string, spec: Record<string, unknown>) =>
       k.run("apply", "-f", await manifest(`${name}.yaml`, foo(name, spec))).then(
@@ -252,5 +348,49 @@ describe.skipIf(!kubectlBin)("kubectl against the keyword CRD", () => {
     await expect(k.run("apply", "-f", edited)).rejects.toThrow(
       `failed: The Foo "web" is invalid: spec.replicas: Invalid value: 10: spec.replicas in body should be less than 10\n`,
     );
+  });
+});
+
+describe("client-node", () => {
+  const GROUP = "samplecontroller.k8s.io";
+  const VERSION = "v1alpha1";
+  type Foo = k8s.KubernetesObject & { spec?: Record<string, unknown> };
+
+  it("an informer sees the defaults of a Foo created without them", async () => {
+    await putCrd(await keywordCrd());
+    const kc = new k8s.KubeConfig();
+    kc.loadFromString(server.kubeconfigYaml());
+    const co = kc.makeApiClient(k8s.CustomObjectsApi);
+    const seen = new Map<string, unknown>();
+    const informer = k8s.makeInformer<Foo>(
+      kc,
+      `/apis/${GROUP}/${VERSION}/namespaces/default/foos`,
+      () =>
+        co.listNamespacedCustomObject({
+          group: GROUP,
+          version: VERSION,
+          namespace: "default",
+          plural: "foos",
+        }) as Promise<k8s.KubernetesListObject<Foo>>,
+    );
+    informer.on(k8s.ADD, (obj) => seen.set(obj.metadata?.name ?? "", obj.spec));
+    await informer.start();
+    const created = (await co.createNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      namespace: "default",
+      plural: "foos",
+      body: foo("later", { deploymentName: "later" }),
+    })) as Foo;
+    await eventually(() => seen.has("later"));
+    await informer.stop();
+    expect(created.spec).toEqual({
+      deploymentName: "later",
+      replicas: 1,
+      mode: "fast",
+    });
+    expect(Object.fromEntries(seen)).toEqual({
+      later: { deploymentName: "later", replicas: 1, mode: "fast" },
+    });
   });
 });

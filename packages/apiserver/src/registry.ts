@@ -52,6 +52,7 @@ import { KUBERNETES_SERVICE, serviceResource } from "./resources/service.ts";
 import { NODE_LEASE_NAMESPACE, leaseResource, nodeLease } from "./resources/lease.ts";
 import { loopscopeNode, nodeResource } from "./resources/node.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
+import { defaultFields } from "./resources/schema-defaulting.ts";
 import { pruneUnknown } from "./resources/schema-pruning.ts";
 import { validateBySchema } from "./resources/schema-validation.ts";
 import {
@@ -427,10 +428,13 @@ export class Registry {
     errors: FieldError[] = [],
   ): void {
     const strict = opts.fieldValidation === "Strict";
-    // A custom resource's schema is its CRD's as it is now (crd-serving.ts): pruned here,
-    // validated below.
+    // A custom resource's schema is its CRD's as it is now (crd-serving.ts): pruned, nulls it
+    // refuses dropped and defaulted here, as apiextensions decodes a body; validated below.
     const schema = schemaOf(def, this.store);
-    if (schema) unknown.push(...pruneUnknown(obj, schema));
+    if (schema) {
+      unknown.push(...pruneUnknown(obj, schema));
+      defaultFields(obj, schema);
+    }
     if (unknown.length > 0) {
       const each = unknown.map((u) => `unknown field ${JSON.stringify(u)}`);
       if (strict) throw cannotHandle(def, `strict decoding error: ${each.join(", ")}`);

@@ -17,6 +17,12 @@ export function pruneUnknown(obj: Record<string, unknown>, schema: JsonSchema): 
   return pruned.sort();
 }
 
+/** Prunes a value (a schema's `default`) by the schema of the place it goes. */
+export function prunedValue(value: unknown, schema: JsonSchema): unknown {
+  prune(value, schema, "", [], false);
+  return value;
+}
+
 function prune(
   value: unknown,
   schema: JsonSchema | undefined,

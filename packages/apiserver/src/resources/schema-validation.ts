@@ -1,7 +1,7 @@
 /**
  * Validation of a pruned and defaulted custom resource by its schema, as kube-openapi's
- * SchemaValidator walks it for apiextensions: at each value its type, then the keywords that
- * apply to what the value is (schema-keywords.ts), its `enum`,
+ * SchemaValidator walks it for apiextensions: at each value its type (`nullable` lets a null
+ * through), then the keywords that apply to what the value is (schema-keywords.ts), its `enum`,
  * and an object's `required` fields and declared values (fields without a schema were pruned).
  * Errors come in kube-openapi's order for one value: type, string, number, array, enum, object.
  */
@@ -18,7 +18,6 @@ export function validateBySchema(obj: Record<string, unknown>, schema: JsonSchem
 }
 
 function validate(value: unknown, schema: JsonSchema, path: string, out: FieldError[]): void {
-  if (value === null) return; // not judged here (yet)
   const typeError = checkType(value, schema, path);
   if (typeError) out.push(typeError);
   if (typeof value === "string") {
@@ -60,6 +59,7 @@ function validateObject(
 function checkType(value: unknown, schema: JsonSchema, path: string): FieldError | undefined {
   const ok =
     schema.type === undefined ||
+    (value === null && schema.nullable === true) ||
     (schema.type === "object" && isPlainObject(value)) ||
     (schema.type === "array" && Array.isArray(value)) ||
     (schema.type === "string" && typeof value === "string") ||
@@ -79,10 +79,11 @@ function checkType(value: unknown, schema: JsonSchema, path: string): FieldError
 /**
  * FieldValueNotSupported, `Unsupported value: <value>: supported values: "a", "b"`: each allowed
  * value a quoted string, a string as it is and anything else as its JSON (field.NotSupported).
+ * A null matches no entry, as in kube-openapi.
  */
 function checkEnum(value: unknown, schema: JsonSchema, path: string): FieldError | undefined {
   if (!Array.isArray(schema.enum) || schema.enum.length === 0) return undefined;
-  if (schema.enum.some((e) => deepEqual(e, value))) return undefined;
+  if (value !== null && schema.enum.some((e) => deepEqual(e, value))) return undefined;
   const supported = schema.enum.map((e) => goQuote(typeof e === "string" ? e : JSON.stringify(e)));
   return {
     reason: "FieldValueNotSupported",

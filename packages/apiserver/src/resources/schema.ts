@@ -5,17 +5,19 @@
  * 1. pruning (schema-pruning.ts): fields the schema does not declare are dropped (an object's
  *    `properties`, or each value by its `additionalProperties`; an object schema with neither
  *    keeps none; `x-kubernetes-preserve-unknown-fields` keeps them);
- * 2. validation (schema-validation.ts, schema-keywords.ts): `type`, `required`, `enum`,
- *    `minimum`/`maximum` with `exclusiveMinimum`/`exclusiveMaximum`,
+ * 2. defaulting (schema-defaulting.ts): a `null` the schema does not allow (`nullable`) is
+ *    dropped, then `default`s fill the fields that are missing, where their parent is present;
+ * 3. validation (schema-validation.ts, schema-keywords.ts): `type`, `nullable`, `required`,
+ *    `enum`, `minimum`/`maximum` with `exclusiveMinimum`/`exclusiveMaximum`,
  *    `minLength`/`maxLength` (in characters), `pattern` (Go's RE2 syntax, go-regexp.ts),
  *    `minItems`/`maxItems`, with the reasons and messages a cluster answers.
  *
- * Not applied: `default`, `nullable` (a null is kept, and not checked). Not checked: `format`,
- * `multipleOf`, `uniqueItems`, `minProperties`/`maxProperties`, `allOf`/`anyOf`/`oneOf`/`not`,
- * CEL rules (`x-kubernetes-validations`), ratcheting (a cluster lets an update keep a field that
- * a newer schema refuses, as long as it does not change it), nor the schema itself: a cluster
- * refuses a CRD whose schema is not structural, or whose patterns are invalid; here a keyword of
- * the wrong JSON type is ignored, never trusted, and a pattern RE2 would refuse is not checked.
+ * Not checked: `format`, `multipleOf`, `uniqueItems`, `minProperties`/`maxProperties`,
+ * `allOf`/`anyOf`/`oneOf`/`not`, CEL rules (`x-kubernetes-validations`), ratcheting (a cluster
+ * lets an update keep a field that a newer schema refuses, as long as it does not change it),
+ * nor the schema itself: a cluster refuses a CRD whose schema is not structural, or whose
+ * defaults or patterns are invalid; here a keyword of the wrong JSON type is ignored, never
+ * trusted, and a pattern RE2 would refuse is not checked.
  */
 import { getOwn, isPlainObject } from "../object.ts";
 
@@ -35,14 +37,16 @@ export interface JsonSchema {
   minItems?: number;
   maxItems?: number;
   enum?: unknown[];
+  nullable?: boolean;
+  default?: unknown;
   additionalProperties?: JsonSchema;
   description?: string;
   "x-kubernetes-preserve-unknown-fields"?: boolean;
 }
 
 /**
- * The root's fields every object has that no CRD schema need list: pruning keeps them (ObjectMeta
- * is decoded on its own, resources/decode.ts).
+ * The root's fields every object has that no CRD schema need list: pruning keeps them, and
+ * defaulting leaves them to the server (ObjectMeta is decoded on its own, resources/decode.ts).
  */
 export const ROOT_FIELDS = new Set(["apiVersion", "kind", "metadata"]);
 

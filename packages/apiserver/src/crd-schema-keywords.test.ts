@@ -1,9 +1,9 @@
 /**
  * A Foo CRD whose schema carries what kubebuilder markers write — `default`, `nullable`,
  * `pattern`, `minLength`/`maxLength`, `minItems`/`maxItems`, `exclusiveMinimum`/`exclusiveMaximum`
- * — governs Foos as on a cluster: defaults filled in on create, update and patch; each rejection
- * with the reason and message a cluster answers. Over real HTTP, with the real kubectl and
- * client-node's informers.
+ * — governs Foos as on a cluster: defaults filled in on create, update and patch and as objects
+ * are read back; each rejection with the reason and message a cluster answers. Over real HTTP,
+ * with the real kubectl and client-node's informers.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -183,6 +183,43 @@ describe("defaults", () => {
   });
 });
 
+describe("a Foo stored before its CRD gained a default", () => {
+  it("reads back defaulted and pruned by the CRD as it is now, same resourceVersion, until a write stores it so", async () => {
+    const before = await c.createFoo("old", 2);
+    const status = await c.put<KObj>(`${FOOS}/old/status`, {
+      ...before,
+      status: { availableReplicas: 2, lastSyncedAt: "then" },
+    });
+    expect(status.status).toBe(200);
+    const rv = status.body.metadata.resourceVersion;
+    await putCrd(await keywordCrd());
+    const read = (await c.get<KObj>(`${FOOS}/old`)).body;
+    expect([read.metadata.resourceVersion, read.spec, read.status]).toEqual([
+      rv,
+      { deploymentName: "old", replicas: 2, mode: "fast" },
+      { availableReplicas: 2 },
+    ]);
+    const listed = (await c.get<{ items: KObj[] }>(FOOS)).body.items;
+    expect(listed.map((o) => [o.metadata.resourceVersion, o.spec])).toEqual([[rv, read.spec]]);
+    const w = await c.watch(`${FOOS}?watch=true`);
+    const [added] = await w.until((events) => events.length > 0);
+    w.close();
+    expect([added?.type, added?.object.metadata.resourceVersion, added?.object.spec]).toEqual([
+      "ADDED",
+      rv,
+      read.spec,
+    ]);
+    // Writing back what was read stores the default: a write, as on a cluster (etcd compares
+    // bytes); the same write again changes nothing.
+    const stored = await c.put<KObj>(`${FOOS}/old`, read);
+    expect(stored.status).toBe(200);
+    expect(stored.body.metadata.resourceVersion).not.toBe(rv);
+    expect(stored.body.metadata.generation).toBe(read.metadata.generation);
+    const again = await c.put<KObj>(`${FOOS}/old`, stored.body);
+    expect(again.body.metadata.resourceVersion).toBe(stored.body.metadata.resourceVersion);
+  });
+});
+
 describe("value keywords", () => {
   beforeEach(async () => putCrd(await keywordCrd()));
 
@@ -356,7 +393,8 @@ describe("client-node", () => {
   const VERSION = "v1alpha1";
   type Foo = k8s.KubernetesObject & { spec?: Record<string, unknown> };
 
-  it("an informer sees the defaults of a Foo created without them", async () => {
+  it("an informer sees the defaults: on a Foo created without them, and on one stored before the CRD had them", async () => {
+    await c.createFoo("earlier", 2);
     await putCrd(await keywordCrd());
     const kc = new k8s.KubeConfig();
     kc.loadFromString(server.kubeconfigYaml());
@@ -390,6 +428,7 @@ describe("client-node", () => {
       mode: "fast",
     });
     expect(Object.fromEntries(seen)).toEqual({
+      earlier: { deploymentName: "earlier", replicas: 2, mode: "fast" },
       later: { deploymentName: "later", replicas: 1, mode: "fast" },
     });
   });

@@ -52,8 +52,7 @@ import { KUBERNETES_SERVICE, serviceResource } from "./resources/service.ts";
 import { NODE_LEASE_NAMESPACE, leaseResource, nodeLease } from "./resources/lease.ts";
 import { loopscopeNode, nodeResource } from "./resources/node.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
-import { defaultFields } from "./resources/schema-defaulting.ts";
-import { pruneUnknown } from "./resources/schema-pruning.ts";
+import { decodeBySchema, readBySchema } from "./resources/schema-decoding.ts";
 import { validateBySchema } from "./resources/schema-validation.ts";
 import {
   matchesSelector,
@@ -185,9 +184,22 @@ export class Registry {
   }
 
   get(def: ResourceDef, namespace: string | undefined, name: string): KObject {
+    return this.#read(def, this.#stored(def, namespace, name));
+  }
+
+  #stored(def: ResourceDef, namespace: string | undefined, name: string): KObject {
     const obj = this.store.get(def, namespace, name);
     if (!obj) throw notFound(def, name);
     return obj;
+  }
+
+  /**
+   * A stored object as reads return it: a custom resource pruned and defaulted by its CRD's
+   * schema as it is now (resources/schema-decoding.ts), as a cluster decodes it from etcd.
+   */
+  #read(def: ResourceDef, stored: KObject): KObject {
+    const schema = schemaOf(def, this.store);
+    return schema ? readBySchema(stored, schema) : stored;
   }
 
   list(
@@ -195,7 +207,10 @@ export class Registry {
     namespace: string | undefined,
     selector: Selector,
   ): { items: KObject[]; resourceVersion: string } {
-    const items = this.store.list(def, namespace).filter((o) => matchesSelector(selector, o));
+    const items = this.store
+      .list(def, namespace)
+      .map((o) => this.#read(def, o))
+      .filter((o) => matchesSelector(selector, o));
     return { items, resourceVersion: String(this.store.currentRv) };
   }
 
@@ -260,7 +275,8 @@ export class Registry {
     body: unknown,
     opts: UpdateOptions = {},
   ): KObject {
-    const old = this.get(def, namespace, name);
+    const stored = this.#stored(def, namespace, name);
+    const old = this.#read(def, stored);
     const unknown: string[] = [];
     const incoming = this.#asObject(def, body, opts, unknown);
     if (incoming.metadata.name && incoming.metadata.name !== name) {
@@ -288,7 +304,7 @@ export class Registry {
       ]);
     }
     if (rv && rv !== old.metadata.resourceVersion) throw conflict(def, name);
-    return this.#replace(def, old, incoming, opts, unknown);
+    return this.#replace(def, stored, old, incoming, opts, unknown);
   }
 
   patch(
@@ -299,7 +315,8 @@ export class Registry {
     patch: unknown,
     opts: UpdateOptions = {},
   ): KObject {
-    const old = this.get(def, namespace, name);
+    const stored = this.#stored(def, namespace, name);
+    const old = this.#read(def, stored);
     const patched = applyPatch(type, clone(old), patch);
     const unknown: string[] = [];
     const incoming = this.#asObject(def, patched, opts, unknown);
@@ -312,7 +329,7 @@ export class Registry {
         `the name of the object (${String(incoming.metadata.name)}) does not match the name on the URL (${name})`,
       );
     }
-    return this.#replace(def, old, incoming, opts, unknown);
+    return this.#replace(def, stored, old, incoming, opts, unknown);
   }
 
   delete(
@@ -346,10 +363,8 @@ export class Registry {
     if (policy === "Orphan" && !finalizers.includes("orphan")) finalizers.push("orphan");
     if (finalizers.length === 0) {
       if (opts.dryRun) return { object: old, finished: true };
-      return {
-        object: this.store.delete(def, old.metadata.namespace, name) ?? old,
-        finished: true,
-      };
+      const last = this.store.delete(def, old.metadata.namespace, name);
+      return { object: last ? this.#read(def, last) : old, finished: true };
     }
     const next = clone(old);
     next.metadata.finalizers = finalizers;
@@ -359,9 +374,16 @@ export class Registry {
     return { object: this.store.write(def, next), finished: false };
   }
 
-  /** Applies update semantics to a body whose preconditions already passed. */
+  /**
+   * Applies update semantics to a body whose preconditions already passed. `old` is the object
+   * as read (`stored` decoded by the schema as it is now): the update starts from it, and
+   * generation compares with it; whether anything changed is judged against `stored`, as etcd's
+   * store compares the bytes it would write with the bytes it holds — the first write after a CRD
+   * gained a default stores it.
+   */
   #replace(
     def: ResourceDef,
+    stored: KObject,
     old: KObject,
     incoming: KObject,
     opts: UpdateOptions,
@@ -405,7 +427,7 @@ export class Registry {
       const bumped = opts.subresource !== "status" && def.generationChanged(old, next);
       meta.generation = (old.metadata.generation ?? 1) + (bumped ? 1 : 0);
     } else delete meta.generation;
-    if (deepEqual(next, old)) return old;
+    if (deepEqual(next, stored)) return old;
     if (opts.dryRun) return next;
     if (meta.deletionTimestamp && (meta.finalizers ?? []).length === 0) {
       // The last finalizer is gone: the pending deletion completes now.
@@ -429,12 +451,9 @@ export class Registry {
   ): void {
     const strict = opts.fieldValidation === "Strict";
     // A custom resource's schema is its CRD's as it is now (crd-serving.ts): pruned, nulls it
-    // refuses dropped and defaulted here, as apiextensions decodes a body; validated below.
+    // refuses dropped, defaulted (resources/schema-decoding.ts); validated below.
     const schema = schemaOf(def, this.store);
-    if (schema) {
-      unknown.push(...pruneUnknown(obj, schema));
-      defaultFields(obj, schema);
-    }
+    if (schema) unknown.push(...decodeBySchema(obj, schema));
     if (unknown.length > 0) {
       const each = unknown.map((u) => `unknown field ${JSON.stringify(u)}`);
       if (strict) throw cannotHandle(def, `strict decoding error: ${each.join(", ")}`);

@@ -1,6 +1,6 @@
 /**
  * A CRD's openAPIV3Schema, and how a custom resource goes through it — what apiextensions-apiserver
- * (Kubernetes 1.32) does to one before storing it:
+ * (Kubernetes 1.32) does to one before storing it, and again as it reads one back:
  *
  * 1. pruning (schema-pruning.ts): fields the schema does not declare are dropped (an object's
  *    `properties`, or each value by its `additionalProperties`; an object schema with neither

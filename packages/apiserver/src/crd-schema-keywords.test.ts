@@ -5,12 +5,11 @@
  * are read back; each rejection with the reason and message a cluster answers. Over real HTTP,
  * with the real kubectl and client-node's informers.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import * as k8s from "@kubernetes/client-node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { parse } from "yaml";
 import { FOO_CRD, startApiServer, type ApiServer } from "./index.ts";
 import { findDefaultKubectl, kubectlFor, type Kubectl } from "./testing/kubectl.ts";
 import type { JsonSchema } from "./resources/schema.ts";
@@ -325,24 +324,16 @@ const kubectlBin = findDefaultKubectl();
 describe.skipIf(!kubectlBin)("kubectl against the keyword CRD", () => {
   let k: Kubectl;
   let cleanup: () => Promise<void>;
-  let home: string;
   beforeAll(async () => {
     ({ k, cleanup } = await kubectlFor(kubectlBin!, server));
-    home = k.env.HOME ?? "";
   });
   afterAll(() => cleanup());
 
-  async function manifest(name: string, obj: unknown): Promise<string> {
-    const path = join(home, name);
-    await writeFile(path, stringify(obj));
-    return path;
-  }
-
   it("apply fills in the defaults, get shows them, and each refusal prints as on a cluster", async () => {
-    expect(await k.run("apply", "-f", await manifest("crd.yaml", await keywordCrd()))).toBe(
+    expect(await k.run("apply", "-f", await k.manifest("crd.yaml", await keywordCrd()))).toBe(
       "customresourcedefinition.apiextensions.k8s.io/foos.samplecontroller.k8s.io configured\n",
     );
-    const web = await manifest("web.yaml", foo("web", { deploymentName: "web" }));
+    const web = await k.manifest("web.yaml", foo("web", { deploymentName: "web" }));
     expect(await k.run("apply", "-f", web)).toBe("foo.samplecontroller.k8s.io/web created\n");
     expect(await k.run("get", "foo", "web", "-o", "jsonpath={.spec}")).toBe(
       '{"deploymentName":"web","mode":"fast","replicas":1}',
@@ -351,7 +342,7 @@ describe.skipIf(!kubectlBin)("kubectl against the keyword CRD", () => {
     expect(await k.run("apply", "-f", web)).toBe("foo.samplecontroller.k8s.io/web unchanged\n");
 
     const refused = async (name: string, spec: Record<string, unknown>) =>
-      k.run("apply", "-f", await manifest(`${name}.yaml`, foo(name, spec))).then(
+      k.run("apply", "-f", await k.manifest(`${name}.yaml`, foo(name, spec))).then(
         () => "",
         (err: Error) => err.message,
       );
@@ -378,7 +369,7 @@ describe.skipIf(!kubectlBin)("kubectl against the keyword CRD", () => {
       'The Foo "both" is invalid: \n* spec.deploymentName: Invalid value: "ab": spec.deploymentName in body should be at least 3 chars long\n* spec.replicas: Invalid value: 10: spec.replicas in body should be less than 10\n',
     );
     // An edit (kubectl's merge patch) is judged the same.
-    const edited = await manifest(
+    const edited = await k.manifest(
       "web-10.yaml",
       foo("web", { deploymentName: "web", replicas: 10 }),
     );

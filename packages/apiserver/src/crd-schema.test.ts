@@ -4,11 +4,10 @@
  * deleted and created again with another schema, or applied again with another, governs the
  * next write. Over real HTTP, and with the real kubectl.
  */
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { parse } from "yaml";
 import { FOO_CRD, startApiServer, type ApiServer } from "./index.ts";
 import { findDefaultKubectl, kubectlFor, type Kubectl } from "./testing/kubectl.ts";
 import type { JsonSchema } from "./resources/schema.ts";
@@ -198,27 +197,18 @@ const kubectlBin = findDefaultKubectl();
 describe.skipIf(!kubectlBin)("kubectl: apply crd.yaml, delete it, apply a changed copy", () => {
   let k: Kubectl;
   let cleanup: () => Promise<void>;
-  let home: string;
   beforeAll(async () => {
     ({ k, cleanup } = await kubectlFor(kubectlBin!, server));
-    home = k.env.HOME ?? "";
   });
   afterAll(() => cleanup());
 
-  /** A manifest file of `obj`, in kubectl's HOME. */
-  async function manifest(name: string, obj: unknown): Promise<string> {
-    const path = join(home, name);
-    await writeFile(path, stringify(obj));
-    return path;
-  }
-
   it("a Foo with a field the new schema lacks or forbids fails as on a cluster; crd.yaml applied again takes it back", async () => {
-    const changed = await manifest("changed-crd.yaml", await changedCrd());
-    const example = await manifest(
+    const changed = await k.manifest("changed-crd.yaml", await changedCrd());
+    const example = await k.manifest(
       "foo.yaml",
       foo("example-foo", { deploymentName: "example-foo", replicas: 1 }),
     );
-    const tooMany = await manifest("too-many.yaml", foo("too-many", { replicas: 5 }));
+    const tooMany = await k.manifest("too-many.yaml", foo("too-many", { replicas: 5 }));
     expect(await k.run("apply", "-f", CRD_YAML)).toMatch(/foos.samplecontroller.k8s.io \w+\n$/);
     expect(await k.run("delete", "crd", "foos.samplecontroller.k8s.io")).toContain("deleted");
     expect(await k.run("apply", "-f", changed)).toBe(

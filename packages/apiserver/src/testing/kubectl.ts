@@ -3,9 +3,10 @@
  * cache) and a kubeconfig for one embedded server. Test-only; not exported from the package.
  */
 import { execFile, spawnSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stringify } from "yaml";
 import type { ApiServer } from "../types.ts";
 
 export function findDefaultKubectl(): string | undefined {
@@ -15,6 +16,8 @@ export function findDefaultKubectl(): string | undefined {
 
 export interface Kubectl {
   run(...args: string[]): Promise<string>;
+  /** Writes `obj` as a YAML manifest named `name` in kubectl's HOME; its path. */
+  manifest(name: string, obj: unknown): Promise<string>;
   env: NodeJS.ProcessEnv;
   bin: string;
 }
@@ -34,5 +37,13 @@ export async function kubectlFor(
         else resolve(stdout);
       });
     });
-  return { k: { run, env, bin }, cleanup: () => rm(home, { recursive: true, force: true }) };
+  const manifest = async (name: string, obj: unknown) => {
+    const path = join(home, name);
+    await writeFile(path, stringify(obj));
+    return path;
+  };
+  return {
+    k: { run, manifest, env, bin },
+    cleanup: () => rm(home, { recursive: true, force: true }),
+  };
 }

@@ -55,4 +55,18 @@ describe("queue view", () => {
       expect(overlap, `label ${i - 1} and ${i}`).toBe(false);
     }
   });
+
+  it("writes a chart's unit above its plot, not over the values at its top", async () => {
+    const session = sessionFromText(hotLoop, "hot-loop.jsonl");
+    const screen = await render(
+      <div style={{ width: 1200 }}>
+        <QueueView session={session} data={workshopData(session, KEY)} focusKey={KEY} />
+      </div>,
+    );
+    // The queue's depth reaches its maximum (the top of the plot) right at the start.
+    const depth = screen.getByTestId("depth-line").element().getBoundingClientRect();
+    const unit = screen.container.querySelector("[data-testid=y-unit]")!;
+    expect(unit.textContent).toBe("keys");
+    expect(unit.getBoundingClientRect().bottom).toBeLessThanOrEqual(depth.top + 0.5);
+  });
 });

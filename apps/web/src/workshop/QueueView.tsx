@@ -11,7 +11,7 @@ import { queueModel } from "./queueModel.ts";
 import type { WorkshopData } from "./workshopData.ts";
 
 const WIDTH = 460;
-const M = { l: 44, r: 12, t: 12, b: 26 };
+const M = { l: 44, r: 12, t: 16, b: 26 };
 
 export function QueueView({
   session,
@@ -258,8 +258,9 @@ function Axes({
               {t}
             </text>
           ))}
+          {/* Its unit above the axis, in the margin: inside, a value at the top ran through it. */}
           {yLabel && (
-            <text x={M.l + 6} y={M.t + 8} className="chart-note">
+            <text x={M.l + 4} y={M.t - 5} className="chart-note" data-testid="y-unit">
               {yLabel}
             </text>
           )}

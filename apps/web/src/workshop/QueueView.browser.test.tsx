@@ -8,15 +8,20 @@ import { workshopData } from "./workshopData.ts";
 
 const KEY = "default/example-foo";
 
+/** The queue view of a trace's text, for its example-foo, 1200 px wide. */
+function renderQueue(text: string, name?: string) {
+  const session = sessionFromText(text, name);
+  return render(
+    <div style={{ width: 1200 }}>
+      <QueueView session={session} data={workshopData(session, KEY)} focusKey={KEY} />
+    </div>,
+  );
+}
+
 describe("queue view", () => {
   it("labels each chart's time axis in one unit, as the timeline's axis is", async () => {
     // The fixture's Foo runs from its creation to a resync 30 s later.
-    const session = sessionFromText(canonical);
-    const screen = await render(
-      <div style={{ width: 1200 }}>
-        <QueueView session={session} data={workshopData(session, KEY)} focusKey={KEY} />
-      </div>,
-    );
+    const screen = await renderQueue(canonical);
     // Queue depth and wait/work (no pass of the fixture failed: the backoff chart has no axes).
     const axes = screen.container.querySelectorAll(".axes");
     expect(axes.length).toBe(2);
@@ -32,12 +37,7 @@ describe("queue view", () => {
 
   it("labels retries' delays without writing one over another", async () => {
     // The sample hot loop: five passes ended in a 409 and were retried after 5 ms, within 200 ms.
-    const session = sessionFromText(hotLoop, "hot-loop.jsonl");
-    const screen = await render(
-      <div style={{ width: 1200 }}>
-        <QueueView session={session} data={workshopData(session, KEY)} focusKey={KEY} />
-      </div>,
-    );
+    const screen = await renderQueue(hotLoop, "hot-loop.jsonl");
     const chart = screen.container.querySelectorAll("[data-testid=backoff-series]");
     // A synced pass ends a series (the rate limiter forgets the key): neighbours are two series'.
     expect(chart.length).toBeGreaterThan(1);
@@ -57,12 +57,7 @@ describe("queue view", () => {
   });
 
   it("writes a chart's unit above its plot, not over the values at its top", async () => {
-    const session = sessionFromText(hotLoop, "hot-loop.jsonl");
-    const screen = await render(
-      <div style={{ width: 1200 }}>
-        <QueueView session={session} data={workshopData(session, KEY)} focusKey={KEY} />
-      </div>,
-    );
+    const screen = await renderQueue(hotLoop, "hot-loop.jsonl");
     // The queue's depth reaches its maximum (the top of the plot) right at the start.
     const depth = screen.getByTestId("depth-line").element().getBoundingClientRect();
     const unit = screen.container.querySelector("[data-testid=y-unit]")!;

@@ -104,6 +104,45 @@ describe("one Foo creation in positional free text (no resourceVersions)", () =>
   });
 });
 
+describe("the exercise as a learner writes it: a watch line in the Foo add handler only", () => {
+  // The read line prints only the resourceVersion, the writes name `kind/…` and a bare name, and
+  // the Deployment's events and the Foo's updates reach the queue with no watch line before them.
+  const { analyzer, reader, events } = analyze(fixture("stage/create-learner.log"));
+
+  it("reads every STAGE line, a read or write without a key as the open pass's", () => {
+    expect(reader.diagnostics.filter((d) => d.level === "error")).toEqual([]);
+    expect(analyzer.keys()).toEqual([KEY]);
+    expect(analyzer.summary(KEY)?.byStage).toEqual({
+      watch: 1,
+      enqueue: 5,
+      dequeue: 5,
+      read: 5,
+      write: 6,
+    });
+    const writes = events.filter((e) => e.stage === "write");
+    expect(writes.map((w) => [w.verb, w.target])).toEqual([
+      ["create", "deployments/default/example-foo"],
+      ...Array.from({ length: 5 }, () => ["updateStatus", "foos/default/example-foo/status"]),
+    ]);
+    expect(events.filter((e) => e.stage === "read").map((r) => r.rv)).toEqual([
+      "1001",
+      "1003",
+      "1003",
+      "1003",
+      "1006",
+    ]);
+  });
+
+  it("takes an add without a watch line for the Deployment's echo, leaving the status write's to the Foo", () => {
+    const passes = analyzer.passes(KEY);
+    expect(passes.map((p) => p.cause)).toEqual(["external", "self", "self", "self", "self"]);
+    // Pass 2 is the create's echo, pass 3 the status write's.
+    const seqOf = (n: number) => events.find((e) => e.line === n)!.seq;
+    expect(passes[1].triggers.map((t) => t.writeSeq)).toEqual([seqOf(10)]);
+    expect(passes[2].triggers.map((t) => t.writeSeq)).toEqual([seqOf(11)]);
+  });
+});
+
 describe("an enqueue line printed after the dequeue it caused (the patch logs after Add)", () => {
   // sample-controller's patch prints STAGE/enqueue right after workqueue.Add; an idle worker can
   // Get the key and print STAGE/dequeue first. Twice in this log (lines 9 and 31).

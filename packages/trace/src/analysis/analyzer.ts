@@ -86,6 +86,9 @@ export class Analyzer {
    * kind begins a new life, and another writer's change to one ends a create (see watch).
    */
   private readonly primaryKinds = new Set<string>(["Foo"]);
+  /** Whether the trace has watch lines of Foos, of Deployments (see unwatchedKind). */
+  private fooWatched = false;
+  private deploymentWatched = false;
   private eventCount = 0;
   private readonly totals: StageCounts = Object.fromEntries(
     STAGES.map((s) => [s, 0]),
@@ -291,6 +294,8 @@ export class Analyzer {
       return -1;
     }
     const st = this.state(e.key, e.ts);
+    if (e.kind === "Foo") this.fooWatched = true;
+    else if (e.kind === "Deployment") this.deploymentWatched = true;
     const primary = this.primaryKinds.has(e.kind);
     let added = false;
     if (e.event === "add") {
@@ -401,7 +406,10 @@ export class Analyzer {
         if (st.lastWatch === w) st.lastWatch = -1;
       } else {
         // No watch line to go by: an add right after our own write is taken as its echo.
-        const echo = this.claimEcho(st, e.ts, ANY_KIND);
+        const kind = this.unwatchedKind();
+        const echo =
+          this.claimEcho(st, e.ts, kind) ??
+          (kind === ANY_KIND ? undefined : this.claimEcho(st, e.ts, ANY_KIND));
         if (echo) {
           writeSeq = echo.seq;
           cause = "self";
@@ -745,6 +753,18 @@ export class Analyzer {
    * echoed first, so they changed nothing; they leave the list with it (in place: the order of
    * the rest is kept).
    */
+  /**
+   * The kind whose watch events an add without a watch line is most likely of: the one of Foo and
+   * Deployment the trace has no watch lines of, while it has the other's. The exercise puts its
+   * STAGE/watch line in the Foo handler only: there, an add with no watch line before it is the
+   * Deployment handler's — the echo of the Deployment write, not of the status write, which the
+   * Foo's own watch line will claim. ANY_KIND when the trace has both or neither.
+   */
+  private unwatchedKind(): "Foo" | "Deployment" | typeof ANY_KIND {
+    if (this.fooWatched === this.deploymentWatched) return ANY_KIND;
+    return this.fooWatched ? "Deployment" : "Foo";
+  }
+
   private claimEcho(
     st: KeyState,
     ts: number,

@@ -130,6 +130,12 @@ const SHOWN = 40;
 const ONCE_KEPT = 1000;
 
 /**
+ * The passes the reader keeps open at most (see openPasses): far more than a controller's workers,
+ * so more means a log whose pass ends are not in it.
+ */
+const OPEN_KEPT = 64;
+
+/**
  * Lines of a call site, each going on after its key, before one that ends in its key is taken for
  * cut short (see cutShort). One klog call prints one format, so one such line would do; a call
  * site that prints its fields in any order (the bench's `reordered` shape: the key last on about
@@ -202,6 +208,15 @@ export class KlogParser {
   private readonly podNames: string[] = [];
   /** Whether a pass end of another process was said (see otherProcessLine). */
   private otherNoted = false;
+  /**
+   * The keys of the passes open — dequeued, their pass end not yet read — for a STAGE/read or
+   * write line that names no key (the exercise's read line prints only the resourceVersion): it
+   * is the open pass's when one is open; with more (two workers at once) whose it is cannot be
+   * told. Null once more than OPEN_KEPT are open: a log without pass ends says nothing of them.
+   */
+  private openPasses: Set<string> | null = new Set();
+  /** The one key in openPasses, or undefined. */
+  private soleOpen: string | undefined;
 
   /**
    * Reads a line that came as text (not ASCII, or from a string chunk) on its shadowBytes, as
@@ -301,6 +316,7 @@ export class KlogParser {
     }
     const synced = this.syncedKey(bytes, text, msgStart, end);
     if (synced !== undefined) {
+      this.closed(synced);
       if (rows !== undefined) {
         const f = this.fields;
         f.key = synced;
@@ -491,6 +507,7 @@ export class KlogParser {
     if (event === undefined && mayBeMarker(text, msgStart)) {
       const m = parseMarker(text, msgStart);
       if (m) {
+        this.closed(m.key);
         const e: UnsequencedEvent = {
           stage: "done",
           ts,
@@ -525,6 +542,22 @@ export class KlogParser {
       raw: text,
       line: lineNo,
     });
+  }
+
+  /** The pass of `key` began (see openPasses). */
+  private opened(key: string): void {
+    const open = this.openPasses;
+    if (open === null) return;
+    open.add(key);
+    if (open.size > OPEN_KEPT) this.openPasses = null;
+    this.soleOpen = open.size === 1 ? key : undefined;
+  }
+
+  /** The pass of `key` ended (see openPasses). */
+  private closed(key: string): void {
+    const open = this.openPasses;
+    if (open === null || !open.delete(key)) return;
+    this.soleOpen = open.size === 1 ? open.values().next().value : undefined;
   }
 
   /** A pass's end: the controller's "Successfully synced" line about `key`. */
@@ -595,7 +628,7 @@ export class KlogParser {
   ): void {
     const f = this.fields;
     const warnings = this.warnings;
-    const problem = readStageLine(bytes, text, msgStart, at, end, f, warnings);
+    const problem = readStageLine(bytes, text, msgStart, at, end, f, warnings, this.soleOpen);
     const keyLast = endedInKey();
     const lineNo = where.line;
     // A klog line glued into this one (see glued) is looked for only in a line that was refused,
@@ -610,7 +643,15 @@ export class KlogParser {
     if (problem !== undefined) {
       // A refused line is said as refused: what its values lacked is no news then.
       warnings.length = 0;
-      this.diag({ line: lineNo, level: "error", message: problem });
+      const open = this.openPasses?.size ?? 0;
+      this.diag({
+        line: lineNo,
+        level: "error",
+        message:
+          open > 1 && problem.includes(" without a key")
+            ? `${problem}: ${open} passes were open, whose it is cannot be told`
+            : problem,
+      });
       return;
     }
     if (source !== undefined && this.wholeEnd) {
@@ -624,6 +665,7 @@ export class KlogParser {
       } else source.pastKey = -1;
     }
     if (warnings.length > 0) this.warn(warnings, lineNo);
+    if (f.stage === "dequeue") this.opened(f.key);
     // A row holds no extra, causeSeq or delay: such a line goes on as an event.
     const row = f.extra === undefined && f.causeSeq === undefined && f.delayMs === undefined;
     if (row && rows?.take(f, where, text, start, end)) return;
@@ -723,7 +765,9 @@ export class KlogParser {
   private readable(bytes: Uint8Array, text: string, msg: number, end: number): boolean {
     const at = structuredAt(bytes, msg, end) ? msg : this.findTag(bytes, text, msg, end);
     if (at < 0) return true;
-    const ok = readStageLine(bytes, text, msg, at, end, this.fields, this.warnings) === undefined;
+    const ok =
+      readStageLine(bytes, text, msg, at, end, this.fields, this.warnings, this.soleOpen) ===
+      undefined;
     this.warnings.length = 0;
     return ok;
   }

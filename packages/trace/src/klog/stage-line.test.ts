@@ -7,11 +7,11 @@ import { stageEvent, stageFields } from "./stage-fields.ts";
 import { NAMES, ROLES_BY_STAGE, type Role } from "./spellings.ts";
 
 /** Reads the STAGE message `msg` whose tag is at `at`, as a line of text. */
-function parseStageMessage(msg: string, at: number) {
+function parseStageMessage(msg: string, at: number, openKey?: string) {
   const f = stageFields();
   const said: StageWarning[] = [];
   const bytes = shadowBytes(msg, new Uint8Array(0));
-  const problem = readStageLine(bytes, msg, 0, at, msg.length, f, said);
+  const problem = readStageLine(bytes, msg, 0, at, msg.length, f, said, openKey);
   if (problem !== undefined) return { ok: false as const, message: problem };
   const warnings = said.map((w) => w.message);
   return warnings.length
@@ -19,8 +19,8 @@ function parseStageMessage(msg: string, at: number) {
     : { ok: true as const, fields: f, warnings: undefined };
 }
 
-const parse = (msg: string) => {
-  const r = parseStageMessage(msg, msg.indexOf("STAGE/"));
+const parse = (msg: string, openKey?: string) => {
+  const r = parseStageMessage(msg, msg.indexOf("STAGE/"), openKey);
   if (!r.ok) throw new Error(r.message);
   const at = { ts: 0, src: undefined, line: 0, seq: 0 };
   const { raw: _raw, line: _line, seq: _seq, ...e } = stageEvent(r.fields, at, msg);
@@ -106,6 +106,55 @@ describe("STAGE line styles", () => {
       event: "add",
       extra: { assumed: "kind,event" },
     });
+  });
+
+  it("reads the exercise's lines as learners print them", () => {
+    // "the key and the queue length", "the object's resourceVersion": bare numbers.
+    expect(parse("STAGE/dequeue default/example-foo 0")).toMatchObject({ len: 0 });
+    expect(parse("STAGE/read default/example-foo 1001")).toMatchObject({ rv: "1001" });
+    // Two numbers: which is the resourceVersion would be a guess.
+    expect(parse("STAGE/read default/example-foo gen 2 rv 1001")).not.toHaveProperty("rv");
+    // A `kind/…` word names what a write wrote, not the Foo.
+    expect(parse("STAGE/write update foos/status default/example-foo")).toMatchObject({
+      key: "default/example-foo",
+      verb: "updateStatus",
+      target: "foos/default/example-foo/status",
+    });
+    expect(parse("STAGE/write UpdateStatus default/example-foo")).toMatchObject({
+      target: "foos/default/example-foo/status",
+    });
+    // A namespace may still be named like a kind where a line names the Foo alone.
+    expect(parse("STAGE/enqueue foo/bar")).toMatchObject({ key: "foo/bar" });
+  });
+
+  it("reads a read or write that names no key as the one open pass's, and says so", () => {
+    const bad = (m: string) => parseStageMessage(m, 0);
+    expect(bad("STAGE/read 1001")).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/without a key/) as unknown,
+    });
+    expect(bad("STAGE/write create deployments/example-foo")).toMatchObject({ ok: false });
+    const open = "default/example-foo";
+    expect(parseStageMessage("STAGE/read 1001", 0, open)).toMatchObject({
+      ok: true,
+      fields: { key: open, rv: "1001", extra: { assumed: "key" } },
+      warnings: [
+        expect.stringMatching(/read as the key of the one pass open, default\/example-foo/),
+      ],
+    });
+    expect(parse("STAGE/write create deployments/example-foo", open)).toMatchObject({
+      key: open,
+      verb: "create",
+      target: "deployments/default/example-foo",
+    });
+    expect(parse("STAGE/write update foos/status example-foo", open)).toMatchObject({
+      key: open,
+      verb: "updateStatus",
+      target: "foos/default/example-foo/status",
+    });
+    // A line that names its key keeps it.
+    expect(parse("STAGE/read ns/a 7", open)).toMatchObject({ key: "ns/a", rv: "7" });
+    expect(parse("STAGE/read ns/a 7", open).extra).toBeUndefined();
   });
 
   it("keeps unknown keys in extra and treats a Go nil as absent", () => {

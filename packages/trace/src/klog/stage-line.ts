@@ -216,7 +216,9 @@ export function hadWords(): boolean {
 /**
  * Reads the STAGE line whose message is bytes[from, end) (`text` the same characters), its tag at
  * `at`, into `f` (every member refilled). Returns undefined, or why the line cannot be read (`f`
- * then half filled). Warnings about values left out are pushed to `warnings`.
+ * then half filled). Warnings about values left out are pushed to `warnings`. `openKey`: the key
+ * of the one pass open where the line is, if the reader knows it — the key of a read or write
+ * line that names none (the exercise's read line prints only the resourceVersion).
  */
 export function readStageLine(
   bytes: Uint8Array,
@@ -226,6 +228,7 @@ export function readStageLine(
   end: number,
   f: StageFields,
   warnings: StageWarning[],
+  openKey?: string,
 ): string | undefined {
   const t = tokens;
   let si: number;
@@ -271,13 +274,50 @@ export function readStageLine(
     } else bad = t.scan(bytes, text, tagEnd, end, from);
     if (bad !== undefined) return `STAGE/${STAGES[si]}: ${bad}`;
   }
-  return build(t, si, skip, f, warnings);
+  return build(t, si, skip, f, warnings, openKey);
 }
 
 const NS_NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
 const TARGET = /^[a-z0-9.]+(\/[a-z0-9]([-a-z0-9.]*[a-z0-9])?){2,3}$/;
 const NOT_FOUND = /^not[-_ ]?found$/i;
 const CODE = /^[1-5]\d\d$/;
+const COUNT = /^\d+$/;
+
+/**
+ * The kind of a word that names a resource as kubectl does, `kind/…` (`deployment/example-foo`,
+ * `foos/status`), or undefined. Such a word on a write line names what was written, not the Foo.
+ */
+function kindRef(w: string): string | undefined {
+  const slash = w.indexOf("/");
+  return slash > 0 ? KINDS[w.slice(0, slash).toLowerCase()] : undefined;
+}
+
+/** The words' first `ns/name` that is no `kind/…` word. */
+function keyWord(words: string[]): string | undefined {
+  return words.find((w) => NS_NAME.test(w) && kindRef(w) === undefined);
+}
+
+/**
+ * The key the words name: their first `ns/name`, one that is no `kind/…` word first. A `kind/…`
+ * word is a key only on a line that names the Foo alone: a `write`'s names what it wrote.
+ */
+function keyIn(words: string[], write: boolean): string | undefined {
+  return keyWord(words) ?? (write ? undefined : words.find((w) => NS_NAME.test(w)));
+}
+
+/**
+ * The words' one bare number (a queue length, a resourceVersion), as written; undefined if none,
+ * or more than one: which would be a guess.
+ */
+function numberWord(words: string[]): string | undefined {
+  let found: string | undefined;
+  for (const w of words) {
+    if (!COUNT.test(w)) continue;
+    if (found !== undefined) return undefined;
+    found = w;
+  }
+  return found;
+}
 const FAILURE = /^(conflict|alreadyexists|notfound|error|failed)$/i;
 
 /** The positional words of `t`, their punctuation stripped (`'ns/name',` → `ns/name`). */
@@ -336,6 +376,7 @@ function build(
   skip: number,
   f: StageFields,
   warnings: StageWarning[],
+  openKey: string | undefined,
 ): string | undefined {
   const stage = STAGES[si];
   const row = si * SPELLED.length;
@@ -472,10 +513,14 @@ function build(
   // Positional words fill what no pair said.
   const words = t.words > 0 ? wordsOf(t) : undefined;
   if (key !== undefined) key = keyFromValue(key);
-  else key = words?.find((w) => NS_NAME.test(w));
+  else if (words !== undefined) key = keyIn(words, si === WRITE);
   // An empty key means "no Foo" only on a watch line (a Deployment no Foo owns). The other
   // stages are all about a Foo's key: there an empty one is no key at all.
-  if (key === "" && stage !== "watch") key = words?.find((w) => NS_NAME.test(w));
+  if (key === "" && stage !== "watch") {
+    key = words === undefined ? undefined : keyIn(words, si === WRITE);
+  }
+  /** The key is the open pass's (openKey), the line naming none. */
+  let keyAssumed = false;
   switch (stage) {
     case "watch": {
       if (words !== undefined) {
@@ -515,10 +560,21 @@ function build(
       break;
     case "dequeue":
       if (key === undefined) return "STAGE/dequeue without a key (key=ns/name)";
+      // "printing the key and the queue length": a bare number is the length.
+      if (len === undefined && words !== undefined) {
+        const n = numberWord(words);
+        if (n !== undefined) len = Number(n);
+      }
       break;
     case "read":
+      if (key === undefined && openKey !== undefined) {
+        key = openKey;
+        keyAssumed = true;
+      }
       if (key === undefined) return "STAGE/read without a key (key=ns/name)";
       if (found === undefined && words?.some((w) => NOT_FOUND.test(w))) found = false;
+      // "printing the object's resourceVersion": a bare number is it.
+      if (rv === undefined && words !== undefined) rv = numberWord(words);
       break;
     case "write": {
       if (words !== undefined) {
@@ -528,13 +584,33 @@ function build(
         }
         target ??= words.find((w) => TARGET.test(w));
       }
-      if (target === undefined && words !== undefined) {
-        // "create deployment ns/name": the kind and the object make the target.
-        const kindWord = words.find((w) => KINDS[w.toLowerCase()] !== undefined);
-        const objKey = words.find((w) => NS_NAME.test(w)) ?? key;
-        if (kindWord !== undefined && objKey !== undefined) {
-          target = `${PLURAL[kindOf(kindWord)]}/${objKey}`;
-          const status = words.some((w) => w.toLowerCase() === "status") || verb === "updateStatus";
+      if (target === undefined && (words !== undefined || verb === "updateStatus")) {
+        // "create deployment ns/name", "update foos/status ns/name", "create deployment/name",
+        // "UpdateStatus ns/name": the kind and the object make the target.
+        const ref = words?.find((w) => kindRef(w) !== undefined);
+        const refName = ref?.slice(ref.indexOf("/") + 1);
+        const word = words?.find((w) => KINDS[w.toLowerCase()] !== undefined);
+        const status =
+          verb === "updateStatus" ||
+          refName?.toLowerCase() === "status" ||
+          words?.some((w) => w.toLowerCase() === "status") === true;
+        const kindName =
+          word !== undefined
+            ? kindOf(word)
+            : ref !== undefined
+              ? kindRef(ref)
+              : status
+                ? "Foo"
+                : undefined;
+        const owner = key ?? openKey;
+        let objKey = (words === undefined ? undefined : keyWord(words)) ?? owner;
+        if (refName !== undefined && refName.toLowerCase() !== "status") {
+          // kubectl's `deployment/name`: the object is in the Foo's namespace.
+          const slash = owner?.indexOf("/") ?? -1;
+          objKey = slash > 0 ? `${owner!.slice(0, slash)}/${refName}` : refName;
+        }
+        if (kindName !== undefined && objKey !== undefined) {
+          target = `${PLURAL[kindName] ?? kindName.toLowerCase()}/${objKey}`;
           if (status && target.startsWith("foos/")) target += "/status";
         }
       }
@@ -550,6 +626,10 @@ function build(
           key = target.slice(s1 + 1, s3 < 0 ? target.length : s3);
         }
       }
+      if (key === undefined && openKey !== undefined) {
+        key = openKey;
+        keyAssumed = true;
+      }
       if (key === undefined) return "STAGE/write without a key or target";
       verb ??= "";
       target ??= "";
@@ -562,6 +642,13 @@ function build(
       fields ??= changedText;
       break;
     }
+  }
+  if (keyAssumed) {
+    extra = { ...extra, assumed: "key" };
+    warnings.push({
+      message: `STAGE/${stage} without a key: read as the key of the one pass open, ${key} (said once)`,
+      once: `assumed key ${stage}`,
+    });
   }
   // The token the key came from: its key= (unless an empty one gave way to a word), or else a
   // write's target=.

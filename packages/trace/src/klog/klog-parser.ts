@@ -214,9 +214,7 @@ export class KlogParser {
    * is the open pass's when one is open; with more (two workers at once) whose it is cannot be
    * told. Null once more than OPEN_KEPT are open: a log without pass ends says nothing of them.
    */
-  private openPasses: Set<string> | null = new Set();
-  /** The one key in openPasses, or undefined. */
-  private soleOpen: string | undefined;
+  private openPasses: string[] | null = [];
 
   /**
    * Reads a line that came as text (not ASCII, or from a string chunk) on its shadowBytes, as
@@ -547,17 +545,25 @@ export class KlogParser {
   /** The pass of `key` began (see openPasses). */
   private opened(key: string): void {
     const open = this.openPasses;
-    if (open === null) return;
-    open.add(key);
-    if (open.size > OPEN_KEPT) this.openPasses = null;
-    this.soleOpen = open.size === 1 ? key : undefined;
+    if (open === null || open.includes(key)) return;
+    if (open.length === OPEN_KEPT) this.openPasses = null;
+    else open.push(key);
+  }
+
+  /** The key of the one pass open, or undefined (see openPasses). */
+  private soleOpen(): string | undefined {
+    const open = this.openPasses;
+    return open !== null && open.length === 1 ? open[0] : undefined;
   }
 
   /** The pass of `key` ended (see openPasses). */
   private closed(key: string): void {
     const open = this.openPasses;
-    if (open === null || !open.delete(key)) return;
-    this.soleOpen = open.size === 1 ? open.values().next().value : undefined;
+    if (open === null) return;
+    const i = open.indexOf(key);
+    if (i < 0) return;
+    open[i] = open[open.length - 1];
+    open.pop();
   }
 
   /** A pass's end: the controller's "Successfully synced" line about `key`. */
@@ -628,7 +634,7 @@ export class KlogParser {
   ): void {
     const f = this.fields;
     const warnings = this.warnings;
-    const problem = readStageLine(bytes, text, msgStart, at, end, f, warnings, this.soleOpen);
+    const problem = readStageLine(bytes, text, msgStart, at, end, f, warnings, this.soleOpen());
     const keyLast = endedInKey();
     const lineNo = where.line;
     // A klog line glued into this one (see glued) is looked for only in a line that was refused,
@@ -643,7 +649,7 @@ export class KlogParser {
     if (problem !== undefined) {
       // A refused line is said as refused: what its values lacked is no news then.
       warnings.length = 0;
-      const open = this.openPasses?.size ?? 0;
+      const open = this.openPasses?.length ?? 0;
       this.diag({
         line: lineNo,
         level: "error",
@@ -766,7 +772,7 @@ export class KlogParser {
     const at = structuredAt(bytes, msg, end) ? msg : this.findTag(bytes, text, msg, end);
     if (at < 0) return true;
     const ok =
-      readStageLine(bytes, text, msg, at, end, this.fields, this.warnings, this.soleOpen) ===
+      readStageLine(bytes, text, msg, at, end, this.fields, this.warnings, this.soleOpen()) ===
       undefined;
     this.warnings.length = 0;
     return ok;

@@ -152,6 +152,21 @@ describe("STAGE line styles", () => {
       verb: "updateStatus",
       target: "foos/default/example-foo/status",
     });
+    // A Go call printed as it is says the verb and the kind.
+    expect(parse("STAGE/write deployments.Create default/example-foo")).toMatchObject({
+      verb: "create",
+      target: "deployments/default/example-foo",
+    });
+    expect(
+      parse("STAGE/write c.kubeclientset.AppsV1().Deployments(foo.Namespace).Create x", open),
+    ).toMatchObject({ key: open, verb: "create", target: "deployments/default/example-foo" });
+    for (const call of ["Foos(default).UpdateStatus", "UpdateStatus(example-foo)"]) {
+      expect(parse(`STAGE/write ${call}`, open)).toMatchObject({
+        key: open,
+        verb: "updateStatus",
+        target: "foos/default/example-foo/status",
+      });
+    }
     // A line that names its key keeps it.
     expect(parse("STAGE/read ns/a 7", open)).toMatchObject({ key: "ns/a", rv: "7" });
     expect(parse("STAGE/read ns/a 7", open).extra).toBeUndefined();

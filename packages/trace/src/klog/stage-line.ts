@@ -320,15 +320,26 @@ function numberWord(words: string[]): string | undefined {
 }
 const FAILURE = /^(conflict|alreadyexists|notfound|error|failed)$/i;
 
-/** The positional words of `t`, their punctuation stripped (`'ns/name',` → `ns/name`). */
+/**
+ * The positional words of `t`, their punctuation stripped (`'ns/name',` → `ns/name`). A Go call
+ * printed as a word (`deployments.Create`, `Foos(default).UpdateStatus`, `UpdateStatus(x)`) also
+ * gives its names as words: they say the verb and the kind.
+ */
 function wordsOf(t: MessageTokens): string[] {
   const list: string[] = [];
   for (let w = 0; w < t.words; w++) {
     const word = t.wordAt(w).replace(/^[('"[<]+|[)'":,;.\]>]+$/g, "");
-    if (word.length > 0) list.push(word);
+    if (word.length === 0) continue;
+    list.push(word);
+    if (GO_CALL.test(word)) {
+      for (const part of word.split(/[.()]+/)) if (part.length > 0) list.push(part);
+    }
   }
   return list;
 }
+
+/** A word that is a Go call or selector chain: names joined by `.`, with `(…)` arguments. */
+const GO_CALL = /^[A-Za-z_][\w-]*[.(][\w.()-]*$/;
 
 /** A key from a value: "ns/name", or a JSON object with namespace and name. */
 function keyFromValue(v: string): string | undefined {

@@ -84,6 +84,13 @@ export const WATCH_VERBS = table<WatchVerb>({
   delete: "delete",
   deleted: "delete",
   removed: "delete",
+  // The handler's name, as a learner may print it.
+  addfunc: "add",
+  onadd: "add",
+  updatefunc: "update",
+  onupdate: "update",
+  deletefunc: "delete",
+  ondelete: "delete",
 });
 
 export const WRITE_VERBS = table<WriteVerb>({

@@ -123,6 +123,15 @@ describe("STAGE line styles", () => {
     expect(parse("STAGE/write UpdateStatus default/example-foo")).toMatchObject({
       target: "foos/default/example-foo/status",
     });
+    // The handler's name says the event.
+    expect(parse("STAGE/watch UpdateFunc foo default/example-foo")).toMatchObject({
+      kind: "Foo",
+      event: "update",
+    });
+    expect(parse("STAGE/watch OnAdd Deployment default/example-foo")).toMatchObject({
+      kind: "Deployment",
+      event: "add",
+    });
     // A namespace may still be named like a kind where a line names the Foo alone.
     expect(parse("STAGE/enqueue foo/bar")).toMatchObject({ key: "foo/bar" });
   });

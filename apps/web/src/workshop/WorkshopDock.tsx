@@ -89,7 +89,11 @@ function WorkshopPanel({
   const version = useThrottled(useSessionVersion(session), 300);
   const state = useView(view);
   const focusKey = state.selectedKeys[0];
-  const data = useMemo(() => workshopData(session, focusKey), [session, focusKey, version]);
+  const liveWorkers = info?.workers;
+  const data = useMemo(
+    () => workshopData(session, focusKey, liveWorkers),
+    [session, focusKey, version, liveWorkers],
+  );
   const summary = focusKey ? session.summaryOf(focusKey) : undefined;
   return (
     <section

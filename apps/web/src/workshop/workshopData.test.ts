@@ -71,3 +71,18 @@ describe("steps", () => {
     expect(stepSeqs(empty, "default/example-foo", 1_000_000)).toEqual([]);
   });
 });
+
+describe("the diagram's worker rows", () => {
+  it("are the live controller's workers, idle ones too; a replay's are the workers its trace shows", () => {
+    const live = new TraceSession({ kind: "live" });
+    // No event yet: a live controller with two workers shows both, idle.
+    expect(workshopData(live, undefined, 2).workers).toBe(2);
+    expect(workshopData(live, undefined).workers).toBe(1);
+    // A file opened in the live dashboard is not that controller's trace.
+    const replay = session("create-foo.jsonl");
+    const seen = Math.max(
+      ...workshopData(replay, undefined).events.map((e) => ("worker" in e ? (e.worker ?? 1) : 1)),
+    );
+    expect(workshopData(replay, undefined, 8).workers).toBe(seen);
+  });
+});

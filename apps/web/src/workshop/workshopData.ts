@@ -22,14 +22,22 @@ export interface WorkshopData {
   states: MachineryState[];
   /** seq → index into the three arrays. */
   indexOf: Map<number, number>;
-  /** Highest worker id seen (at least 1): how many worker rows the diagram draws. */
+  /**
+   * How many worker rows the diagram draws: the controller's workers where the page watches it run
+   * (idle ones too), else the highest worker id the trace shows (at least 1).
+   */
   workers: number;
 }
 
 /** Events already rebuilt per session: the store only grows, so only new rows are rebuilt. */
 const rebuilt = new WeakMap<TraceSession, TraceEvent[]>();
 
-export function workshopData(session: TraceSession, focusKey: string | undefined): WorkshopData {
+export function workshopData(
+  session: TraceSession,
+  focusKey: string | undefined,
+  /** The live controller's workers (ServerInfo.workers), if the session is its trace. */
+  liveWorkers?: number,
+): WorkshopData {
   const store = session.store;
   let events: TraceEvent[];
   if (store.length <= CAP || !focusKey) {
@@ -47,7 +55,7 @@ export function workshopData(session: TraceSession, focusKey: string | undefined
   });
   const states = machineryStates(events);
   const indexOf = new Map<number, number>();
-  let workers = 1;
+  let workers = session.source.kind === "live" ? (liveWorkers ?? 1) : 1;
   events.forEach((e, i) => {
     indexOf.set(e.seq, i);
     const w = (e as { worker?: number }).worker;

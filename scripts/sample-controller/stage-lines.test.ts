@@ -277,6 +277,15 @@ describe("stage-lines.patch", () => {
     expect(a.summary("default/example-foo")?.listed).toBe(true);
   });
 
+  it("names the Foo on a write of its Deployment, whatever spec.deploymentName says", () => {
+    const writes = stageLines.filter((l) => l.text.includes("target=deployments/"));
+    expect(writes).toHaveLength(2);
+    for (const w of writes) {
+      const e = readOne(klogLine(render(w.text, { ...SAMPLE, deploymentName: "web" }), w.newLine));
+      expect(e).toMatchObject({ key: "default/example-foo", target: "deployments/default/web" });
+    }
+  });
+
   it("carries the API's error reason on a failed write", () => {
     const writes = stageLines.filter((l) => l.text.includes("STAGE/write"));
     expect(writes).toHaveLength(3);

@@ -629,12 +629,16 @@ function build(
       if (verb === undefined && target === undefined)
         return "STAGE/write without a verb or target (verb=create target=deployments/ns/name)";
       if (key === undefined && target !== undefined) {
-        // deployments/ns/name or foos/ns/name/status: the object is the Foo's namesake.
+        // foos/ns/name/status names the Foo; deployments/ns/name its namesake — unless the one
+        // pass open is another Foo's (a Deployment named by spec.deploymentName).
         const s1 = target.indexOf("/");
         const s2 = s1 < 0 ? -1 : target.indexOf("/", s1 + 1);
         if (s2 >= 0) {
           const s3 = target.indexOf("/", s2 + 1);
           key = target.slice(s1 + 1, s3 < 0 ? target.length : s3);
+          if (openKey !== undefined && key !== openKey && !target.startsWith("foos/")) {
+            key = undefined;
+          }
         }
       }
       if (key === undefined && openKey !== undefined) {

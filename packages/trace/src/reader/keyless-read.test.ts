@@ -2,7 +2,8 @@
  * The exercise's STAGE/read line prints only the object's resourceVersion: the reader takes such
  * a line (or a write naming no key) for the pass open at the time when one is — a dequeue, its
  * pass end not yet read — and says once that it did. With two passes open (two workers at once)
- * whose it is cannot be told: the line is an error that says so. Read as text and as bytes.
+ * whose it is cannot be told: the line is an error that says so. A write whose key would be its
+ * target's namesake is the open pass's Foo too. Read as text and as bytes.
  */
 import { describe, expect, it } from "vitest";
 import { readTraceText } from "./read-trace.ts";
@@ -18,6 +19,7 @@ function readBothWays(lines: string[]) {
   events.push(...reader.end());
   return [asText, { events, reader }].map((r) => ({
     reads: r.events.filter((e) => e.stage === "read").map((e) => [e.key, e.line]),
+    writes: r.events.filter((e) => e.stage === "write").map((e) => [e.key, e.line]),
     problems: r.reader.diagnostics.filter((d) => d.level !== "info"),
   }));
 }
@@ -72,6 +74,28 @@ describe("a STAGE/read line without a key", () => {
       expect(read.reads).toEqual([]);
       expect(read.problems).toEqual([
         { line: 1, level: "error", message: "STAGE/read without a key (key=ns/name)" },
+      ]);
+    }
+  });
+});
+
+describe("a STAGE/write line whose key is its target's namesake", () => {
+  it("is the open pass's Foo when that is another (a Deployment named by spec.deploymentName)", () => {
+    for (const read of readBothWays([
+      "STAGE/dequeue key=default/example-foo len=0",
+      "STAGE/write verb=create target=deployments/default/web rv=1002",
+      "STAGE/write verb=updateStatus target=foos/default/example-foo/status rv=1003",
+      // A Foo target names its Foo, pass or no pass.
+      "STAGE/write verb=updateStatus target=foos/default/other/status rv=1004",
+      synced("default/example-foo"),
+      "STAGE/write verb=create target=deployments/default/web rv=1005",
+    ])) {
+      expect(read.writes).toEqual([
+        ["default/example-foo", 2],
+        ["default/example-foo", 3],
+        ["default/other", 4],
+        // No pass open: the namesake, as before.
+        ["default/web", 6],
       ]);
     }
   });

@@ -143,6 +143,62 @@ describe("the exercise as a learner writes it: a watch line in the Foo add handl
   });
 });
 
+describe("a watch line that does not say its event (the reader assumes add)", () => {
+  const at = (s: number, msg: string) =>
+    `I1202 09:14:${s.toFixed(6).padStart(9, "0")}   48211 controller.go:131] ${msg}`;
+  /** One pass of default/example-foo from `s`: a status write, with a Deployment create first. */
+  const pass = (s: number, rv: number, create = false) => [
+    at(s, "STAGE/dequeue default/example-foo 0"),
+    at(s + 0.001, `STAGE/read ${rv}`),
+    ...(create ? [at(s + 0.002, "STAGE/write create deployments/example-foo")] : []),
+    at(s + 0.003, "STAGE/write update foos/status example-foo"),
+    at(s + 0.004, '"Successfully synced" objectName="default/example-foo"'),
+  ];
+  const read = (lines: string[]) => analyze(lines.join("\n") + "\n");
+
+  it("is an update where it is our status write's echo (printed in enqueueFoo, on update too)", () => {
+    const { analyzer } = read([
+      at(6, "STAGE/watch default/example-foo"),
+      at(6.0001, "STAGE/enqueue default/example-foo"),
+      ...pass(6.001, 1001, true),
+      at(6.01, "STAGE/watch default/example-foo"),
+      at(6.0101, "STAGE/enqueue default/example-foo"),
+      ...pass(6.011, 1003),
+    ]);
+    expect(analyzer.lives(KEY)).toBe(1);
+    expect(analyzer.passes(KEY).map((p) => p.cause)).toEqual(["external", "self"]);
+  });
+
+  it("is a new Foo seconds after the last write (the exercise's delete; sleep 3; apply)", () => {
+    const { analyzer } = read([
+      // The controller starts and lists the Foo; the learner deletes it and applies it again.
+      at(6, "STAGE/watch default/example-foo"),
+      at(6.0001, "STAGE/enqueue default/example-foo"),
+      ...pass(6.001, 1001),
+      at(9.5, "STAGE/watch default/example-foo"),
+      at(9.5001, "STAGE/enqueue default/example-foo"),
+      ...pass(9.501, 1010, true),
+    ]);
+    expect(analyzer.lives(KEY)).toBe(2);
+    expect(analyzer.summary(KEY)?.passes).toBe(1);
+  });
+
+  it("is a new Foo once the Foo was seen gone, however soon", () => {
+    const { analyzer } = read([
+      at(6, "STAGE/watch default/example-foo"),
+      at(6.0001, "STAGE/enqueue default/example-foo"),
+      ...pass(6.001, 1001),
+      at(6.006, "STAGE/dequeue default/example-foo 0"),
+      at(6.007, "STAGE/read default/example-foo not found"),
+      at(6.008, '"Successfully synced" objectName="default/example-foo"'),
+      at(6.01, "STAGE/watch default/example-foo"),
+      at(6.0101, "STAGE/enqueue default/example-foo"),
+      ...pass(6.011, 1010, true),
+    ]);
+    expect(analyzer.lives(KEY)).toBe(2);
+  });
+});
+
 describe("an enqueue line printed after the dequeue it caused (the patch logs after Add)", () => {
   // sample-controller's patch prints STAGE/enqueue right after workqueue.Add; an idle worker can
   // Get the key and print STAGE/dequeue first. Twice in this log (lines 9 and 31).

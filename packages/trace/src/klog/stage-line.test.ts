@@ -112,6 +112,7 @@ describe("STAGE line styles", () => {
     // "the key and the queue length", "the object's resourceVersion": bare numbers.
     expect(parse("STAGE/dequeue default/example-foo 0")).toMatchObject({ len: 0 });
     expect(parse("STAGE/read default/example-foo 1001")).toMatchObject({ rv: "1001" });
+    expect(parse("STAGE/read default/example-foo not found")).toMatchObject({ found: false });
     // Two numbers: which is the resourceVersion would be a guess.
     expect(parse("STAGE/read default/example-foo gen 2 rv 1001")).not.toHaveProperty("rv");
     // A `kind/…` word names what a write wrote, not the Foo.

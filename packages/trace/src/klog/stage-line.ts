@@ -305,6 +305,15 @@ function keyIn(words: string[], write: boolean): string | undefined {
   return keyWord(words) ?? (write ? undefined : words.find((w) => NS_NAME.test(w)));
 }
 
+/** Whether the words say the object was not found: `NotFound`, `not-found`, `not found`. */
+function saysNotFound(words: string[]): boolean {
+  for (let i = 0; i < words.length; i++) {
+    if (NOT_FOUND.test(words[i])) return true;
+    if (words[i].toLowerCase() === "not" && words[i + 1]?.toLowerCase() === "found") return true;
+  }
+  return false;
+}
+
 /**
  * The words' one bare number (a queue length, a resourceVersion), as written; undefined if none,
  * or more than one: which would be a guess.
@@ -583,7 +592,7 @@ function build(
         keyAssumed = true;
       }
       if (key === undefined) return "STAGE/read without a key (key=ns/name)";
-      if (found === undefined && words?.some((w) => NOT_FOUND.test(w))) found = false;
+      if (found === undefined && words !== undefined && saysNotFound(words)) found = false;
       // "printing the object's resourceVersion": a bare number is it.
       if (rv === undefined && words !== undefined) rv = numberWord(words);
       break;

@@ -218,6 +218,14 @@ export class Analyzer {
     return this.states.get(key)?.lives ?? 0;
   }
 
+  /**
+   * seq of the watch event that began the key's latest life (its Foo created again, see newLife);
+   * undefined while it has had one.
+   */
+  lifeStartSeq(key: string): number | undefined {
+    return this.states.get(key)?.lifeSeq;
+  }
+
   /** End (µs) of the key's pass `index`; undefined while it is open or if there is none. */
   passEnd(key: string, index: number): number | undefined {
     const st = this.states.get(key);
@@ -315,6 +323,7 @@ export class Analyzer {
     const update = !st.fooGone && e.ts - st.fooWriteTs <= ASSUMED_ADD_ECHO_US && assumedEvent(e);
     if (primary && added && !relist && !update) {
       this.newLife(st, e.ts);
+      st.lifeSeq = e.seq;
       st.listed = e.initial === true;
     }
     if (primary && e.event === "delete") st.fooGone = true;

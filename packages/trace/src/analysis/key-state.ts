@@ -139,6 +139,8 @@ export class KeyState {
   stale = 0;
   /** Index of the first pass of the Foo's current life (see Analyzer.newLife). */
   lifeStart = 0;
+  /** seq of the watch event that began the current life; undefined in the key's first. */
+  lifeSeq: number | undefined;
   /** Lives of the key's Foo so far: one more each time it was created again (Analyzer.newLife). */
   lives = 1;
   /** Fields changed on every pass of the current hot-loop run (undefined: not known). */

@@ -33,6 +33,32 @@ describe("annotated excerpt", () => {
     expect(x.rows.every((r) => r.kind === "pass" || !r.event.raw?.includes("event.go"))).toBe(true);
   });
 
+  it("begins at the life the Analyzer begins: a bare watch line that is an echo is no new Foo", () => {
+    // A learner's STAGE/watch in enqueueFoo prints on update too, and says no event: the reader
+    // assumes add. The Analyzer takes the status write's echo for an update (one life); the
+    // excerpt began at the last "add" and showed one pass of the five.
+    const at = (s: number, msg: string) =>
+      `I1202 09:14:${s.toFixed(6).padStart(9, "0")}   48211 controller.go:131] ${msg}`;
+    const pass = (s: number, write: string) => [
+      at(s, "STAGE/dequeue default/example-foo 0"),
+      at(s + 0.001, `STAGE/write ${write}`),
+      at(s + 0.002, '"Successfully synced" objectName="default/example-foo"'),
+    ];
+    const { events } = analyze(
+      [
+        at(6, "STAGE/watch default/example-foo"),
+        at(6.0001, "STAGE/enqueue default/example-foo"),
+        ...pass(6.001, "update foos/status example-foo"),
+        at(6.005, "STAGE/watch default/example-foo"),
+        at(6.0051, "STAGE/enqueue default/example-foo"),
+        ...pass(6.006, "update foos/status example-foo"),
+      ].join("\n") + "\n",
+    );
+    const x = buildExcerpt(events)!;
+    expect(x.passes).toBe(2);
+    expect(x.counts.watch).toBe(2);
+  });
+
   it("gives a line a few µs before the first, out of time order as goroutines write, +0.000s", () => {
     const text = fixture("stage/create-canonical.log").replace(
       "09:14:06.031374   48211 controller.go:338] STAGE/enqueue",

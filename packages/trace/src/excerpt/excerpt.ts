@@ -85,14 +85,15 @@ export function buildExcerpt(
   const picked = picker.picked();
   if (picked === undefined || picked.events.length === 0) return undefined;
   const { key, events: all } = picked;
-  // The Foo's latest life: a Foo created again under the same name starts over.
-  const mine = all.slice(latestLife(all));
   const analyzer = new Analyzer(opts);
   const passOf = new Map<number, number>();
-  for (const e of mine) {
+  for (const e of all) {
     const p = analyzer.push(e);
     if (p >= 0) passOf.set(e.seq, p);
   }
+  // The Foo's latest life: a Foo created again under the same name starts over.
+  const lifeSeq = analyzer.lifeStartSeq(key);
+  const mine = lifeSeq === undefined ? all : all.slice(all.findIndex((e) => e.seq === lifeSeq));
   const passes = analyzer.passes(key);
   // No summary: the key has only notes so far (a scenario's opening line, say) — no excerpt yet.
   const summary = analyzer.summary(key);
@@ -194,27 +195,6 @@ export function buildExcerpt(
     }
   }
   return x;
-}
-
-/**
- * Index of the event where the key's latest life begins: its Foo's last add, if it had more than
- * one (the Analyzer's rule, see Analyzer.newLife), else 0.
- */
-function latestLife(mine: readonly TraceEvent[]): number {
-  let adds = 0;
-  let start = 0;
-  // The Foo's latest resourceVersion: an add at that rv is the informer listing it again (a
-  // restart), not a new Foo — the Analyzer's rule.
-  let rv: string | undefined;
-  for (let i = 0; i < mine.length; i++) {
-    const e = mine[i];
-    if (e.stage === "watch" && e.kind === "Foo") {
-      if (e.event === "add" && !(e.rv !== undefined && e.rv === rv) && adds++ > 0) start = i;
-      if (e.rv !== undefined) rv = e.rv;
-    } else if (e.stage === "read" && e.rv !== undefined) rv = e.rv;
-    else if (e.stage === "write" && e.rv !== undefined && e.target.startsWith("foos/")) rv = e.rv;
-  }
-  return start;
 }
 
 /** The first pass that began after `first` (the key's first watch event): where the create starts. */

@@ -63,6 +63,16 @@ export interface WatchEvent extends EventBase {
   initial?: boolean;
 }
 
+/**
+ * Whether the watch line did not say its event — a bare `STAGE/watch ns/name`, read as an add
+ * (`extra.assumed`, see klog/stage-line.ts): a learner who prints it in enqueueFoo prints it on
+ * update too.
+ */
+export function eventAssumed(e: WatchEvent): boolean {
+  const assumed = e.extra?.assumed;
+  return typeof assumed === "string" && assumed.includes("event");
+}
+
 export type EnqueueCause = "watch" | "resync" | "retry";
 
 /** A key was added to the workqueue. */

@@ -26,7 +26,7 @@ import type {
   WatchEvent,
   WriteEvent,
 } from "../event.ts";
-import { STAGES } from "../event.ts";
+import { eventAssumed, STAGES } from "../event.ts";
 import { detach } from "../detach.ts";
 import type {
   AnalysisSnapshot,
@@ -320,7 +320,7 @@ export class Analyzer {
     // an add of the informer's initial list, its listing: it existed before the trace began. An
     // add the line did not say may be an update (see KeyState.fooGone): within ASSUMED_ADD_ECHO_US
     // of our write of the Foo, it is taken for that write's echo, unless the Foo was seen gone.
-    const update = !st.fooGone && e.ts - st.fooWriteTs <= ASSUMED_ADD_ECHO_US && assumedEvent(e);
+    const update = !st.fooGone && e.ts - st.fooWriteTs <= ASSUMED_ADD_ECHO_US && eventAssumed(e);
     if (primary && added && !relist && !update) {
       this.newLife(st, e.ts);
       st.lifeSeq = e.seq;
@@ -1040,12 +1040,6 @@ function codeOfReason(reason: string | undefined): number | undefined {
  * `kubectl delete …; sleep 3; kubectl apply …` re-creates the Foo seconds later.
  */
 const ASSUMED_ADD_ECHO_US = 1_000_000;
-
-/** Whether the watch line did not say its event: the reader assumed it (see stage-line.ts). */
-function assumedEvent(e: WatchEvent): boolean {
-  const assumed = e.extra?.assumed;
-  return typeof assumed === "string" && assumed.includes("event");
-}
 
 function echoKindOf(e: WriteEvent): OpenWrite["echoKind"] {
   if (e.target.startsWith("deployments/")) return "Deployment";

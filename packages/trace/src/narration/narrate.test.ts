@@ -119,6 +119,17 @@ describe("narrate", () => {
     expect(at(4).text).toContain("external change (the watch event at seq 2)");
   });
 
+  it("does not call a watch event added when its line did not say so (a bare STAGE/watch)", () => {
+    const bare = CREATE.map((e) =>
+      e.stage === "watch" && e.kind === "Foo" ? { ...e, extra: { assumed: "kind,event" } } : e,
+    );
+    const told = narrate(bare).find((x) => x.seq === 2)!.text;
+    expect(told).toContain(
+      "Foo default/example-foo (its STAGE line does not say added or updated)",
+    );
+    expect(told).not.toContain("example-foo added");
+  });
+
   it("recognises the echo of our own writes by resourceVersion and calls the pass self-triggered", () => {
     expect(at(7).text).toContain("echo of our own create at seq 6");
     expect(at(11).text).toContain(

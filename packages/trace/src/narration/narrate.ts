@@ -19,6 +19,7 @@ import type {
   WatchEvent,
   WriteEvent,
 } from "../event.ts";
+import { eventAssumed } from "../event.ts";
 import { Analyzer } from "../analysis/analyzer.ts";
 import type { Pass, Trigger } from "../analysis/model.ts";
 import type { NarrationPart } from "./parts.ts";
@@ -188,7 +189,7 @@ class Narrator {
       ? `The ${e.kind} informer listed ${obj}${rv} as the controller started — an add of its initial list, not of a watch event — and ${route}.`
       : relist !== undefined
         ? `The ${e.kind} informer's re-list (its watch ended with 410 Gone, seq ${relist}) found ${obj} ${VERB_TEXT[e.event]}${rv} against its cache and handed that over as an event — no watch event carried it — and ${route}.`
-        : `The ${e.kind} informer's reflector received a watch event — ${obj} ${VERB_TEXT[e.event]}${rv} — and ${route}.`;
+        : `The ${e.kind} informer's reflector received a watch event — ${obj} ${eventAssumed(e) ? "(its STAGE line does not say added or updated)" : VERB_TEXT[e.event]}${rv} — and ${route}.`;
     if (t?.cause === "self" && t.writeSeq !== undefined) {
       const own = this.ownWrite(t.writeSeq);
       const verdict = this.echoVerdict(fed?.pass, t.inferred);

@@ -68,7 +68,7 @@ export interface WatchEvent extends EventBase {
  * (`extra.assumed`, see klog/stage-line.ts): a learner who prints it in enqueueFoo prints it on
  * update too.
  */
-export function eventAssumed(e: WatchEvent): boolean {
+export function eventAssumed(e: Pick<WatchEvent, "extra">): boolean {
   const assumed = e.extra?.assumed;
   return typeof assumed === "string" && assumed.includes("event");
 }

@@ -2,7 +2,7 @@
  * What a single event looks like on its lane: glyph, colour and a short label. Pure; the renderer
  * paints these, the tooltip and the tests read them.
  */
-import { STAGES } from "@loopscope/trace";
+import { eventAssumed, STAGES } from "@loopscope/trace";
 import type { TraceStore } from "../store/traceStore.ts";
 import { OKABE_ITO, STAGE_COLOR } from "../ui/palette.ts";
 
@@ -23,7 +23,8 @@ export function markStyle(store: TraceStore, row: number): MarkStyle {
   switch (stage) {
     case "watch": {
       const kind = String(d.kind ?? "?");
-      const ev = String(d.event ?? "");
+      // A bare STAGE/watch line says no event: not "add" on a mark that may be an update.
+      const ev = eventAssumed(d) ? "event" : String(d.event ?? "");
       const color = kind === "Foo" ? OKABE_ITO.skyBlue : OKABE_ITO.orange;
       return {
         glyph: ev === "delete" ? "cross" : kind === "Foo" ? "circle" : "square",

@@ -122,10 +122,11 @@ export function buildExcerpt(
     const first = p.triggers.find((t) => t.cause !== "self");
     if (first?.watchSeq !== undefined && initialList.has(first.watchSeq)) listedPasses.add(p);
     for (const t of p.triggers) {
-      const label = `→ pass ${p.number}: ${t.cause}${t.inferred ? " (inferred)" : ""}`;
-      triggerNote.set(t.enqueueSeq, label);
       const write = t.writeSeq !== undefined ? writeAt.get(t.writeSeq) : undefined;
       const echo = write !== undefined ? `, echo of ${write}` : "";
+      // Without a watch line (the exercise logs the Foo handler only), the add says whose echo.
+      const label = `→ pass ${p.number}: ${t.cause}${t.inferred ? " (inferred)" : ""}${t.watchSeq === undefined ? echo : ""}`;
+      triggerNote.set(t.enqueueSeq, label);
       const listing = t.watchSeq !== undefined && initialList.has(t.watchSeq);
       if (t.watchSeq !== undefined)
         triggerNote.set(

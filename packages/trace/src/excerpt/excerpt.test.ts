@@ -59,6 +59,18 @@ describe("annotated excerpt", () => {
     expect(x.counts.watch).toBe(2);
   });
 
+  it("says whose echo an add with no watch line is (the exercise logs the Foo handler only)", () => {
+    const x = buildExcerpt(analyze(fixture("stage/create-learner.log")).events)!;
+    const notes = x.rows.flatMap((r) =>
+      r.kind === "event" && r.event.stage === "enqueue" ? [r.note] : [],
+    );
+    expect(notes.slice(0, 3)).toEqual([
+      "→ pass 1: external (inferred)",
+      "→ pass 2: self (inferred), echo of the create at +0.009s",
+      "→ pass 3: self (inferred), echo of the updateStatus at +0.017s",
+    ]);
+  });
+
   it("gives a line a few µs before the first, out of time order as goroutines write, +0.000s", () => {
     const text = fixture("stage/create-canonical.log").replace(
       "09:14:06.031374   48211 controller.go:338] STAGE/enqueue",

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { readTraceText } from "@loopscope/trace";
+import { TraceStore } from "../store/traceStore.ts";
 import { twoLivesSession } from "../testing/twoLives.ts";
 import { rvHistory } from "./objectHistory.ts";
 
@@ -23,5 +25,26 @@ describe("rvHistory", () => {
     const second = rvHistory(session.store, KEY, FOO, two.seq + 3);
     expect(second.lifeStartSeq).toBe(two.seq);
     expect(second.steps.map((s) => s.rv)).toEqual(first.steps.map((s) => `9${s.rv}`));
+  });
+
+  it("takes no bare STAGE/watch line (no rv, maybe an update) for the Foo created again", () => {
+    const at = (s: string, msg: string) => `I1202 09:14:0${s}   48211 controller.go:131] ${msg}`;
+    const { events } = readTraceText(
+      [
+        at("6.000000", "STAGE/watch default/example-foo"),
+        at("6.001000", "STAGE/dequeue default/example-foo 0"),
+        at("6.002000", "STAGE/read 1001"),
+        at("6.003000", '"Successfully synced" objectName="default/example-foo"'),
+        at("6.010000", "STAGE/watch default/example-foo"),
+        at("6.011000", "STAGE/dequeue default/example-foo 0"),
+        at("6.012000", "STAGE/read 1003"),
+      ].join("\n") + "\n",
+      { year: 2026 },
+    );
+    const store = new TraceStore();
+    store.append(events);
+    const h = rvHistory(store, KEY, FOO, events[events.length - 1]!.seq);
+    expect(h.lifeStartSeq).toBeUndefined();
+    expect(h.steps.map((s) => s.rv)).toEqual(["1001", "1003"]);
   });
 });

@@ -52,7 +52,10 @@ export function rvHistory(
   let lives = 0;
   for (let i = 0; i < rows.length; i++) {
     const e = store.event(rows[i]);
-    if (e.stage === "watch" && e.kind === "Foo" && e.event === "add" && e.rv !== fooRv) {
+    // Judged by rvs only: an add without one (a bare STAGE/watch line, which may be an update)
+    // has none to judge by.
+    const add = e.stage === "watch" && e.kind === "Foo" && e.event === "add";
+    if (add && e.rv !== undefined && e.rv !== fooRv) {
       // A new life: what came before was another Foo's, unless the selected event was in it.
       if (e.seq > atSeq && lives > 0) break;
       if (e.seq <= atSeq) {

@@ -51,7 +51,8 @@ written by --to chrome; "-" = stdin; gzip is detected) and writes it to stdout o
                 in .gz; Perfetto opens .json.gz as it is)
   --year N      the year of klog lines (klog prints none; default: the year
                 of a kubectl logs --timestamps prefix or a Docker log record's
-                time, else the current year)
+                time, else the current year — last year's if
+                that puts the first line after today)
   --service S   OTLP service.name (default sample-controller)
 `;
 

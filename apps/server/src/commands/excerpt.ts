@@ -25,7 +25,8 @@ FILE is a loopscope .jsonl trace or a klog log; "-" = stdin; gzip is detected.
   --format md|text   Markdown table or plain text (default text)
   --year N           the year of klog lines (klog prints none; default: the year
                      of a kubectl logs --timestamps prefix or a Docker log record's
-                     time, else the current year)
+                     time, else the current year — last year's if
+                     that puts the first line after today)
 `;
 
 /** Notes and problems printed; the rest are counted. */

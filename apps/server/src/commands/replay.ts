@@ -31,7 +31,8 @@ Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAG
   --no-build    serve apps/web/dist as it is (skip the rebuild check)
   --year N      the year of klog lines (klog prints none; default: the year
                 of a kubectl logs --timestamps prefix or a Docker log record's
-                time, else the current year)
+                time, else the current year — last year's if
+                that puts the first line after today)
 `;
 
 export async function run(argv: string[]): Promise<number> {

@@ -22,7 +22,8 @@ the whole file).
   --json        print the result as JSON
   --year N      the year of klog lines (klog prints none; default: the year
                 of a kubectl logs --timestamps prefix or a Docker log record's
-                time, else the current year)
+                time, else the current year — last year's if
+                that puts the first line after today)
   --hot-loop N  consecutive self-triggered changing passes that make a hot loop (default 5)
 `;
 

@@ -135,6 +135,8 @@ const ONCE_KEPT = 1000;
  */
 const OPEN_KEPT = 64;
 
+const DAY_MS = 86_400_000;
+
 /**
  * Lines of a call site, each going on after its key, before one that ends in its key is taken for
  * cut short (see cutShort). One klog call prints one format, so one such line would do; a call
@@ -791,7 +793,9 @@ export class KlogParser {
     start: number,
     lineNo: number,
   ): number {
-    if (this.year === undefined) this.settleYear(text.slice(start, this.header.start), lineNo);
+    if (this.year === undefined) {
+      this.settleYear(text.slice(start, this.header.start), lineNo, month, day);
+    }
     if (month * 100 + day !== this.dayKey && !this.newDay(month, day, lineNo)) return this.lastTs;
     return this.dayMs * 1000 + tod;
   }
@@ -803,7 +807,7 @@ export class KlogParser {
   }
 
   /** Settles the year on the first header line, whose text before the header is `prefix`. */
-  private settleYear(prefix: string, lineNo: number): void {
+  private settleYear(prefix: string, lineNo: number, month: number, day: number): void {
     const fromPrefix = yearInPrefix(prefix);
     let how: string;
     let year: number;
@@ -814,8 +818,15 @@ export class KlogParser {
       year = fromPrefix;
       how = "from the timestamp before the klog header";
     } else {
-      year = (this.opts.now?.() ?? new Date()).getUTCFullYear();
+      const now = this.opts.now?.() ?? new Date();
+      year = now.getUTCFullYear();
       how = "the current year; the CLI's --year N reads them as another";
+      // A log is read after it was written: a first date after today (a day's slack for time
+      // zones) is last year's — a log of Dec 31 read on Jan 2.
+      if (Date.UTC(year, month - 1, day) > now.getTime() + DAY_MS) {
+        year--;
+        how = `last year: its first date, ${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}, is after today; the CLI's --year N reads them as another`;
+      }
     }
     this.year = year;
     this.diag({

@@ -294,7 +294,7 @@ describe("the klog byte path", () => {
       "I1202 09:00:00.000001   1 controller.go:1] STAGE/read key=a/b rv=1",
       "",
     ].join("\n");
-    const opts = { now: () => new Date(Date.UTC(2025, 5, 1)) };
+    const opts = { now: () => new Date(Date.UTC(2025, 11, 10)) };
     const want = readTraceText(text, opts);
     const got = readChunks([new TextEncoder().encode(text)], opts);
     expect(new Date(got.events[0].ts / 1000).getUTCFullYear()).toBe(2025);

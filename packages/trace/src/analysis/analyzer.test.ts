@@ -154,15 +154,18 @@ describe("a watch line that does not say its event (the reader assumes add)", ()
     at(s + 0.003, "STAGE/write update foos/status example-foo"),
     at(s + 0.004, '"Successfully synced" objectName="default/example-foo"'),
   ];
+  /** A bare STAGE/watch line of default/example-foo at second `s`, and the add it makes. */
+  const watched = (s: number) => [
+    at(s, "STAGE/watch default/example-foo"),
+    at(s + 0.0001, "STAGE/enqueue default/example-foo"),
+  ];
   const read = (lines: string[]) => analyze(lines.join("\n") + "\n");
 
   it("is an update where it is our status write's echo (printed in enqueueFoo, on update too)", () => {
     const { analyzer } = read([
-      at(6, "STAGE/watch default/example-foo"),
-      at(6.0001, "STAGE/enqueue default/example-foo"),
+      ...watched(6),
       ...pass(6.001, 1001, true),
-      at(6.01, "STAGE/watch default/example-foo"),
-      at(6.0101, "STAGE/enqueue default/example-foo"),
+      ...watched(6.01),
       ...pass(6.011, 1003),
     ]);
     expect(analyzer.lives(KEY)).toBe(1);
@@ -172,11 +175,9 @@ describe("a watch line that does not say its event (the reader assumes add)", ()
   it("is a new Foo seconds after the last write (the exercise's delete; sleep 3; apply)", () => {
     const { analyzer } = read([
       // The controller starts and lists the Foo; the learner deletes it and applies it again.
-      at(6, "STAGE/watch default/example-foo"),
-      at(6.0001, "STAGE/enqueue default/example-foo"),
+      ...watched(6),
       ...pass(6.001, 1001),
-      at(9.5, "STAGE/watch default/example-foo"),
-      at(9.5001, "STAGE/enqueue default/example-foo"),
+      ...watched(9.5),
       ...pass(9.501, 1010, true),
     ]);
     expect(analyzer.lives(KEY)).toBe(2);
@@ -185,14 +186,12 @@ describe("a watch line that does not say its event (the reader assumes add)", ()
 
   it("is a new Foo once the Foo was seen gone, however soon", () => {
     const { analyzer } = read([
-      at(6, "STAGE/watch default/example-foo"),
-      at(6.0001, "STAGE/enqueue default/example-foo"),
+      ...watched(6),
       ...pass(6.001, 1001),
       at(6.006, "STAGE/dequeue default/example-foo 0"),
       at(6.007, "STAGE/read default/example-foo not found"),
       at(6.008, '"Successfully synced" objectName="default/example-foo"'),
-      at(6.01, "STAGE/watch default/example-foo"),
-      at(6.0101, "STAGE/enqueue default/example-foo"),
+      ...watched(6.01),
       ...pass(6.011, 1010, true),
     ]);
     expect(analyzer.lives(KEY)).toBe(2);

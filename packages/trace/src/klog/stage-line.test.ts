@@ -109,32 +109,33 @@ describe("STAGE line styles", () => {
   });
 
   it("reads the exercise's lines as learners print them", () => {
-    // "the key and the queue length", "the object's resourceVersion": bare numbers.
-    expect(parse("STAGE/dequeue default/example-foo 0")).toMatchObject({ len: 0 });
-    expect(parse("STAGE/read default/example-foo 1001")).toMatchObject({ rv: "1001" });
-    expect(parse("STAGE/read default/example-foo not found")).toMatchObject({ found: false });
+    const LEARNERS: [line: string, reads: Record<string, unknown>][] = [
+      // "the key and the queue length", "the object's resourceVersion": bare numbers.
+      ["STAGE/dequeue default/example-foo 0", { len: 0 }],
+      ["STAGE/read default/example-foo 1001", { rv: "1001" }],
+      ["STAGE/read default/example-foo not found", { found: false }],
+      // A `kind/…` word names what a write wrote, not the Foo.
+      [
+        "STAGE/write update foos/status default/example-foo",
+        {
+          key: "default/example-foo",
+          verb: "updateStatus",
+          target: "foos/default/example-foo/status",
+        },
+      ],
+      [
+        "STAGE/write UpdateStatus default/example-foo",
+        { target: "foos/default/example-foo/status" },
+      ],
+      // The handler's name says the event.
+      ["STAGE/watch UpdateFunc foo default/example-foo", { kind: "Foo", event: "update" }],
+      ["STAGE/watch OnAdd Deployment default/example-foo", { kind: "Deployment", event: "add" }],
+      // A namespace may still be named like a kind where a line names the Foo alone.
+      ["STAGE/enqueue foo/bar", { key: "foo/bar" }],
+    ];
+    for (const [line, reads] of LEARNERS) expect(parse(line), line).toMatchObject(reads);
     // Two numbers: which is the resourceVersion would be a guess.
     expect(parse("STAGE/read default/example-foo gen 2 rv 1001")).not.toHaveProperty("rv");
-    // A `kind/…` word names what a write wrote, not the Foo.
-    expect(parse("STAGE/write update foos/status default/example-foo")).toMatchObject({
-      key: "default/example-foo",
-      verb: "updateStatus",
-      target: "foos/default/example-foo/status",
-    });
-    expect(parse("STAGE/write UpdateStatus default/example-foo")).toMatchObject({
-      target: "foos/default/example-foo/status",
-    });
-    // The handler's name says the event.
-    expect(parse("STAGE/watch UpdateFunc foo default/example-foo")).toMatchObject({
-      kind: "Foo",
-      event: "update",
-    });
-    expect(parse("STAGE/watch OnAdd Deployment default/example-foo")).toMatchObject({
-      kind: "Deployment",
-      event: "add",
-    });
-    // A namespace may still be named like a kind where a line names the Foo alone.
-    expect(parse("STAGE/enqueue foo/bar")).toMatchObject({ key: "foo/bar" });
   });
 
   it("reads a read or write that names no key as the one open pass's, and says so", () => {

@@ -157,6 +157,7 @@ describe("STAGE line styles", () => {
       key: open,
       verb: "create",
       target: "deployments/default/example-foo",
+      extra: { assumed: "key" },
     });
     expect(parse("STAGE/write update foos/status example-foo", open)).toMatchObject({
       key: open,

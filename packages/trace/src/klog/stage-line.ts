@@ -632,6 +632,11 @@ function build(
         if (kindName !== undefined && objKey !== undefined) {
           target = `${PLURAL[kindName] ?? kindName.toLowerCase()}/${objKey}`;
           if (status && target.startsWith("foos/")) target += "/status";
+          // Built on the open pass's key: the write is that pass's.
+          if (key === undefined && owner !== undefined) {
+            key = owner;
+            keyAssumed = true;
+          }
         }
       }
       if (verb === "update" && target?.endsWith("/status")) verb = "updateStatus";

@@ -220,7 +220,7 @@ export class Analyzer {
 
   /**
    * seq of the watch event that began the key's latest life (its Foo created again, see newLife);
-   * undefined while it has had one.
+   * undefined while it has had only one.
    */
   lifeStartSeq(key: string): number | undefined {
     return this.states.get(key)?.lifeSeq;
@@ -769,12 +769,6 @@ export class Analyzer {
   // ── writes and their echoes ───────────────────────────────────────────────────────────────
 
   /**
-   * Takes the newest write echoed by a watch event of `kind` (ANY_KIND: whatever its kind) that
-   * is recent enough as the one this event echoes. Older such writes had their chance to be
-   * echoed first, so they changed nothing; they leave the list with it (in place: the order of
-   * the rest is kept).
-   */
-  /**
    * The kind whose watch events an add without a watch line is most likely of: the one of Foo and
    * Deployment the trace has no watch lines of, while it has the other's. The exercise puts its
    * STAGE/watch line in the Foo handler only: there, an add with no watch line before it is the
@@ -786,6 +780,12 @@ export class Analyzer {
     return this.fooWatched ? "Deployment" : "Foo";
   }
 
+  /**
+   * Takes the newest write echoed by a watch event of `kind` (ANY_KIND: whatever its kind) that
+   * is recent enough as the one this event echoes. Older such writes had their chance to be
+   * echoed first, so they changed nothing; they leave the list with it (in place: the order of
+   * the rest is kept).
+   */
   private claimEcho(
     st: KeyState,
     ts: number,

@@ -626,8 +626,8 @@ function build(
         let objKey = (words === undefined ? undefined : keyWord(words)) ?? owner;
         if (refName !== undefined && refName.toLowerCase() !== "status") {
           // kubectl's `deployment/name`: the object is in the Foo's namespace.
-          const slash = owner?.indexOf("/") ?? -1;
-          objKey = slash > 0 ? `${owner!.slice(0, slash)}/${refName}` : refName;
+          const ns = owner?.slice(0, Math.max(0, owner.indexOf("/")));
+          objKey = ns ? `${ns}/${refName}` : refName;
         }
         if (kindName !== undefined && objKey !== undefined) {
           target = `${PLURAL[kindName] ?? kindName.toLowerCase()}/${objKey}`;

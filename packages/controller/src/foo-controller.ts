@@ -176,6 +176,14 @@ const AT = {
 /** How long a stop waits for the passes in flight before it abandons their calls. */
 const STOP_GRACE_MS = 3000;
 
+/** The informers' caches did not sync within the controller's cacheSyncTimeoutMs. */
+export class CacheSyncTimeout extends Error {
+  override name = "CacheSyncTimeout";
+  constructor() {
+    super("failed to wait for caches to sync");
+  }
+}
+
 export class FooController {
   readonly queue: RateLimitingQueue<string>;
   readonly foos: ResilientInformer<Foo>;
@@ -413,7 +421,9 @@ export class FooController {
     if (timer) clearTimeout(timer);
     if (result === "timeout" || result.includes(false)) {
       await this.stop();
-      throw new Error("failed to wait for caches to sync");
+      throw result === "timeout"
+        ? new CacheSyncTimeout()
+        : new Error("failed to wait for caches to sync");
     }
     this.probe.log(AT.logStartingWorkers, 0, "I", "Starting workers", [
       ["count", this.workerCount],

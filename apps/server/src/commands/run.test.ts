@@ -150,6 +150,15 @@ describe("loopscope run", () => {
     expect(await run(["--scenario", "create-foo", "--out", out, "--timeout", "0.05"])).toBe(1);
   });
 
+  it("says --timeout ran out when it ends the run as the controller starts, not that the cluster failed", async () => {
+    const out = join(dir, "early.jsonl");
+    const r = await runQuietly(["--scenario", "create-foo", "--out", out, "--timeout", "0.001"]);
+    expect(r.code).toBe(1);
+    expect(r.said.at(-1)).toBe(
+      "loopscope run: scenario create-foo timed out after 0.001 s, while the controller was starting (its caches had not synced)\n",
+    );
+  });
+
   it("--timeout covers start-up: a cluster that never answers ends the run (exit 1), in one line", async () => {
     const silent = await startSilentCluster(dir);
     const out = join(dir, "silent.jsonl");

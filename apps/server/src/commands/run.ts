@@ -13,6 +13,7 @@ import { closeSync, existsSync, openSync, unlinkSync } from "node:fs";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { encodeEvent, encodeHeader, otherControllerNote, type TraceEvent } from "@loopscope/trace";
+import { CacheSyncTimeout } from "@loopscope/controller";
 import { CACHE_SYNC_TIMEOUT_MS, startSession, type ClusterSpec } from "../session/session.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { checkingLine } from "../session/checking-line.ts";
@@ -240,7 +241,13 @@ export async function run(argv: string[]): Promise<number> {
       onOtherController: (o) => log(`warning: ${otherControllerNote(o)}`),
     });
   } catch (err) {
-    log((err as Error).message);
+    // --timeout bounds the caches' sync too: when it ran out there, it is the reason.
+    const cut = (err as Error).cause instanceof CacheSyncTimeout && remainingMs() === 0;
+    log(
+      cut
+        ? `scenario ${scenario.name} timed out after ${args.timeoutS} s, while the controller was starting (its caches had not synced)`
+        : (err as Error).message,
+    );
     await close(klogOut);
     if (args.klog) await abandonOutput(args.klog);
     return 1;

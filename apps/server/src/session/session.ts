@@ -133,7 +133,12 @@ export async function startSession(opts: SessionOptions): Promise<Session> {
     await controller.run();
   } catch (err) {
     await apiserver?.stop();
-    throw new ClusterError(`controller did not start on ${clusterName}: ${(err as Error).message}`);
+    throw new ClusterError(
+      `controller did not start on ${clusterName}: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
   }
 
   let stopping: Promise<void> | undefined;

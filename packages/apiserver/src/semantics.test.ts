@@ -724,6 +724,33 @@ describe("delete and garbage collection", () => {
     expect((await c.get(`${DEPLOYMENTS}/fg-dep`)).status).toBe(404);
   });
 
+  it("a dependent created while its owner waits in the foreground is deleted; then the owner goes", async () => {
+    const foo = await c.createFoo("fg-wait");
+    const ref = {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      name: "fg-wait",
+      uid: foo.metadata.uid,
+      blockOwnerDeletion: true,
+    };
+    // A dependent that holds its own finalizer keeps the owner waiting.
+    const held = deploymentBody("fg-held", 1, "nginx", [ref]);
+    await c.post(DEPLOYMENTS, {
+      ...held,
+      metadata: { ...held.metadata, finalizers: ["example.com/hold"] },
+    });
+    await c.delete(`${FOOS}/fg-wait`, { propagationPolicy: "Foreground" });
+    await eventually(
+      async () => (await c.get<KObj>(`${DEPLOYMENTS}/fg-held`)).body.metadata.deletionTimestamp,
+    );
+    // A controller recreating its child while the owner waits for its children to go.
+    await c.post(DEPLOYMENTS, deploymentBody("fg-late", 1, "nginx", [ref]));
+    await eventually(async () => (await c.get(`${DEPLOYMENTS}/fg-late`)).status === 404);
+    expect((await c.get(`${FOOS}/fg-wait`)).status).toBe(200);
+    await c.patch(`${DEPLOYMENTS}/fg-held`, { metadata: { finalizers: null } });
+    await eventually(async () => (await c.get(`${FOOS}/fg-wait`)).status === 404);
+  });
+
   it("an object being deleted may lose finalizers but gain none (422 Forbidden)", async () => {
     await c.createFoo("fin-held", 1, {
       metadata: { name: "fin-held", finalizers: ["example.com/hold"] },

@@ -299,6 +299,31 @@ describe("FooController on the embedded API server", () => {
     expect((create as TraceEvent).seq).toBeGreaterThan((del as TraceEvent).seq);
   });
 
+  it("a foreground delete (kubectl delete --cascade=foreground) ends: the Foo goes, no Deployment stays", async () => {
+    // The collector at the live dashboard's pace: the controller recreates the deleted Deployment
+    // long before a 20 ms check, so the Foo's finalizer must not wait for a moment with no dependent.
+    h = await startHarness({ apiserver: { garbageCollectionDelayMs: 20 } });
+    await h.createFoo("example-foo");
+    await h.converged(["example-foo"]);
+    await h.co.deleteNamespacedCustomObject({
+      ...FOO,
+      namespace: "default",
+      name: "example-foo",
+      propagationPolicy: "Foreground",
+    });
+    await h.waitFor(
+      "the Foo to go",
+      async () => (await h!.getFoo("example-foo")) === undefined,
+      5000,
+    );
+    await h.waitFor(
+      "no Deployment",
+      async () =>
+        (await h!.apps.listNamespacedDeployment({ namespace: "default" })).items.length === 0,
+      5000,
+    );
+  });
+
   it("scales the Deployment when spec.replicas changes (update with the changed field)", async () => {
     h = await startHarness();
     await h.createFoo("example-foo");

@@ -4,9 +4,14 @@
  *   uid is deleted once none of its owners exist (a dangling reference to a deleted owner is
  *   dropped when other owners remain); an object created with only missing owners is collected;
  * - foreground: an owner holding the `foregroundDeletion` finalizer loses it once its dependents
- *   are gone; `orphan`: dependents lose their reference, then the finalizer goes;
+ *   are gone, and a dependent created while it waits (its controller recreating what was deleted)
+ *   is deleted in turn; `orphan`: dependents lose their reference, then the finalizer goes;
  * - a Terminating namespace is emptied, then removed.
- * Work runs `delayMs` after the triggering change, as the real collector works asynchronously.
+ * Work runs `delayMs` after the triggering change, as the real collector works asynchronously —
+ * except the check that a dependent's deletion unblocked its foreground owner: the real collector
+ * makes it in its own graph at once, before the owner's controller, a watch and a round trip
+ * away, can recreate the dependent. Delayed, the controller would win that race every time and
+ * the owner would never go.
  */
 import { ApiError } from "../errors.ts";
 import { clone, type KObject, type OwnerReference } from "../object.ts";
@@ -18,6 +23,13 @@ import type { StoreChange } from "../store/object-store.ts";
 
 function isServedKind(ref: OwnerReference): boolean {
   return RESOURCES.some((r) => r.kind === ref.kind && apiVersionOf(r) === ref.apiVersion);
+}
+
+function waitsForDependents(owner: KObject): boolean {
+  return (
+    Boolean(owner.metadata.deletionTimestamp) &&
+    (owner.metadata.finalizers ?? []).includes("foregroundDeletion")
+  );
 }
 
 export class GarbageCollector {
@@ -42,7 +54,7 @@ export class GarbageCollector {
     this.#timers.clear();
   }
 
-  #later(fn: () => void): void {
+  #later(fn: () => void, delayMs = this.#delayMs): void {
     const t = setTimeout(() => {
       this.#timers.delete(t);
       try {
@@ -51,7 +63,7 @@ export class GarbageCollector {
         // A concurrent client got there first (404/409); the next change retriggers the check.
         if (!(e instanceof ApiError)) throw e;
       }
-    }, this.#delayMs);
+    }, delayMs);
     this.#timers.add(t);
   }
 
@@ -62,7 +74,7 @@ export class GarbageCollector {
       this.#later(() => this.#collectDependents(uid));
       // A dependent going away may unblock a foreground owner or a terminating namespace.
       for (const ref of obj.metadata.ownerReferences ?? [])
-        this.#later(() => this.#finishForeground(ref.uid));
+        this.#later(() => this.#finishForeground(ref.uid), 0);
       if (obj.metadata.namespace)
         this.#later(() => this.#emptyNamespace(obj.metadata.namespace ?? ""));
       return;
@@ -98,29 +110,42 @@ export class GarbageCollector {
     }
   }
 
-  /** Deletes the object when none of its owners exist; drops references to missing owners otherwise. */
+  /**
+   * Deletes the object when no owner of it is solid (existing and not waiting for its dependents'
+   * deletion) — in the foreground if an owner waits, so that owner waits for it too; otherwise
+   * drops its references to missing and waiting owners.
+   */
   #collectIfOrphaned(def: ResourceDef, namespace: string | undefined, name: string): void {
     const obj = this.#registry.store.get(def, namespace, name);
     if (!obj || obj.metadata.deletionTimestamp) return;
     const refs = obj.metadata.ownerReferences ?? [];
-    // An owner of a kind this server does not serve cannot be looked up: like the real collector
-    // with an unresolvable kind, leave such references alone.
-    const alive = refs.filter((r) => !isServedKind(r) || this.#ownerExists(r.uid, namespace));
-    if (alive.length === refs.length) return;
-    if (alive.length === 0) {
-      this.#registry.delete(def, namespace, name, { propagationPolicy: "Background" });
+    const solid: OwnerReference[] = [];
+    let waiting = 0;
+    for (const ref of refs) {
+      // An owner of a kind this server does not serve cannot be looked up: like the real
+      // collector with an unresolvable kind, leave such references alone.
+      const owner = isServedKind(ref) ? this.#owner(ref.uid, namespace) : "unresolvable";
+      if (owner === undefined) continue;
+      if (owner !== "unresolvable" && waitsForDependents(owner)) waiting++;
+      else solid.push(ref);
+    }
+    if (solid.length === refs.length) return;
+    if (solid.length === 0) {
+      const propagationPolicy = waiting > 0 ? "Foreground" : "Background";
+      this.#registry.delete(def, namespace, name, { propagationPolicy });
       return;
     }
     const next = clone(obj);
-    next.metadata.ownerReferences = alive;
+    next.metadata.ownerReferences = solid;
     this.#registry.update(def, namespace, name, next);
   }
 
   /** A namespaced dependent may only be owned by an object in its namespace or a cluster-scoped one. */
-  #ownerExists(uid: string, namespace: string | undefined): boolean {
+  #owner(uid: string, namespace: string | undefined): KObject | undefined {
     const found = this.#registry.store.getByUid(uid);
-    if (!found) return false;
-    return !found.resource.namespaced || found.object.metadata.namespace === namespace;
+    if (!found) return undefined;
+    const fits = !found.resource.namespaced || found.object.metadata.namespace === namespace;
+    return fits ? found.object : undefined;
   }
 
   #foreground(def: ResourceDef, owner: KObject): void {

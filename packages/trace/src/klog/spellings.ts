@@ -53,7 +53,20 @@ export const ROLES_BY_STAGE: Record<Stage, readonly Role[]> = {
   enqueue: ["key", "len", "merged", "cause", "causeSeq", "delay"],
   dequeue: ["key", "len", "worker"],
   read: ["key", "rv", "generation", "found", "worker"],
-  write: ["key", "verb", "target", "code", "reason", "rv", "changed", "fields", "worker"],
+  write: [
+    "key",
+    "verb",
+    "target",
+    "code",
+    "reason",
+    "rv",
+    "changed",
+    "fields",
+    "worker",
+    "kind",
+    "name",
+    "ns",
+  ],
 };
 
 /** The role `lower` (a lower-cased field name) fills on a line of `stage`, if any. */

@@ -69,6 +69,44 @@ describe("STAGE line styles", () => {
     });
   });
 
+  it("reads a write's target from its resource (or kind), name and namespace", () => {
+    const write = (msg: string, openKey?: string) => {
+      const { stage, key, verb, target, extra } = parse(msg, openKey) as Record<string, unknown>;
+      return { stage, key, verb, target, extra };
+    };
+    expect(
+      write(
+        String.raw`"STAGE/write" verb="create" resource="deployments" name="web" namespace="team-a" key="team-a/example-foo"`,
+      ),
+    ).toEqual({
+      stage: "write",
+      key: "team-a/example-foo",
+      verb: "create",
+      target: "deployments/team-a/web",
+      extra: undefined,
+    });
+    // The Foo's namespace when none is said; a group after the resource is not part of it.
+    expect(
+      write(`"STAGE/write" verb="update" resource="deployments.apps" name="web" key="ns/x"`),
+    ).toMatchObject({ target: "deployments/ns/web" });
+    expect(write(`STAGE/write verb=create kind=Deployment name=web`, "ns/x")).toMatchObject({
+      key: "ns/x",
+      target: "deployments/ns/web",
+    });
+    // A status write names the Foo, whose key it is.
+    expect(write(`STAGE/write verb=UpdateStatus resource=foos name=x ns=ns`)).toMatchObject({
+      key: "ns/x",
+      target: "foos/ns/x/status",
+    });
+    // A target that says it all: name= and kind= stay as written.
+    expect(
+      write(`STAGE/write verb=create target=deployments/ns/web kind=Deployment name=web`),
+    ).toMatchObject({
+      target: "deployments/ns/web",
+      extra: { kind: "Deployment", name: "web" },
+    });
+  });
+
   it("reads other key spellings", () => {
     expect(parse("STAGE/enqueue object=default/example-foo queue_len=2")).toMatchObject({
       key: "default/example-foo",

@@ -432,6 +432,10 @@ function build(
   /** The pairs a key may come from (see endedInKey). */
   let keyPair = -1;
   let targetPair = -1;
+  /** A write's kind=, name= and ns= (folded into its target, or else kept as written). */
+  let kindPair = -1;
+  let namePair = -1;
+  let nsPair = -1;
   for (let p = 0; p < t.pairs; p++) {
     if (live[p] === 0 || p === skip) continue;
     const a = valueStart[p];
@@ -486,6 +490,7 @@ function build(
       }
       case R.kind:
         kind = spelled(KIND, bytes, a, b) ?? kindOf(t.value(p));
+        kindPair = p;
         break;
       case R.event:
         event = spelled(EVENT, bytes, a, b) ?? WATCH_VERBS[t.value(p).toLowerCase()];
@@ -494,9 +499,11 @@ function build(
         break;
       case R.name:
         name = t.value(p);
+        namePair = p;
         break;
       case R.ns:
         ns = t.value(p);
+        nsPair = p;
         break;
       case R.verb:
         verb = spelled(VERB, bytes, a, b) ?? writeVerbOf(t.value(p));
@@ -604,6 +611,27 @@ function build(
         }
         target ??= words.find((w) => TARGET.test(w));
       }
+      // InfoS's `resource="deployments" name="x" namespace="ns"`, or `kind="Deployment"
+      // name="x"`: the resource and the object make the target, in the Foo's namespace unless
+      // one is said.
+      const resource =
+        name === undefined || target?.includes("/")
+          ? undefined
+          : target !== undefined
+            ? target.split(".")[0]
+            : kind !== undefined
+              ? (PLURAL[kind] ?? kind.toLowerCase())
+              : undefined;
+      if (resource !== undefined) {
+        const owner = key ?? openKey;
+        const objNs = ns ?? owner?.slice(0, Math.max(0, owner.indexOf("/")));
+        target = `${resource}/${objNs ? `${objNs}/` : ""}${name}`;
+        if (verb === "updateStatus" && resource === "foos") target += "/status";
+        kindPair = namePair = nsPair = -1;
+      }
+      if (kindPair >= 0) extra = kept(extra, t, kindPair, t.name(kindPair));
+      if (namePair >= 0) extra = kept(extra, t, namePair, t.name(namePair));
+      if (nsPair >= 0) extra = kept(extra, t, nsPair, t.name(nsPair));
       if (target === undefined && (words !== undefined || verb === "updateStatus")) {
         // "create deployment ns/name", "update foos/status ns/name", "create deployment/name",
         // "UpdateStatus ns/name": the kind and the object make the target.

@@ -17,7 +17,7 @@ describe("diagnostics list", () => {
     await expect
       .element(screen.getByTestId("diagnostics-summary"))
       .toHaveTextContent(
-        "1 line could not be read; 1 line read with something lost; everything else loaded.",
+        "1 line could not be read; 1 line read with something lost or assumed; everything else loaded.",
       );
     expect(screen.getByTestId("diagnostic").elements()).toHaveLength(4);
   });

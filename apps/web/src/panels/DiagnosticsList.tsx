@@ -1,5 +1,5 @@
 /**
- * What the reader could not use, or used with something lost: line number and reason. The rest of
+ * What the reader could not use, or used with something lost or assumed: line number and reason. The rest of
  * the file still loaded. The summary counts lines, not messages (one line may have several), and
  * keeps apart lines skipped (errors), lines read with a loss (warnings) and notes on the whole
  * input (info, e.g. klog's missing year).
@@ -47,7 +47,7 @@ function summary(diagnostics: readonly Diagnostic[], total: number): string {
   const warned = lines("warn");
   const parts = [
     skipped > 0 && n(skipped, "could not be read"),
-    warned > 0 && n(warned, "read with something lost"),
+    warned > 0 && n(warned, "read with something lost or assumed"),
   ].filter(Boolean);
   const of =
     total > diagnostics.length

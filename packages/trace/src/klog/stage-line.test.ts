@@ -107,6 +107,18 @@ describe("STAGE line styles", () => {
     });
   });
 
+  it("reads err=<nil> (a nil error printed with %v) as no error", () => {
+    expect(
+      parse("STAGE/write create deployments/default/example-foo err=<nil>"),
+    ).not.toHaveProperty("reason");
+    expect(
+      parse(`"STAGE/write" verb="create" target="deployments/ns/x" err="<nil>" code=201`),
+    ).toMatchObject({ code: 201 });
+    expect(
+      parse(`"STAGE/write" verb="create" target="deployments/ns/x" err="<nil>"`),
+    ).not.toHaveProperty("reason");
+  });
+
   it("reads other key spellings", () => {
     expect(parse("STAGE/enqueue object=default/example-foo queue_len=2")).toMatchObject({
       key: "default/example-foo",

@@ -366,6 +366,22 @@ function keyFromValue(v: string): string | undefined {
 }
 
 /** `extra` with pair `p` of `t` added under its name as written, `name`. */
+/** Whether bytes[a, b) is Go's nil as %v prints it, `<nil>`, bare or quoted. */
+function goNil(bytes: Uint8Array, a: number, b: number): boolean {
+  if (b - a === 7 && bytes[a] === 34 && bytes[b - 1] === 34) {
+    a++;
+    b--;
+  }
+  return (
+    b - a === 5 &&
+    bytes[a] === 60 && // <
+    bytes[a + 1] === 110 && // n
+    bytes[a + 2] === 105 && // i
+    bytes[a + 3] === 108 && // l
+    bytes[a + 4] === 62 // >
+  );
+}
+
 function kept(
   extra: Record<string, unknown> | undefined,
   t: MessageTokens,
@@ -442,8 +458,9 @@ function build(
     const b = valueEnd[p];
     const s = spellingAt(bytes, nameStart[p], nameEnd[p], t.hashes[p]);
     // `reason=` and `rv=` print empty when a Go value is nil/"": absent, not "". Only an empty
-    // key means something (a watch event that resolved to no Foo).
-    if (a === b && (s < 0 || !KEY_NAME[s])) continue;
+    // key means something (a watch event that resolved to no Foo). `err=<nil>` (a nil error
+    // printed with %v) is absent too: the write did not fail.
+    if ((a === b || goNil(bytes, a, b)) && (s < 0 || !KEY_NAME[s])) continue;
     const role = s < 0 ? -1 : ROLE_OF[row + s];
     // A field no role of the stage takes, or a second spelling of a filled role: kept as written.
     if (role < 0 || (filled & (1 << role)) !== 0) {

@@ -73,6 +73,12 @@ export function eventAssumed(e: Pick<WatchEvent, "extra">): boolean {
   return typeof assumed === "string" && assumed.includes("event");
 }
 
+/** Whether the watch line did not say its kind (read as Foo): it may be the Deployment's event. */
+export function kindAssumed(e: Pick<WatchEvent, "extra">): boolean {
+  const assumed = e.extra?.assumed;
+  return typeof assumed === "string" && assumed.includes("kind");
+}
+
 export type EnqueueCause = "watch" | "resync" | "retry";
 
 /** A key was added to the workqueue. */

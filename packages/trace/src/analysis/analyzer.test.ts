@@ -135,7 +135,9 @@ describe("the exercise as a learner writes it: a watch line in the Foo add handl
 
   it("takes an add without a watch line for the Deployment's echo, leaving the status write's to the Foo", () => {
     const passes = analyzer.passes(KEY);
-    expect(passes.map((p) => p.cause)).toEqual(["external", "self", "self", "self", "self"]);
+    // Pass 4's add, 3.3 s after the last write, is the Deployment's readiness (the Deployment
+    // controller's write, no echo of ours); with no watch line, its cause is not known.
+    expect(passes.map((p) => p.cause)).toEqual(["external", "self", "self", "unknown", "self"]);
     // Pass 2 is the create's echo, pass 3 the status write's.
     const seqOf = (n: number) => events.find((e) => e.line === n)!.seq;
     expect(passes[1].triggers.map((t) => t.writeSeq)).toEqual([seqOf(10)]);
@@ -170,6 +172,33 @@ describe("a watch line that does not say its event (the reader assumes add)", ()
     ]);
     expect(analyzer.lives(KEY)).toBe(1);
     expect(analyzer.passes(KEY).map((p) => p.cause)).toEqual(["external", "self"]);
+  });
+
+  it("printed in enqueueFoo, echoes the Deployment's create: then every later one is an update", () => {
+    // The Deployment's add (its create's echo), its status update 3.7 s later, a 30 s resync:
+    // all come through enqueueFoo, so all print the bare line. One Foo, one life.
+    const { analyzer } = read([
+      ...watched(5.4),
+      at(5.401, "STAGE/dequeue default/example-foo 0"),
+      at(5.402, "STAGE/read 2001"),
+      at(5.412, "STAGE/write create deployments/example-foo"),
+      ...watched(5.413),
+      at(5.42, "STAGE/write update foos/status example-foo"),
+      at(5.4201, '"Successfully synced" objectName="default/example-foo"'),
+      ...pass(5.4203, 2003),
+      ...watched(9.1),
+      ...pass(9.101, 2003),
+      ...watched(30.15),
+      ...pass(30.151, 2012),
+    ]);
+    expect(analyzer.lives(KEY)).toBe(1);
+    expect(analyzer.passes(KEY).map((p) => p.cause)).toEqual([
+      "external",
+      "self",
+      "external",
+      "external",
+    ]);
+    expect(analyzer.summary(KEY)?.passes).toBe(4);
   });
 
   it("is a new Foo seconds after the last write (the exercise's delete; sleep 3; apply)", () => {

@@ -26,7 +26,7 @@ import type {
   WatchEvent,
   WriteEvent,
 } from "../event.ts";
-import { eventAssumed, STAGES } from "../event.ts";
+import { eventAssumed, kindAssumed, STAGES } from "../event.ts";
 import { detach } from "../detach.ts";
 import type {
   AnalysisSnapshot,
@@ -55,8 +55,8 @@ export interface AnalyzerOptions {
   hotLoopThreshold?: number;
   /**
    * Without resourceVersions, how long after one of our writes a watch event (or an enqueue
-   * with no watch line) may be taken for its echo (default 5 s; echoes take milliseconds, resyncs
-   * come every 30 s).
+   * with no watch line) may be taken for its echo (default 1 s: echoes take milliseconds; a
+   * Deployment's pods become ready, another writer's change, seconds later).
    */
   echoWindowMs?: number;
   /** Keep a log of changed passes for `takeChangedPasses` (a consumer that mirrors the passes). */
@@ -89,6 +89,12 @@ export class Analyzer {
   /** Whether the trace has watch lines of Foos, of Deployments (see unwatchedKind). */
   private fooWatched = false;
   private deploymentWatched = false;
+  /**
+   * Whether the trace's watch lines that do not say their event come on every event, not only on
+   * adds: one came as the echo of a write (a learner who prints STAGE/watch in enqueueFoo). From
+   * then on, such a line of a Foo not seen gone is an update, however long after a write.
+   */
+  private bareWatchEveryEvent = false;
   private eventCount = 0;
   private readonly totals: StageCounts = Object.fromEntries(
     STAGES.map((s) => [s, 0]),
@@ -106,7 +112,7 @@ export class Analyzer {
 
   constructor(opts: AnalyzerOptions = {}) {
     this.threshold = Math.max(1, opts.hotLoopThreshold ?? HOT_LOOP_THRESHOLD);
-    this.echoWindowUs = (opts.echoWindowMs ?? 5000) * 1000;
+    this.echoWindowUs = (opts.echoWindowMs ?? 1000) * 1000;
     if (opts.trackChanges) this.changed = [];
   }
 
@@ -319,8 +325,12 @@ export class Analyzer {
     // Passes that open after the event that begins a life are the ones its creation caused — or,
     // an add of the informer's initial list, its listing: it existed before the trace began. An
     // add the line did not say may be an update (see KeyState.fooGone): within ASSUMED_ADD_ECHO_US
-    // of our write of the Foo, it is taken for that write's echo, unless the Foo was seen gone.
-    const update = !st.fooGone && e.ts - st.fooWriteTs <= ASSUMED_ADD_ECHO_US && eventAssumed(e);
+    // of our write, it is taken for that write's echo, unless the Foo was seen gone — and once
+    // one was, the log prints the line on every event (bareWatchEveryEvent).
+    const echoSoon = e.ts - st.writeTs <= ASSUMED_ADD_ECHO_US;
+    const update =
+      added && !st.fooGone && eventAssumed(e) && (echoSoon || this.bareWatchEveryEvent);
+    if (update && echoSoon) this.bareWatchEveryEvent = true;
     if (primary && added && !relist && !update) {
       this.newLife(st, e.ts);
       st.lifeSeq = e.seq;
@@ -381,7 +391,7 @@ export class Analyzer {
     }
     // Heuristic: a Deployment add/update or a Foo update right after our own write of it.
     if (e.event !== "delete") {
-      const w = this.claimEcho(st, e.ts, e.kind);
+      const w = this.claimEcho(st, e.ts, kindAssumed(e) ? ANY_KIND : e.kind);
       if (w) return watches.set(slot, e.seq, "self", true, w.seq);
     }
     return watches.set(slot, e.seq, "external", true, undefined);
@@ -528,7 +538,7 @@ export class Analyzer {
     const failed = code !== undefined ? code >= 400 : e.reason !== undefined && e.reason !== "";
     if (failed) return table.index(p);
     const echoKind = echoKindOf(e);
-    if (echoKind === "Foo") st.fooWriteTs = e.ts;
+    if (echoKind !== undefined) st.writeTs = e.ts;
     let changed: boolean | undefined = e.changed;
     if (changed === undefined && e.fields && e.fields.length > 0) changed = true;
     if (changed === undefined && e.verb === "create") changed = true;
@@ -625,7 +635,7 @@ export class Analyzer {
     st.fooWatchRv = st.deployWatchRv = false;
     st.writesWithRv = 0;
     st.fooGone = false;
-    st.fooWriteTs = -Infinity;
+    st.writeTs = -Infinity;
   }
 
   // ── passes ────────────────────────────────────────────────────────────────────────────────
@@ -1035,8 +1045,8 @@ function codeOfReason(reason: string | undefined): number | undefined {
 }
 
 /**
- * How soon after our write of a Foo a watch line that did not say its event (the reader assumed
- * "add") is taken for that write's echo, an update: echoes take milliseconds; the exercise's
+ * How soon after our write a watch line that did not say its event (the reader assumed "add") is
+ * taken for that write's echo, an update: echoes take milliseconds; the exercise's
  * `kubectl delete …; sleep 3; kubectl apply …` re-creates the Foo seconds later.
  */
 const ASSUMED_ADD_ECHO_US = 1_000_000;

@@ -95,11 +95,11 @@ export class KeyState {
    * Whether the key's Foo was seen gone in this life: its delete, the lister's not-found, the
    * controller's "no longer exists". An add the reader only assumed (a bare `STAGE/watch ns/name`,
    * which a learner who prints it in enqueueFoo prints on update too) begins a new life then, or
-   * when it is not the echo of a write of the Foo (see ASSUMED_ADD_ECHO_US in analyzer.ts).
+   * when it is not the echo of a write of the key (see ASSUMED_ADD_ECHO_US in analyzer.ts).
    */
   fooGone = false;
-  /** µs of the key's latest successful write of its Foo (its status); -Infinity: none. */
-  fooWriteTs = -Infinity;
+  /** µs of the key's latest successful write (its Foo's status, its Deployment); -Infinity: none. */
+  writeTs = -Infinity;
   /** seq of the key's latest successful status write with a resourceVersion; -1: none. */
   statusWriteSeq = -1;
   /** Index of the first pass that follows the key's first watch event; undefined before it. */

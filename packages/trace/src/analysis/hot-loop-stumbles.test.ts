@@ -17,7 +17,7 @@ type Draft = TraceEvent extends infer E
 const KEY = "default/example-foo";
 const TARGET = "foos/default/example-foo/status";
 
-function build(loops: number): TraceEvent[] {
+function build(loops: number, stumbleOutcome: "requeued" | "dropped" = "requeued"): TraceEvent[] {
   const out: TraceEvent[] = [];
   let ts = 1_000_000;
   let rv = 100;
@@ -84,7 +84,14 @@ function build(loops: number): TraceEvent[] {
       changed: false,
       worker: 2,
     });
-    add({ stage: "done", key: KEY, outcome: "requeued", delayMs: 5, error: "conflict", worker: 2 });
+    add({
+      stage: "done",
+      key: KEY,
+      outcome: stumbleOutcome,
+      delayMs: 5,
+      error: "conflict",
+      worker: 2,
+    });
   }
   return out;
 }
@@ -119,6 +126,12 @@ describe("Pass.loopRun", () => {
     const runs = a.passes(KEY).map((p) => p.loopRun);
     // The first pass was the user's create (external); each writing pass after it is one more.
     expect(runs).toEqual([0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0]);
+  });
+
+  it("bridges a stumble dropped as the controller stops (the hot-loop scenario's end)", () => {
+    const a = new Analyzer();
+    a.pushAll(build(6, "dropped"));
+    expect(a.passes(KEY).map((p) => p.loopRun)).toEqual([0, 0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0]);
   });
 
   it("is handed on again when an earlier pass joins the run late (its write settled later)", () => {

@@ -257,10 +257,16 @@ export class PassTable {
     const o = this.intAt(row) + FLAGS;
     n[o] = (n[o] & 3) | ((OUTCOMES.indexOf(outcome) + 1) << 2);
   }
-  /** A pass that changed nothing because its write conflicted, and was requeued. */
+  /**
+   * A pass that changed nothing because its write conflicted, and was requeued (or dropped: the
+   * controller was stopping).
+   */
   isStumble(row: number): boolean {
+    const outcome = this.outcome(row);
     return (
-      this.changingWrites(row) === 0 && this.conflicts(row) > 0 && this.outcome(row) === "requeued"
+      this.changingWrites(row) === 0 &&
+      this.conflicts(row) > 0 &&
+      (outcome === "requeued" || outcome === "dropped")
     );
   }
 

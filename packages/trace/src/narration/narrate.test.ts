@@ -594,6 +594,27 @@ describe("narrate", () => {
     expect(bridged).toBe(true);
   });
 
+  it("tells the hot-loop sample's end as it is: the 409 dropped as the controller stops, a last event queued nothing", () => {
+    const text = readFileSync(
+      new URL("../../../../public/traces/hot-loop.jsonl", import.meta.url),
+      "utf8",
+    );
+    const events = readTraceText(text).events;
+    const out = narrate(events);
+    const last409 = events.filter((e) => e.stage === "write" && e.code === 409).at(-1)!;
+    const said = (seq: number) => out.find((n) => n.seq === seq)!.text;
+    expect(said(last409.seq)).toContain(
+      "the controller is stopping, so the key is dropped, not retried",
+    );
+    const drop = events.find((e) => e.stage === "done" && e.outcome === "dropped")!;
+    expect(said(drop.seq)).toContain("dropped");
+    // The sample's last watch event (the echo of its last write) came as the queue was shut.
+    const lastWatch = events.filter((e) => e.stage === "watch").at(-1)!;
+    const queuedAfter = events.some((e) => e.stage === "enqueue" && e.seq > lastWatch.seq);
+    expect(queuedAfter).toBe(false);
+    expect(said(lastWatch.seq)).toContain("no enqueue of it follows in this trace");
+  });
+
   it("blames a 409 in the create-foo sample on our own write the lister had not caught up with", () => {
     const text = readFileSync(
       new URL("../../../../public/traces/create-foo.jsonl", import.meta.url),

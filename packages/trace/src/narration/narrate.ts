@@ -75,6 +75,8 @@ class Narrator {
   private readonly relisting = new Map<string, number>();
   /** Keys re-added while a worker held them; Done hands them straight back to the queue. */
   private readonly parked = new Set<string>();
+  /** Per key, the seq of its last enqueue: a watch event after it queued nothing. */
+  private readonly lastEnqueue = new Map<string, number>();
 
   constructor(
     private readonly ctx: NarrationContext,
@@ -85,6 +87,7 @@ class Narrator {
       if (e.key !== "") keys.add(e.key);
       if (e.stage === "write" || e.stage === "read" || e.stage === "watch")
         this.lookup.set(e.seq, e);
+      else if (e.stage === "enqueue") this.lastEnqueue.set(e.key, e.seq);
     }
     for (const key of keys) {
       for (const pass of ctx.passes(key)) {
@@ -180,8 +183,12 @@ class Narrator {
           : `Periodic resync: the ${e.kind} informer re-delivered ${obj} unchanged${e.rv ? ` (same rv ${e.rv})` : ""}; the event handler queues ${e.key} anyway.`;
       return n;
     }
-    const route =
-      e.kind === "Foo"
+    // A trace with enqueue lines that has none after this event: the queue took nothing (a
+    // controller that is stopping shuts its queue first), or the trace ends here.
+    const queued = !this.lastEnqueue.size || (this.lastEnqueue.get(e.key) ?? 0) > e.seq;
+    const route = !queued
+      ? `the event handler would queue ${e.key} — but no enqueue of it follows in this trace (a controller that is stopping adds nothing to its shut-down queue; or the trace ends here)`
+      : e.kind === "Foo"
         ? `the event handler queues its key`
         : `the event handler resolves its owner to Foo ${e.key} and queues that key`;
     const relist = this.relisting.get(e.kind);
@@ -344,10 +351,15 @@ class Narrator {
     const what = targetText(e.target);
     const failed = (e.code !== undefined && e.code >= 400) || (e.code === undefined && !!e.reason);
     if (failed) {
+      // The pass's end says what became of the key: a controller that is stopping drops it.
+      const then =
+        p?.outcome === "dropped"
+          ? "so the pass fails — and the controller is stopping, so the key is dropped, not retried"
+          : "so the pass fails and the key will be retried with backoff";
       n.text =
         e.code === 409 && e.reason !== "AlreadyExists"
-          ? `The API refused ${writeNoun(e.verb, e.target)} with 409 Conflict: the object changed after this pass read it${this.since(e, p)}, so the pass fails and the key will be retried with backoff.`
-          : `The API refused ${writeNoun(e.verb, e.target)}: ${[e.code, e.reason].filter((x) => x !== undefined).join(" ")}, so the pass fails and the key will be retried with backoff.`;
+          ? `The API refused ${writeNoun(e.verb, e.target)} with 409 Conflict: the object changed after this pass read it${this.since(e, p)}, ${then}.`
+          : `The API refused ${writeNoun(e.verb, e.target)}: ${[e.code, e.reason].filter((x) => x !== undefined).join(" ")}, ${then}.`;
       return n;
     }
     const code = e.code !== undefined ? `${e.code}, ` : "";
@@ -395,7 +407,8 @@ class Narrator {
     const back = this.parked.delete(e.key)
       ? ` ${e.key} was added again while this pass ran, so Done puts it straight back into the queue.`
       : "";
-    n.text = doneText(e, p, worker) + (e.outcome !== "dropped" ? back : "");
+    // A dropped key is not retried, but one added again while the pass ran still goes back.
+    n.text = doneText(e, p, worker) + back;
     return n;
   }
 }

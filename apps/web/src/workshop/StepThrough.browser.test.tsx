@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import burst from "../../../../public/traces/burst.jsonl?raw";
 import { useView } from "../app/hooks.ts";
 import { SHORTCUTS } from "../app/shortcuts.ts";
 import { ShortcutsOverlay } from "../app/ShortcutsOverlay.tsx";
@@ -13,14 +14,22 @@ import { stepSeqs, workshopData } from "./workshopData.ts";
 const KEY = "default/example-foo";
 
 /** The step-through as the dock shows it: it re-renders when the view's selection moves. */
-function Stepping({ session, view }: { session: TraceSession; view: ViewStore }) {
+function Stepping({
+  session,
+  view,
+  focusKey = KEY,
+}: {
+  session: TraceSession;
+  view: ViewStore;
+  focusKey?: string;
+}) {
   const state = useView(view);
   return (
     <StepThrough
       session={session}
       view={view}
-      data={workshopData(session, KEY)}
-      focusKey={KEY}
+      data={workshopData(session, focusKey)}
+      focusKey={focusKey}
       selectedSeq={state.selectedSeq}
     />
   );
@@ -73,5 +82,25 @@ describe("step-through keys", () => {
     const rows = [...screen.container.querySelectorAll(".shortcut")].map((r) => r.textContent);
     expect(rows.find((r) => r?.includes("PageDown"))).toMatch(/^n PageDown.*next step/);
     expect(rows.find((r) => r?.includes("PageUp"))).toMatch(/^p PageUp.*step before/);
+  });
+});
+
+describe("switching the Foo", () => {
+  it("does not tell the previous Foo's step under the new Foo's name", async () => {
+    const session = sessionFromText(burst);
+    const first = "default/burst-01";
+    const read = session.store
+      .rowsOf(first)
+      .map((r) => session.store.event(r))
+      .find((e) => e.stage === "read")!;
+    // burst-01's read is selected; the workshop's Foo is now burst-05.
+    const view = new ViewStore({ selectedKeys: ["default/burst-05"], selectedSeq: read.seq });
+    const screen = await render(
+      <Stepping session={session} view={view} focusKey="default/burst-05" />,
+    );
+    const text = screen.getByTestId("narration").element().textContent ?? "";
+    expect(text).not.toContain("burst-01");
+    expect(text).toContain("default/burst-05");
+    expect(screen.getByTestId("ws-step-pos").element().textContent).not.toContain("read");
   });
 });

@@ -38,7 +38,10 @@ export function StepThrough({
 }: Props) {
   const lifeStart = focusKey ? session.summaryOf(focusKey)?.firstTs : undefined;
   const steps = useMemo(() => stepSeqs(data, focusKey, lifeStart), [data, focusKey, lifeStart]);
-  const i = selectedSeq !== undefined ? data.indexOf.get(selectedSeq) : undefined;
+  const stepNo = selectedSeq !== undefined ? steps.indexOf(selectedSeq) : -1;
+  // Only a step of the focused Foo is narrated: with another Foo's event still selected (the
+  // focus just moved to this one), its narration would show under this Foo's name.
+  const i = stepNo >= 0 ? data.indexOf.get(selectedSeq!) : undefined;
   const event = i !== undefined ? data.events[i] : undefined;
   const narration = i !== undefined ? data.narrations[i] : undefined;
   const narrationBox = useRef<HTMLDivElement>(null);
@@ -46,7 +49,6 @@ export function StepThrough({
   // A room reads the narration whole: in presenter mode its type gives way before it scrolls.
   useFittedText(presenter, narrationBox, narrationText, narration?.text, PRESENTER_MIN_TEXT_PX);
   const state = i !== undefined ? data.states[i] : undefined;
-  const stepNo = selectedSeq !== undefined ? steps.indexOf(selectedSeq) : -1;
 
   const go = (seq: number | undefined) =>
     seq !== undefined && goToSeq(session, view, seq, { zoomToPass: true });

@@ -66,6 +66,40 @@ describe("the workshop's narration of the scenario traces", () => {
 });
 
 describe("steps", () => {
+  it("begin, for each Foo of a burst, at the scenario's note though it names the first Foo", () => {
+    const s = new TraceSession({ kind: "replay", name: "burst-4" });
+    const note = (seq: number, ts: number, key: string, text: string) =>
+      ({ stage: "note", key, ts, level: "I", src: "scenario", text, seq }) as const;
+    const add = (seq: number, ts: number, name: string) =>
+      ({
+        stage: "watch",
+        key: `default/${name}`,
+        ts,
+        kind: "Foo",
+        event: "add",
+        ns: "default",
+        name,
+        seq,
+      }) as const;
+    s.push([
+      note(1, 1_000_000, "default/other", "scenario: kubectl apply Foo other"),
+      add(2, 1_001_000, "other"),
+      // An hour later: a burst, its note tied to the first of its Foos.
+      note(3, 3_601_000_000, "default/burst-01", "scenario: kubectl apply 8 Foos at once"),
+      add(4, 3_601_001_000, "burst-01"),
+      add(5, 3_601_002_000, "burst-05"),
+    ]);
+    const data = workshopData(s, undefined);
+    const steps = (key: string) => stepSeqs(data, key, s.summaryOf(key)?.firstTs);
+    expect(steps("default/burst-05")).toEqual([3, 5]);
+    expect(steps("default/burst-01")).toEqual([3, 4]);
+    // A scenario note of another Foo long before is not this one's story.
+    s.push([add(6, 7_200_000_000, "late")]);
+    expect(
+      stepSeqs(workshopData(s, undefined), "default/late", s.summaryOf("default/late")?.firstTs),
+    ).toEqual([6]);
+  });
+
   it("are none, not a crash, for a Foo whose events have not come yet (a reload with the workshop open)", () => {
     const empty = workshopData(new TraceSession({ kind: "live", name: "live" }), undefined);
     expect(stepSeqs(empty, "default/example-foo", 1_000_000)).toEqual([]);

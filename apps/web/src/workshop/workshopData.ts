@@ -65,8 +65,9 @@ export function workshopData(
 }
 
 /**
- * The events a step-through visits: the focused Foo's, plus scenario notes and orphans, from the
- * start of its latest run — the Foo's latest life (`lifeStart`, its summary's firstTs), or the
+ * The events a step-through visits: the focused Foo's, plus scenario notes and orphans (and a
+ * scenario note tied to another Foo, just before this one's life began), from the start of its
+ * latest run — the Foo's latest life (`lifeStart`, its summary's firstTs), or the
  * scenario note before it, so a scenario that deletes and re-creates the Foo tells its whole
  * story while a Foo re-created by hand an hour later starts at its new creation.
  */
@@ -75,7 +76,16 @@ export function stepSeqs(
   focusKey: string | undefined,
   lifeStart?: number,
 ): number[] {
-  const visited = data.events.filter((e) => !focusKey || e.key === focusKey || e.key === "");
+  // A scenario's note tied to another Foo (a burst's, to its first) tells this one's start too,
+  // when it came just before this Foo's life began.
+  const setup = (e: TraceEvent) =>
+    lifeStart !== undefined &&
+    isScenarioNote(e) &&
+    e.ts <= lifeStart &&
+    lifeStart - e.ts <= SETUP_US;
+  const visited = data.events.filter(
+    (e) => !focusKey || e.key === focusKey || e.key === "" || setup(e),
+  );
   // Nothing narrated yet (a reload that opens the workshop before the trace is in).
   if (visited.length === 0) return [];
   let from = 0;

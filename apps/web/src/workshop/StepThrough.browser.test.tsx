@@ -89,10 +89,9 @@ describe("switching the Foo", () => {
   it("does not tell the previous Foo's step under the new Foo's name", async () => {
     const session = sessionFromText(burst);
     const first = "default/burst-01";
-    const read = session.store
-      .rowsOf(first)
-      .map((r) => session.store.event(r))
-      .find((e) => e.stage === "read")!;
+    const read = Array.from(session.store.rowsOf(first), (r) => session.store.event(r)).find(
+      (e) => e.stage === "read",
+    )!;
     // burst-01's read is selected; the workshop's Foo is now burst-05.
     const view = new ViewStore({ selectedKeys: ["default/burst-05"], selectedSeq: read.seq });
     const screen = await render(

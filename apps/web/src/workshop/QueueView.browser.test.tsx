@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
 import hotLoop from "../../../../public/traces/hot-loop.jsonl?raw";
+import burst from "../../../../public/traces/burst.jsonl?raw";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { QueueView } from "./QueueView.tsx";
 import { workshopData } from "./workshopData.ts";
@@ -9,11 +10,11 @@ import { workshopData } from "./workshopData.ts";
 const KEY = "default/example-foo";
 
 /** The queue view of a trace's text, for its example-foo, 1200 px wide. */
-function renderQueue(text: string, name?: string) {
+function renderQueue(text: string, name?: string, key = KEY) {
   const session = sessionFromText(text, name);
   return render(
     <div style={{ width: 1200 }}>
-      <QueueView session={session} data={workshopData(session, KEY)} focusKey={KEY} />
+      <QueueView session={session} data={workshopData(session, key)} focusKey={key} />
     </div>,
   );
 }
@@ -63,5 +64,20 @@ describe("queue view", () => {
     const unit = screen.container.querySelector("[data-testid=y-unit]")!;
     expect(unit.textContent).toBe("keys");
     expect(unit.getBoundingClientRect().bottom).toBeLessThanOrEqual(depth.top + 0.5);
+  });
+
+  it("says a burst's totals are every Foo's, and the focused Foo's apart", async () => {
+    const screen = await renderQueue(burst, "burst.jsonl", "default/burst-01");
+    const titles = [...screen.container.querySelectorAll("figcaption")].map((f) => f.textContent);
+    const waiting = titles.find((t) => t?.startsWith("Waiting in the queue vs working"))!;
+    expect(waiting).toMatch(
+      /— all 8 Foos: [\d.]+ m?s waiting, [\d.]+ m?s working; default\/burst-01 \(outlined\): [\d.]+ m?s waiting, [\d.]+ m?s working$/,
+    );
+    // The single Foo of the hot loop: one pair of totals.
+    const one = await renderQueue(hotLoop, "hot-loop.jsonl");
+    const t = [...one.container.querySelectorAll("figcaption")].map((f) => f.textContent);
+    expect(t.find((x) => x?.startsWith("Waiting"))).toMatch(
+      /— [\d.]+ m?s waiting, [\d.]+ m?s working$/,
+    );
   });
 });

@@ -7,7 +7,7 @@ import { causeStyle } from "../ui/palette.ts";
 import type { TraceSession } from "../store/session.ts";
 import { countTicks } from "./countTicks.ts";
 import { msTicks } from "./msTicks.ts";
-import { queueModel } from "./queueModel.ts";
+import { queueModel, waitAndWork, type PassTiming } from "./queueModel.ts";
 import type { WorkshopData } from "./workshopData.ts";
 
 const WIDTH = 460;
@@ -110,7 +110,7 @@ export function QueueView({
         }}
       </Chart>
       <Chart
-        title={`Waiting in the queue vs working — ${fmt(m.waitMs)} waiting, ${fmt(m.workMs)} working`}
+        title={`Waiting in the queue vs working — ${waitWorkTotals(m.passes, focusKey)}`}
         height={Math.max(136, 44 + m.passes.length * 12 + M.b)}
       >
         {(full) => {
@@ -192,6 +192,21 @@ function unclutteredLabels<T>(
     }
   }
   return drawn;
+}
+
+/**
+ * "X waiting, Y working" — of every Foo's passes drawn, and of the focused Foo's apart when there
+ * are others: a burst's sum under one Foo's name read as that Foo's.
+ */
+function waitWorkTotals(passes: readonly PassTiming[], focusKey: string | undefined): string {
+  const said = (ps: readonly PassTiming[]) => {
+    const { waitMs, workMs } = waitAndWork(ps);
+    return `${fmt(waitMs)} waiting, ${fmt(workMs)} working`;
+  };
+  const foos = new Set(passes.map((p) => p.key)).size;
+  if (foos <= 1 || !focusKey) return said(passes);
+  const mine = passes.filter((p) => p.key === focusKey);
+  return `all ${foos} Foos: ${said(passes)}; ${focusKey} (outlined): ${said(mine)}`;
 }
 
 function fmt(ms: number): string {

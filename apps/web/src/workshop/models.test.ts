@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer, buildExcerpt, type TraceEvent } from "@loopscope/trace";
 import { expectations } from "./expectations.ts";
-import { queueModel } from "./queueModel.ts";
+import { queueModel, waitAndWork } from "./queueModel.ts";
 import { compareRows, originWords, runSide, type SideSource } from "./compareModel.ts";
 import { neighbour } from "./stepping.ts";
 import { countTicks } from "./countTicks.ts";
@@ -213,7 +213,7 @@ describe("queueModel", () => {
     expect(m.passes).toHaveLength(3);
     // Pass 2 waited from its first trigger (seq 9, 8 ms) to its dequeue (seq 12, 11 ms).
     expect(m.passes[1]).toMatchObject({ queuedAt: 8, start: 11, end: 14 });
-    expect(m.workMs).toBe(4 + 3 + 3);
+    expect(waitAndWork(m.passes).workMs).toBe(4 + 3 + 3);
   });
 });
 

@@ -33,8 +33,17 @@ export interface QueueModel {
   depth: DepthPoint[];
   backoff: Map<string, BackoffStep[]>;
   passes: PassTiming[];
-  waitMs: number;
-  workMs: number;
+}
+
+/** The time `passes` spent waiting in the queue, and with a worker. */
+export function waitAndWork(passes: readonly PassTiming[]): { waitMs: number; workMs: number } {
+  let waitMs = 0;
+  let workMs = 0;
+  for (const p of passes) {
+    waitMs += p.start - p.queuedAt;
+    workMs += p.end - p.start;
+  }
+  return { waitMs, workMs };
 }
 
 export function queueModel(
@@ -65,8 +74,6 @@ export function queueModel(
     }
   }
   const passes: PassTiming[] = [];
-  let waitMs = 0;
-  let workMs = 0;
   for (const key of keys) {
     for (const p of passesOf(key)) {
       // Only passes within the events given (a Foo's latest life, not the session's whole past).
@@ -85,8 +92,6 @@ export function queueModel(
         end: ms(p.end),
       };
       passes.push(timing);
-      waitMs += timing.start - timing.queuedAt;
-      workMs += timing.end - timing.start;
     }
   }
   passes.sort((a, b) => a.start - b.start);
@@ -95,5 +100,5 @@ export function queueModel(
     ...passes.map((p) => p.end),
     1,
   );
-  return { t0, tEnd, depth, backoff, passes, waitMs, workMs };
+  return { t0, tEnd, depth, backoff, passes };
 }

@@ -452,6 +452,10 @@ describe("narrate", () => {
     expect(out[1]!.text).toContain(
       "The Foo informer's re-list (its watch ended with 410 Gone, seq 1) found Foo example-foo updated (rv 20) against its cache",
     );
+    // The pass it starts says so too, not "the watch event at seq 2".
+    expect(out[3]!.text).toContain(
+      "triggered by an external change (the re-list's event at seq 2, no watch event)",
+    );
     // Once the pass runs, the informer watches again: the next update is a watch event.
     expect(out[4]!.text).toContain("reflector received a watch event");
   });

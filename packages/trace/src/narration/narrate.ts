@@ -73,6 +73,8 @@ class Narrator {
    * that follows hands its objects over (until the next event that is no watch or enqueue).
    */
   private readonly relisting = new Map<string, number>();
+  /** Watch events a re-list handed over (after 410 Gone): no watch event carried them. */
+  private readonly relisted = new Set<number>();
   /** Keys re-added while a worker held them; Done hands them straight back to the queue. */
   private readonly parked = new Set<string>();
   /** Per key, the seq of its last enqueue: a watch event after it queued nothing. */
@@ -156,6 +158,15 @@ class Narrator {
     return `a self trigger — but pass ${pass.number}, which it feeds, also takes ${CAUSE_PHRASE[pass.cause]}, so that pass counts as ${pass.cause}: a pass is self-triggered only when every trigger of it is`;
   }
 
+  /** " (the watch event at seq 12)": the first external trigger's event — or the re-list's. */
+  private firstWatch(p: Pass): string {
+    const t = p.triggers.find((x) => x.cause === "external" && x.watchSeq !== undefined);
+    if (!t) return "";
+    return this.relisted.has(t.watchSeq!)
+      ? ` (the re-list's event at seq ${t.watchSeq}, no watch event)`
+      : ` (the watch event at seq ${t.watchSeq})`;
+  }
+
   /** "our own updateStatus at seq 9": the write a self trigger names. */
   private ownWrite(writeSeq: number): string {
     const w = this.lookup.get(writeSeq);
@@ -192,6 +203,7 @@ class Narrator {
         ? `the event handler queues its key`
         : `the event handler resolves its owner to Foo ${e.key} and queues that key`;
     const relist = this.relisting.get(e.kind);
+    if (relist !== undefined && !e.initial) this.relisted.add(e.seq);
     const head = e.initial
       ? `The ${e.kind} informer listed ${obj}${rv} as the controller started — an add of its initial list, not of a watch event — and ${route}.`
       : relist !== undefined
@@ -287,7 +299,7 @@ class Narrator {
         break;
       }
       case "external":
-        n.text += ` It was triggered by an external change${firstWatch(p)}${guess}.${merged}`;
+        n.text += ` It was triggered by an external change${this.firstWatch(p)}${guess}.${merged}`;
         break;
       case "retry":
         n.text += ` It retries the key after a failed pass.${merged}`;
@@ -486,11 +498,6 @@ function targetText(target: string): string {
   if (!m) return target;
   const kind = m[1] === "deployments" ? "Deployment" : "Foo";
   return `${m[4] ? "the status of " : ""}${kind} ${m[2]}/${m[3]}`;
-}
-
-function firstWatch(p: Pass): string {
-  const t = p.triggers.find((x) => x.cause === "external" && x.watchSeq !== undefined);
-  return t ? ` (the watch event at seq ${t.watchSeq})` : "";
 }
 
 function plural(n: number, word: string): string {

@@ -214,7 +214,7 @@ export function MachineryDiagram({
           className={`sub mono ${parked.includes(focusKey ?? "\u0000") ? "focus-text" : ""}`}
           data-testid="parked"
         >
-          {parked.length ? parked.join(", ").slice(0, 34) : "—"}
+          {parkedText(parked, focusKey)}
         </text>
       </Box>
       <Arrow at={L.arrows.worker} active={on("worker")} />
@@ -317,4 +317,36 @@ function Arrow({ at: [x1, y1, x2, y2], active }: { at: Line; active: boolean }) 
       markerEnd="url(#ws-arrow)"
     />
   );
+}
+
+/** Room in the workqueue box for the parked keys' line, in characters of its monospace text. */
+const PARKED_CHARS = 34;
+
+/**
+ * The parked keys as whole names, the focused Foo's first, as many as fit, then "+N more" — as
+ * the queue's slots do: a line cut after two of four keys said only two were re-added.
+ */
+export function parkedText(
+  parked: readonly string[],
+  focusKey: string | undefined,
+  max = PARKED_CHARS,
+): string {
+  if (parked.length === 0) return "—";
+  const keys =
+    focusKey !== undefined && parked.includes(focusKey)
+      ? [focusKey, ...parked.filter((k) => k !== focusKey)]
+      : parked;
+  const more = (n: number) => (n > 0 ? `, +${n} more` : "");
+  let shown = 0;
+  let text = "";
+  for (const k of keys) {
+    const next = text ? `${text}, ${k}` : k;
+    if (shown > 0 && (next + more(keys.length - shown - 1)).length > max) break;
+    text = next;
+    shown++;
+  }
+  const tail = more(keys.length - shown);
+  // One key too long for the line alone: cut it, and say so.
+  if ((text + tail).length > max) text = `${text.slice(0, Math.max(4, max - tail.length - 1))}…`;
+  return text + tail;
 }

@@ -10,10 +10,10 @@ const TEXT =
   "pass it triggers is self-triggered.";
 
 /** A narration box `height` px tall that scrolls what it cannot hold, its text fitted to it. */
-function Box({ height }: { height: number }) {
+function Box({ height, minPx = 8 }: { height: number; minPx?: number }) {
   const box = useRef<HTMLDivElement>(null);
   const text = useRef<HTMLParagraphElement>(null);
-  useFittedText(true, box, text, TEXT, 8);
+  useFittedText(true, box, text, TEXT, minPx);
   return (
     <div
       ref={box}
@@ -23,10 +23,12 @@ function Box({ height }: { height: number }) {
         height,
         overflow: "auto",
         padding: "10px 14px",
+        // The stylesheet's size, as the presenter's (clamp of vw): not a whole pixel.
+        fontSize: 23.7,
         boxSizing: "border-box",
       }}
     >
-      <p ref={text} style={{ fontSize: 23.7, lineHeight: 1.5, margin: "8px 0 0" }}>
+      <p ref={text} style={{ lineHeight: 1.5, margin: "8px 0 0" }}>
         {TEXT}
       </p>
     </div>
@@ -41,5 +43,12 @@ describe("presenter narration fitted to its box", () => {
       expect(box.scrollHeight, `${height} px`).toBeLessThanOrEqual(box.clientHeight);
       await screen.unmount();
     }
+  });
+
+  it("never goes below its floor, from a size that is not whole (23.7 px)", async () => {
+    const screen = await render(<Box height={60} minPx={14} />);
+    const p = screen.container.querySelector("p")!;
+    expect(parseFloat(getComputedStyle(p).fontSize)).toBe(14);
+    await screen.unmount();
   });
 });

@@ -23,7 +23,8 @@ export function useFittedText(
       // Not a pixel over: a box one pixel short still shows its scroll bar (and the text, a
       // scroll bar's width narrower, wraps to more lines).
       while (b.scrollHeight > b.clientHeight && px > minPx) {
-        px -= 1;
+        // A stylesheet's size need not be whole (23.7 px): the last step stops at the floor.
+        px = Math.max(minPx, px - 1);
         t.style.fontSize = `${px}px`;
       }
     };

@@ -107,6 +107,17 @@ describe("STAGE line styles", () => {
     });
   });
 
+  it("reads a bracketed tag, as a learner tags a line to grep it", () => {
+    expect(parse("[STAGE/watch] default/example-foo")).toMatchObject({
+      stage: "watch",
+      key: "default/example-foo",
+    });
+    expect(parse("(STAGE/dequeue) default/example-foo 0")).toMatchObject({
+      stage: "dequeue",
+      len: 0,
+    });
+  });
+
   it("reads err=<nil> (a nil error printed with %v) as no error", () => {
     expect(
       parse("STAGE/write create deployments/default/example-foo err=<nil>"),

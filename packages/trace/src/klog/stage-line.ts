@@ -252,7 +252,8 @@ export function readStageLine(
     let tagEnd = at + 6;
     while (tagEnd < end) {
       const c = bytes[tagEnd];
-      if (c === 32 || c === 9 || c === 58 || c === 44 || c === 34) break;
+      // Space, tab, `:`, `,`, `"`, and the close of a bracketed tag: `[STAGE/watch]`, `(STAGE/read)`.
+      if (c === 32 || c === 9 || c === 58 || c === 44 || c === 34 || c === 93 || c === 41) break;
       tagEnd++;
     }
     si = stageNamed(bytes, at + 6, tagEnd);

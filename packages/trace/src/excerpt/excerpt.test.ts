@@ -71,6 +71,38 @@ describe("annotated excerpt", () => {
     ]);
   });
 
+  it("says what a pass counts as where its trigger is of another cause, and how a retry was inferred", () => {
+    // An echo queued while the pass ran; the pass then failed (409): the next pass is a retry.
+    const at = (s: number, msg: string) =>
+      `I1202 09:14:${s.toFixed(6).padStart(9, "0")}   48211 controller.go:131] ${msg}`;
+    const { events } = analyze(
+      [
+        at(6, "STAGE/watch default/example-foo"),
+        at(6.0001, "STAGE/enqueue default/example-foo"),
+        at(6.001, "STAGE/dequeue default/example-foo 0"),
+        at(6.002, "STAGE/read 2001"),
+        at(6.003, "STAGE/write update foos/status example-foo"),
+        at(6.0035, "STAGE/enqueue default/example-foo"),
+        at(
+          6.004,
+          '"Error syncing; requeuing for later retry" err="Operation cannot be fulfilled on foos.samplecontroller.k8s.io \\"example-foo\\": the object has been modified; please apply your changes to the latest version and try again" objectReference="default/example-foo"',
+        ),
+        at(6.005, "STAGE/dequeue default/example-foo 0"),
+        at(6.006, "STAGE/read 2002"),
+        at(6.007, '"Successfully synced" objectName="default/example-foo"'),
+      ].join("\n") + "\n",
+    );
+    const x = buildExcerpt(events)!;
+    const header = x.rows.filter((r) => r.kind === "pass").map((r) => r.text);
+    expect(header[1]).toBe(
+      "pass 2 · retry — requeued after an error (inferred: the pass before it failed and was requeued)",
+    );
+    const notes = x.rows.flatMap((r) =>
+      r.kind === "event" && r.event.stage === "enqueue" ? [r.note] : [],
+    );
+    expect(notes[1]).toMatch(/^→ pass 2: self \(inferred\), echo of .*; pass 2 counts as retry$/);
+  });
+
   it("gives a line a few µs before the first, out of time order as goroutines write, +0.000s", () => {
     const text = fixture("stage/create-canonical.log").replace(
       "09:14:06.031374   48211 controller.go:338] STAGE/enqueue",

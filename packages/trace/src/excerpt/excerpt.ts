@@ -73,6 +73,16 @@ const CAUSE_TEXT: Record<PassCause, string> = {
   retry: "retry — requeued after an error",
   unknown: "cause unknown — no enqueue line to go by",
 };
+/**
+ * How a pass's cause was inferred: a retry no enqueue line said, from the failed pass before it;
+ * any other, by timing, where resourceVersions would have matched an echo exactly.
+ */
+function inferredText(pass: Pass): string {
+  return pass.cause === "retry"
+    ? " (inferred: the pass before it failed and was requeued)"
+    : " (inferred by timing, no resourceVersions to match)";
+}
+
 /** A pass started by an add of the informer's initial list: external, but no one changed it. */
 const LISTED_TEXT = "external — the informer's initial list: the Foo existed before the run";
 
@@ -125,7 +135,10 @@ export function buildExcerpt(
       const write = t.writeSeq !== undefined ? writeAt.get(t.writeSeq) : undefined;
       const echo = write !== undefined ? `, echo of ${write}` : "";
       // Without a watch line (the exercise logs the Foo handler only), the add says whose echo.
-      const label = `→ pass ${p.number}: ${t.cause}${t.inferred ? " (inferred)" : ""}${t.watchSeq === undefined ? echo : ""}`;
+      // A trigger of another cause than its pass's says what the pass counts as (a self echo
+      // merged into a retry is a retry: Pass.cause), as the pass's header line does.
+      const counts = t.cause !== p.cause ? `; pass ${p.number} counts as ${p.cause}` : "";
+      const label = `→ pass ${p.number}: ${t.cause}${t.inferred ? " (inferred)" : ""}${t.watchSeq === undefined ? echo : ""}${counts}`;
       triggerNote.set(t.enqueueSeq, label);
       const listing = t.watchSeq !== undefined && initialList.has(t.watchSeq);
       if (t.watchSeq !== undefined)
@@ -155,7 +168,7 @@ export function buildExcerpt(
         kind: "pass",
         pass,
         number: pass.number,
-        text: `pass ${pass.number} · ${listedPasses.has(pass) ? LISTED_TEXT : CAUSE_TEXT[pass.cause]}${pass.inferred ? " (inferred, no resourceVersions)" : ""}`,
+        text: `pass ${pass.number} · ${listedPasses.has(pass) ? LISTED_TEXT : CAUSE_TEXT[pass.cause]}${pass.inferred ? inferredText(pass) : ""}`,
       });
     }
     const note =

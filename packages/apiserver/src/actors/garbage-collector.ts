@@ -95,13 +95,9 @@ export class GarbageCollector {
   }
 
   #dependentsOf(uid: string): { def: ResourceDef; obj: KObject }[] {
-    const out: { def: ResourceDef; obj: KObject }[] = [];
-    for (const def of RESOURCES) {
-      for (const obj of this.#registry.store.list(def)) {
-        if ((obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid)) out.push({ def, obj });
-      }
-    }
-    return out;
+    return this.#registry.store
+      .dependentsOf(uid)
+      .map(({ resource, object }) => ({ def: resource, obj: object }));
   }
 
   #collectDependents(ownerUid: string): void {

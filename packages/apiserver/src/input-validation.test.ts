@@ -118,6 +118,30 @@ describe("metadata of the wrong JSON type", () => {
     expect(await names(DEPLOYMENTS)).toEqual([]);
   });
 
+  it("a Deployment's replicas that are no int32: 400 in Go's words, before validation", async () => {
+    const body = deploymentBody("int32");
+    for (const [replicas, said] of [
+      [5_000_000_000, "number 5000000000"],
+      [1.5, "number 1.5"],
+      ["3", "string"],
+    ] as const) {
+      const r = await c.post<StatusBody>(DEPLOYMENTS, {
+        ...body,
+        spec: { ...body.spec, replicas },
+      });
+      expect(r.status).toBe(400);
+      expect(r.body.message).toBe(
+        `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal ${said} into Go struct field DeploymentSpec.spec.replicas of type int32`,
+      );
+    }
+    const negative = await c.post<StatusBody>(DEPLOYMENTS, {
+      ...body,
+      spec: { ...body.spec, replicas: -1 },
+    });
+    expect(negative.status).toBe(422);
+    expect(await names(DEPLOYMENTS)).toEqual([]);
+  });
+
   it("the same on update and patch: the stored object is left as it was", async () => {
     const foo = await c.createFoo("kept");
     const put = await c.put<StatusBody>(`${FOOS}/kept`, {

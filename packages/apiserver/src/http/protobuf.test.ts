@@ -52,6 +52,15 @@ describe("protobuf bodies", () => {
     expect(obj.spec).toEqual({ replicas: 0 });
   });
 
+  it("read a negative number as Go wrote it, not as 2^64 (kubectl create deployment --replicas=-1)", () => {
+    // Go's varint of int32 -1: ten bytes of its 64-bit two's complement.
+    const minusOne = [...varint(1 * 8), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01];
+    const obj = decodeProtobufObject(
+      envelope("apps/v1", "Deployment", [...bytes(1, bytes(1, "d")), ...bytes(2, minusOne)]),
+    );
+    expect(obj.spec).toEqual({ replicas: -1 });
+  });
+
   it("refuse a field it cannot decode rather than lose it", () => {
     const spec = [...int(1, 1), ...int(42, 7)];
     const decode = () =>

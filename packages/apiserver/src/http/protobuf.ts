@@ -116,14 +116,16 @@ type Field = { no: number; value: number | Buffer };
 function* fields(buf: Buffer): Generator<Field> {
   let pos = 0;
   const varint = (): number => {
-    let result = 0;
-    let shift = 0;
+    let result = 0n;
+    let shift = 0n;
     for (;;) {
       if (pos >= buf.length) throw badRequest("truncated protobuf body");
       const b = buf[pos++];
-      result += (b & 0x7f) * 2 ** shift;
-      if ((b & 0x80) === 0) return result;
-      shift += 7;
+      result |= BigInt(b & 0x7f) << shift;
+      // Go writes a negative int32 or int64 as the ten-byte varint of its 64-bit two's
+      // complement: -1 read as an unsigned number was 2^64 replicas.
+      if ((b & 0x80) === 0) return Number(BigInt.asIntN(64, result));
+      shift += 7n;
     }
   };
   while (pos < buf.length) {

@@ -136,9 +136,26 @@ export function decodeProblem(def: ResourceDef, obj: KObject): string | undefine
       if (v !== undefined && v !== null && !isPlainObject(v))
         return `json: cannot unmarshal ${jsonKind(v)} into Go struct field ${def.kind}.${f} of type v1.${def.kind}${f === "spec" ? "Spec" : "Status"}`;
     }
+    const spec = getOwn(obj, "spec");
+    for (const f of INT32_SPEC_FIELDS[def.kind] ?? []) {
+      const v = isPlainObject(spec) ? getOwn(spec, f) : undefined;
+      if (v !== undefined && v !== null && !isInt32(v))
+        return `json: cannot unmarshal ${jsonKind(v, true)}${typeof v === "number" && Number.isInteger(v) ? ` ${v}` : ""} into Go struct field ${def.kind}Spec.spec.${f} of type int32`;
+    }
   }
   return undefined;
 }
+
+/**
+ * A built-in spec's int32 fields: Go's decoder refuses a number that is no int32 (5000000000,
+ * 1.5) before validation. The simulated cluster makes a pod per replica: 2^64 of them (a -1 that
+ * overflowed) ran away.
+ */
+const INT32_SPEC_FIELDS: Record<string, readonly string[]> = {
+  Deployment: ["replicas", "minReadySeconds", "revisionHistoryLimit", "progressDeadlineSeconds"],
+};
+const isInt32: Check = (v) =>
+  typeof v === "number" && Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31;
 
 /** `metadata` itself must be an object (absent or null: empty). */
 export function metadataProblem(def: ResourceDef, metadata: unknown): string | undefined {

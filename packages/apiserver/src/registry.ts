@@ -368,6 +368,11 @@ export class Registry {
     }
     const next = clone(old);
     next.metadata.finalizers = finalizers;
+    // Marked as deleting, its generation goes up, as a real server's markAsDeleting does: a
+    // controller that reacts to generation changes sees the deletion.
+    const generation = old.metadata.generation ?? 0;
+    if (!old.metadata.deletionTimestamp && generation > 0)
+      next.metadata.generation = generation + 1;
     next.metadata.deletionTimestamp ??= rfc3339(this.#now());
     next.metadata.deletionGracePeriodSeconds ??= 0;
     if (opts.dryRun || deepEqual(next, old)) return { object: old, finished: false };

@@ -751,6 +751,42 @@ describe("delete and garbage collection", () => {
     await eventually(async () => (await c.get(`${FOOS}/fg-wait`)).status === 404);
   });
 
+  it("a deletion that waits on finalizers bumps the generation once, as markAsDeleting does", async () => {
+    await c.createFoo("gen-del", 1, {
+      metadata: { name: "gen-del", finalizers: ["example.com/hold"] },
+    });
+    const del = await c.delete<KObj>(`${FOOS}/gen-del`);
+    expect(del.body.metadata.generation).toBe(2);
+    const again = await c.delete<KObj>(`${FOOS}/gen-del`);
+    expect(again.body.metadata.generation).toBe(2);
+    await c.patch(`${FOOS}/gen-del`, { metadata: { finalizers: null } });
+  });
+
+  it("refuses a propagation policy it does not know, rather than take it for Background", async () => {
+    const foo = await c.createFoo("pp-owner");
+    const ref = {
+      apiVersion: "samplecontroller.k8s.io/v1alpha1",
+      kind: "Foo",
+      name: "pp-owner",
+      uid: foo.metadata.uid,
+    };
+    await c.post(DEPLOYMENTS, deploymentBody("pp-dep", 1, "nginx", [ref]));
+    const r = await c.delete<{ message: string; reason: string }>(`${FOOS}/pp-owner`, {
+      propagationPolicy: "orphan",
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: propagationPolicy: Unsupported value: "orphan": supported values: "Foreground", "Background", "Orphan"',
+    );
+    const both = await c.delete<{ message: string }>(`${FOOS}/pp-owner`, {
+      propagationPolicy: "Background",
+      orphanDependents: true,
+    });
+    expect(both.status).toBe(422);
+    expect((await c.get(`${FOOS}/pp-owner`)).status).toBe(200);
+    expect((await c.get(`${DEPLOYMENTS}/pp-dep`)).status).toBe(200);
+  });
+
   it("an object being deleted may lose finalizers but gain none (422 Forbidden)", async () => {
     await c.createFoo("fin-held", 1, {
       metadata: { name: "fin-held", finalizers: ["example.com/hold"] },

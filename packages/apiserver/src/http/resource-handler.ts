@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   ApiError,
   badRequest,
+  invalid,
   methodNotAllowed,
   pathNotFound,
   unsupportedMediaType,
@@ -99,11 +100,30 @@ function listBody(rr: ResourceRequest, items: KObject[], resourceVersion: string
   };
 }
 
+const POLICIES = ["Foreground", "Background", "Orphan"] as const;
+
 function deleteOptions(q: URLSearchParams, body: unknown): DeleteOptions {
   const b = isPlainObject(body) ? body : {};
-  const policy = (q.get("propagationPolicy") ?? b.propagationPolicy) as
-    DeleteOptions["propagationPolicy"] | undefined;
+  const given: unknown = q.get("propagationPolicy") ?? b.propagationPolicy;
+  const orphanGiven = q.has("orphanDependents") || b.orphanDependents !== undefined;
   const orphan = q.get("orphanDependents") === "true" || b.orphanDependents === true;
+  // A policy misspelt ("orphan") is refused, as a real server does: taken for Background, it
+  // deleted the dependents its caller meant to keep.
+  const refuse = (reason: string, detail: string) =>
+    invalid("DeleteOptions.meta.k8s.io", "", "meta.k8s.io", "DeleteOptions", [
+      { reason, field: "propagationPolicy", detail },
+    ]);
+  if (given !== undefined && given !== null && !POLICIES.includes(given as never))
+    throw refuse(
+      "FieldValueNotSupported",
+      `Unsupported value: ${JSON.stringify(given)}: supported values: ${POLICIES.map((p) => `"${p}"`).join(", ")}`,
+    );
+  if (given != null && orphanGiven)
+    throw refuse(
+      "FieldValueInvalid",
+      `Invalid value: ${JSON.stringify(given)}: orphanDependents and deletionPropagation cannot be both set`,
+    );
+  const policy = (given ?? undefined) as DeleteOptions["propagationPolicy"] | undefined;
   return {
     dryRun: q.has("dryRun") || (Array.isArray(b.dryRun) && b.dryRun.length > 0),
     propagationPolicy: policy ?? (orphan ? "Orphan" : undefined),

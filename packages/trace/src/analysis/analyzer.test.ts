@@ -269,6 +269,28 @@ describe("a controller restart (the informer lists the Foo again, unchanged)", (
   });
 });
 
+describe("a Foo gone when its key was processed", () => {
+  it("is one finding per pass, though the lister's not-found and the controller's error both say it", () => {
+    const gonePass = (from: number): TraceEvent[] =>
+      [
+        { stage: "dequeue", key: KEY, worker: 1 },
+        { stage: "read", key: KEY, found: false, worker: 1 },
+        {
+          stage: "note",
+          key: KEY,
+          level: "E",
+          text: "Foo referenced by item in work queue no longer exists",
+        },
+        { stage: "done", key: KEY, outcome: "synced", worker: 1 },
+      ].map((d, i) => ({ ...d, seq: from + i, ts: 1_000_000 + (from + i) * 1000 }) as TraceEvent);
+    const a = new Analyzer();
+    a.pushAll(gonePass(1));
+    expect(a.findings().find((f) => f.kind === "not-found")?.count).toBe(1);
+    a.pushAll(gonePass(5));
+    expect(a.findings().find((f) => f.kind === "not-found")?.count).toBe(2);
+  });
+});
+
 describe("hot loop", () => {
   it("flags ≥5 consecutive self-triggered changing passes and names the field", () => {
     const { analyzer } = analyze(fixture("stage/hot-loop.log"));

@@ -144,7 +144,10 @@ export class Analyzer {
         } else if (e.key && e.text.includes("no longer exists")) {
           const st = this.states.get(e.key);
           if (st !== undefined) st.fooGone = true;
-          this.find("not-found", e.key, e.seq, "the Foo was gone when its key was processed");
+          if (st === undefined || st.open < 0 || st.goneSaidIn !== st.open) {
+            if (st !== undefined) st.goneSaidIn = st.open;
+            this.find("not-found", e.key, e.seq, "the Foo was gone when its key was processed");
+          }
         } else if (e.key && (e.level === "E" || e.level === "F")) {
           // An error the reconcile logged and returned from without requeuing (sample-controller
           // does so for a Foo it cannot act on): no retry finding will tell of it.
@@ -511,7 +514,9 @@ export class Analyzer {
     if (e.worker !== undefined) this.table.noteWorker(p, e.worker);
     if (e.found === false) {
       st.fooGone = true;
-      this.find("not-found", e.key, e.seq, "the lister did not find the Foo");
+      if (st.goneSaidIn !== p)
+        this.find("not-found", e.key, e.seq, "the lister did not find the Foo");
+      st.goneSaidIn = p;
     }
     return this.table.index(p);
   }

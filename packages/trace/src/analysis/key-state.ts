@@ -98,6 +98,11 @@ export class KeyState {
    * when it is not the echo of a write of the key (see ASSUMED_ADD_ECHO_US in analyzer.ts).
    */
   fooGone = false;
+  /**
+   * The pass row that already said the Foo was gone (-1: none): the lister's not-found and the
+   * controller's "no longer exists" of one pass are one finding, not two.
+   */
+  goneSaidIn = -1;
   /** µs of the key's latest successful write (its Foo's status, its Deployment); -Infinity: none. */
   writeTs = -Infinity;
   /** seq of the key's latest successful status write with a resourceVersion; -1: none. */

@@ -582,6 +582,7 @@ export class Analyzer {
         st.addUnsettled(w);
       }
     }
+    st.lastBareWrite = e.code === undefined && e.changed === undefined ? w : undefined;
     // Kept for echo matching unless resourceVersions will settle it exactly: it has one, its
     // effect is known, and this key's watch events of that kind carry theirs.
     const exact =
@@ -605,6 +606,9 @@ export class Analyzer {
       st.conflicts++;
       this.table.addConflict(p);
       this.find("conflict", e.key, e.seq, `pass ended in a 409: ${e.error}`);
+      // Its last write, whose line said no answer, is the call the API refused: no no-op.
+      const w = st.lastBareWrite;
+      if (w !== undefined && w.pass === p && w.changed === undefined) this.refused(st, w);
     }
     this.close(st, p, e.outcome);
     if (e.outcome === "requeued") {
@@ -641,6 +645,7 @@ export class Analyzer {
     st.writesWithRv = 0;
     st.fooGone = false;
     st.writeTs = -Infinity;
+    st.lastBareWrite = undefined;
   }
 
   // ── passes ────────────────────────────────────────────────────────────────────────────────
@@ -859,6 +864,17 @@ export class Analyzer {
     st.noopWrites--;
     this.table.addNoopWrites(w.pass, -1);
     this.markChanging(st, w.pass, w.seq, undefined);
+  }
+
+  /** `w` was refused (a 409 its pass's error told): it changed nothing, and is no no-op. */
+  private refused(st: KeyState, w: OpenWrite): void {
+    w.changed = false;
+    st.unsettled.delete(w.seq);
+    st.noopWrites--;
+    this.table.addNoopWrites(w.pass, -1);
+    const i = st.echoes.indexOf(w);
+    if (i >= 0) st.echoes.splice(i, 1);
+    st.lastBareWrite = undefined;
   }
 
   private settleNoop(st: KeyState, w: OpenWrite): void {

@@ -103,6 +103,12 @@ export class KeyState {
    * controller's "no longer exists" of one pass are one finding, not two.
    */
   goneSaidIn = -1;
+  /**
+   * The key's latest write when its line said no answer (no code, no reason, no changed=): a
+   * learner prints STAGE/write before or without the call's result. If its pass then ends in a
+   * 409, the API refused it (see refusedWrite); it changed nothing, and was no no-op either.
+   */
+  lastBareWrite: OpenWrite | undefined;
   /** µs of the key's latest successful write (its Foo's status, its Deployment); -Infinity: none. */
   writeTs = -Infinity;
   /** seq of the key's latest successful status write with a resourceVersion; -1: none. */

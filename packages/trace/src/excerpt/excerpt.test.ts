@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { analyze, fixture } from "../testing/fixtures.ts";
 import { readTraceText } from "../reader/read-trace.ts";
+import { Analyzer } from "../analysis/analyzer.ts";
+import { narrate } from "../narration/narrate.ts";
 import {
   buildExcerpt,
   excerpt,
@@ -81,8 +83,9 @@ describe("annotated excerpt", () => {
         at(6.0001, "STAGE/enqueue default/example-foo"),
         at(6.001, "STAGE/dequeue default/example-foo 0"),
         at(6.002, "STAGE/read 2001"),
+        // Someone's change comes in as the pass writes from what it read: the write is refused.
+        at(6.0025, "STAGE/enqueue default/example-foo"),
         at(6.003, "STAGE/write update foos/status example-foo"),
-        at(6.0035, "STAGE/enqueue default/example-foo"),
         at(
           6.004,
           '"Error syncing; requeuing for later retry" err="Operation cannot be fulfilled on foos.samplecontroller.k8s.io \\"example-foo\\": the object has been modified; please apply your changes to the latest version and try again" objectReference="default/example-foo"',
@@ -100,7 +103,20 @@ describe("annotated excerpt", () => {
     const notes = x.rows.flatMap((r) =>
       r.kind === "event" && r.event.stage === "enqueue" ? [r.note] : [],
     );
-    expect(notes[1]).toMatch(/^→ pass 2: self \(inferred\), echo of .*; pass 2 counts as retry$/);
+    expect(notes[1]).toBe("→ pass 2: unknown; pass 2 counts as retry");
+    // The write its line said no answer for is the one the pass's error says was refused: no
+    // no-op, in the excerpt, the counts and the narration.
+    const write = x.rows.find((r) => r.kind === "event" && r.event.stage === "write");
+    expect(write?.kind === "event" && write.note).toBe(
+      "failed 409 Conflict, as the pass's error says",
+    );
+    const a = new Analyzer();
+    a.pushAll(events);
+    expect(a.summary("default/example-foo")).toMatchObject({ noopWrites: 0, conflicts: 1 });
+    const said = narrate(events).find(
+      (n) => n.seq === (write?.kind === "event" && write.event.seq),
+    );
+    expect(said?.text).toMatch(/^The API refused .* with 409 Conflict/);
   });
 
   it("gives a line a few µs before the first, out of time order as goroutines write, +0.000s", () => {

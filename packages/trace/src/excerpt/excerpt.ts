@@ -4,9 +4,10 @@
  * quiescent, stage names down the left, file:line beside each, pass boundaries and causes
  * marked, then the count of each tag and the reconcile count for the create.
  */
-import type { Stage, TraceEvent } from "../event.ts";
+import type { Stage, TraceEvent, WriteEvent } from "../event.ts";
 import type { Pass, PassCause } from "../analysis/model.ts";
 import { Analyzer, type AnalyzerOptions } from "../analysis/analyzer.ts";
+import { refusedWrite } from "../analysis/refused-write.ts";
 import { ExcerptEvents } from "./excerpt-events.ts";
 import { messageText } from "./stage-text.ts";
 import { listInBrief } from "../list-in-brief.ts";
@@ -109,6 +110,14 @@ export function buildExcerpt(
   const summary = analyzer.summary(key);
   if (!summary) return undefined;
   const changing = new Set(passes.flatMap((p) => p.changingWriteSeqs ?? []));
+  // Writes whose line said no answer that their pass's error says the API refused.
+  const writesBySeq = new Map<number, WriteEvent>();
+  for (const e of mine) if (e.stage === "write") writesBySeq.set(e.seq, e);
+  const refused = new Set<number>();
+  for (const p of passes) {
+    const seq = refusedWrite(p, (s) => writesBySeq.get(s));
+    if (seq !== undefined) refused.add(seq);
+  }
   const startIdx = Math.max(
     0,
     mine.findIndex((e) => e.stage === "watch"),
@@ -175,7 +184,9 @@ export function buildExcerpt(
       e.stage === "done"
         ? e.outcome
         : e.stage === "write"
-          ? writeNote(e, changing.has(e.seq))
+          ? refused.has(e.seq)
+            ? "failed 409 Conflict, as the pass's error says"
+            : writeNote(e, changing.has(e.seq))
           : triggerNote.get(e.seq);
     rows.push({ kind: "event", event: e, offsetUs: e.ts - t0, ...(note ? { note } : {}) });
     eventsShown++;

@@ -21,6 +21,7 @@ import type {
 } from "../event.ts";
 import { eventAssumed } from "../event.ts";
 import { Analyzer } from "../analysis/analyzer.ts";
+import { refusedWrite } from "../analysis/refused-write.ts";
 import type { Pass, Trigger } from "../analysis/model.ts";
 import type { NarrationPart } from "./parts.ts";
 import { listInBrief } from "../list-in-brief.ts";
@@ -165,6 +166,11 @@ class Narrator {
     return this.relisted.has(t.watchSeq!)
       ? ` (the re-list's event at seq ${t.watchSeq}, no watch event)`
       : ` (the watch event at seq ${t.watchSeq})`;
+  }
+
+  private writeAt(seq: number): WriteEvent | undefined {
+    const w = this.lookup.get(seq);
+    return w?.stage === "write" ? w : undefined;
   }
 
   /** "our own updateStatus at seq 9": the write a self trigger names. */
@@ -361,7 +367,12 @@ class Narrator {
     const p = this.bySeq.get(e.seq);
     const n = this.of(e.seq, ["api"], p);
     const what = targetText(e.target);
-    const failed = (e.code !== undefined && e.code >= 400) || (e.code === undefined && !!e.reason);
+    // A write whose line said no answer, refused as its pass's error says (a 409).
+    const refusedByError = p !== undefined && refusedWrite(p, (s) => this.writeAt(s)) === e.seq;
+    const failed =
+      (e.code !== undefined && e.code >= 400) ||
+      (e.code === undefined && !!e.reason) ||
+      refusedByError;
     if (failed) {
       // The pass's end says what became of the key: a controller that is stopping drops it.
       const then =
@@ -369,7 +380,7 @@ class Narrator {
           ? "so the pass fails — and the controller is stopping, so the key is dropped, not retried"
           : "so the pass fails and the key will be retried with backoff";
       n.text =
-        e.code === 409 && e.reason !== "AlreadyExists"
+        (e.code === 409 && e.reason !== "AlreadyExists") || refusedByError
           ? `The API refused ${writeNoun(e.verb, e.target)} with 409 Conflict: the object changed after this pass read it${this.since(e, p)}, ${then}.`
           : `The API refused ${writeNoun(e.verb, e.target)}: ${[e.code, e.reason].filter((x) => x !== undefined).join(" ")}, ${then}.`;
       return n;

@@ -152,6 +152,11 @@ export class KlogParser {
   private dayMs = 0;
   private lastTs = 0;
   private headerlessNoted = false;
+  /**
+   * The date klog's own log file header gives (`Log file created at: 2024/12/02 09:14:00`, the
+   * first line of a file written with --log_file or --log_dir): the year its lines do not say.
+   */
+  private fileCreated: { year: number; month: number; day: number } | undefined;
   /** Times a line's time went back more than BACKWARDS_US (see wentBack). */
   private timeJumps = 0;
   private jsonNoted = false;
@@ -359,6 +364,12 @@ export class KlogParser {
     const at = this.findTag(bytes, text, start, end);
     if (at < 0) {
       if (end > start) this.foreignLines++;
+      if (this.year === undefined && text.startsWith(LOG_FILE_CREATED, start)) {
+        const m = /^(\d{4})\/(\d\d)\/(\d\d) /.exec(
+          text.slice(start + LOG_FILE_CREATED.length, end),
+        );
+        if (m) this.fileCreated = { year: +m[1]!, month: +m[2]!, day: +m[3]! };
+      }
       // Continuations and other output are ordinary in a log; a JSON record is not: loopscope's
       // own trace appended to a klog file (`up --record` on a log did that) would be lost unsaid.
       if (!this.jsonNoted && text.startsWith('{"', start)) {
@@ -817,6 +828,11 @@ export class KlogParser {
     } else if (fromPrefix !== undefined) {
       year = fromPrefix;
       how = "from the timestamp before the klog header";
+    } else if (this.fileCreated !== undefined) {
+      // Its first line's date is on or after the file's: a month-day before it is next year's.
+      const c = this.fileCreated;
+      year = month * 100 + day < c.month * 100 + c.day ? c.year + 1 : c.year;
+      how = 'from the log file\'s header, "Log file created at"';
     } else {
       const now = this.opts.now?.() ?? new Date();
       year = now.getUTCFullYear();
@@ -876,3 +892,6 @@ function startsController(bytes: Uint8Array, msg: number, end: number): boolean 
     sameSpan(bytes, at, STARTING_BYTES, 0, STARTING_BYTES.length)
   );
 }
+
+/** How klog's log file header begins (glog's createLogDirs / klog's file header). */
+const LOG_FILE_CREATED = "Log file created at: ";

@@ -107,6 +107,10 @@ describe("STAGE line styles", () => {
     });
   });
 
+  it("reads queue= as the queue's length", () => {
+    expect(parse("STAGE/dequeue default/example-foo queue=0")).toMatchObject({ len: 0 });
+  });
+
   it("reads a bracketed tag, as a learner tags a line to grep it", () => {
     expect(parse("[STAGE/watch] default/example-foo")).toMatchObject({
       stage: "watch",

@@ -34,4 +34,25 @@ describe("the year of a klog log", () => {
       "klog lines carry no year: read as 2026 (last year: its first date, 12-31, is after today; the CLI's --year N reads them as another), times as UTC",
     );
   });
+
+  it("is the one klog's log file header says, when the file has it (--log_file, --log_dir)", () => {
+    const file = (created: string, first: string) =>
+      `Log file created at: ${created} 09:14:00\nRunning on machine: forge\n` +
+      "Log line format: [IWEF]mmdd hh:mm:ss.uuuuuu threadid file:line] msg\n" +
+      line(first);
+    const today = () => new Date(Date.UTC(2026, 11, 7));
+    const read = (text: string) => {
+      const { events, reader } = readTraceText(text, { now: today });
+      return {
+        year: new Date(events[0]!.ts / 1000).getUTCFullYear(),
+        said: reader.diagnostics.find((d) => d.level === "info")?.message,
+      };
+    };
+    expect(read(file("2024/12/02", "1202"))).toEqual({
+      year: 2024,
+      said: 'klog lines carry no year: read as 2024 (from the log file\'s header, "Log file created at"), times as UTC',
+    });
+    // A file created on Dec 31 whose first line is of Jan 1: the next year.
+    expect(read(file("2024/12/31", "0101")).year).toBe(2025);
+  });
 });

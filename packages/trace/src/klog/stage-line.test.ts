@@ -107,6 +107,21 @@ describe("STAGE line styles", () => {
     });
   });
 
+  it("reads a write's target from the API path it prints", () => {
+    expect(
+      parse(
+        "STAGE/write PUT /apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos/example-foo/status",
+      ),
+    ).toMatchObject({
+      key: "default/example-foo",
+      verb: "updateStatus",
+      target: "foos/default/example-foo/status",
+    });
+    expect(
+      parse("STAGE/write POST /apis/apps/v1/namespaces/default/deployments", "default/example-foo"),
+    ).toMatchObject({ key: "default/example-foo", verb: "create", target: "deployments/default" });
+  });
+
   it("reads queue= as the queue's length", () => {
     expect(parse("STAGE/dequeue default/example-foo queue=0")).toMatchObject({ len: 0 });
   });

@@ -293,6 +293,21 @@ function kindRef(w: string): string | undefined {
   return slash > 0 ? KINDS[w.slice(0, slash).toLowerCase()] : undefined;
 }
 
+/**
+ * A write's target from the API path a word gives, as a learner prints the request
+ * (`PUT /apis/samplecontroller.k8s.io/v1alpha1/namespaces/default/foos/x/status` →
+ * `foos/default/x/status`; a create's POST names no object: `deployments/default`).
+ */
+const API_PATH =
+  /^\/(?:api|apis\/[^/]+)\/v[^/]+\/namespaces\/([^/]+)\/([^/?]+)(?:\/([^/?]+)(?:\/([^/?]+))?)?/;
+function apiPathTarget(words: string[]): string | undefined {
+  for (const w of words) {
+    const m = API_PATH.exec(w);
+    if (m) return [m[2], m[1], m[3], m[4]].filter((x) => x !== undefined).join("/");
+  }
+  return undefined;
+}
+
 /** The words' first `ns/name` that is no `kind/…` word. */
 function keyWord(words: string[]): string | undefined {
   return words.find((w) => NS_NAME.test(w) && kindRef(w) === undefined);
@@ -627,7 +642,7 @@ function build(
           const w = words.find((x) => WRITE_VERBS[x.toLowerCase()] !== undefined);
           if (w !== undefined) verb = writeVerbOf(w);
         }
-        target ??= words.find((w) => TARGET.test(w));
+        target ??= words.find((w) => TARGET.test(w)) ?? apiPathTarget(words);
       }
       // InfoS's `resource="deployments" name="x" namespace="ns"`, or `kind="Deployment"
       // name="x"`: the resource and the object make the target, in the Foo's namespace unless

@@ -43,6 +43,25 @@ describe("an input with no trace in it", () => {
     );
   });
 
+  it("that is a structured logger's JSON log names it, and what to run instead", () => {
+    const componentBase =
+      '{"ts":1764666845.4121,"caller":"controller.go:284","msg":"STAGE/write verb=create target=deployments/default/example-foo","v":0}\n';
+    const zap =
+      '{"level":"info","ts":"2026-12-02T09:14:05Z","logger":"controller","msg":"Reconciling"}\n';
+    for (const text of [componentBase, zap]) {
+      const reader = new TraceReader({ year: 2026 });
+      reader.push(text);
+      reader.end();
+      expect(whyNotATrace(reader, exportHead(new TextEncoder().encode(text)))).toBe(
+        "is a JSON log (--logging-format=json, or zap's): loopscope reads klog's text lines — run the controller with text logging (klog's default) and read that log",
+      );
+    }
+    // Our own JSONL is no such log.
+    expect(
+      exportHead(new TextEncoder().encode('{"seq":1,"ts":1,"key":"a/b","stage":"read"}\n')),
+    ).toBe(undefined);
+  });
+
   it("that is empty or blank says so", () => {
     expect(why([])).toBe("is empty");
     expect(why(["\n  \n"])).toBe("is empty");

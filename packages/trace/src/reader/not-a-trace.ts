@@ -30,7 +30,7 @@ export interface ReadOutcome {
 
 /** What the first bytes of an input say it is, when that is an export of another format. */
 export interface ExportHead {
-  what: "a Chrome trace export" | "an OTLP/JSON export";
+  what: "a Chrome trace export" | "an OTLP/JSON export" | "a JSON log";
   /** Written by `loopscope convert` (so the file it was made from exists somewhere). */
   ours: boolean;
   /** The file `loopscope convert` made it from, as the export names it (not stdin's "-"). */
@@ -81,6 +81,11 @@ export function exportHead(chunk: Uint8Array): ExportHead | undefined {
     const source = ours ? sourceIn(head, CHROME_SOURCE) : undefined;
     return { what: "a Chrome trace export", ours, ...(source ? { source } : {}) };
   }
+  // A structured logger's JSON records — component-base's --logging-format=json, zap's
+  // (controller-runtime) — carry a message and a time, and no klog header to read.
+  const first = head.slice(0, head.indexOf("\n") >>> 0);
+  if (/^\{"/.test(first) && /"msg"\s*:/.test(first) && /"ts"\s*:/.test(first))
+    return { what: "a JSON log", ours: false };
   return undefined;
 }
 
@@ -99,6 +104,8 @@ export function whyNotATrace(read: ReadOutcome, head: ExportHead | undefined): s
     return `holds no trace: line ${read.overlongLine} is over the ${MAX_LINE >> 20} MiB limit`;
   if (read.format === undefined) return "is empty";
   if (head?.ours) return `is ${head.what} ${madeFrom(head)}`;
+  if (head?.what === "a JSON log")
+    return "is a JSON log (--logging-format=json, or zap's): loopscope reads klog's text lines — run the controller with text logging (klog's default) and read that log";
   if (head) return `is ${head.what}, not a loopscope JSONL trace or a klog log of the controller`;
   return "has no STAGE events (not a loopscope JSONL trace or a klog log of the controller)";
 }

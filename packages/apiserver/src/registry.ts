@@ -293,6 +293,16 @@ export class Registry {
         "the namespace of the provided object does not match the namespace sent on the request",
       );
     }
+    // A uid in the body is a precondition, as a real server's update takes it: a stale PUT must
+    // not overwrite an object deleted and created again under the same name.
+    const uid = incoming.metadata.uid;
+    if (uid && uid !== old.metadata.uid) {
+      throw conflict(
+        def,
+        name,
+        `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${old.metadata.uid}`,
+      );
+    }
     const rv = incoming.metadata.resourceVersion;
     if (!rv && !def.unconditionalUpdate) {
       throw invalid(qualified(def), name, def.group, def.plural, [

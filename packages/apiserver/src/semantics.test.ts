@@ -307,9 +307,9 @@ describe("resourceVersion and generation", () => {
     const foo = await c.createFoo("owned-fields");
     const r = await c.put<KObj>(`${FOOS}/owned-fields`, {
       ...foo,
+      // (A uid of another object is a failed precondition: see "takes a uid …".)
       metadata: {
         ...foo.metadata,
-        uid: "forged",
         generation: 99,
         creationTimestamp: "2000-01-01T00:00:00Z",
       },
@@ -749,6 +749,19 @@ describe("delete and garbage collection", () => {
     expect((await c.get(`${FOOS}/fg-wait`)).status).toBe(200);
     await c.patch(`${DEPLOYMENTS}/fg-held`, { metadata: { finalizers: null } });
     await eventually(async () => (await c.get(`${FOOS}/fg-wait`)).status === 404);
+  });
+
+  it("takes a uid in an update's body as a precondition (409), as a real server does", async () => {
+    const body = deploymentBody("uid-pre");
+    const made = await c.post<KObj>(DEPLOYMENTS, body);
+    const stale = { ...body, metadata: { ...body.metadata, uid: "1234" } };
+    const r = await c.put<{ message: string; reason: string }>(`${DEPLOYMENTS}/uid-pre`, stale);
+    expect(r.status).toBe(409);
+    expect(r.body.message).toBe(
+      `Operation cannot be fulfilled on deployments.apps "uid-pre": Precondition failed: UID in precondition: 1234, UID in object meta: ${made.body.metadata.uid}`,
+    );
+    const same = { ...body, metadata: { ...body.metadata, uid: made.body.metadata.uid } };
+    expect((await c.put(`${DEPLOYMENTS}/uid-pre`, same)).status).toBe(200);
   });
 
   it("a deletion that waits on finalizers bumps the generation once, as markAsDeleting does", async () => {

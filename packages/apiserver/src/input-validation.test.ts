@@ -118,6 +118,32 @@ describe("metadata of the wrong JSON type", () => {
     expect(await names(DEPLOYMENTS)).toEqual([]);
   });
 
+  it("labels and annotations whose keys or values a cluster refuses: 422 in apimachinery's words", async () => {
+    const post = (metadata: Record<string, unknown>) =>
+      c.post<StatusBody>(FOOS, {
+        apiVersion: "samplecontroller.k8s.io/v1alpha1",
+        kind: "Foo",
+        metadata: { name: "meta-check", ...metadata },
+        spec: { replicas: 1 },
+      });
+    const bad = await post({ labels: { "bad key!": "x" } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.message).toBe(
+      `Foo.samplecontroller.k8s.io "meta-check" is invalid: metadata.labels: Invalid value: "bad key!": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')`,
+    );
+    expect((await post({ labels: { "x/y/z": "1" } })).status).toBe(422);
+    expect((await post({ labels: { ok: "bad value" } })).status).toBe(422);
+    expect((await post({ labels: { ok: "x".repeat(64) } })).status).toBe(422);
+    expect((await post({ annotations: { "bad key": "1" } })).status).toBe(422);
+    expect(await names(FOOS)).toEqual([]);
+    // Prefixed keys, empty values and any annotation value are fine.
+    const good = await post({
+      labels: { "app.kubernetes.io/name": "web", empty: "" },
+      annotations: { "example.com/Note": "any text, at all" },
+    });
+    expect(good.status).toBe(201);
+  });
+
   it("a Deployment's replicas that are no int32: 400 in Go's words, before validation", async () => {
     const body = deploymentBody("int32");
     for (const [replicas, said] of [

@@ -54,6 +54,7 @@ import { loopscopeNode, nodeResource } from "./resources/node.ts";
 import { apiVersionOf, kindName, type ResourceDef } from "./resources/resource.ts";
 import { decodeBySchema, readBySchema } from "./resources/schema-decoding.ts";
 import { validateBySchema } from "./resources/schema-validation.ts";
+import { validateLabelsAndAnnotations } from "./resources/meta-validation.ts";
 import {
   matchesSelector,
   parseFieldSelector,
@@ -481,6 +482,7 @@ export class Registry {
     def.applyDefaults?.(obj);
     if (schema) errors.push(...validateBySchema(obj, schema));
     errors.push(...(def.validate?.(obj) ?? []));
+    errors.push(...validateLabelsAndAnnotations(obj.metadata));
     for (const [i, ref] of (obj.metadata.ownerReferences ?? []).entries()) {
       if (!ref || !ref.uid) {
         errors.push({

@@ -27,6 +27,8 @@ interface Props {
 
 /** The smallest the presenter's narration gets to fit its box (a long one, at 1024 px). */
 const PRESENTER_MIN_TEXT_PX = 14;
+/** The smallest the dock's narration gets before it scrolls. */
+const DOCK_MIN_TEXT_PX = 13;
 
 export function StepThrough({
   session,
@@ -46,8 +48,14 @@ export function StepThrough({
   const narration = i !== undefined ? data.narrations[i] : undefined;
   const narrationBox = useRef<HTMLDivElement>(null);
   const narrationText = useRef<HTMLParagraphElement>(null);
-  // A room reads the narration whole: in presenter mode its type gives way before it scrolls.
-  useFittedText(presenter, narrationBox, narrationText, narration?.text, PRESENTER_MIN_TEXT_PX);
+  // The narration is read whole: its type gives way before it scrolls — down to a room's
+  // floor in presenter mode, a reader's at a laptop's desk (the dock at 1024 × 700) otherwise.
+  useFittedText(
+    narrationBox,
+    narrationText,
+    narration?.text,
+    presenter ? PRESENTER_MIN_TEXT_PX : DOCK_MIN_TEXT_PX,
+  );
   const state = i !== undefined ? data.states[i] : undefined;
 
   const go = (seq: number | undefined) =>

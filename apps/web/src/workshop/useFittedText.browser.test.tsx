@@ -13,7 +13,7 @@ const TEXT =
 function Box({ height, minPx = 8 }: { height: number; minPx?: number }) {
   const box = useRef<HTMLDivElement>(null);
   const text = useRef<HTMLParagraphElement>(null);
-  useFittedText(true, box, text, TEXT, minPx);
+  useFittedText(box, text, TEXT, minPx);
   return (
     <div
       ref={box}

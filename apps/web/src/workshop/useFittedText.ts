@@ -1,12 +1,11 @@
 /**
- * A projector's narration is read whole, never scrolled: while `box` has more content than
- * room, `text`'s type shrinks a pixel at a time, down to `minPx`. The stylesheet's size is the
- * start each time (a shorter narration, a bigger window), so the type is as large as fits.
+ * A narration is read whole, not scrolled: while `box` has more content than room, `text`'s type
+ * shrinks a pixel at a time, down to `minPx` (past it, the box scrolls). The stylesheet's size is
+ * the start each time (a shorter narration, a bigger window), so the type is as large as fits.
  */
 import { useLayoutEffect, type RefObject } from "react";
 
 export function useFittedText(
-  on: boolean,
   box: RefObject<HTMLElement | null>,
   text: RefObject<HTMLElement | null>,
   content: string | undefined,
@@ -18,7 +17,6 @@ export function useFittedText(
     if (!b || !t) return;
     const fit = () => {
       t.style.fontSize = "";
-      if (!on) return;
       let px = parseFloat(getComputedStyle(t).fontSize);
       // Not a pixel over: a box one pixel short still shows its scroll bar (and the text, a
       // scroll bar's width narrower, wraps to more lines).
@@ -29,7 +27,6 @@ export function useFittedText(
       }
     };
     fit();
-    if (!on) return;
     // A resize of the window (or of the dock) refits, a frame later: fitting inside the
     // observer's callback would resize what it observes.
     let frame = 0;
@@ -42,5 +39,5 @@ export function useFittedText(
       cancelAnimationFrame(frame);
       resized.disconnect();
     };
-  }, [on, box, text, content, minPx]);
+  }, [box, text, content, minPx]);
 }

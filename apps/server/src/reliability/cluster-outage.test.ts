@@ -183,7 +183,16 @@ it(
         ),
       WAIT,
     );
-    expect(heard.at(-1)).toMatchObject({ reachable: false, server, error: "no answer within 3 s" });
+    // The dashboard hears it over its WebSocket, a moment after stderr says it (a busy machine).
+    await vi.waitFor(
+      () =>
+        expect(heard.at(-1)).toMatchObject({
+          reachable: false,
+          server,
+          error: "no answer within 3 s",
+        }),
+      WAIT,
+    );
 
     net.heal();
     await vi.waitFor(() => expect(up.stderr()).toMatch(/reachable again after \d+ s$/m), WAIT);

@@ -30,6 +30,14 @@ afterAll(() => server.stop());
 
 const rv = (o: KObj) => BigInt(o.metadata.resourceVersion);
 
+/** An owner reference to `foo`. */
+const fooRef = (foo: KObj) => ({
+  apiVersion: "samplecontroller.k8s.io/v1alpha1",
+  kind: "Foo",
+  name: foo.metadata.name,
+  uid: foo.metadata.uid,
+});
+
 describe("create", () => {
   it("sets uid, creationTimestamp, generation 1 and strips a Foo's status", async () => {
     const foo = await c.createFoo("create-a", 2, { status: { availableReplicas: 7 } });
@@ -630,14 +638,7 @@ describe("Deployments", () => {
 describe("delete and garbage collection", () => {
   it("returns a Success Status, then collects the deleted Foo's Deployment in the background", async () => {
     const foo = await c.createFoo("gc-foo");
-    const ref = {
-      apiVersion: "samplecontroller.k8s.io/v1alpha1",
-      kind: "Foo",
-      name: "gc-foo",
-      uid: foo.metadata.uid,
-      controller: true,
-      blockOwnerDeletion: true,
-    };
+    const ref = { ...fooRef(foo), controller: true, blockOwnerDeletion: true };
     expect((await c.post(DEPLOYMENTS, deploymentBody("gc-foo", 1, "nginx", [ref]))).status).toBe(
       201,
     );
@@ -695,12 +696,7 @@ describe("delete and garbage collection", () => {
     ).toBe(201);
     // Deleting an unrelated owner makes the collector run; the foreign reference must survive it.
     const foo = await c.createFoo("gc-trigger");
-    const own = {
-      apiVersion: "samplecontroller.k8s.io/v1alpha1",
-      kind: "Foo",
-      name: "gc-trigger",
-      uid: foo.metadata.uid,
-    };
+    const own = fooRef(foo);
     await c.post(DEPLOYMENTS, deploymentBody("gc-trigger", 1, "nginx", [own]));
     await c.delete(`${FOOS}/gc-trigger`);
     await eventually(async () => (await c.get(`${DEPLOYMENTS}/gc-trigger`)).status === 404);
@@ -709,13 +705,7 @@ describe("delete and garbage collection", () => {
 
   it("foreground deletion keeps the owner until its dependents are gone", async () => {
     const foo = await c.createFoo("fg-foo");
-    const ref = {
-      apiVersion: "samplecontroller.k8s.io/v1alpha1",
-      kind: "Foo",
-      name: "fg-foo",
-      uid: foo.metadata.uid,
-      blockOwnerDeletion: true,
-    };
+    const ref = { ...fooRef(foo), blockOwnerDeletion: true };
     await c.post(DEPLOYMENTS, deploymentBody("fg-dep", 1, "nginx", [ref]));
     const del = await c.delete<KObj>(`${FOOS}/fg-foo`, { propagationPolicy: "Foreground" });
     expect(del.body.metadata.deletionTimestamp).toBeTruthy();
@@ -726,13 +716,7 @@ describe("delete and garbage collection", () => {
 
   it("a dependent created while its owner waits in the foreground is deleted; then the owner goes", async () => {
     const foo = await c.createFoo("fg-wait");
-    const ref = {
-      apiVersion: "samplecontroller.k8s.io/v1alpha1",
-      kind: "Foo",
-      name: "fg-wait",
-      uid: foo.metadata.uid,
-      blockOwnerDeletion: true,
-    };
+    const ref = { ...fooRef(foo), blockOwnerDeletion: true };
     // A dependent that holds its own finalizer keeps the owner waiting.
     const held = deploymentBody("fg-held", 1, "nginx", [ref]);
     await c.post(DEPLOYMENTS, {
@@ -777,12 +761,7 @@ describe("delete and garbage collection", () => {
 
   it("refuses a propagation policy it does not know, rather than take it for Background", async () => {
     const foo = await c.createFoo("pp-owner");
-    const ref = {
-      apiVersion: "samplecontroller.k8s.io/v1alpha1",
-      kind: "Foo",
-      name: "pp-owner",
-      uid: foo.metadata.uid,
-    };
+    const ref = fooRef(foo);
     await c.post(DEPLOYMENTS, deploymentBody("pp-dep", 1, "nginx", [ref]));
     const r = await c.delete<{ message: string; reason: string }>(`${FOOS}/pp-owner`, {
       propagationPolicy: "orphan",
@@ -831,12 +810,7 @@ describe("delete and garbage collection", () => {
 
   it("orphan deletion leaves the dependent without its owner reference", async () => {
     const foo = await c.createFoo("or-foo");
-    const ref = {
-      apiVersion: "samplecontroller.k8s.io/v1alpha1",
-      kind: "Foo",
-      name: "or-foo",
-      uid: foo.metadata.uid,
-    };
+    const ref = fooRef(foo);
     await c.post(DEPLOYMENTS, deploymentBody("or-dep", 1, "nginx", [ref]));
     await c.delete(`${FOOS}/or-foo`, { propagationPolicy: "Orphan" });
     await eventually(async () => (await c.get(`${FOOS}/or-foo`)).status === 404);

@@ -269,6 +269,27 @@ describe("a controller restart (the informer lists the Foo again, unchanged)", (
   });
 });
 
+describe("a write whose reason is the API's own words", () => {
+  it('is a 409 when they are a Conflict\'s (err="Operation cannot be fulfilled on …")', () => {
+    const events = [
+      { stage: "dequeue", key: KEY, worker: 1 },
+      {
+        stage: "write",
+        key: KEY,
+        verb: "updateStatus",
+        target: "foos/default/example-foo/status",
+        reason:
+          'Operation cannot be fulfilled on foos.samplecontroller.k8s.io "example-foo": the object has been modified; please apply your changes to the latest version and try again',
+      },
+      { stage: "done", key: KEY, outcome: "requeued", worker: 1 },
+    ].map((d, i) => ({ ...d, seq: i + 1, ts: 1_000_000 + i * 1000 }) as TraceEvent);
+    const a = new Analyzer();
+    a.pushAll(events);
+    expect(a.summary(KEY)).toMatchObject({ conflicts: 1, noopWrites: 0 });
+    expect(a.findings().find((f) => f.kind === "conflict")?.seq).toBe(2);
+  });
+});
+
 describe("a Foo gone when its key was processed", () => {
   it("is one finding per pass, though the lister's not-found and the controller's error both say it", () => {
     const gonePass = (from: number): TraceEvent[] =>

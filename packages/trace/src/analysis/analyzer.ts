@@ -1061,8 +1061,9 @@ const REASON_CODES: Record<string, number> = {
   Timeout: 504,
 };
 
+/** The HTTP status a write's reason says: a Status reason, or the API's own words for a 409. */
 function codeOfReason(reason: string | undefined): number | undefined {
-  return reason ? REASON_CODES[reason] : undefined;
+  return reason ? (REASON_CODES[reason] ?? statusInError(reason)) : undefined;
 }
 
 /**

@@ -381,7 +381,6 @@ function keyFromValue(v: string): string | undefined {
   return undefined;
 }
 
-/** `extra` with pair `p` of `t` added under its name as written, `name`. */
 /** Whether bytes[a, b) is Go's nil as %v prints it, `<nil>`, bare or quoted. */
 function goNil(bytes: Uint8Array, a: number, b: number): boolean {
   if (b - a === 7 && bytes[a] === 34 && bytes[b - 1] === 34) {
@@ -398,6 +397,7 @@ function goNil(bytes: Uint8Array, a: number, b: number): boolean {
   );
 }
 
+/** `extra` with pair `p` of `t` added under its name as written, `name`. */
 function kept(
   extra: Record<string, unknown> | undefined,
   t: MessageTokens,

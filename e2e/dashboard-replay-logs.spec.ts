@@ -185,4 +185,28 @@ test.describe("loopscope replay of a log with no Foo", () => {
     await expect(page.locator("body")).not.toContainText("KUBECONFIG");
     await expect(page.locator("body")).not.toContainText("create example-foo");
   });
+
+  test("a file with a long name opened over it keeps the top bar on one row at 1280 px", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(server.url);
+    // Thousands of events, as a day's log has: their count takes its room in the bar too.
+    const log = readFileSync(
+      join(REPO, "packages/trace/fixtures/stage/create-canonical.log"),
+      "utf8",
+    );
+    const day = Array.from({ length: 40 }, (_, i) => log.replaceAll("example-foo", `foo-${i}`));
+    await page.getByTestId("file-input").setInputFiles({
+      name: "sample-controller-forge-2026-12-02-after-the-restart.log",
+      mimeType: "text/plain",
+      buffer: Buffer.from(day.join("")),
+    });
+    await expect(page.getByTestId("back-to-live")).toBeVisible();
+    // "← back to the server" pushed the theme button onto a row of its own.
+    const top = async (id: string) => (await page.getByTestId(id).boundingBox())!.y;
+    const row = await top("open-file");
+    for (const id of ["back-to-live", "samples", "search", "theme"])
+      expect(Math.abs((await top(id)) - row), id).toBeLessThan(8);
+  });
 });

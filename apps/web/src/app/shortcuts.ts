@@ -42,7 +42,10 @@ export const SHORTCUTS: readonly { group: string; items: readonly Shortcut[] }[]
     group: "Find",
     items: [
       { keys: ["/"], does: "filter the objects" },
-      { keys: ["↑", "↓"], does: "choose a Foo in the objects table" },
+      {
+        keys: ["↑", "↓"],
+        does: "choose a Foo, once the objects table has the focus (click a row)",
+      },
       { keys: ["Esc"], does: "clear the selection (leave presenter mode first)" },
       { keys: ["?"], does: "show / hide these shortcuts" },
     ],

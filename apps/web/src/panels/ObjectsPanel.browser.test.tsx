@@ -205,6 +205,19 @@ describe("objects table", () => {
       .toHaveTextContent("Foo in default");
   });
 
+  it("says when the filter hides the Foo the lanes show", async () => {
+    const view = new ViewStore({ selectedKeys: [keyOf(1)] });
+    const { panel } = await renderPanel(sessionWithFoos(30), view);
+    const note = () => panel.querySelector('[data-testid="selection-filtered-out"]')?.textContent;
+    expect(note()).toBeUndefined();
+    view.set({ search: "foo-2" });
+    await new Promise((r) => requestAnimationFrame(r));
+    expect(note()).toContain(`Shown: ${keyOf(1)}, which the filter hides.`);
+    view.set({ search: "foo-1" });
+    await new Promise((r) => requestAnimationFrame(r));
+    expect(note()).toBeUndefined();
+  });
+
   it("says when nothing matches the search, not that there are no objects", async () => {
     const { panel } = await renderPanel(sessionWithFoos(5), new ViewStore({ search: "nomatch" }));
     const empty = () => panel.querySelector('[data-testid="objects-empty"]')?.textContent;

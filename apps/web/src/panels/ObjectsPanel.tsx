@@ -96,6 +96,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   const q = search.trim().toLowerCase();
   const keys = session.store.keyList().filter((k) => !q || k.toLowerCase().includes(q));
   const ns = sharedNamespace(keys);
+  const hiddenSelection = selectedKeys.filter((k) => !keys.includes(k));
   // Names of many namespaces get a line each for name and namespace: on one line, a narrow
   // column cut both to "d…checkout-s…" on every row.
   const twoLines = ns === undefined && keys.some((k) => k.includes("/"));
@@ -182,6 +183,14 @@ export const ObjectsPanel = memo(function ObjectsPanel({
       <h2>
         Objects <span className="count">{keys.length}</span>
       </h2>
+      {/* The lanes and details show the selected Foo whatever the filter: say so when the filter
+          hides it, or the page reads as if it showed what was filtered for. */}
+      {q && hiddenSelection.length > 0 && (
+        <p className="muted filtered-out" data-testid="selection-filtered-out">
+          Shown: {hiddenSelection.join(", ")}, which the filter hides. Enter in the filter selects
+          its first match.
+        </p>
+      )}
       <table
         data-testid="objects-table"
         aria-rowcount={keys.length + 1}

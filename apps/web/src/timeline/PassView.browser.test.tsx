@@ -2,6 +2,7 @@ import { TraceReader, type TraceEvent } from "@loopscope/trace";
 import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import burst from "../../../../public/traces/burst.jsonl?raw";
 import "../ui/styles.css";
 import { TraceSession } from "../store/session.ts";
 import { ViewStore } from "../store/viewState.ts";
@@ -107,5 +108,30 @@ describe("pass view, scrolled", () => {
     const name = names[0]!.getBoundingClientRect();
     const under = document.elementFromPoint(name.left + 2, name.top + name.height / 2);
     expect(under?.closest("[data-testid=pass-column]")).toBeNull();
+  });
+});
+
+describe("pass view labels", () => {
+  it("keep a merged pass's cause where its whole label does not fit, not its number alone", async () => {
+    const reader = new TraceReader();
+    const session = new TraceSession({ kind: "replay" });
+    session.push([...reader.push(burst), ...reader.end()]);
+    const key = session.store
+      .keyList()
+      .find((k) => session.passesOf(k).some((p) => p.triggers.length > 1 && p.cause !== "self"))!;
+    const merged = session.passesOf(key).find((p) => p.triggers.length > 1 && p.cause !== "self")!;
+    const view = new ViewStore({ selectedKeys: [key], timelineView: "passes" });
+    const screen = await render(
+      <div style={{ width: 1400, display: "flex" }}>
+        <PassView session={session} view={view} />
+      </div>,
+    );
+    const labels = () =>
+      [...screen.container.querySelectorAll("[data-testid=pass-column-label]")].map(
+        (l) => l.textContent ?? "",
+      );
+    await expect.poll(() => labels().length).toBeGreaterThan(0);
+    const said = labels().find((l) => l.startsWith(`#${merged.number}`))!;
+    expect(said).toMatch(new RegExp(`^#${merged.number} ${merged.cause}`));
   });
 });

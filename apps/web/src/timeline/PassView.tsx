@@ -208,7 +208,10 @@ export function PassView({ session, view }: { session: TraceSession; view: ViewS
                 if (c < firstCol || c > lastCol) return null;
                 const x = colX(c);
                 const selected = sel?.key === layout.key && sel.index === col.pass.index;
-                const label = col.label.length * font * 0.55 < g.col - 8 ? col.label : col.short;
+                // The longest label that fits: a merged pass keeps its cause before its number
+                // alone ("#2 external" rather than "#2").
+                const fits = (text: string) => text.length * font * 0.55 < g.col - 8;
+                const label = fits(col.label) ? col.label : fits(col.cause) ? col.cause : col.short;
                 return (
                   <g
                     key={col.pass.index}

@@ -115,11 +115,16 @@ export function passBands(
  * created again under the same name says so.
  */
 export function passLabel(pass: Pass): string {
-  const s = causeStyle(pass.cause, pass.inferred);
   const adds = pass.triggers.length;
   const merged = adds > 1 ? ` · ${adds} adds → 1 dequeue` : "";
+  return `${causePassLabel(pass)}${merged}`;
+}
+
+/** "#2 external": the label without its merge, for a column too narrow for the whole. */
+export function causePassLabel(pass: Pass): string {
+  const s = causeStyle(pass.cause, pass.inferred);
   const life = startsNewLife(pass) ? "new Foo · " : "";
-  return `${life}#${pass.number} ${s.label}${merged}`;
+  return `${life}#${pass.number} ${s.label}`;
 }
 
 /** Whether `pass` is the first of a Foo created again under its key (see Pass.number). */

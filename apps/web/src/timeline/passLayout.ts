@@ -10,7 +10,7 @@
 import type { Pass } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import { causeStyle, type CauseStyle } from "../ui/palette.ts";
-import { passLabel, shortPassLabel } from "./layout.ts";
+import { causePassLabel, passLabel, shortPassLabel } from "./layout.ts";
 import { markStyle, type MarkStyle } from "./marks.ts";
 
 export interface PassMark {
@@ -26,6 +26,8 @@ export interface PassColumn {
   pass: Pass;
   style: CauseStyle;
   label: string;
+  /** The label without its merge ("#2 external"), then the shortest ("#2"). */
+  cause: string;
   short: string;
   marks: PassMark[];
   /**
@@ -116,6 +118,7 @@ export function layoutPasses(session: TraceSession, key: string): PassLayout {
       pass,
       style: causeStyle(pass.cause, pass.inferred),
       label: passLabel(pass),
+      cause: causePassLabel(pass),
       short: shortPassLabel(pass),
       marks,
       at: pass.start - origin,

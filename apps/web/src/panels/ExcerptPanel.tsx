@@ -42,7 +42,12 @@ export function ExcerptPanel({ session, keyName }: { session: TraceSession; keyN
         >
           Download
         </button>
-        {x?.pending && <span className="muted">reading the log lines from the file…</span>}
+        {x?.pending && (
+          <span className="muted" data-testid="excerpt-pending">
+            reading the log lines from the file… (until then, each line is rebuilt from its fields,
+            greyed)
+          </span>
+        )}
         {copied && <span className="muted">{copied}</span>}
       </div>
       {/* Long rows wrap, what wraps indented to the log line's column, so each row's note at

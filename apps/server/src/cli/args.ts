@@ -58,3 +58,12 @@ export function intFlag(
     throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
   return n;
 }
+
+/** `v` as an integer from `min` to `max`, else a UsageError naming the flag and the range. */
+export function integerIn(flag: string, v: string, min: number, max: number): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < min || n > max) {
+    throw new UsageError(`${flag} ${v}: expected an integer ${min}…${max}`);
+  }
+  return n;
+}

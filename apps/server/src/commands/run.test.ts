@@ -479,6 +479,14 @@ describe("loopscope run", () => {
     expect(parseArgs(["--scenario", "create-foo", "--out", "f", "--timeout", "soon"])).toMatch(
       /--timeout needs a number/,
     );
+    expect(parseArgs(["--scenario", "create-foo", "--out", "f", "--timeout", "-5"])).toBe(
+      "--timeout needs a number ≥ 0, got -5",
+    );
+    // As `up` takes them: no worker (or half of one) would never reconcile, and time out.
+    for (const w of ["0", "1.5", "65"])
+      expect(parseArgs(["--scenario", "create-foo", "--out", "f", "--workers", w])).toBe(
+        `--workers ${w}: expected an integer 1…64`,
+      );
   });
 
   it("--help names every option it takes and every scenario with what it shows", () => {

@@ -14,6 +14,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { encodeEvent, encodeHeader, otherControllerNote, type TraceEvent } from "@loopscope/trace";
 import { CacheSyncTimeout } from "@loopscope/controller";
+import { integerIn } from "../cli/args.ts";
 import { CACHE_SYNC_TIMEOUT_MS, startSession, type ClusterSpec } from "../session/session.ts";
 import { ANSWER_WITHIN_MS } from "../session/cluster-check.ts";
 import { checkingLine } from "../session/checking-line.ts";
@@ -97,7 +98,7 @@ export function parseArgs(argv: string[]): RunArgs | string {
       const n = Number(v);
       return v !== undefined && Number.isFinite(n) && n >= 0
         ? n
-        : `${what} needs a number, got ${v ?? "nothing"}`;
+        : `${what} needs a number ≥ 0, got ${v ?? "nothing"}`;
     };
     switch (name) {
       case "--scenario":
@@ -138,9 +139,12 @@ export function parseArgs(argv: string[]): RunArgs | string {
         break;
       }
       case "--workers": {
-        const n = num("--workers");
-        if (typeof n === "string") return n;
-        a.workers = n;
+        // As `up` takes it: a controller with no worker (or half of one) never reconciles.
+        try {
+          a.workers = integerIn("--workers", value() ?? "", 1, 64);
+        } catch (e) {
+          return (e as Error).message;
+        }
         break;
       }
       case "--resync": {

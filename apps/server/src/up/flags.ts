@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { parseArgs } from "node:util";
-import { intFlag, UsageError } from "../cli/args.ts";
+import { integerIn, intFlag, UsageError } from "../cli/args.ts";
 
 export const DEFAULT_PORT = 7420;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -71,7 +71,7 @@ export function parseUpFlags(argv: string[]): UpFlags | "help" {
     kubeconfig: values.kubeconfig ?? (values.context ? defaultKubeconfig() : undefined),
     context: values.context,
     installCrd: values["install-crd"] ?? false,
-    workers: int("--workers", values.workers ?? "2", 1, 64),
+    workers: integerIn("--workers", values.workers ?? "2", 1, 64),
     resyncMs: duration("--resync", values.resync ?? "30s"),
     record: recordFlag(values.record),
     verbose: values.v ?? false,
@@ -143,7 +143,7 @@ function serveFlags(
   if (!/^[A-Za-z0-9.:-]+$/.test(host))
     throw new UsageError(`--host ${host}: not a host name or address`);
   return {
-    port: int("--port", values.port ?? String(DEFAULT_PORT), 0, 65535),
+    port: integerIn("--port", values.port ?? String(DEFAULT_PORT), 0, 65535),
     host,
     open: openFlag(tokens),
     share: values.share ?? false,
@@ -160,14 +160,6 @@ function openFlag(tokens: Tokens): boolean {
     }
   }
   return open;
-}
-
-function int(flag: string, v: string, min: number, max: number): number {
-  const n = Number(v);
-  if (!/^\d+$/.test(v) || n < min || n > max) {
-    throw new UsageError(`${flag} ${v}: expected an integer ${min}…${max}`);
-  }
-  return n;
 }
 
 /** "30s", "500ms", "2m", "0" (off), or bare seconds. */

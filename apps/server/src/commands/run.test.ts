@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { execFile } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Analyzer, buildExcerpt, messageText, narrate, readTraceText } from "@loopscope/trace";
 import { FOO_CRD, startApiServer } from "@loopscope/apiserver";
@@ -331,6 +331,7 @@ describe("loopscope run", () => {
         "deployment default/example-foo: already on this cluster and not made by loopscope",
       );
       expect(said).toContain("kubectl delete -n default deployment example-foo");
+      expect(said).toContain("the scenario deleted nothing.");
       // Still theirs, untouched.
       const image = await new Promise<string>((resolve) =>
         execFile(
@@ -354,6 +355,22 @@ describe("loopscope run", () => {
       );
       expect((await runQuietly(withKc)).code).toBe(0);
       expect((await runQuietly(withKc)).code).toBe(0);
+      // Their own Foo of that name: the scenario deletes nothing, and does not claim the
+      // controller, which reconciles every Foo on the cluster, changed nothing.
+      expect((await kubectl("delete -n default foo example-foo")).code).toBe(0);
+      const theirFoo = join(dir, "their-foo.yaml");
+      writeFileSync(
+        theirFoo,
+        "apiVersion: samplecontroller.k8s.io/v1alpha1\nkind: Foo\nmetadata:\n  name: example-foo\n  namespace: default\nspec:\n  deploymentName: example-foo\n  replicas: 1\n",
+      );
+      await vi.waitFor(async () => expect((await kubectl(`create -f ${theirFoo}`)).code).toBe(0), {
+        timeout: 10_000,
+      });
+      const foo = await runQuietly(withKc);
+      expect(foo.code).toBe(1);
+      expect(foo.said.join("")).toContain(
+        "foo default/example-foo: already on this cluster and not made by loopscope, which would delete it to start clean; the scenario deleted nothing (the controller reconciles every Foo on the cluster, that one too, as any controller would).",
+      );
     } finally {
       await api.stop();
     }

@@ -75,7 +75,9 @@ async function refuseOthersObjects(ctx: ScenarioContext, names: string[]): Promi
   const which = theirs.map((o) => `${o.kind} ${NS}/${o.name}`).join(", ");
   const remove = theirs.map((o) => `kubectl delete -n ${NS} ${o.kind} ${o.name}`).join("; ");
   throw new Error(
-    `${which}: already on this cluster and not made by loopscope, which would delete ${theirs.length === 1 ? "it" : "them"} to start clean; nothing was changed. To let the scenario run: ${remove}`,
+    // The scenario deletes nothing of theirs; the controller, though, reconciles every Foo on the
+    // cluster from its start, theirs too (a Deployment for it, its status): not "nothing changed".
+    `${which}: already on this cluster and not made by loopscope, which would delete ${theirs.length === 1 ? "it" : "them"} to start clean; the scenario deleted nothing${theirs.some((o) => o.kind === "foo") ? " (the controller reconciles every Foo on the cluster, that one too, as any controller would)" : ""}. To let the scenario run: ${remove}`,
   );
 }
 

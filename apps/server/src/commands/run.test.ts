@@ -125,6 +125,11 @@ describe("loopscope run", () => {
     const { events } = readTraceText(await readFile(out, "utf8"));
     expect(events.filter((e) => e.stage === "done").at(-1)).toMatchObject({ outcome: "dropped" });
     await expectSameStats(out, klog);
+    // The run's last word counts that pass too: `stats` of its trace says what it said.
+    const a = new Analyzer();
+    a.pushAll(events);
+    const said = r.said.join("").match(/default\/example-foo: (\d+) passes/);
+    expect(Number(said?.[1])).toBe(a.summary("default/example-foo")!.passes);
   });
 
   it("watch-drop: the klog log says the watch ended with 410 Gone, and its narration tells the re-list", async () => {

@@ -257,6 +257,7 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   let code = 0;
+  let settled = false;
   // Ctrl-C stops the scenario, not the process: the trace so far is still written.
   const stop = new AbortController();
   const onInterrupt = () => {
@@ -286,8 +287,7 @@ export async function run(argv: string[]): Promise<number> {
       signal: AbortSignal.any([stop.signal, gone.signal]),
       kube,
     });
-    const outcome = outcomeLine(events.analyzer, kube.appliedFoos);
-    if (outcome !== undefined) log(outcome);
+    settled = true;
   } catch (err) {
     // A create refused for the Foo API going or gone (the CRD deleted as it was made): the same
     // end, though the Foo informer has not told it yet (or never will, while the CRD terminates).
@@ -305,6 +305,10 @@ export async function run(argv: string[]): Promise<number> {
     await reachability?.stop();
     await session.stop();
   }
+  // Said once the controller has stopped: the passes it ran while stopping (a hot loop's last,
+  // dropped) are in the trace written below, and `stats` of it must count what this line says.
+  const outcome = settled ? outcomeLine(events.analyzer, kube.appliedFoos) : undefined;
+  if (outcome !== undefined) log(outcome);
   // The embedded cluster goes with this process; a kubeconfig's keeps what the scenario made —
   // but no Foo once its CRD is deleted, which takes every Foo with it.
   const served = fooApi.state().served;

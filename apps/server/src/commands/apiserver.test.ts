@@ -4,6 +4,7 @@
  * kubeconfig goes in a fresh private folder, and no kubeconfig is written through a link.
  */
 import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import {
   lstat,
   mkdir,
@@ -154,6 +155,20 @@ describe("loopscope apiserver", () => {
       p.child.kill("SIGINT");
       expect(await p.exited).toBe(0);
       await expect(stat(path)).rejects.toThrow(/ENOENT/);
+    } finally {
+      p.child.kill("SIGKILL");
+    }
+  });
+
+  it("refuses a --kubeconfig in a folder that is not there, rather than make it", async () => {
+    const missing = join(dir, "no-such-folder", "k.yaml");
+    const p = startApiserver(["--kubeconfig", missing]);
+    try {
+      expect(await p.exited).toBe(1);
+      expect(p.err()).toContain(
+        `cannot write the kubeconfig: no such directory: ${join(dir, "no-such-folder")}`,
+      );
+      expect(existsSync(join(dir, "no-such-folder"))).toBe(false);
     } finally {
       p.child.kill("SIGKILL");
     }

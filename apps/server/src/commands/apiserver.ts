@@ -4,7 +4,8 @@
  * `export KUBECONFIG=…` line, so kubectl (or a Go controller) can be pointed at it. Runs until
  * Ctrl-C. Exit 0 after a clean stop, 1 when the server cannot start, 2 on usage errors.
  */
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import type { ApiServerOptions } from "@loopscope/apiserver";
 import { shellWord } from "../cli/shell-word.ts";
 import { writeKubeconfigFile } from "../up/kubeconfig-file.ts";
@@ -88,6 +89,8 @@ export async function run(argv: string[]): Promise<number> {
   try {
     if (args.kubeconfig) {
       path = args.kubeconfig;
+      // A folder that is not there is a typo, not one to make: as `convert -o` says it.
+      if (!existsSync(dirname(path))) throw new Error(`no such directory: ${dirname(path)}`);
       await server.writeKubeconfig(path);
     } else {
       const file = await writeKubeconfigFile(server.kubeconfigYaml());

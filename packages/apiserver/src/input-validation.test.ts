@@ -144,6 +144,49 @@ describe("metadata of the wrong JSON type", () => {
     expect(good.status).toBe(201);
   });
 
+  it("a YAML body (Content-Type: application/yaml, as curl posts a manifest) is read as its JSON", async () => {
+    const yaml = [
+      "apiVersion: samplecontroller.k8s.io/v1alpha1",
+      "kind: Foo",
+      "metadata:",
+      "  name: from-yaml",
+      "spec:",
+      "  deploymentName: from-yaml",
+      "  replicas: 2",
+    ].join("\n");
+    const made = await c.request<KObj & { spec: { replicas: number } }>(
+      "POST",
+      FOOS,
+      yaml,
+      "application/yaml",
+    );
+    expect(made.status).toBe(201);
+    expect(made.body.spec.replicas).toBe(2);
+    const bad = await c.request<StatusBody>(
+      "POST",
+      FOOS,
+      "metadata: [unclosed",
+      "application/yaml",
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^couldn't get version\/kind; yaml parse error: /);
+    // An alias bomb is refused by the parser, not expanded.
+    const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+      .concat(
+        Array.from({ length: 8 }, (_, i) => {
+          const p = String.fromCharCode(97 + i);
+          const n = String.fromCharCode(98 + i);
+          return `${n}: &${n} [*${p}, *${p}, *${p}, *${p}, *${p}, *${p}, *${p}, *${p}, *${p}, *${p}]`;
+        }),
+      )
+      .join("\n");
+    const before = await names(FOOS);
+    const refused = await c.request<StatusBody>("POST", FOOS, bomb, "application/yaml");
+    expect(refused.status).toBe(400);
+    expect(await names(FOOS)).toEqual(before);
+    expect(before).toContain("from-yaml");
+  });
+
   it("a Deployment's replicas that are no int32: 400 in Go's words, before validation", async () => {
     const body = deploymentBody("int32");
     for (const [replicas, said] of [

@@ -25,7 +25,7 @@ import type { Verb } from "../types.ts";
 import type { ServerContext } from "./context.ts";
 import { wantsTable } from "./negotiation.ts";
 import { decodeProtobufObject } from "./protobuf.ts";
-import { parseJson, readBody, sendJson } from "./respond.ts";
+import { parseJson, parseYaml, readBody, sendJson } from "./respond.ts";
 import type { ResourceRequest } from "./route.ts";
 import { serveWatch } from "./watch-handler.ts";
 
@@ -60,8 +60,13 @@ async function readObjectBody(req: IncomingMessage): Promise<unknown> {
     .toLowerCase();
   if (media === "application/vnd.kubernetes.protobuf")
     return decodeProtobufObject(await readBody(req));
+  if (media === "application/yaml") return parseYaml(await readBody(req));
   if (media !== "application/json" && media !== "" && media !== "*/*") {
-    throw unsupportedMediaType(["application/json", "application/vnd.kubernetes.protobuf"]);
+    throw unsupportedMediaType([
+      "application/json",
+      "application/yaml",
+      "application/vnd.kubernetes.protobuf",
+    ]);
   }
   return parseJson(await readBody(req));
 }

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, badRequest } from "../errors.ts";
 import { deeperThan, MAX_DEPTH, TOO_DEEP } from "../resources/decode.ts";
+import { parse as parseYamlText } from "yaml";
 
 /** The real server's request body limit. */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -76,6 +77,25 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
  * Parses a JSON body; an empty body reads as `undefined` (DELETE from client-node sends none).
  * Nesting past MAX_DEPTH is refused here, before any code recurses into the value.
  */
+/**
+ * A YAML body (`Content-Type: application/yaml`, as curl users post a manifest): one document,
+ * read as its JSON, with the JSON body's limits. The yaml library refuses an alias bomb itself.
+ */
+export function parseYaml(body: Buffer): unknown {
+  const text = body.toString("utf8");
+  if (text.trim() === "") return undefined;
+  let value: unknown;
+  try {
+    value = parseYamlText(text) as unknown;
+  } catch (e) {
+    const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
+    throw badRequest(`couldn't get version/kind; yaml parse error: ${why}`);
+  }
+  if (deeperThan(value, MAX_DEPTH))
+    throw badRequest(`couldn't get version/kind; yaml parse error: ${TOO_DEEP}`);
+  return value;
+}
+
 export function parseJson(body: Buffer): unknown {
   const text = body.toString("utf8").trim();
   if (text === "") return undefined;

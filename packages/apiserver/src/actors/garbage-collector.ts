@@ -94,14 +94,8 @@ export class GarbageCollector {
     }
   }
 
-  #dependentsOf(uid: string): { def: ResourceDef; obj: KObject }[] {
-    return this.#registry.store
-      .dependentsOf(uid)
-      .map(({ resource, object }) => ({ def: resource, obj: object }));
-  }
-
   #collectDependents(ownerUid: string): void {
-    for (const { def, obj } of this.#dependentsOf(ownerUid)) {
+    for (const { resource: def, object: obj } of this.#registry.store.dependentsOf(ownerUid)) {
       this.#collectIfOrphaned(def, obj.metadata.namespace, obj.metadata.name ?? "");
     }
   }
@@ -146,7 +140,7 @@ export class GarbageCollector {
 
   #foreground(def: ResourceDef, owner: KObject): void {
     const uid = owner.metadata.uid ?? "";
-    for (const { def: depDef, obj } of this.#dependentsOf(uid)) {
+    for (const { resource: depDef, object: obj } of this.#registry.store.dependentsOf(uid)) {
       if (!obj.metadata.deletionTimestamp) {
         this.#registry.delete(depDef, obj.metadata.namespace, obj.metadata.name ?? "", {
           propagationPolicy: "Foreground",
@@ -162,13 +156,13 @@ export class GarbageCollector {
     if (!found || (def && found.resource !== def)) return;
     const owner = found.object;
     if (!(owner.metadata.finalizers ?? []).includes("foregroundDeletion")) return;
-    if (this.#dependentsOf(ownerUid).length > 0) return;
+    if (this.#registry.store.dependentsOf(ownerUid).length > 0) return;
     this.#removeFinalizer(found.resource, owner, "foregroundDeletion");
   }
 
   #orphan(def: ResourceDef, owner: KObject): void {
     const uid = owner.metadata.uid ?? "";
-    for (const { def: depDef, obj } of this.#dependentsOf(uid)) {
+    for (const { resource: depDef, object: obj } of this.#registry.store.dependentsOf(uid)) {
       const next = clone(obj);
       next.metadata.ownerReferences = (next.metadata.ownerReferences ?? []).filter(
         (r) => r.uid !== uid,

@@ -77,37 +77,30 @@ export async function readBody(req: IncomingMessage): Promise<Buffer> {
  * Parses a JSON body; an empty body reads as `undefined` (DELETE from client-node sends none).
  * Nesting past MAX_DEPTH is refused here, before any code recurses into the value.
  */
+export function parseJson(body: Buffer): unknown {
+  return parseBody(body, "json", (text) => JSON.parse(text) as unknown);
+}
+
 /**
  * A YAML body (`Content-Type: application/yaml`, as curl users post a manifest): one document,
  * read as its JSON, with the JSON body's limits. The yaml library refuses an alias bomb itself.
  */
 export function parseYaml(body: Buffer): unknown {
+  return parseBody(body, "yaml", (text) => parseYamlText(text) as unknown);
+}
+
+function parseBody(body: Buffer, format: string, parse: (text: string) => unknown): unknown {
+  // Untrimmed: a YAML document's first line may be indented like the rest.
   const text = body.toString("utf8");
   if (text.trim() === "") return undefined;
   let value: unknown;
   try {
-    value = parseYamlText(text) as unknown;
+    value = parse(text);
   } catch (e) {
     const why = e instanceof Error ? e.message.split("\n")[0] : String(e);
-    throw badRequest(`couldn't get version/kind; yaml parse error: ${why}`);
+    throw badRequest(`couldn't get version/kind; ${format} parse error: ${why}`);
   }
   if (deeperThan(value, MAX_DEPTH))
-    throw badRequest(`couldn't get version/kind; yaml parse error: ${TOO_DEEP}`);
-  return value;
-}
-
-export function parseJson(body: Buffer): unknown {
-  const text = body.toString("utf8").trim();
-  if (text === "") return undefined;
-  let value: unknown;
-  try {
-    value = JSON.parse(text) as unknown;
-  } catch (e) {
-    throw badRequest(
-      `couldn't get version/kind; json parse error: ${e instanceof Error ? e.message : String(e)}`,
-    );
-  }
-  if (deeperThan(value, MAX_DEPTH))
-    throw badRequest(`couldn't get version/kind; json parse error: ${TOO_DEEP}`);
+    throw badRequest(`couldn't get version/kind; ${format} parse error: ${TOO_DEEP}`);
   return value;
 }

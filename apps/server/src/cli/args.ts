@@ -42,8 +42,29 @@ export function parseFileArgs<O extends NonNullable<ParseArgsConfig["options"]>>
     });
     return r;
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message.split("\n")[0] : String(e));
+    throw usageErrorOf(e, argv);
   }
+}
+
+/**
+ * parseArgs' error as a one-line UsageError. Its first line is the reason, except where Node's
+ * words would mislead: a value that starts with "-" (`--hot-loop -3`), which parseArgs calls
+ * "ambiguous" and explains only on the lines after, says how to pass the value; a mistyped flag
+ * is an unknown option, not advice on positionals starting with "-".
+ */
+export function usageErrorOf(e: unknown, argv: readonly string[]): UsageError {
+  const message = e instanceof Error ? e.message : String(e);
+  const flag = /^Option '(-[^']+)' argument is ambiguous/.exec(message)?.[1];
+  const long = /use '(--[^=']+)=-XYZ'/.exec(message)?.[1];
+  const value = flag === undefined ? undefined : argv[argv.indexOf(flag) + 1];
+  if (flag !== undefined && long !== undefined && value !== undefined) {
+    return new UsageError(
+      `${flag} ${value}: a value that starts with "-" is written ${long}=${value}`,
+    );
+  }
+  const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+  if (unknown !== undefined) return new UsageError(`unknown option ${unknown}`);
+  return new UsageError(message.split("\n")[0]);
 }
 
 export function intFlag(

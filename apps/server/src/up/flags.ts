@@ -5,7 +5,7 @@
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { parseArgs } from "node:util";
-import { integerIn, intFlag, UsageError } from "../cli/args.ts";
+import { integerIn, intFlag, UsageError, usageErrorOf } from "../cli/args.ts";
 
 export const DEFAULT_PORT = 7420;
 export const DEFAULT_HOST = "127.0.0.1";
@@ -47,7 +47,7 @@ const SERVE_OPTIONS = {
 type Tokens = readonly { kind: string; name?: string }[] | undefined;
 
 export function parseUpFlags(argv: string[]): UpFlags | "help" {
-  const { values, tokens } = usageErrors(() =>
+  const { values, tokens } = usageErrors(argv, () =>
     parseArgs({
       args: argv,
       strict: true,
@@ -81,7 +81,7 @@ export function parseUpFlags(argv: string[]): UpFlags | "help" {
 export function parseReplayFlags(
   argv: string[],
 ): (ServeFlags & { file: string; year?: number }) | "help" {
-  const { values, positionals, tokens } = usageErrors(() =>
+  const { values, positionals, tokens } = usageErrors(argv, () =>
     parseArgs({
       args: argv,
       strict: true,
@@ -122,11 +122,11 @@ export function defaultKubeconfig(): string {
     : join(homedir(), ".kube", "config");
 }
 
-function usageErrors<T>(parse: () => T): T {
+function usageErrors<T>(argv: string[], parse: () => T): T {
   try {
     return parse();
   } catch (err) {
-    throw new UsageError((err as Error).message.split("\n")[0]);
+    throw usageErrorOf(err, argv);
   }
 }
 

@@ -9,6 +9,7 @@
  *   `onAdded` callback receives how the add landed.
  * - Waiting items are not counted by `len()`. After shutdown, `addAfter` is ignored and pending
  *   timers are cancelled.
+ * - Every `addAfter` before shutdown counts a retry in the metrics, as client-go's AddAfter does.
  * - One timer at a time, set for the earliest ready time (a min-heap), so 10 000 waiting items cost
  *   one timer, not 10 000.
  */
@@ -46,6 +47,7 @@ export class DelayingQueue<T> extends Queue<T> {
   /** Adds `item` once `delayMs` has passed (at once when `delayMs <= 0`). */
   addAfter(item: T, delayMs: number, onAdded?: OnAdded): void {
     if (this.isShuttingDown()) return;
+    this.metrics?.retries.inc();
     if (delayMs <= 0) {
       const r = this.add(item);
       onAdded?.(r);

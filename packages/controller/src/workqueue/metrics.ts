@@ -8,7 +8,8 @@
  * - The queue calls these only while a provider other than the no-op one is installed, so the
  *   default costs nothing on the hot path beyond one method call per queue operation.
  * - Durations are seconds (Prometheus convention), as in client-go.
- * - `depth` moves by inc/dec exactly once per item entering/leaving the ready FIFO.
+ * - `depth` counts dirty items: inc when an item becomes dirty (ready, or parked behind the
+ *   worker holding it), dec when a worker takes it — client-go's accounting.
  */
 
 export interface GaugeMetric {
@@ -78,7 +79,7 @@ export class QueueMetrics<T> {
     this.retries = provider.newRetriesMetric(name);
   }
 
-  /** An item entered the ready FIFO. */
+  /** An item became dirty (entered the FIFO, or was parked behind its worker). */
   add(item: T): void {
     this.adds.inc();
     this.depth.inc();

@@ -132,6 +132,24 @@ describe("Queue", () => {
     expect(drained).toBe(true);
   });
 
+  it("shutDownWithDrain does not wait for an item re-queued by done, nor after shutDown", async () => {
+    const q = new Queue<string>();
+    q.add("a");
+    const a = await q.get();
+    q.add("a"); // parked behind its worker
+    const drain = q.shutDownWithDrain();
+    q.done(a.item as string); // re-queued, but nothing is processing any more
+    await drain;
+    expect(q.len()).toBe(1);
+
+    const q2 = new Queue<string>();
+    q2.add("b");
+    await q2.get();
+    const stuck = q2.shutDownWithDrain();
+    q2.shutDown(); // client-go's way to stop waiting for a drain
+    await stuck;
+  });
+
   it("shutDownWithDrain resolves at once when nothing is processing", async () => {
     const q = new Queue<string>();
     await q.shutDownWithDrain();
@@ -162,7 +180,16 @@ describe("Queue", () => {
     q.add("a");
     await q.get();
     q.done("a");
-    q.shutDown();
     expect(calls).toEqual(["adds+", "depth+", "depth-", "latency~true", "work~true"]);
+    // An add while a worker holds the item counts at once, as client-go's does: depth includes
+    // it while it waits behind the worker; done re-queues it without counting it again.
+    calls.length = 0;
+    q.add("b");
+    await q.get();
+    q.add("b");
+    expect(calls).toEqual(["adds+", "depth+", "depth-", "latency~true", "adds+", "depth+"]);
+    q.done("b");
+    expect(calls.slice(6)).toEqual(["work~true"]);
+    q.shutDown();
   });
 });

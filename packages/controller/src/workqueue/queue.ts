@@ -15,7 +15,8 @@
  *   between, the item is still queued: `len()` counts it and another add merges as "dirty".
  * - `len` counts ready items only (not processing, not waiting in a delay).
  * - After `shutDown`, adds are ignored; `get` still returns queued items, then `{shutdown: true}`.
- *   `shutDownWithDrain` additionally resolves only once every item being processed is `done`.
+ *   `shutDownWithDrain` additionally resolves only once no item is being processed (or at a
+ *   later `shutDown`).
  */
 import { QueueMetrics, noopMetricsProvider, type WorkqueueMetricsProvider } from "./metrics.ts";
 
@@ -63,6 +64,9 @@ export class Queue<T> {
   add(item: T): AddResult {
     if (this.shuttingDown) return "ignored";
     if (this.dirty.has(item)) return "dirty";
+    // Counted when it becomes dirty, parked or not: depth includes an item waiting behind its
+    // worker, and its latency runs from this add (client-go's Add).
+    this.metrics?.add(item);
     this.dirty.add(item);
     if (this.processing.has(item)) return "processing";
     this.push(item);
@@ -85,18 +89,17 @@ export class Queue<T> {
   done(item: T): void {
     this.metrics?.done(item);
     this.processing.delete(item);
-    if (this.dirty.has(item)) {
-      this.push(item);
-    } else if (this.processing.size === 0 && this.drainWaiters.length > 0) {
-      const waiters = this.drainWaiters;
-      this.drainWaiters = [];
-      for (const w of waiters) w();
-    }
+    if (this.dirty.has(item)) this.push(item);
+    if (this.processing.size === 0) this.endDrain();
   }
 
-  /** Stops accepting adds; blocked and future `get`s see shutdown once the FIFO is empty. */
+  /**
+   * Stops accepting adds; blocked and future `get`s see shutdown once the FIFO is empty. Ends a
+   * `shutDownWithDrain` still waiting, as client-go's ShutDown does: the way to stop waiting.
+   */
   shutDown(): void {
     this.shuttingDown = true;
+    this.endDrain();
     if (this.unfinishedTimer) clearInterval(this.unfinishedTimer);
     // Queued items still go to waiting workers; the rest of the waiters see shutdown.
     this.serveWaiters();
@@ -104,7 +107,10 @@ export class Queue<T> {
     for (const w of waiters) w({ item: undefined, shutdown: true });
   }
 
-  /** As `shutDown`, then resolves when no item is being processed any more. */
+  /**
+   * As `shutDown`, then resolves when no item is being processed any more (items re-queued by
+   * `done` are not waited for), or at a later `shutDown`.
+   */
   shutDownWithDrain(): Promise<void> {
     this.shutDown();
     if (this.processing.size === 0) return Promise.resolve();
@@ -120,8 +126,13 @@ export class Queue<T> {
     return this.processing.has(item);
   }
 
+  private endDrain(): void {
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
+  }
+
   private push(item: T): void {
-    this.metrics?.add(item);
     this.fifo.push(item);
     if (this.waiters.length > 0 && !this.serveScheduled) {
       this.serveScheduled = true;

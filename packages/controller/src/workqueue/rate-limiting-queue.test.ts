@@ -95,7 +95,7 @@ describe("RateLimitingQueue", () => {
     expect(q.addRateLimited("a")).toBe(5);
   });
 
-  it("counts each rate-limited add as a retry in the metrics", () => {
+  it("counts each delayed add before shutdown as a retry in the metrics, as AddAfter does", () => {
     let retries = 0;
     const none = { inc() {}, dec() {}, set() {}, observe() {} };
     const q = new RateLimitingQueue<string>({
@@ -112,8 +112,11 @@ describe("RateLimitingQueue", () => {
     });
     q.addRateLimited("a");
     q.addRateLimited("b");
-    expect(retries).toBe(2);
+    q.addAfter("c", 10);
+    expect(retries).toBe(3);
     q.shutDown();
+    q.addRateLimited("a");
+    expect(retries).toBe(3);
   });
 
   it("parks a retry that fires while the key is processing, and reports it", async () => {

@@ -3,8 +3,7 @@
  * rate_limiting_queue.go).
  *
  * Invariants (tested in rate-limiting-queue.test.ts):
- * - `addRateLimited(item)` = `addAfter(item, limiter.when(item))` and returns that delay; it
- *   counts a retry in the metrics.
+ * - `addRateLimited(item)` = `addAfter(item, limiter.when(item))` and returns that delay.
  * - `forget(item)` only clears the limiter's record; the worker must still call `done`.
  * - `numRequeues(item)` is the limiter's count for `item`.
  * - Default limiter: sample-controller's (5 ms → 1000 s exponential, 50 qps / burst 300).
@@ -31,7 +30,6 @@ export class RateLimitingQueue<T> extends DelayingQueue<T> {
   /** Schedules a retry of `item` after the limiter's delay; returns the delay in ms. */
   addRateLimited(item: T, onAdded?: OnAdded): number {
     const delay = this.rateLimiter.when(item);
-    this.metrics?.retries.inc();
     this.addAfter(item, delay, onAdded);
     return delay;
   }

@@ -376,6 +376,17 @@ describe("FooController on the embedded API server", () => {
     expect(h.klog.some((l) => l.includes('"Deployment name missing from object reference"'))).toBe(
       true,
     );
+
+    // A key whose Foo is gone: upstream's lister names the resource "foo" (Resource("foo")).
+    h.controller.queue.add("default/ghost");
+    await h.waitFor(
+      "the pass of default/ghost",
+      () => of(h!.events, "done", "default/ghost").length >= 1,
+    );
+    expect(of(h.events, "done", "default/ghost")[0]?.outcome).toBe("synced");
+    expect(h.klog.find((l) => l.includes("no longer exists"))).toContain(
+      'err="foo.samplecontroller.k8s.io \\"ghost\\" not found"',
+    );
   });
 
   it("resync re-delivers Foos with equal resourceVersions; Deployment resyncs are dropped", async () => {

@@ -635,7 +635,8 @@ export class FooController {
         "E",
         "Foo referenced by item in work queue no longer exists",
         [
-          ["err", `${FOO_PLURAL}.${FOO_GROUP} ${JSON.stringify(name)} not found`],
+          // The generated lister's NotFound names the resource in the singular: Resource("foo").
+          ["err", `foo.${FOO_GROUP} ${JSON.stringify(name)} not found`],
           ["logger", "UnhandledError"],
           ["objectReference", key],
         ],

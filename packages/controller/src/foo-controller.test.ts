@@ -414,6 +414,21 @@ describe("FooController on the embedded API server", () => {
     expect(h.analyze().summary("default/example-foo")?.passCauses.resync).toBeGreaterThan(0);
   });
 
+  it("stop: the pass a worker holds finishes; keys still queued get no pass, as upstream's exit leaves them", async () => {
+    h = await startHarness({ controller: { workers: 1 } });
+    h.api.faults.setLatency("create", 200);
+    for (const n of ["a", "b", "c", "d"]) await h.createFoo(n);
+    await h.waitFor("keys queued behind the one worker", () => h!.controller.queue.len() >= 2);
+    const mark = h.events.length;
+    await h.controller.stop();
+    const after = h.events.slice(mark);
+    const started = after.filter((e) => e.stage === "dequeue");
+    expect(started).toEqual([]);
+    // The held pass ended (its create answered) and nothing else ran.
+    expect(after.filter((e) => e.stage === "done")).toHaveLength(1);
+    h.api.faults.setLatency("create", 0);
+  });
+
   it("a Foo that existed before the controller started is an add of the initial list, not a creation", async () => {
     h = await startHarness({
       before: async ({ co }) => {

@@ -205,6 +205,8 @@ export class FooController {
   readonly workerCount: number;
   private workers: Array<Promise<void>> = [];
   private running = false;
+  /** Set by `stop`: workers finish the pass they hold and take no further key. */
+  private stopping = false;
   private readonly cacheSyncTimeoutMs: number | undefined;
 
   constructor(opts: FooControllerOptions) {
@@ -450,10 +452,13 @@ export class FooController {
   /**
    * Shuts the queue down, lets in-flight passes finish, stops the informers, flushes Events. A
    * pass, or an Event's post, still waiting after STOP_GRACE_MS is abandoned: on a dead
-   * connection it would hold the stop for good.
+   * connection it would hold the stop for good. Keys still queued are not worked on: upstream's
+   * Run returns at the context's end and its process exits with them in the queue, so a trace
+   * shows no pass after "Shutting down workers" that did not start before it.
    */
   async stop(): Promise<void> {
     this.probe.log(AT.logShutdown, 0, "I", "Shutting down workers", []);
+    this.stopping = true;
     this.queue.shutDown();
     await this.withinGrace(Promise.all(this.workers));
     this.workers = [];
@@ -547,6 +552,7 @@ export class FooController {
 
   /** processNextWorkItem (lines 200–236). */
   private async processNextWorkItem(worker: number): Promise<boolean> {
+    if (this.stopping) return false;
     const got = await this.queue.get();
     if (got.shutdown) return false;
     const key = got.item;

@@ -175,6 +175,13 @@ spec: {holderIdentity: forge_1, leaseDurationSeconds: 15, renewTime: "2026-12-06
       "name",
     );
     expect(running.trim().split("\n")).toHaveLength(2);
+    // A set-based order selector matches; a key no label could have is refused, not "none".
+    await k.run("label", "deploy", "web", "idx=5");
+    expect(await k.run("get", "deploy", "-l", "idx>3", "-o", "name")).toBe("deployment.apps/web\n");
+    expect(await k.run("get", "deploy", "-l", "idx<3", "-o", "name")).toBe("");
+    await expect(k.run("get", "pods", "-l", "app:web")).rejects.toThrow(
+      /Invalid value: "app:web": name part must consist of/,
+    );
     // Owned by the ReplicaSet the Deployment's condition names.
     const pod = JSON.parse(await k.run("get", "pod", creating[0]![0]!, "-o", "json"));
     const deploy = JSON.parse(await k.run("get", "deploy", "web", "-o", "json"));

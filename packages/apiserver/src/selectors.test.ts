@@ -11,7 +11,11 @@ import {
 } from "./selectors.ts";
 
 const obj: KObject = {
-  metadata: { name: "a", namespace: "default", labels: { app: "web", tier: "front" } },
+  metadata: {
+    name: "a",
+    namespace: "default",
+    labels: { app: "web", tier: "front", idx: "5", "example.com/v": "x" },
+  },
 };
 
 describe("label selectors", () => {
@@ -25,12 +29,29 @@ describe("label selectors", () => {
     ["!tier", false],
     ["missing!=x", true],
     ["app=web,tier in (back)", false],
+    ["idx>3", true],
+    ["idx > 5", false],
+    ["idx<9", true],
+    ["idx<-1", false],
+    ["app>1", false],
+    ["missing<9", false],
+    ["example.com/v=x", true],
     ["", true],
   ])("%s → %s", (sel, expected) => {
     expect(matchesLabels(parseLabelSelector(sel), obj)).toBe(expected);
   });
   it("refuses what does not parse", () => {
     expect(() => parseLabelSelector("app in web")).toThrow(ApiError);
+  });
+  it.each([
+    ["app:web", /Invalid value: "app:web": name part must consist of alphanumeric/],
+    ["idx=5$", /Invalid value: "5\$": a valid label must be an empty string/],
+    ["app in (web,a b)", /unable to parse requirement/],
+    ["app in ()", /values set can't be empty/],
+    ["idx>x", /for 'Gt', 'Lt' operators, the value must be an integer/],
+    [`${"k".repeat(64)}=v`, /name part must be no more than 63 characters/],
+  ])("refuses %s: no label has that key or value (a 400, as on a cluster)", (sel, message) => {
+    expect(() => parseLabelSelector(sel)).toThrow(message);
   });
   it("formats metav1.LabelSelector the way kubectl shows it", () => {
     expect(

@@ -1,15 +1,20 @@
 /**
- * Label selectors (`k=v`, `k==v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`) and field
- * selectors (`path=v`, `path==v`, `path!=v`), parsed once per request and matched per object.
- * A selector that does not parse is a 400, never "match everything".
+ * Label selectors (`k=v`, `k==v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`, `k>3`,
+ * `k<3`) and field selectors (`path=v`, `path==v`, `path!=v`), parsed once per request and
+ * matched per object. A selector that does not parse is a 400, never "match everything"; so is a
+ * label key or value no label could have (`app:web`): on a cluster it is refused, where an empty
+ * answer would read as "nothing has that label", and a `delete -l` would quietly delete nothing.
  */
 import { badRequest } from "./errors.ts";
 import { getOwn, isPlainObject, type KObject } from "./object.ts";
+import { labelValueProblems, qualifiedNameProblems } from "./resources/meta-validation.ts";
 
 export type Requirement =
   | { key: string; op: "=" | "!="; value: string }
   | { key: string; op: "in" | "notin"; values: string[] }
-  | { key: string; op: "exists" | "!exists" };
+  | { key: string; op: "exists" | "!exists" }
+  /** The label's value read as an integer, compared with `than`; a value that is none fails. */
+  | { key: string; op: "gt" | "lt"; than: number };
 
 /** Splits on commas that are not inside parentheses. */
 function splitTerms(s: string): string[] {
@@ -28,30 +33,65 @@ function splitTerms(s: string): string[] {
   return terms.map((t) => t.trim()).filter((t) => t !== "");
 }
 
-const SET_TERM = /^([^\s!=()]+)\s+(in|notin)\s+\(([^)]*)\)$/;
-const EQ_TERM = /^([^\s!=()]+)\s*(==|=|!=)\s*([^\s!=()]*)$/;
-const KEY = /^[^\s!=(),]+$/;
+const SET_TERM = /^([^\s!=()<>]+)\s+(in|notin)\s+\(([^)]*)\)$/;
+const EQ_TERM = /^([^\s!=()<>]+)\s*(==|=|!=)\s*([^\s!=()<>]*)$/;
+const ORDER_TERM = /^([^\s!=()<>]+)\s*([<>])\s*([^\s!=()<>]*)$/;
+const KEY = /^[^\s!=(),<>]+$/;
+/** An int64 in decimal, as strconv.ParseInt reads the value of a Gt/Lt requirement. */
+const INTEGER = /^[-+]?\d{1,19}$/;
 
 export function parseLabelSelector(s: string | null | undefined): Requirement[] {
   if (!s) return [];
   return splitTerms(s).map((term) => {
-    let m = SET_TERM.exec(term);
-    if (m) {
-      const values = m[3]
-        .split(",")
-        .map((v) => v.trim())
-        .filter((v) => v !== "");
-      return { key: m[1], op: m[2] as "in" | "notin", values };
-    }
-    m = EQ_TERM.exec(term);
-    if (m) return { key: m[1], op: m[2] === "!=" ? "!=" : "=", value: m[3] };
-    if (term.startsWith("!") && KEY.test(term.slice(1)))
-      return { key: term.slice(1), op: "!exists" };
-    if (KEY.test(term)) return { key: term, op: "exists" };
-    throw badRequest(
-      `unable to parse requirement: found '${term}', expected: '=', '!=', '==', 'in', notin'`,
-    );
+    const req = parseRequirement(term);
+    const problem = keyProblem(req.key) ?? valuesProblem(req);
+    if (problem) throw badRequest(`unable to parse requirement: <nil>: ${problem}`);
+    return req;
   });
+}
+
+function parseRequirement(term: string): Requirement {
+  let m = SET_TERM.exec(term);
+  if (m) {
+    const values = m[3]
+      .split(",")
+      .map((v) => v.trim())
+      .filter((v) => v !== "");
+    if (values.length === 0)
+      throw badRequest(
+        `unable to parse requirement: <nil>: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`,
+      );
+    return { key: m[1], op: m[2] as "in" | "notin", values };
+  }
+  m = EQ_TERM.exec(term);
+  if (m) return { key: m[1], op: m[2] === "!=" ? "!=" : "=", value: m[3] };
+  m = ORDER_TERM.exec(term);
+  if (m) {
+    if (!INTEGER.test(m[3]))
+      throw badRequest(
+        `unable to parse requirement: <nil>: Invalid value: ${JSON.stringify([m[3]])}: for 'Gt', 'Lt' operators, the value must be an integer`,
+      );
+    return { key: m[1], op: m[2] === ">" ? "gt" : "lt", than: Number(m[3]) };
+  }
+  if (term.startsWith("!") && KEY.test(term.slice(1))) return { key: term.slice(1), op: "!exists" };
+  if (KEY.test(term)) return { key: term, op: "exists" };
+  throw badRequest(
+    `unable to parse requirement: found '${term}', expected: '=', '!=', '==', 'in', notin'`,
+  );
+}
+
+function keyProblem(key: string): string | undefined {
+  const msg = qualifiedNameProblems(key)[0];
+  return msg === undefined ? undefined : `Invalid value: ${JSON.stringify(key)}: ${msg}`;
+}
+
+function valuesProblem(req: Requirement): string | undefined {
+  const values = "value" in req ? [req.value] : "values" in req ? req.values : [];
+  for (const v of values) {
+    const msg = labelValueProblems(v)[0];
+    if (msg !== undefined) return `Invalid value: ${JSON.stringify(v)}: ${msg}`;
+  }
+  return undefined;
 }
 
 export function parseFieldSelector(
@@ -83,6 +123,11 @@ function matches(reqs: Requirement[], lookup: (key: string) => string | undefine
         return v !== undefined;
       case "!exists":
         return v === undefined;
+      case "gt":
+      case "lt": {
+        if (v === undefined || !INTEGER.test(v)) return false;
+        return r.op === "gt" ? Number(v) > r.than : Number(v) < r.than;
+      }
     }
   });
 }

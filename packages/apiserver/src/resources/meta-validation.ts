@@ -28,7 +28,7 @@ function regexError(msg: string, fmt: string, ...examples: string[]): string {
 const maxLen = (n: number) => `must be no more than ${n} characters`;
 
 /** IsQualifiedName's messages for `value` (none: it is one). */
-function qualifiedNameProblems(value: string): string[] {
+export function qualifiedNameProblems(value: string): string[] {
   const errs: string[] = [];
   const parts = value.split("/");
   let name: string;
@@ -58,7 +58,8 @@ function qualifiedNameProblems(value: string): string[] {
   return errs;
 }
 
-function labelValueProblems(value: string): string[] {
+/** IsValidLabelValue's messages for `value` (none: it is one). */
+export function labelValueProblems(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push(maxLen(63));
   if (value !== "" && !QUALIFIED_NAME.test(value))

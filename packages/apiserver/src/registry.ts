@@ -128,6 +128,14 @@ function dropEmpty(meta: KObject["metadata"]): void {
 
 const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
+/** Most types' names: a DNS-1123 subdomain (what the 422 says after the name). */
+function subdomainProblem(name: string): string | undefined {
+  if (name.length > 253) return "must be no more than 253 characters";
+  if (!DNS_SUBDOMAIN.test(name))
+    return "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+  return undefined;
+}
+
 export class Registry {
   readonly store: ObjectStore;
   readonly #ids: IdSource;
@@ -245,12 +253,13 @@ export class Registry {
         },
       ]);
     }
-    if (!DNS_SUBDOMAIN.test(meta.name) || meta.name.length > 253) {
+    const nameProblem = (def.nameProblem ?? subdomainProblem)(meta.name);
+    if (nameProblem !== undefined) {
       throw invalid(kindName(def), meta.name, def.group, def.kind, [
         {
           reason: "FieldValueInvalid",
           field: "metadata.name",
-          detail: `Invalid value: "${meta.name}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+          detail: `Invalid value: ${JSON.stringify(meta.name)}: ${nameProblem}`,
         },
       ]);
     }
@@ -438,7 +447,10 @@ export class Registry {
       delete meta.deletionGracePeriodSeconds;
     }
     delete meta.selfLink;
-    this.#finish(def, next, opts, unknown, noNewFinalizers(old, next));
+    this.#finish(def, next, opts, unknown, [
+      ...noNewFinalizers(old, next),
+      ...(def.validateUpdate?.(old, next) ?? []),
+    ]);
     if (def.generationChanged) {
       const bumped = opts.subresource !== "status" && def.generationChanged(old, next);
       meta.generation = (old.metadata.generation ?? 1) + (bumped ? 1 : 0);

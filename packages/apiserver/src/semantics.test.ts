@@ -633,6 +633,31 @@ describe("Deployments", () => {
     expect(r.status).toBe(422);
     expect(r.body.message).toContain("spec.template.metadata.labels");
   });
+
+  it("refuse a change of the selector: apps/v1 keeps it for life (422 field is immutable)", async () => {
+    await c.post(DEPLOYMENTS, deploymentBody("fixed-selector"));
+    const r = await c.patch<{ message: string }>(
+      `${DEPLOYMENTS}/fixed-selector`,
+      {
+        spec: {
+          selector: { matchLabels: { app: "fixed-selector", v: "2" } },
+          template: { metadata: { labels: { app: "fixed-selector", v: "2" } } },
+        },
+      },
+      "application/strategic-merge-patch+json",
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'Deployment.apps "fixed-selector" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"fixed-selector", "v":"2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable',
+    );
+    // The rest of the spec still changes.
+    const scaled = await c.patch(
+      `${DEPLOYMENTS}/fixed-selector`,
+      { spec: { replicas: 2 } },
+      "application/merge-patch+json",
+    );
+    expect(scaled.status).toBe(200);
+  });
 });
 
 describe("delete and garbage collection", () => {
@@ -862,6 +887,35 @@ describe("selectors, namespaces and events", () => {
       (await c.get("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-a/foos/f")).status,
     ).toBe(404);
     expect((await c.delete("/api/v1/namespaces/default")).status).toBe(403);
+  });
+
+  it("names namespaces as DNS labels, and keeps their kubernetes.io/metadata.name label", async () => {
+    const create = (name: string) =>
+      c.post<{ message: string }>("/api/v1/namespaces", {
+        apiVersion: "v1",
+        kind: "Namespace",
+        metadata: { name },
+      });
+    const dotted = await create("a.b");
+    expect(dotted.status).toBe(422);
+    expect(dotted.body.message).toMatch(
+      /^Namespace "a.b" is invalid: metadata.name: Invalid value: "a.b": a lowercase RFC 1123 label must/,
+    );
+    const long = await create("x".repeat(70));
+    expect(long.status).toBe(422);
+    expect(long.body.message).toContain("metadata.name: Invalid value");
+    expect(long.body.message).toContain("must be no more than 63 characters");
+    expect(long.body.message).not.toContain("metadata.labels");
+    expect((await create("team-b")).status).toBe(201);
+    const relabelled = await c.patch<KObj>(
+      "/api/v1/namespaces/team-b",
+      { metadata: { labels: { "kubernetes.io/metadata.name": "hack", team: "b" } } },
+      "application/merge-patch+json",
+    );
+    expect(relabelled.body.metadata.labels).toEqual({
+      "kubernetes.io/metadata.name": "team-b",
+      team: "b",
+    });
   });
 
   it("records core/v1 Events and selects them by involved object", async () => {

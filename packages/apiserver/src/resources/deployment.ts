@@ -120,6 +120,47 @@ function validateDeployment(d: KObject): FieldError[] {
   return errs;
 }
 
+/**
+ * apps/v1 keeps a Deployment's selector for life: its ReplicaSets and pods were chosen by it
+ * (ValidateDeploymentUpdate). The 422 shows the selector in Go's %#v, as a cluster prints it.
+ */
+function validateDeploymentUpdate(old: KObject, next: KObject): FieldError[] {
+  const selectorOf = (d: KObject) => (isPlainObject(d.spec) ? d.spec.selector : undefined);
+  if (deepEqual(selectorOf(old), selectorOf(next))) return [];
+  return [
+    {
+      reason: "FieldValueInvalid",
+      field: "spec.selector",
+      detail: `Invalid value: ${goLabelSelector(selectorOf(next))}: field is immutable`,
+    },
+  ];
+}
+
+/** A metav1.LabelSelector as Go's %#v prints it (what a cluster's immutability 422 shows). */
+function goLabelSelector(selector: unknown): string {
+  if (!isPlainObject(selector)) return "(*v1.LabelSelector)(nil)";
+  const labels = isPlainObject(selector.matchLabels) ? selector.matchLabels : undefined;
+  const map = labels
+    ? `map[string]string{${Object.keys(labels)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${JSON.stringify(String(labels[k]))}`)
+        .join(", ")}}`
+    : "map[string]string(nil)";
+  const exprs = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : undefined;
+  const list = exprs
+    ? `[]v1.LabelSelectorRequirement{${exprs
+        .map((e) => {
+          const r = isPlainObject(e) ? e : {};
+          const values = Array.isArray(r.values)
+            ? `[]string{${r.values.map((v) => JSON.stringify(String(v))).join(", ")}}`
+            : "[]string(nil)";
+          return `v1.LabelSelectorRequirement{Key:${JSON.stringify(String(r.key ?? ""))}, Operator:${JSON.stringify(String(r.operator ?? ""))}, Values:${values}}`;
+        })
+        .join(", ")}}`
+    : "[]v1.LabelSelectorRequirement(nil)";
+  return `v1.LabelSelector{MatchLabels:${map}, MatchExpressions:${list}}`;
+}
+
 /** metav1.LabelSelector. */
 const LABEL_SELECTOR: FieldTree = {
   matchLabels: ANY,
@@ -175,6 +216,7 @@ export const deploymentResource: ResourceDef = {
     d.status = {};
   },
   validate: validateDeployment,
+  validateUpdate: validateDeploymentUpdate,
   table: {
     columns: [
       NAME_COLUMN,

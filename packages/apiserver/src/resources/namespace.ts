@@ -8,6 +8,16 @@ import { age } from "../table/human-duration.ts";
 import { ANY, OBJECT_META } from "./known-fields.ts";
 import type { ResourceDef } from "./resource.ts";
 
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** A namespace's name is a DNS-1123 label (no dots: it is a part of Services' DNS names). */
+function dnsLabelProblem(name: string): string | undefined {
+  if (name.length > 63) return "must be no more than 63 characters";
+  if (!DNS1123_LABEL.test(name))
+    return "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+  return undefined;
+}
+
 export const INITIAL_NAMESPACES = ["default", "kube-system", "kube-public", "kube-node-lease"];
 
 export const namespaceResource: ResourceDef = {
@@ -33,11 +43,15 @@ export const namespaceResource: ResourceDef = {
   prepareForCreate(ns) {
     ns.status = { phase: "Active" };
     ns.spec = { finalizers: ["kubernetes"] };
+  },
+  // The API server keeps this label equal to the name, on every write: selectors rely on it.
+  applyDefaults(ns) {
     ns.metadata.labels = {
       ...ns.metadata.labels,
       "kubernetes.io/metadata.name": ns.metadata.name ?? "",
     };
   },
+  nameProblem: dnsLabelProblem,
   table: {
     columns: [NAME_COLUMN, column("Status", "string", "The status of the namespace"), ageColumn()],
     cells: (ns, now) => [

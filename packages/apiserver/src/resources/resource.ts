@@ -56,6 +56,13 @@ export interface ResourceDef {
   fields?: FieldTree;
   /** Validates a pruned object. Returns field errors for a 422; throws ApiError for anything else. */
   validate?(obj: KObject): FieldError[];
+  /** What an update may not change (apps/v1's spec.selector): field errors for a 422. */
+  validateUpdate?(old: KObject, next: KObject): FieldError[];
+  /**
+   * Why `name` cannot name one (the text after `Invalid value: "name": `); absent: names are
+   * DNS-1123 subdomains, as for most types.
+   */
+  nameProblem?(name: string): string | undefined;
   table: {
     columns: TableColumn[];
     cells(obj: KObject, nowMs: number): unknown[];

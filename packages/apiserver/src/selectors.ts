@@ -10,7 +10,8 @@ import { getOwn, isPlainObject, type KObject } from "./object.ts";
 import { labelValueProblems, qualifiedNameProblems } from "./resources/meta-validation.ts";
 
 export type Requirement =
-  | { key: string; op: "=" | "!="; value: string }
+  /** `paths`: a field selector's label read from the first of these that is set (else `key`). */
+  | { key: string; op: "=" | "!="; value: string; paths?: readonly string[] }
   | { key: string; op: "in" | "notin"; values: string[] }
   | { key: string; op: "exists" | "!exists" }
   /** The label's value read as an integer, compared with `than`; a value that is none fails. */
@@ -94,22 +95,32 @@ function valuesProblem(req: Requirement): string | undefined {
   return undefined;
 }
 
+/**
+ * A field a type can be selected by: its dotted path, or a label read from the first of several
+ * paths that is set (an Event's `source` is source.component, else reportingComponent).
+ */
+export type SelectableField = string | { label: string; firstOf: readonly string[] };
+
 export function parseFieldSelector(
   s: string | null | undefined,
-  allowed: readonly string[],
+  allowed: readonly SelectableField[],
 ): Requirement[] {
   if (!s) return [];
   return splitTerms(s).map((term) => {
     const m = EQ_TERM.exec(term);
     if (!m) throw badRequest(`invalid selector: '${s}'; can't understand '${term}'`);
-    if (!allowed.includes(m[1])) throw badRequest(`field label not supported: ${m[1]}`);
-    return { key: m[1], op: m[2] === "!=" ? "!=" : "=", value: m[3] };
+    const field = allowed.find((f) => (typeof f === "string" ? f : f.label) === m[1]);
+    if (field === undefined) throw badRequest(`field label not supported: ${m[1]}`);
+    const op = m[2] === "!=" ? "!=" : "=";
+    return typeof field === "string"
+      ? { key: m[1], op, value: m[3] }
+      : { key: m[1], op, value: m[3], paths: field.firstOf };
   });
 }
 
-function matches(reqs: Requirement[], lookup: (key: string) => string | undefined): boolean {
+function matches(reqs: Requirement[], lookup: (r: Requirement) => string | undefined): boolean {
   return reqs.every((r) => {
-    const v = lookup(r.key);
+    const v = lookup(r);
     switch (r.op) {
       case "=":
         return v === r.value;
@@ -135,19 +146,27 @@ function matches(reqs: Requirement[], lookup: (key: string) => string | undefine
 export function matchesLabels(reqs: Requirement[], obj: KObject): boolean {
   const labels = isPlainObject(obj.metadata.labels) ? obj.metadata.labels : {};
   // Own keys only: `labelSelector=constructor` must not match every object.
-  return matches(reqs, (k) => {
-    const v = getOwn(labels, k);
+  return matches(reqs, (r) => {
+    const v = getOwn(labels, r.key);
     return typeof v === "string" ? v : undefined;
   });
 }
 
 /** Field values are looked up by dotted path; a missing field reads as "" (as on a cluster). */
 export function matchesFields(reqs: Requirement[], obj: KObject): boolean {
-  return matches(reqs, (path) => {
-    let cur: unknown = obj;
-    for (const part of path.split(".")) cur = isPlainObject(cur) ? getOwn(cur, part) : undefined;
-    return cur === undefined || cur === null ? "" : String(cur);
+  return matches(reqs, (r) => {
+    for (const path of ("paths" in r && r.paths) || [r.key]) {
+      const v = fieldAt(obj, path);
+      if (v !== "") return v;
+    }
+    return "";
   });
+}
+
+function fieldAt(obj: KObject, path: string): string {
+  let cur: unknown = obj;
+  for (const part of path.split(".")) cur = isPlainObject(cur) ? getOwn(cur, part) : undefined;
+  return cur === undefined || cur === null ? "" : String(cur);
 }
 
 export interface Selector {

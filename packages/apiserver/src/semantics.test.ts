@@ -940,6 +940,15 @@ describe("selectors, namespaces and events", () => {
     );
     expect(list.body.kind).toBe("EventList");
     expect(list.body.items.map((e) => e.reason)).toEqual(["Synced"]);
+    // `source` is source.component (else reportingComponent), not an object's path.
+    const bySource = async (q: string) =>
+      (
+        await c.get<{ items: { reason: string }[] }>(
+          `/api/v1/namespaces/default/events?fieldSelector=${encodeURIComponent(q)}`,
+        )
+      ).body.items.filter((e) => e.reason === "Synced").length;
+    expect(await bySource("source=sample-controller")).toBe(1);
+    expect(await bySource("source!=sample-controller")).toBe(0);
     const patched = await c.patch<KObj & { count: number }>(
       `/api/v1/namespaces/default/events/${r.body.metadata.name}`,
       { count: 2 },

@@ -14,6 +14,7 @@ import { POD_FIELD_SELECTORS, podResource } from "./pod.ts";
 import { replicaSetResource } from "./replica-set.ts";
 import { serviceResource } from "./service.ts";
 import type { ResourceDef } from "./resource.ts";
+import type { SelectableField } from "../selectors.ts";
 
 export const RESOURCES: readonly ResourceDef[] = [
   namespaceResource,
@@ -58,7 +59,7 @@ export function groupVersions(
   return out;
 }
 
-export function allowedFieldSelectors(def: ResourceDef): string[] {
+export function allowedFieldSelectors(def: ResourceDef): SelectableField[] {
   const base = ["metadata.name", "metadata.namespace"];
   if (def === eventResource) return [...base, ...EVENT_FIELD_SELECTORS];
   if (def === namespaceResource) return [...base, "status.phase"];

@@ -5,6 +5,7 @@
 import { NAME_COLUMN, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import type { KObject } from "../object.ts";
+import type { SelectableField } from "../selectors.ts";
 import type { ResourceDef } from "./resource.ts";
 
 interface EventFields {
@@ -73,7 +74,7 @@ export const eventResource: ResourceDef = {
 };
 
 /** Fields `kubectl describe` and event sinks select events by, besides metadata.name/namespace. */
-export const EVENT_FIELD_SELECTORS = [
+export const EVENT_FIELD_SELECTORS: readonly SelectableField[] = [
   "involvedObject.kind",
   "involvedObject.namespace",
   "involvedObject.name",
@@ -83,6 +84,7 @@ export const EVENT_FIELD_SELECTORS = [
   "involvedObject.fieldPath",
   "reason",
   "reportingComponent",
-  "source",
+  // The core/v1 source's component, else the reporting controller (the events.k8s.io writer's).
+  { label: "source", firstOf: ["source.component", "reportingComponent"] },
   "type",
 ];

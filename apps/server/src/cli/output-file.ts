@@ -5,10 +5,13 @@
  * writing would empty it before a byte was read — the input, gone).
  *
  * OUT "-" is stdout, as "-" for an input is stdin: written as it comes, with nothing to rename.
+ * So is an OUT that is no regular file — a FIFO, a terminal, /dev/null: renaming over it would
+ * put a plain file in its place, and its reader would wait for ever. A symbolic link is written
+ * through: the file it points to is the one replaced, the link stays.
  */
-import { createWriteStream } from "node:fs";
+import { createWriteStream, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
 import { stat, rename, rm } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import type { Writable } from "node:stream";
 
 /** OUT that means stdout. */
@@ -26,6 +29,30 @@ async function statOrUndefined(path: string) {
   }
 }
 
+/**
+ * The file OUT names, through symbolic links (a dangling one names the file it would create), and
+ * whether it is written in place: it exists and is no regular file.
+ */
+function destination(out: string): { path: string; inPlace: boolean } {
+  let path = out;
+  try {
+    path = realpathSync(out);
+  } catch {
+    try {
+      path = resolve(dirname(out), readlinkSync(out));
+    } catch {
+      // Not a link: OUT itself, yet to be made.
+    }
+  }
+  let regular = true;
+  try {
+    regular = statSync(path).isFile();
+  } catch {
+    // Does not exist yet: it will be a regular file.
+  }
+  return { path, inPlace: !regular };
+}
+
 /** Throws OutputFileError unless `out` can be written in place of `input` ("-" = stdin). */
 export async function checkOutputFile(out: string, input: string): Promise<void> {
   const target = await statOrUndefined(out);
@@ -38,20 +65,25 @@ export async function checkOutputFile(out: string, input: string): Promise<void>
       );
     }
   }
-  const dir = dirname(out);
+  const dir = dirname(destination(out).path);
   const parent = await statOrUndefined(dir);
   if (parent === undefined) throw new OutputFileError(`${out}: no such directory ${dir}`);
   if (!parent.isDirectory()) throw new OutputFileError(`${out}: ${dir} is not a directory`);
 }
 
 /** Where the result is written until it is complete. */
-export function partialPath(out: string): string {
-  return `${out}.partial-${process.pid}`;
+function partialPath(path: string): string {
+  return `${path}.partial-${process.pid}`;
 }
 
-/** Where to write OUT's result: stdout for "-", else its partial file (see commitOutput). */
+/**
+ * Where to write OUT's result: stdout for "-", OUT itself if it is no regular file, else its
+ * partial file (see commitOutput).
+ */
 export function openOutput(out: string): Writable {
-  return out === STDOUT ? process.stdout : createWriteStream(partialPath(out));
+  if (out === STDOUT) return process.stdout;
+  const { path, inPlace } = destination(out);
+  return createWriteStream(inPlace ? path : partialPath(path));
 }
 
 /**
@@ -68,10 +100,32 @@ export function closeOutput(stream: Writable): Promise<void> {
 
 /** The result is complete: it takes OUT's place. */
 export async function commitOutput(out: string): Promise<void> {
-  if (out !== STDOUT) await rename(partialPath(out), out);
+  if (out === STDOUT) return;
+  const { path, inPlace } = destination(out);
+  if (!inPlace) await rename(partialPath(path), path);
 }
 
 /** The run failed: its partial result goes, OUT stays as it was. */
 export async function abandonOutput(out: string): Promise<void> {
-  if (out !== STDOUT) await rm(partialPath(out), { force: true });
+  if (out === STDOUT) return;
+  const { path, inPlace } = destination(out);
+  if (!inPlace) await rm(partialPath(path), { force: true });
+}
+
+/**
+ * Until the returned function is called, SIGINT or SIGTERM removes OUT's partial result and ends
+ * the process as the signal would (exit 130 or 143): Ctrl-C leaves no half-written file beside OUT.
+ */
+export function abandonOnSignal(out: string): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    const { path, inPlace } = destination(out);
+    if (!inPlace) rmSync(partialPath(path), { force: true });
+    process.exit(signal === "SIGINT" ? 130 : 143);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  return () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
 }

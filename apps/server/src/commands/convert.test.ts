@@ -1,12 +1,16 @@
+import { execFileSync, spawn } from "node:child_process";
 import {
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   existsSync,
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -248,5 +252,43 @@ describe("loopscope convert", () => {
     // And a run that succeeds replaces OUT whole.
     expect(await run([input, "--to", "chrome", "-o", out])).toBe(0);
     expect(JSON.parse(readFileSync(out, "utf8"))).toHaveProperty("traceEvents");
+  });
+
+  it("writes through a symbolic link, and into a FIFO in place, never a plain file over them", async () => {
+    const target = join(dir, "real.json");
+    const link = join(dir, "link.json");
+    symlinkSync(target, link);
+    expect(await run([JSONL, "--to", "chrome", "-o", link])).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, "utf8"))).toHaveProperty("traceEvents");
+
+    const fifo = join(dir, "out.fifo");
+    execFileSync("mkfifo", [fifo]);
+    const read = readFile(fifo, "utf8");
+    expect(await run([JSONL, "--to", "jsonl", "-o", fifo])).toBe(0);
+    expect((await read).trim().split("\n")).toHaveLength(
+      readFileSync(JSONL, "utf8").trim().split("\n").length,
+    );
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.includes(".partial-"))).toEqual([]);
+  });
+
+  it("Ctrl-C while it converts removes the partial file beside OUT and exits 130", async () => {
+    const out = join(dir, "out.json");
+    // Node itself, not the tsx binary: that one relays signals to a child process of its own.
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "apps/server/src/main.ts", "convert", "-", "--to", "chrome", "-o", out],
+      { cwd: REPO, stdio: ["pipe", "ignore", "ignore"] },
+    );
+    const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
+    // Half a trace on stdin, kept open: the conversion is under way, its partial file made.
+    child.stdin.write(readFileSync(JSONL).subarray(0, 3000));
+    const partial = () => readdirSync(dir).filter((f) => f.includes(".partial-"));
+    await vi.waitFor(() => expect(partial()).toHaveLength(1), { timeout: 20_000, interval: 50 });
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(partial()).toEqual([]);
+    expect(existsSync(out)).toBe(false);
   });
 });

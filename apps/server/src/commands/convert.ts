@@ -6,7 +6,6 @@
  * Input: loopscope JSONL, a klog log with STAGE lines, or Chrome trace JSON written by
  * `--to chrome` (detected from the first bytes; gzip and "-" for stdin as everywhere).
  */
-import { createWriteStream } from "node:fs";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { createGzip } from "node:zlib";
@@ -30,11 +29,12 @@ import { flagsOrExit, intFlag, parseFileArgs, UsageError } from "../cli/args.ts"
 import { count } from "../cli/count.ts";
 import { InputError, openTraceInput, upToDamage } from "../cli/input.ts";
 import {
+  abandonOnSignal,
   abandonOutput,
   checkOutputFile,
   commitOutput,
+  openOutput,
   OutputFileError,
-  partialPath,
 } from "../cli/output-file.ts";
 
 export const usage = `usage: loopscope convert FILE --to chrome|otlp|jsonl [-o OUT] [options]
@@ -178,7 +178,8 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
 
-  const file = flags.out ? createWriteStream(partialPath(flags.out)) : undefined;
+  const file = flags.out ? openOutput(flags.out) : undefined;
+  const releaseSignals = flags.out ? abandonOnSignal(flags.out) : undefined;
   const gzip = flags.out?.endsWith(".gz") ? createGzip() : undefined;
   if (gzip && file) gzip.pipe(file);
   const stream: Writable = gzip ?? file ?? process.stdout;
@@ -295,6 +296,8 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     throw e;
+  } finally {
+    releaseSignals?.();
   }
 
   const diags = reader?.diagnostics ?? [];

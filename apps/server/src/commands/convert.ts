@@ -238,7 +238,11 @@ export async function run(argv: string[]): Promise<number> {
         const { writer } = make();
         return writer instanceof ChromeTraceWriter
           ? `${count(writer.counts.passes, "pass", "passes")}, ${count(writer.counts.flows, "arrow")}, ${count(writer.counts.records, "trace event")}`
-          : `${count(writer.counts.spans, "span")}, ${count(writer.counts.spanEvents, "span event")}, ${count(writer.counts.links, "link")}`;
+          : `${count(writer.counts.spans, "span")}, ${count(writer.counts.spanEvents, "span event")}, ${count(writer.counts.links, "link")}${
+              writer.counts.unplaced > 0
+                ? `; ${count(writer.counts.unplaced, "event")} left out (more than a viewer draws on one span)`
+                : ""
+            }`;
       },
     };
   }

@@ -183,6 +183,15 @@ export function otlpProblems(doc: unknown, max = 20): string[] {
             sp.events.forEach((ev: Record<string, unknown>, ei) => {
               if (typeof ev.timeUnixNano !== "string" || !NANOS.test(ev.timeUnixNano))
                 add(`${at}.events[${ei}]: timeUnixNano is not a string of nanoseconds`);
+              else if (
+                typeof start === "string" &&
+                typeof end === "string" &&
+                NANOS.test(start) &&
+                NANOS.test(end) &&
+                (BigInt(ev.timeUnixNano) < BigInt(start) || BigInt(ev.timeUnixNano) > BigInt(end))
+              )
+                // Viewers draw it at a negative offset, or not at all.
+                add(`${at}.events[${ei}]: outside its span's time`);
               if (typeof ev.name !== "string") add(`${at}.events[${ei}]: no name`);
               add(attributesProblem(ev.attributes, `${at}.events[${ei}]`));
             });

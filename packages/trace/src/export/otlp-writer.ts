@@ -6,10 +6,15 @@
  * - one trace per Foo — per life of its key: a Foo deleted and created again under its name is
  *   another object (see PassStream), and another trace — with a root span "Foo ns/name" from its
  *   first to its last event, and under it
- *   one span per pass ("reconcile/<cause>") from dequeue to done; events no pass claimed (the
- *   triggers of a pass the trace ended before) are span events of the root span;
- * - the pass's own stage events (dequeue, read, writes, done, notes) and its triggers (the watch
- *   and enqueue events that caused it) are span events, at their own times;
+ *   one span per pass ("reconcile/<cause>") from its first trigger (the watch or enqueue event
+ *   that asked for it) to done — its dequeue span event marks where the work began, and the time
+ *   before it is the pass's wait in the queue; events no pass claimed (the triggers of a pass the
+ *   trace ended before, notes logged between passes) are span events of the root span;
+ * - the pass's own stage events (dequeue, read, writes, done, notes) and its triggers are span
+ *   events, at their own times, inside the span's time: viewers draw an event outside its span at
+ *   a negative offset, or not at all;
+ * - events of no Foo (an informer's notes — a watch closed, a re-list —, watch events of objects
+ *   no Foo owns) are a trace of their own, "controller (no Foo)", as Chrome's "(no Foo)" process;
  * - each trigger that came from an earlier pass — the write whose echo it was, or the failed pass
  *   it retries — is a span link to that pass's span, with the cause as an attribute;
  * - a pass that ended in error is status ERROR with the error text;
@@ -40,6 +45,13 @@ import {
 /** Events waiting for the pass they belong to, per Foo. */
 const PENDING_CAP = 1024;
 const WRITE_SPAN_CAP = 1 << 16;
+/**
+ * Span events of one root span (a Foo's notes between passes; the no-Foo trace's events): a span
+ * with more than this many is more than a viewer draws. The rest are counted `unplaced`.
+ */
+const ROOT_EVENTS_CAP = 4096;
+/** The key the no-Foo trace is kept under in `foos`: no Foo key is empty. */
+const NO_FOO = "";
 
 interface FooTrace {
   /** 0 for the key's first life, 1 once it was created again, … */
@@ -50,6 +62,8 @@ interface FooTrace {
   lastTs: number;
   passes: number;
   pending: TraceEvent[];
+  /** Claimed by no pass, and no longer waiting for one: the root span's events. */
+  rootEvents: TraceEvent[];
   /**
    * Span of the key's latest pass that asked for a retry: the retry's pass links to it, whatever
    * passes an echo queued in between (the retry waits out its rate limit; they need not).
@@ -97,9 +111,10 @@ export class OtlpTraceWriter {
 
   event(e: TraceEvent, life: number): void {
     this.counts.events++;
-    if (e.key === "") {
-      // Orphaned watch events belong to no Foo and so to no trace.
-      this.counts.unplaced++;
+    if (e.key === NO_FOO) {
+      const trace = this.foo(NO_FOO, 0, e.ts);
+      trace.lastTs = Math.max(trace.lastTs, e.ts);
+      this.toRoot(trace, e);
       return;
     }
     const foo = this.foo(e.key, life, e.ts);
@@ -122,10 +137,18 @@ export class OtlpTraceWriter {
     const endSeq = p.endSeq ?? Infinity;
     const own: TraceEvent[] = [];
     const keep: TraceEvent[] = [];
+    let start = p.start;
+    for (const e of foo.pending) {
+      if (triggerSeqs.has(e.seq)) start = Math.min(start, e.ts);
+    }
     for (const e of foo.pending) {
       const inner = e.stage !== "watch" && e.stage !== "enqueue";
-      if (triggerSeqs.has(e.seq) || (inner && e.seq <= endSeq)) own.push(e);
-      else keep.push(e);
+      if (triggerSeqs.has(e.seq)) own.push(e);
+      else if (inner && e.seq <= endSeq) {
+        // A note logged before the pass's first trigger happened between passes: the Foo's.
+        if (e.ts < start) this.toRoot(foo, e);
+        else own.push(e);
+      } else keep.push(e);
     }
     foo.pending = keep;
     const done = own.find((e): e is PassEndEvent => e.stage === "done" && e.seq === p.endSeq);
@@ -149,7 +172,8 @@ export class OtlpTraceWriter {
     }
     for (const seq of p.writeSeqs) this.writeSpans.set(seq, spanId);
 
-    const end = p.end ?? Math.max(p.start, foo.lastTs);
+    let end = p.end ?? Math.max(p.start, foo.lastTs);
+    for (const e of own) end = Math.max(end, e.ts);
     const [ns, name] = splitKey(p.key);
     const span: OtlpSpan = {
       traceId: foo.traceId,
@@ -157,7 +181,7 @@ export class OtlpTraceWriter {
       parentSpanId: foo.rootSpanId,
       name: `reconcile/${p.cause}`,
       kind: SPAN_KIND_INTERNAL,
-      startTimeUnixNano: microsToNanos(p.start),
+      startTimeUnixNano: microsToNanos(start),
       endTimeUnixNano: microsToNanos(end),
       attributes: attributes({
         "k8s.namespace.name": ns,
@@ -191,16 +215,24 @@ export class OtlpTraceWriter {
 
   /**
    * Writes each Foo life's root span — carrying, as span events, the Foo's events no pass claimed
-   * (triggers of a pass that never ran before the trace ended) — and closes the document.
+   * (triggers of a pass that never ran before the trace ended, notes between passes) — and the
+   * no-Foo trace's, and closes the document.
    */
   end(): void {
     for (const [key, lives] of this.foos) for (const foo of lives) if (foo) this.root(key, foo);
     this.write("\n]}]}]}\n");
   }
 
+  private toRoot(foo: FooTrace, e: TraceEvent): void {
+    if (foo.rootEvents.length < ROOT_EVENTS_CAP) foo.rootEvents.push(e);
+    else this.counts.unplaced++;
+  }
+
   private root(key: string, foo: FooTrace): void {
+    if (key === NO_FOO) return this.noFooRoot(foo);
     const [ns, name] = splitKey(key);
-    const rest = foo.pending.sort((a, b) => a.seq - b.seq).map(spanEvent);
+    for (const e of foo.pending) this.toRoot(foo, e);
+    const rest = foo.rootEvents.sort((a, b) => a.seq - b.seq).map(spanEvent);
     this.counts.spanEvents += rest.length;
     this.emit({
       traceId: foo.traceId,
@@ -220,6 +252,22 @@ export class OtlpTraceWriter {
     });
   }
 
+  /** The events of no Foo: one span over them, in a trace of its own. */
+  private noFooRoot(trace: FooTrace): void {
+    const events = trace.rootEvents.sort((a, b) => a.seq - b.seq).map(spanEvent);
+    this.counts.spanEvents += events.length;
+    this.emit({
+      traceId: trace.traceId,
+      spanId: trace.rootSpanId,
+      name: "controller (no Foo)",
+      kind: SPAN_KIND_INTERNAL,
+      startTimeUnixNano: microsToNanos(trace.firstTs),
+      endTimeUnixNano: microsToNanos(trace.lastTs),
+      attributes: attributes({ "loopscope.events": events.length }),
+      events,
+    });
+  }
+
   private foo(key: string, life: number, ts: number): FooTrace {
     let lives = this.foos.get(key);
     if (!lives) this.foos.set(key, (lives = []));
@@ -235,6 +283,7 @@ export class OtlpTraceWriter {
         lastTs: ts,
         passes: 0,
         pending: [],
+        rootEvents: [],
       };
       lives[life] = foo;
     }

@@ -41,7 +41,7 @@ describe("OTLP/JSON export", () => {
     expect(resource.attributes.map((a) => a.key)).toContain("service.name");
   });
 
-  it("makes a trace per Foo: a root span and a span per pass from dequeue to done", () => {
+  it("makes a trace per Foo: a root span and a span per pass from its first trigger to done", () => {
     expect(passSpans.map((s) => s.name)).toEqual([
       "reconcile/external",
       "reconcile/self",
@@ -56,7 +56,8 @@ describe("OTLP/JSON export", () => {
       expect(s.parentSpanId).toBe(root.spanId);
     }
     expect(new Set(spans.map((s) => s.spanId)).size).toBe(spans.length);
-    expect(passSpans[0].startTimeUnixNano).toBe(microsToNanos(events[2].ts));
+    // From the watch event that asked for it (the queue wait before its dequeue, events[2]).
+    expect(passSpans[0].startTimeUnixNano).toBe(microsToNanos(events[0].ts));
     expect(passSpans[0].endTimeUnixNano).toBe(microsToNanos(events[8].ts));
     expect(root.startTimeUnixNano).toBe(microsToNanos(events[0].ts));
   });
@@ -81,10 +82,13 @@ describe("OTLP/JSON export", () => {
     ]);
     const rv = passSpans[0].events![0].attributes!.find((a) => a.key === "rv");
     expect(rv?.value).toEqual({ stringValue: "1001" });
-    // Every event of the Foo lands on exactly one span, except the orphan (no Foo, no trace).
-    const placed = passSpans.reduce((n, s) => n + (s.events?.length ?? 0), 0);
-    expect(placed).toBe(events.filter((e) => e.key !== "").length);
-    expect(writer.counts.unplaced).toBe(1);
+    // Every event lands on exactly one span: the orphan (no Foo) on the no-Foo trace's.
+    const placed = spans.reduce((n, s) => n + (s.events?.length ?? 0), 0);
+    expect(placed).toBe(events.length);
+    expect(writer.counts.unplaced).toBe(0);
+    const noFoo = spans.find((s) => s.name === "controller (no Foo)")!;
+    expect(noFoo.events!.map((e) => e.name)).toEqual(["watch Deployment delete"]);
+    expect(noFoo.traceId).not.toBe(passSpans[0].traceId);
   });
 
   it("links a pass to the pass whose write caused it, and a retry to the failed pass", () => {

@@ -147,6 +147,19 @@ describe("annotated excerpt", () => {
     }
   });
 
+  it("goes on with a multi-line message under its first line, in the line's column", () => {
+    const trace = readFileSync(
+      new URL("../../../../public/traces/hot-loop.jsonl", import.meta.url),
+      "utf8",
+    ).replace(/"text":"scenario: hot loop detected[^"]*"/, '"text":"first | line\\nsecond line"');
+    const x = buildExcerpt(readTraceText(trace).events)!;
+    const col = excerptLineColumn(x);
+    const lines = renderExcerptText(x).split("\n");
+    const at = lines.findIndex((l) => l.endsWith("first | line"));
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe(`${" ".repeat(col)}second line`);
+  });
+
   it("prints the stage in a left margin with file:line beside it", () => {
     const text = renderExcerptText(buildExcerpt(events)!);
     const lines = text.split("\n");

@@ -294,9 +294,14 @@ export function renderExcerptText(x: Excerpt): string {
     const e = r.event;
     const tag = e.stage === "note" ? "·" : e.stage;
     const note = r.note ? `   ‹${r.note}›` : "";
+    // A multi-line message (a Go error, a note) goes on under its first line, in the line's
+    // column: at column 0 it would read as rows of its own, outside the stage and time columns.
+    const [first = "", ...more] = messageText(e).split(/\r?\n/);
     out.push(
-      `${tag.padEnd(8)} ${seconds(r.offsetUs).padStart(9)}  ${(e.src ?? "").padEnd(srcWidth)}  ${messageText(e)}${note}`,
+      `${tag.padEnd(8)} ${seconds(r.offsetUs).padStart(9)}  ${(e.src ?? "").padEnd(srcWidth)}  ${first}${more.length === 0 ? note : ""}`,
     );
+    const indent = " ".repeat(8 + 1 + 9 + 2 + srcWidth + 2);
+    more.forEach((line, i) => out.push(`${indent}${line}${i === more.length - 1 ? note : ""}`));
   }
   out.push("", `Tags: ${tally(x)}`, closing(x));
   return out.join("\n") + "\n";

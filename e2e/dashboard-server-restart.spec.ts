@@ -23,6 +23,11 @@ test("a stopped server is said to be gone; a restarted one is offered as the new
   await expect(page.getByTestId("action-create")).toBeEnabled();
   // No Foo yet: scale and delete have nothing to act on.
   await expect(page.getByTestId("action-delete")).toBeDisabled();
+  // A Foo of this run, selected, and linear time: the URL holds both.
+  await page.getByTestId("action-create").click();
+  await expect(page).toHaveURL(/foo=/, { timeout: 15_000 });
+  await page.keyboard.press("t");
+  await expect(page).toHaveURL(/time=linear/);
 
   await server.stop();
   await expect(status).toHaveText("server not answering · retrying", { timeout: 15_000 });
@@ -39,4 +44,7 @@ test("a stopped server is said to be gone; a restarted one is offered as the new
   await page.getByTestId("server-restarted").click();
   await expect(status).toHaveAttribute("data-status", "open");
   await expect(page.getByTestId("action-create")).toBeEnabled();
+  // The new run from its start: not the old run's Foo over the old run's times; time as chosen.
+  await expect(page).not.toHaveURL(/foo=|t0=|t1=/);
+  await expect(page).toHaveURL(/time=linear/);
 });

@@ -12,7 +12,7 @@ import { ObjectsPanel } from "../panels/ObjectsPanel.tsx";
 import { clusterFoos } from "../live/clusterFoos.ts";
 import { fetchTrace, loadTrace, type Loading } from "../replay/load.ts";
 import { Samples } from "../replay/Samples.tsx";
-import { decodeDeepLink } from "../store/deepLink.ts";
+import { decodeDeepLink, newRunSearch } from "../store/deepLink.ts";
 import { TraceSession } from "../store/session.ts";
 import { sourceLabel } from "./sourceLabel.ts";
 import { connectionBadge } from "./connectionBadge.ts";
@@ -245,7 +245,10 @@ export function App() {
             <button
               data-testid="server-restarted"
               title="Reload the page: the new run, from its start (this one is in runs/ if it was recorded)"
-              onClick={() => globalThis.location.reload()}
+              onClick={() => {
+                const { pathname, search } = globalThis.location;
+                globalThis.location.assign(`${pathname}${newRunSearch(search)}`);
+              }}
             >
               open the new run
             </button>

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { decodeDeepLink, encodeDeepLink, isSafeTracePath, type DeepLink } from "./deepLink.ts";
+import {
+  decodeDeepLink,
+  encodeDeepLink,
+  isSafeTracePath,
+  newRunSearch,
+  type DeepLink,
+} from "./deepLink.ts";
 
 describe("deep links", () => {
   it("round-trips trace, foos, window, selected event and paused playhead", () => {
@@ -32,6 +38,13 @@ describe("deep links", () => {
       seq: undefined,
       playhead: undefined,
     });
+  });
+
+  it("opens a new run with the reader's drawing preferences, not the old run's Foos and times", () => {
+    expect(newRunSearch("?foo=default%2Fa&t0=1&t1=2&ev=3&at=2&time=linear&view=passes")).toBe(
+      "?time=linear&view=passes",
+    );
+    expect(newRunSearch("?foo=default%2Fa&t0=1&t1=2")).toBe("");
   });
 
   it("refuses trace paths that could leave the app", () => {

@@ -55,6 +55,16 @@ export function encodeDeepLink(link: DeepLink): string {
 }
 
 /**
+ * The query that opens a new run of the server (after it restarted): how time and passes are
+ * drawn stay, as a reader's preferences; the Foos, window, event and playhead were the old run's,
+ * and would open the new one on a Foo it may not have, over a time it never saw.
+ */
+export function newRunSearch(search: string): string {
+  const { timeMode, timelineView } = decodeDeepLink(search);
+  return encodeDeepLink({ foos: [], timeMode, timelineView });
+}
+
+/**
  * A trace named by a link is fetched relative to the app; refuse anything that could leave it
  * (absolute URLs, protocol-relative, parent segments), so a crafted link cannot make the page fetch
  * from elsewhere.

@@ -110,6 +110,18 @@ describe("security", () => {
     expect(backend.acted).toHaveLength(2);
   });
 
+  it("GET /api: a foreign Origin → 403 even with a token; its own Origin, or none, reads", async () => {
+    for (const token of [server.tokens.owner, server.tokens.share!]) {
+      const read = (extra: Record<string, string>) =>
+        http("GET", API.info, { [TOKEN_HEADER]: token, ...extra });
+      expect((await read({})).status).toBe(200);
+      expect((await read({ origin })).status).toBe(200);
+      const foreign = await read({ origin: "http://evil.example" });
+      expect(foreign.status).toBe(403);
+      expect(foreign.body).toContain("foreign Origin");
+    }
+  });
+
   it("WebSocket: foreign Origin or missing/wrong token → 403; share token watches read-only", async () => {
     const owner = server.tokens.owner;
     expect(await upgrade(`?token=${owner}`, { origin: "http://evil.example" })).toBe(403);

@@ -3,8 +3,10 @@
  * (metrics, …) mounts its own by adding to the list passed in — nothing here knows them.
  *
  * Order of checks for every request: Host (403 on a name that is not ours), then the route's
- * access level — "public" needs nothing; "read" needs either token; "write" needs the owner
- * token, a same-origin (or absent) Origin and a JSON body — then the handler. A handler's
+ * access level — "public" needs nothing; "read" needs either token and a same-origin (or absent)
+ * Origin; "write" needs the owner token, that Origin and a JSON body — then the handler. A
+ * foreign Origin is refused for reads too: the token alone keeps another site out today, and a
+ * token that leaked (a shared link, a log) should still not let its pages read the run. A handler's
  * HttpError becomes its status; anything else a 500 with the message only, never a stack.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
@@ -78,13 +80,15 @@ export function createRouter(
       }
       return fallback(ctx);
     }
+    if (
+      route.access !== "public" &&
+      !originAllowed(policy, header(req, "origin"), req.headers.host)
+    )
+      return sendError(res, 403, "foreign Origin");
     if (route.access === "read" && ctx.access === "none") {
       return sendError(res, 403, "missing or wrong token");
     }
     if (route.access === "write") {
-      if (!originAllowed(policy, header(req, "origin"), req.headers.host)) {
-        return sendError(res, 403, "foreign Origin");
-      }
       if (ctx.access !== "owner") {
         return sendError(
           res,

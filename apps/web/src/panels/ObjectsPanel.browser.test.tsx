@@ -193,6 +193,64 @@ describe("objects table", () => {
     expect(narrow.name).toBeGreaterThan(90);
   });
 
+  it("shows a four-digit self count whole, and the widest count each column can get, unclipped", async () => {
+    // A hot loop: each pass's status write echoes back and triggers the next (1200 self passes).
+    const key = "default/example-foo";
+    const events: TraceEvent[] = [];
+    let seq = 0;
+    const at = (e: Omit<TraceEvent, "seq" | "ts" | "key">) =>
+      events.push({ ...e, key, seq: ++seq, ts: 1_000_000 + seq * 10 } as TraceEvent);
+    at({ stage: "watch", kind: "Foo", event: "add", rv: "1" } as never);
+    at({ stage: "enqueue", cause: "watch", causeSeq: seq } as never);
+    for (let i = 0; i < 1201; i++) {
+      at({ stage: "dequeue", worker: 1 } as never);
+      at({ stage: "read", rv: String(i + 1) } as never);
+      const target = "foos/default/example-foo/status";
+      at({
+        stage: "write",
+        verb: "updateStatus",
+        target,
+        code: 200,
+        rv: String(i + 2),
+        changed: true,
+      } as never);
+      at({ stage: "done", outcome: "synced", worker: 1 } as never);
+      at({
+        stage: "watch",
+        kind: "Foo",
+        event: "update",
+        rv: String(i + 2),
+        oldRv: String(i + 1),
+      } as never);
+      at({ stage: "enqueue", cause: "watch", causeSeq: seq } as never);
+    }
+    const session = new TraceSession({ kind: "replay" });
+    session.push(events);
+    const { panel } = await renderPanel(session);
+    const cells = () => [
+      ...panel.querySelectorAll<HTMLElement>('[data-testid="object-row"] td.num'),
+    ];
+    const self = cells()[1]!;
+    expect(Number(self.textContent)).toBeGreaterThanOrEqual(1200);
+    const fits = (el: HTMLElement) => el.scrollWidth <= el.clientWidth;
+    for (const cell of cells()) expect(fits(cell), cell.textContent!).toBe(true);
+    // The widest text each column shows for any trace that fits in memory: five digits of
+    // passes, four of self and 409, or cellCount's short form up to millions.
+    for (const [i, widest] of [
+      [0, "88888"],
+      [0, "888k"],
+      [1, "8888"],
+      [1, "999k"],
+      [1, "9.9M"],
+      [2, "8888"],
+      [2, "999k"],
+    ] as const) {
+      const cell = cells()[i]!;
+      cell.textContent = widest;
+      expect(fits(cell), widest).toBe(true);
+    }
+  });
+
   it("names Foos of one namespace by name alone and says the namespace once, in the header", async () => {
     const screen = await renderNarrow(["default/burst-01", "default/burst-02", "default/burst-03"]);
     expect(screen.container.querySelectorAll("td.key .ns")).toHaveLength(0);

@@ -16,6 +16,7 @@ import { passErrors } from "../store/passErrors.ts";
 import { sharedNamespace } from "./sharedNamespace.ts";
 import { NoObjects } from "./NoObjects.tsx";
 import { MiddleCut } from "../ui/MiddleCut.tsx";
+import { cellCount } from "./cellCount.ts";
 
 /**
  * Height of one object row, px: one line (the name) when every Foo shares one namespace, two
@@ -238,11 +239,13 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                     <MiddleCut className="name" text={key.slice(key.indexOf("/") + 1)} />
                   )}
                 </td>
-                <td className="num">{s?.passes ?? "–"}</td>
-                <td className={`num ${s && s.selfTriggered > 0 ? "self" : ""}`}>
-                  {s?.selfTriggered ?? "–"}
-                </td>
-                <td className="num">{s?.conflicts ?? "–"}</td>
+                <CountCell n={s?.passes} digits={PASSES_DIGITS} />
+                <CountCell
+                  n={s?.selfTriggered}
+                  digits={SMALL_COUNT_DIGITS}
+                  className={s && s.selfTriggered > 0 ? "self" : undefined}
+                />
+                <CountCell n={s?.conflicts} digits={SMALL_COUNT_DIGITS} />
                 <td>
                   <span
                     className={`badge ${st.tone}`}
@@ -279,5 +282,23 @@ function Spacer({ rows, height }: { rows: number; height: number }) {
     <tr aria-hidden="true" className="spacer">
       <td colSpan={5} style={{ height: rows * height }} />
     </tr>
+  );
+}
+
+/** Digits the passes column shows exactly (its width holds them); self and 409 hold fewer. */
+export const PASSES_DIGITS = 5;
+export const SMALL_COUNT_DIGITS = 4;
+
+/** A count cell: shortened past its column's digits (cellCount), exact in the title then. */
+function CountCell({ n, digits, className }: { n?: number; digits: number; className?: string }) {
+  if (n === undefined) return <td className="num">–</td>;
+  const text = cellCount(n, digits);
+  return (
+    <td
+      className={className ? `num ${className}` : "num"}
+      title={text === String(n) ? undefined : n.toLocaleString("en-US")}
+    >
+      {text}
+    </td>
   );
 }

@@ -88,7 +88,7 @@ export function App() {
     if (replaying) view.set({ follow: false });
   }, [replaying, view]);
   const label = sourceLabel(session.source, conn?.info);
-  const badge = conn && connectionBadge(conn);
+  const badge = conn && connectionBadge(conn, globalThis.navigator?.onLine !== false);
 
   const replace = useCallback(
     (next: Loading) => {

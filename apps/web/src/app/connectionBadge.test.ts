@@ -44,6 +44,15 @@ describe("the top bar's connection badge", () => {
     ).toBe("reconnecting");
   });
 
+  it("says the browser is offline, not the server silent, while its own network is down", () => {
+    const badge = connectionBadge(
+      { status: "reconnecting", reconnects: 0, serverAnswers: false },
+      false,
+    );
+    expect(badge.text).toBe("offline · retrying");
+    expect(badge.title).toContain("This browser is offline");
+  });
+
   it("says the Foo API is gone while the cluster answers but no longer serves foos", () => {
     const badge = connectionBadge({
       status: "open",

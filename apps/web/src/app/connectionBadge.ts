@@ -16,8 +16,13 @@ export interface ConnectionBadge {
   title?: string;
 }
 
+/**
+ * `online`: the browser's own network (navigator.onLine). While it is down nothing answers
+ * either, and "server not answering" would blame a server that may be fine.
+ */
 export function connectionBadge(
   conn: Pick<ConnectionState, "status" | "reconnects" | "cluster" | "fooApi" | "serverAnswers">,
+  online = true,
 ): ConnectionBadge {
   const cluster = conn.cluster;
   if (conn.status === "open" && cluster && !cluster.reachable) {
@@ -51,13 +56,23 @@ export function connectionBadge(
         "page (each start makes a new key). This page still shows the run before.",
     };
   }
+  if (conn.status === "reconnecting" && !online) {
+    return {
+      text: "offline · retrying",
+      look: "closed",
+      title:
+        "This browser is offline: its network is down, so loopscope cannot be reached. The " +
+        "page tries again every few seconds and resumes with no gap once it is back.",
+    };
+  }
   if (conn.status === "reconnecting" && conn.serverAnswers === false) {
     return {
       text: "server not answering · retrying",
       look: "closed",
       title:
-        "Nothing answers at loopscope's address: it was stopped, or its machine is asleep. " +
-        "The page tries again every few seconds and resumes with no gap once it is back.",
+        "Nothing answers at loopscope's address: it was stopped, its machine is asleep, or the " +
+        "network between is down. The page tries again every few seconds and resumes with no " +
+        "gap once it is back.",
     };
   }
   const resumed = conn.reconnects > 0 ? ` · resumed ×${conn.reconnects}` : "";

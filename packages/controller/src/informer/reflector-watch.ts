@@ -58,6 +58,11 @@ export class ReflectorWatch extends Watch {
   /** The watches open or being asked for (one but for a moment), each by what ends it quietly. */
   private readonly open = new Set<() => void>();
   private closed = false;
+  /**
+   * Called as each watch is asked for. client-node's ListWatch asks right after it delivered a
+   * list's items, so its user learns there that a list's delivery is complete.
+   */
+  beforeWatch: (() => void) | undefined;
 
   constructor(
     config: KubeConfig,
@@ -74,6 +79,7 @@ export class ReflectorWatch extends Watch {
   ): Promise<AbortController> {
     // Closed: no watch opens until reopen() (see "One watch at a time").
     if (this.closed) return new AbortController();
+    this.beforeWatch?.();
     const timeoutSeconds = this.timeoutSeconds();
     const opened = Date.now();
     let ended = false;

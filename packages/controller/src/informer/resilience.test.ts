@@ -58,6 +58,28 @@ describe("informers under faults", () => {
     expect(h.events.filter((e) => e.stage === "watch" && e.initial !== undefined)).toEqual([]);
   });
 
+  it("a re-list after 410 Gone re-delivers every Foo, changed or not: a pass each, as under client-go", async () => {
+    h = await startHarness();
+    await h.createFoo("a");
+    await h.createFoo("b");
+    await h.converged(["a", "b"]);
+    const mark = h.events.length;
+    h.api.faults.expireNextWatch();
+    h.api.faults.closeAllWatches();
+    await h.waitFor("a pass of each Foo after the re-list", () =>
+      ["default/a", "default/b"].every((key) =>
+        h!.events.slice(mark).some((e) => e.stage === "done" && e.key === key),
+      ),
+    );
+    const relisted = h.events
+      .slice(mark)
+      .filter((e) => e.stage === "watch" && e.kind === "Foo" && e.event === "update");
+    expect(relisted.map((e) => e.key).sort()).toEqual(["default/a", "default/b"]);
+    // Unchanged: the same resourceVersion, as a resync's. Deployments' are dropped by the handler.
+    for (const e of relisted) expect(e.stage === "watch" && e.rv === e.oldRv).toBe(true);
+    await h.converged(["a", "b"]);
+  });
+
   it("the Foo CRD deleted and created again: 404s, one recovery, and a Foo created after converges", async () => {
     const errors: InformerError[] = [];
     const recoveries: InformerRecovery[] = [];

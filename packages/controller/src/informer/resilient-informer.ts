@@ -13,6 +13,11 @@
  *   our own store (the lister's cache) so handlers get `(old, new)` like client-go.
  * - **Periodic resync** (client-node has none): every `resyncMs` each cached object is re-delivered
  *   as `update(obj, obj)` — equal resourceVersions, as client-go's Sync deltas.
+ * - **A re-list re-delivers every object** (after a 410 Gone, or a restart after errors): client-go
+ *   replaces its store with the list and calls `update(old, new)` for each object it had, changed
+ *   or not; client-node's ListWatch only for those whose resourceVersion changed. The others are
+ *   handed over as `update(old, listed)` once the list is delivered, so a re-list shows as it does
+ *   under the Go controller: a pass for every Foo.
  * - **Recovery is told.** The first start that succeeds after failures — its list and watch, or the
  *   watch alone when it resumes from its last resourceVersion — is reported (`onRecover`), once:
  *   what failed (a 404 of a deleted CRD, a refused connection) answers again.
@@ -116,6 +121,8 @@ export class ResilientInformer<T extends KubernetesObject> {
   /** The items of the first list, until synced: their adds are initial. */
   private initialItems: WeakSet<T> | undefined;
   private listedOnce = false;
+  /** A re-list's items, until its delivery completes (see "A re-list re-delivers"). */
+  private relisted: T[] | undefined;
   private failedThisStart = false;
   private failures = 0;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
@@ -139,9 +146,10 @@ export class ResilientInformer<T extends KubernetesObject> {
       if (!this.listedOnce) {
         this.listedOnce = true;
         this.initialItems = new WeakSet(result.items);
-      }
+      } else this.relisted = result.items;
       return result;
     };
+    this.watch.beforeWatch = () => this.redeliverRelisted();
     this.lw = new ListWatch<T>(opts.path, this.watch, list, false, undefined, opts.fieldSelector);
     this.lw.on("add", (obj) => this.onAdd(obj));
     this.lw.on("update", (obj) => this.onUpdate(obj));
@@ -239,6 +247,24 @@ export class ResilientInformer<T extends KubernetesObject> {
     if (!this.synced || this.stopping) return;
     for (const obj of [...this.store.values()]) {
       for (const h of this.handlers) h.update?.(obj, obj);
+    }
+  }
+
+  /**
+   * After a re-list's delivery: each listed object client-node did not hand over (its
+   * resourceVersion unchanged) goes to the handlers as `update(old, listed)`, as client-go's
+   * Replace does. An object it did hand over is the listed one in the store by now.
+   */
+  private redeliverRelisted(): void {
+    const items = this.relisted;
+    this.relisted = undefined;
+    if (!items || this.stopping) return;
+    for (const obj of items) {
+      const key = objectKey(obj);
+      const old = this.store.get(key);
+      if (old === undefined || old === obj) continue;
+      this.store.set(key, obj);
+      for (const h of this.handlers) h.update?.(old, obj);
     }
   }
 

@@ -75,3 +75,44 @@ it("an Event the cluster no longer has (expired after its TTL, or deleted) is cr
   expect((await events()).map((e) => [e.reason, e.count])).toEqual([["Synced", 2]]);
   expect(errors).toEqual([]);
 });
+
+it("lets 25 Events of one object through, then one every 5 minutes, as client-go's spam filter; each is still logged", async () => {
+  api = await startApiServer();
+  const kc = new KubeConfig();
+  kc.loadFromString(api.kubeconfigYaml());
+  let now = 1_000_000;
+  const logged: string[] = [];
+  const recorder = new EventRecorder(
+    kc,
+    new AbandonableCalls(),
+    "test",
+    undefined,
+    () => {},
+    (_obj, _type, reason) => logged.push(reason),
+    () => now,
+  );
+  const core = kc.makeApiClient(CoreV1Api);
+  const counts = async () =>
+    (await core.listNamespacedEvent({ namespace: "default" })).items
+      .map((e) => [e.reason, e.count])
+      .sort();
+  for (let i = 0; i < 40; i++) recorder.event(FOO, "Normal", "Synced", "Foo synced successfully");
+  // Another type of the same object has a bucket of its own.
+  recorder.event(FOO, "Warning", "ErrResourceExists", "Resource exists");
+  await recorder.flush();
+  expect(await counts()).toEqual([
+    ["ErrResourceExists", 1],
+    ["Synced", 25],
+  ]);
+  expect(logged.filter((r) => r === "Synced")).toHaveLength(40);
+  now += 299_000;
+  recorder.event(FOO, "Normal", "Synced", "Foo synced successfully");
+  now += 2_000;
+  recorder.event(FOO, "Normal", "Synced", "Foo synced successfully");
+  recorder.event(FOO, "Normal", "Synced", "Foo synced successfully");
+  await recorder.flush();
+  expect(await counts()).toEqual([
+    ["ErrResourceExists", 1],
+    ["Synced", 26],
+  ]);
+});

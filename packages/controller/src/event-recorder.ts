@@ -1,8 +1,10 @@
 /**
  * Kubernetes Events the controller records, like client-go's EventRecorder + broadcaster:
  * asynchronous (the reconcile never waits for them and they are not writes of the pass),
- * aggregated (a repeat of the same object/type/reason/message bumps `count` on the existing Event
- * instead of creating another, which is why `kubectl describe foo` shows "Synced (x15 over …)").
+ * rate-limited per object (EventSpamFilter: 25, then one every 5 minutes; each is still told to
+ * `onEvent`, the log), aggregated (a repeat of the same object/type/reason/message bumps `count`
+ * on the existing Event instead of creating another, which is why `kubectl describe foo` shows
+ * "Synced (x15 over …)").
  *
  * Invariants: at most one request per aggregation key is in flight; repeats arriving meanwhile
  * are folded into the next update, which goes as soon as a request succeeds — after a failure it
@@ -19,6 +21,7 @@ import {
   type KubeConfig,
 } from "@kubernetes/client-node";
 import type { AbandonableCalls } from "./abandonable-calls.ts";
+import { EventSpamFilter } from "./event-spam-filter.ts";
 
 export interface InvolvedObject {
   apiVersion: string;
@@ -42,6 +45,7 @@ export class EventRecorder {
   private readonly core: CoreV1Api;
   private readonly aggregates = new Map<string, Aggregate>();
   private readonly pending = new Set<Promise<boolean>>();
+  private readonly spam: EventSpamFilter;
 
   constructor(
     kubeConfig: KubeConfig,
@@ -56,12 +60,17 @@ export class EventRecorder {
       reason: string,
       message: string,
     ) => void = () => {},
+    now: () => number = () => Date.now(),
   ) {
     this.core = kubeConfig.makeApiClient(CoreV1Api);
+    this.spam = new EventSpamFilter(now);
   }
 
   event(obj: InvolvedObject, type: "Normal" | "Warning", reason: string, message: string): void {
     this.onEvent(obj, type, reason, message);
+    const source = `${this.component}|${this.instance ?? ""}`;
+    const object = `${obj.apiVersion}|${obj.kind}|${obj.namespace}|${obj.name}|${obj.uid ?? ""}`;
+    if (!this.spam.allow(`${source}|${object}|${type}`)) return;
     const key = `${obj.uid ?? obj.namespace + "/" + obj.name}|${type}|${reason}|${message}`;
     const now = new Date().toISOString();
     let agg = this.aggregates.get(key);

@@ -116,8 +116,15 @@ test("pass view, shortcuts overlay, remembered split, presenter mode", async ({ 
   await expect(page.getByTestId("details")).toContainText("#2");
   await page.getByTestId("shortcuts-button").click();
   await expect(overlay).toBeVisible();
+  // Modal: Tab stays in it and `t` does not reach the lanes behind it; closed, the focus is back
+  // on the button that opened it.
+  for (let i = 0; i < 3; i++) await page.keyboard.press("Tab");
+  expect(await overlay.evaluate((d) => d.contains(document.activeElement))).toBe(true);
+  await page.keyboard.press("t");
+  await expect(page.getByTestId("time-folded")).toHaveAttribute("aria-pressed", "true");
   await page.keyboard.press("?");
   await expect(overlay).toHaveCount(0);
+  await expect(page.getByTestId("shortcuts-button")).toBeFocused();
 
   // The lanes take the height they need; the panel below gets the rest. A dragged split is kept
   // across a reload.

@@ -1,33 +1,68 @@
-/** The `?` overlay: every keyboard shortcut, grouped. Esc, `?` or a click outside closes it. */
+/**
+ * The `?` overlay: every keyboard shortcut, grouped. A modal <dialog> (showModal): the page
+ * behind is inert, so Tab stays in it and a click lands nowhere else; the page's own keys leave it
+ * alone while it is open (ui/modal.ts). Esc, `?`, its button or a click outside closes it, and the
+ * focus goes back where it was — the legend's `?` button, when that opened it.
+ */
 import { useEffect, useRef } from "react";
 import { SHORTCUTS } from "./shortcuts.ts";
 
 export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
-    ref.current?.focus();
-    // Caught before the dashboard's own keys: Esc closes the overlay and does nothing else.
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== "Escape" && e.key !== "?") return;
-      e.preventDefault();
-      e.stopImmediatePropagation();
-      onClose();
+    const dialog = ref.current;
+    if (!dialog) return;
+    const opener = document.activeElement;
+    if (!dialog.open) dialog.showModal();
+    // The dialog itself, not its first button: arrows and PageDown scroll it, and a screen reader
+    // starts at its name.
+    dialog.focus();
+    return () => {
+      if (dialog.open) dialog.close();
+      if (opener instanceof HTMLElement && opener !== document.body && opener.isConnected)
+        opener.focus();
     };
-    globalThis.addEventListener("keydown", onKey, { capture: true });
-    return () => globalThis.removeEventListener("keydown", onKey, { capture: true });
-  }, [onClose]);
+  }, []);
   return (
-    <div className="overlay-backdrop" onClick={onClose}>
-      <div
-        ref={ref}
-        className="shortcuts"
-        role="dialog"
-        aria-modal="true"
-        aria-label="Keyboard shortcuts"
-        data-testid="shortcuts"
-        tabIndex={-1}
-        onClick={(e) => e.stopPropagation()}
-      >
+    <dialog
+      ref={ref}
+      className="shortcuts"
+      aria-label="Keyboard shortcuts"
+      data-testid="shortcuts"
+      tabIndex={-1}
+      // Esc: the page stays as it was (the dialog closes through onClose, as for the others).
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      // A click on the backdrop lands on the dialog itself; its content is all in the div.
+      onClick={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === "?" && !e.ctrlKey && !e.metaKey && !e.altKey) {
+          e.preventDefault();
+          onClose();
+        } else if (e.key === "Tab") {
+          // Round within the dialog: past its last control Chromium would leave for the browser's
+          // own bar (or, headless, the page's body).
+          const tabbable = [
+            ...e.currentTarget.querySelectorAll<HTMLElement>(
+              'button, [href], input, select, textarea, [tabindex]:not([tabindex="-1"])',
+            ),
+          ].filter((el) => !el.matches(":disabled"));
+          const first = tabbable[0];
+          const last = tabbable[tabbable.length - 1];
+          if (!first || !last) return;
+          const at = document.activeElement;
+          if (e.shiftKey ? at === first || at === e.currentTarget : at === last) {
+            e.preventDefault();
+            (e.shiftKey ? last : first).focus();
+          }
+        }
+      }}
+    >
+      <div className="shortcuts-body">
         <header>
           <h2>Keyboard shortcuts</h2>
           <button onClick={onClose} aria-label="Close">
@@ -57,6 +92,6 @@ export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
           ))}
         </div>
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -3,11 +3,13 @@
  * pass, f fit, c creation, t folded/linear time, p lanes/pass view, / search, ? the shortcuts
  * overlay, Esc clears the selection (in presenter mode it leaves presenter mode first: see
  * usePresenter). ↑/↓ in the objects table choose a Foo (ObjectsPanel). What the overlay lists is
- * shortcuts.ts: keep the two in step.
+ * shortcuts.ts: keep the two in step. While a modal dialog is open (the overlay) the keys are
+ * its own, none of these.
  */
 import { useEffect, type RefObject } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
+import { modalOpen } from "../ui/modal.ts";
 import { fit, fitCreation, step, stepPass, togglePlay } from "./navigation.ts";
 
 function typing(t: EventTarget | null): boolean {
@@ -26,7 +28,7 @@ export function useKeyboard(
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       // A key the workshop's step-through took (n, p, PageUp/Down) is not the page's too.
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || modalOpen()) return;
       if (typing(e.target)) {
         if (e.key === "Escape") (e.target as HTMLElement).blur();
         return;

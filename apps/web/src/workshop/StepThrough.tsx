@@ -14,6 +14,7 @@ import { COLUMN_LAYOUT, MachineryDiagram, ROW_LAYOUT } from "./MachineryDiagram.
 import { goToSeq, neighbour } from "./stepping.ts";
 import { stepSeqs, type WorkshopData } from "./workshopData.ts";
 import { useFittedText } from "./useFittedText.ts";
+import { modalOpen } from "../ui/modal.ts";
 
 interface Props {
   session: TraceSession;
@@ -80,6 +81,8 @@ export function StepThrough({
       if (t && ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName)) return;
       // With Ctrl, ⌘ or Alt the key is the browser's (Ctrl+P prints, Ctrl+N opens a window).
       if (e.ctrlKey || e.metaKey || e.altKey) return;
+      // The `?` dialog open over the page: its keys are its own (PageDown scrolls it).
+      if (modalOpen()) return;
       if (e.key === "n" || e.key === "PageDown") {
         e.preventDefault();
         move(1);

@@ -4,6 +4,7 @@
  * panel is open (its toggle is there), and the choice is remembered across reloads. Esc leaves it.
  */
 import { useEffect, useState } from "react";
+import { modalOpen } from "../ui/modal.ts";
 
 const KEY = "loopscope-presenter";
 
@@ -19,6 +20,8 @@ export function usePresenter(panelOpen: boolean): [boolean, (on: boolean) => voi
     // dashboard's own Esc (which clears the selection, and with it the step-through's place).
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape" || e.ctrlKey || e.metaKey || e.altKey) return;
+      // A dialog open over the page (the `?` shortcuts) takes Esc first: it closes, and only it.
+      if (modalOpen()) return;
       e.stopImmediatePropagation();
       setOn(false);
     };

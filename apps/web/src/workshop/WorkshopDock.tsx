@@ -44,13 +44,21 @@ export function WorkshopDock(props: Props) {
     globalThis.sessionStorage?.setItem(OPEN_KEY, open ? "1" : "0");
   }, [open]);
   const [presenter, setPresenter] = usePresenter(open);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // Opened by its button, the dock takes the focus: it is drawn at the end of the page, 17 Tabs
+  // away. Reopened by a reload it leaves the focus where the page starts.
+  const [takeFocus, setTakeFocus] = useState(false);
   return (
     <>
       <button
+        ref={toggle}
         data-testid="workshop-toggle"
         className={open ? "active" : ""}
         aria-pressed={open}
-        onClick={() => setOpen(!open)}
+        onClick={() => {
+          setTakeFocus(!open);
+          setOpen(!open);
+        }}
         title="Workshop: step through with narration, expectations, queue, compare, presenter mode"
       >
         Workshop
@@ -61,7 +69,12 @@ export function WorkshopDock(props: Props) {
             {...props}
             presenter={presenter}
             setPresenter={setPresenter}
-            onClose={() => setOpen(false)}
+            takeFocus={takeFocus}
+            onClose={() => {
+              setOpen(false);
+              // Its ✕ is gone with it: the focus goes back to the button that opened it.
+              toggle.current?.focus();
+            }}
           />,
           document.body,
         )}
@@ -76,9 +89,20 @@ function WorkshopPanel({
   token,
   presenter,
   setPresenter,
+  takeFocus,
   onClose,
-}: Props & { presenter: boolean; setPresenter: (on: boolean) => void; onClose: () => void }) {
+}: Props & {
+  presenter: boolean;
+  setPresenter: (on: boolean) => void;
+  /** Move the focus to the dock's first control, its selected tab, once it is drawn. */
+  takeFocus: boolean;
+  onClose: () => void;
+}) {
   const [tab, setTab] = useState<Tab>("step");
+  const selectedTab = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (takeFocus) selectedTab.current?.focus();
+  }, [takeFocus]);
   useEffect(() => {
     document.documentElement.dataset.workshop = "open";
     return () => {
@@ -125,6 +149,7 @@ function WorkshopPanel({
           {TABS.map((t) => (
             <button
               key={t.id}
+              ref={t.id === tab ? selectedTab : undefined}
               role="tab"
               aria-selected={tab === t.id}
               data-testid={`workshop-tab-${t.id}`}

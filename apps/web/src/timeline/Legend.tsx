@@ -48,10 +48,8 @@ export function Legend({ view, onHelp }: { view: ViewStore; onHelp: () => void }
         <span className="legend-means">— changed nothing</span>
       </span>
       <span className="legend-item" data-testid="legend-409">
-        <span className="cross" style={{ color: OKABE_ITO.vermillion }}>
-          ✕
-        </span>{" "}
-        409
+        {/* The canvas's ✕ is vermillion; as text, it takes the hue's text variant (--bad-text). */}
+        <span className="cross">✕</span> 409
         <span className="legend-means">— conflict: stale read, retried</span>
       </span>
       <span className="legend-controls">

@@ -508,7 +508,7 @@ function drawBands(
     const w = measure(text);
     ctx.fillStyle = theme.panel;
     ctx.fillRect(x - 2, g.y + 2, w + 4, lh);
-    ctx.fillStyle = b.pass.cause === "self" ? b.style.color : theme.text;
+    ctx.fillStyle = b.pass.cause === "self" ? theme.selfText : theme.text;
     ctx.fillText(text, x, g.y + header / 2 - 1);
     input.geometry?.labels.push({
       kind: "pass",

@@ -54,6 +54,12 @@ export interface ThemeColors {
   grid: string;
   laneAlt: string;
   selection: string;
+  /**
+   * A self-triggered pass's label ("#2 self-triggered"): vermillion's hue, darker on the light
+   * canvas and lighter on the dark ones, so the text reads at 4.5:1 on the header row (the band
+   * and its chip keep OKABE_ITO.vermillion itself). The stylesheet's --bad-text is the same.
+   */
+  selfText: string;
 }
 
 export const THEMES: Record<"dark" | "light" | "presenter", ThemeColors> = {
@@ -65,6 +71,7 @@ export const THEMES: Record<"dark" | "light" | "presenter", ThemeColors> = {
     grid: "#2c323c",
     laneAlt: "#191d24",
     selection: "#ffffff",
+    selfText: "#ff843e",
   },
   light: {
     background: "#ffffff",
@@ -74,6 +81,7 @@ export const THEMES: Record<"dark" | "light" | "presenter", ThemeColors> = {
     grid: "#dde1e6",
     laneAlt: "#f7f8fa",
     selection: "#000000",
+    selfText: "#af3b00",
   },
   /** Presenter mode (workshop.css): black, white type, grid lines a projector still shows. */
   presenter: {
@@ -84,5 +92,6 @@ export const THEMES: Record<"dark" | "light" | "presenter", ThemeColors> = {
     grid: "#4a4a4a",
     laneAlt: "#111111",
     selection: "#ffffff",
+    selfText: "#ff843e",
   },
 };

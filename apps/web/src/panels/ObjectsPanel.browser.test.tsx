@@ -9,6 +9,7 @@ import {
   OBJECT_ROW_HEIGHT,
   OBJECT_ROW_HEIGHT_WITH_NAMESPACE as ROW,
   ObjectsPanel,
+  STATE_GLYPH,
 } from "./ObjectsPanel.tsx";
 
 const FOOS = 3000;
@@ -173,7 +174,7 @@ describe("objects table", () => {
     }
   });
 
-  it("in the narrowest column (a 1024 px window), the state is a dot of its colour and the names get its room", async () => {
+  it("in the narrowest column (a 1024 px window), the state is a small mark of its own shape, not its colour alone, and the names get its room", async () => {
     const keys = [
       "team-a/checkout-service-frontend-canary",
       "default/checkout-service-frontend-stable",
@@ -183,14 +184,28 @@ describe("objects table", () => {
       const badge = screen.container.querySelector<HTMLElement>('[data-testid="object-state"]')!;
       const name = screen.container.querySelector<HTMLElement>("td.key")!;
       expect(badge.title).toBe(badge.textContent);
-      const w = { badge: badge.getBoundingClientRect().width, name: name.clientWidth };
+      const w = {
+        badge: badge.getBoundingClientRect().width,
+        name: name.clientWidth,
+        mark: getComputedStyle(badge, "::before").content,
+        label: badge.textContent!,
+      };
+      // Its word is what a screen reader reads, in both widths.
+      await expect.element(screen.getByRole("cell", { name: w.label }).first()).toBeInTheDocument();
       return w;
     };
     const wide = await badgeWidth(340);
     const narrow = await badgeWidth(300);
     expect(wide.badge).toBeGreaterThan(30);
-    expect(narrow.badge).toBeLessThanOrEqual(12);
+    expect(wide.mark).toBe("none");
+    expect(narrow.badge).toBeLessThanOrEqual(18);
     expect(narrow.name).toBeGreaterThan(90);
+    // The mark: the state's glyph, drawn (and only drawn: its alt text is empty).
+    expect(narrow.mark).toBe(`"${STATE_GLYPH[narrow.label]}" / ""`);
+    // Every state's mark differs from every other's: hot loop ↻, quiescent ✓.
+    const marks = Object.values(STATE_GLYPH);
+    expect(new Set(marks).size).toBe(marks.length);
+    expect(STATE_GLYPH["hot loop"]).not.toBe(STATE_GLYPH.quiescent);
   });
 
   it("shows a four-digit self count whole, and the widest count each column can get, unclipped", async () => {

@@ -64,6 +64,21 @@ export function objectState(
   return { label: "settling", tone: "warn" };
 }
 
+/**
+ * Each state's mark in a narrow column (a 1024 px window), where the badge has no room for its
+ * word: a shape of its own as well as its colour, so that a hot loop and a quiescent Foo differ
+ * without colour too. The word stays the badge's text, for screen readers and the tooltip.
+ */
+export const STATE_GLYPH: Record<string, string> = {
+  "hot loop": "↻",
+  error: "!",
+  quiescent: "✓",
+  settling: "~",
+  deleting: "−",
+  deleted: "✕",
+  "…": "…",
+};
+
 /** Where the rows' list sits in the scrolled panel: px scrolled past its top, and px in view. */
 interface Viewport {
   scrolled: number;
@@ -205,7 +220,9 @@ export const ObjectsPanel = memo(function ObjectsPanel({
             <th title="passes (reconciles)">passes</th>
             <th title="passes triggered only by the controller's own writes">self</th>
             <th title="409 conflicts">409</th>
-            <th>state</th>
+            <th>
+              <span className="state-head">state</span>
+            </th>
           </tr>
         </thead>
         <tbody ref={body}>
@@ -250,9 +267,10 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                   <span
                     className={`badge ${st.tone}`}
                     data-testid="object-state"
+                    data-glyph={STATE_GLYPH[st.label] ?? "•"}
                     title={st.title ?? st.label}
                   >
-                    {st.label}
+                    <span className="state-word">{st.label}</span>
                   </span>
                 </td>
               </tr>

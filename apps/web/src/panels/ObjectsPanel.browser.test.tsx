@@ -164,13 +164,22 @@ describe("objects table", () => {
       expect(tail.getBoundingClientRect().right).toBeLessThanOrEqual(cell.right);
       const head = name.querySelector<HTMLElement>(".head")!;
       expect(head.scrollWidth).toBeGreaterThan(head.clientWidth);
-      expect(name.textContent).toBe(names[i % 2]);
+      expect(head.textContent! + tail.textContent!).toBe(names[i % 2]);
+      // Read as one name, and its namespace, not as the two halves drawn ("…-fronten d-canary").
+      await expect
+        .element(
+          screen.getByRole("cell", {
+            name: `${names[i % 2]} ${keys[i]!.split("/")[0]}`,
+            exact: true,
+          }),
+        )
+        .toBeInTheDocument();
       // The namespace under the name, not squeezed beside it.
       expect(ns.getBoundingClientRect().top).toBeGreaterThanOrEqual(
         name.getBoundingClientRect().bottom - 1,
       );
       expect(ns.getBoundingClientRect().bottom).toBeLessThanOrEqual(cell.bottom);
-      expect(ns.textContent).toBe(keys[i]!.split("/")[0]);
+      expect(ns.querySelector(".sr-only")!.textContent).toBe(keys[i]!.split("/")[0]);
     }
   });
 
@@ -270,7 +279,13 @@ describe("objects table", () => {
     const screen = await renderNarrow(["default/burst-01", "default/burst-02", "default/burst-03"]);
     expect(screen.container.querySelectorAll("td.key .ns")).toHaveLength(0);
     const names = [...screen.container.querySelectorAll<HTMLElement>("td.key .name")];
-    expect(names.map((n) => n.textContent)).toEqual(["burst-01", "burst-02", "burst-03"]);
+    for (const name of ["burst-01", "burst-02", "burst-03"])
+      await expect.element(screen.getByRole("cell", { name, exact: true })).toBeInTheDocument();
+    expect(names.map((n) => n.querySelector(".sr-only")!.textContent)).toEqual([
+      "burst-01",
+      "burst-02",
+      "burst-03",
+    ]);
     for (const row of screen.container.querySelectorAll('[data-testid="object-row"]'))
       expect(row.getBoundingClientRect().height).toBe(OBJECT_ROW_HEIGHT);
     await expect

@@ -12,6 +12,7 @@ import { EventExpiry } from "./actors/event-expiry.ts";
 import { GarbageCollector } from "./actors/garbage-collector.ts";
 import { NodeHeartbeat } from "./actors/node-heartbeat.ts";
 import { ReplicaSetSimulator } from "./actors/replica-set-simulator.ts";
+import { RolloutPlans } from "./actors/rollout-plan.ts";
 import { ApiError, pathNotFound } from "./errors.ts";
 import { FaultInjector } from "./faults.ts";
 import type { ServerContext } from "./http/context.ts";
@@ -99,15 +100,17 @@ class EmbeddedApiServer implements ApiServer {
             : new Error("the store does not answer"),
       },
     ];
+    // The Deployment controller's decisions, which the ReplicaSets and pods are made from.
+    const plans = new RolloutPlans();
     this.#actors = [
-      new DeploymentControllerSim(registry, {
+      new DeploymentControllerSim(registry, plans, {
         readyDelayMs: opts.deploymentReadyDelayMs ?? 1500,
         stepDelayMs: opts.deploymentStepDelayMs ?? 100,
       }),
       new GarbageCollector(registry, opts.garbageCollectionDelayMs ?? 20),
       new CrdFinalizer(registry, opts.garbageCollectionDelayMs ?? 20),
       new EventExpiry(registry, opts.eventTtlMs ?? 3_600_000),
-      new ReplicaSetSimulator(registry),
+      new ReplicaSetSimulator(registry, plans),
       new NodeHeartbeat(registry, opts.nodeHeartbeatMs ?? 10_000),
     ];
   }

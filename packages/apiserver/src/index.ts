@@ -16,7 +16,7 @@ export type {
 } from "./types.ts";
 export { VERBS } from "./types.ts";
 export { COMPETING_WRITER_ANNOTATION } from "./actors/competing-writer.ts";
-export { REVISION_ANNOTATION } from "./actors/deployment-controller.ts";
+export { REVISION_ANNOTATION } from "./actors/pod-template-hash.ts";
 export { humanDuration } from "./table/human-duration.ts";
 export { FOO_CRD } from "./resources/foo-crd.ts";
 export { KubeconfigSymlinkError } from "./kubeconfig.ts";

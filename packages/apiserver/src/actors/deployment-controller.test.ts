@@ -92,6 +92,50 @@ describe("simulated Deployment controller", () => {
     expect(events.every((e) => e.object.metadata.generation === 1)).toBe(true);
   });
 
+  it("writes a scale's status in three steps, as the Foo controller's traces have it", async () => {
+    const created = (await c.post<KObj>(DEPLOYMENTS, deploymentBody("scaled"))).body;
+    const settle = await c.watch(
+      `${DEPLOYMENTS}?watch=true&fieldSelector=metadata.name%3Dscaled&resourceVersion=${created.metadata.resourceVersion}`,
+    );
+    const ready = await settle.until((e) => e.some((x) => statusOf(x).availableReplicas === 1));
+    settle.close();
+    const w = await c.watch(
+      `${DEPLOYMENTS}?watch=true&fieldSelector=metadata.name%3Dscaled&resourceVersion=${ready.at(-1)!.object.metadata.resourceVersion}`,
+    );
+    await c.patch(`${DEPLOYMENTS}/scaled/scale`, { spec: { replicas: 3 } });
+    await w.until((e) => e.some((x) => statusOf(x).availableReplicas === 3));
+    await c.patch(`${DEPLOYMENTS}/scaled/scale`, { spec: { replicas: 2 } });
+    await w.until((e) => e.some((x) => statusOf(x).readyReplicas === 2));
+    await new Promise((r) => setTimeout(r, 200));
+    w.close();
+    const seen = w.events.map((e) => {
+      const s = statusOf(e);
+      return [
+        e.type,
+        e.object.metadata.generation,
+        s.observedGeneration,
+        s.replicas,
+        s.updatedReplicas,
+        s.readyReplicas,
+        s.unavailableReplicas,
+        condition(s, "Available")?.status,
+        condition(s, "Progressing")?.reason,
+      ];
+    });
+    expect(seen).toEqual([
+      // The scale itself, then the three status writes of the simulated controller.
+      ["MODIFIED", 2, 1, 1, 1, 1, undefined, "True", "NewReplicaSetAvailable"],
+      ["MODIFIED", 2, 2, 1, 1, 1, 2, "False", "NewReplicaSetAvailable"],
+      ["MODIFIED", 2, 2, 3, 3, 1, 2, "False", "ReplicaSetUpdated"],
+      ["MODIFIED", 2, 2, 3, 3, 3, undefined, "True", "NewReplicaSetAvailable"],
+      // Down: the surplus pod goes at once.
+      ["MODIFIED", 3, 2, 3, 3, 3, undefined, "True", "NewReplicaSetAvailable"],
+      ["MODIFIED", 3, 3, 3, 3, 3, undefined, "True", "NewReplicaSetAvailable"],
+      ["MODIFIED", 3, 3, 2, 2, 2, undefined, "True", "ReplicaSetUpdated"],
+      ["MODIFIED", 3, 3, 2, 2, 2, undefined, "True", "NewReplicaSetAvailable"],
+    ]);
+  });
+
   it("follows a scale and a new template with a new revision", async () => {
     const created = (await c.post<KObj>(DEPLOYMENTS, deploymentBody("roll2"))).body;
     const w = await c.watch(

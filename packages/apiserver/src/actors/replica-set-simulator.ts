@@ -1,19 +1,21 @@
 /**
- * The ReplicaSets of the simulated Deployments and their pods, kept in step with each
- * Deployment's status as kube-controller-manager would keep them, so `kubectl get rs,pods` agrees
- * with `kubectl get deployments`:
+ * The ReplicaSets of the simulated Deployments and their pods, made as the Deployment
+ * controller's rollout plan says (actors/rollout-plan.ts), on each of its status writes, so
+ * `kubectl get rs,pods` agrees with `kubectl get deployments` — the ReplicaSet controller's and
+ * the kubelet's part of a cluster:
  *
  * - one ReplicaSet per pod template a Deployment has run, `<deployment>-<pod-template-hash>`,
- *   owned by the Deployment, its selector and template labelled with the hash; an older one keeps
- *   its place (revision history) with 0 replicas once the rollout is done;
- * - the current template's ReplicaSet wants `status.updatedReplicas` pods, the first
- *   `status.readyReplicas` of them Running and ready, the others ContainerCreating; the newest
- *   older one wants `status.replicas − status.updatedReplicas` while a rollout replaces them;
- * - old ReplicaSets with no pods beyond the Deployment's `revisionHistoryLimit` are deleted;
+ *   owned by the Deployment, its selector and template labelled with the hash, its revision the
+ *   plan's; it has as many pods as the plan gives it, the first (oldest) `ready` of them Running
+ *   and ready, the others ContainerCreating; scaling down removes the newest first;
+ * - a ReplicaSet the plan no longer has (beyond the Deployment's `revisionHistoryLimit`) is deleted;
  * - a Deployment made again waits for its deleted namesake's ReplicaSet to be collected, and
  *   adopts one left orphaned (`--cascade=orphan`) with its pods;
  * - each pod is named `<replicaset>-<5 chars>` and owned by its ReplicaSet. A deleted Deployment's
  *   ReplicaSets, and then their pods, go through the garbage collector, as on a cluster.
+ *
+ * ScalingReplicaSet Events are worded as the Deployment controller's: "Scaled up replica set X
+ * to N" for one made with N pods, "Scaled up|down replica set X to N from M" for a scale.
  *
  * Both kinds are read-only to clients. Writes are deferred out of the store's change
  * notification, one reconcile per Deployment per turn; a ReplicaSet is written before its pods,
@@ -35,7 +37,8 @@ import { podResource } from "../resources/pod.ts";
 import { replicaSetResource } from "../resources/replica-set.ts";
 import type { StoreChange } from "../store/object-store.ts";
 import { ClusterEvents } from "./cluster-events.ts";
-import { REVISION_ANNOTATION, replicaSetOf } from "./deployment-controller.ts";
+import { REVISION_ANNOTATION } from "./pod-template-hash.ts";
+import type { DeploymentRef, RolloutPlans, SetPlan } from "./rollout-plan.ts";
 
 const HASH_LABEL = "pod-template-hash";
 
@@ -49,46 +52,39 @@ const NAME_HELD_RETRY_MS = 50;
 
 type Obj = Record<string, unknown>;
 
-interface DeploymentStatus {
-  replicas?: number;
-  updatedReplicas?: number;
-  readyReplicas?: number;
-}
-
-/** What the simulator remembers of one ReplicaSet: its revision and its pods, oldest first. */
+/** One ReplicaSet the simulator made (or adopted), and its pods, oldest first. */
 interface ReplicaSetPods {
   name: string;
-  revision: number;
   pods: string[];
-}
-
-/** A Deployment's ReplicaSets by template hash, the one current last. */
-interface DeploymentSets {
-  current: string;
-  revisions: number;
-  sets: Map<string, ReplicaSetPods>;
 }
 
 export class ReplicaSetSimulator {
   readonly #registry: Registry;
+  readonly #plans: RolloutPlans;
   readonly #events: ClusterEvents;
-  readonly #deployments = new Map<string, DeploymentSets>();
+  /** Per Deployment uid, per template hash. */
+  readonly #deployments = new Map<string, Map<string, ReplicaSetPods>>();
   readonly #pending = new Map<string, ReturnType<typeof setTimeout>>();
   #nextIp = 0;
-  #unsubscribe: (() => void) | undefined;
+  #unsubscribe: (() => void)[] = [];
 
-  constructor(registry: Registry) {
+  constructor(registry: Registry, plans: RolloutPlans) {
     this.#registry = registry;
+    this.#plans = plans;
     this.#events = new ClusterEvents(registry);
   }
 
   start(): void {
-    this.#unsubscribe ??= this.#registry.store.subscribe((c) => this.#onChange(c));
+    if (this.#unsubscribe.length > 0) return;
+    this.#unsubscribe = [
+      this.#registry.store.subscribe((c) => this.#onChange(c)),
+      this.#plans.subscribe((d) => this.#schedule(d, 0)),
+    ];
   }
 
   stop(): void {
-    this.#unsubscribe?.();
-    this.#unsubscribe = undefined;
+    for (const u of this.#unsubscribe) u();
+    this.#unsubscribe = [];
     for (const t of this.#pending.values()) clearTimeout(t);
     this.#pending.clear();
   }
@@ -96,19 +92,20 @@ export class ReplicaSetSimulator {
   #onChange(c: StoreChange): void {
     if (c.resource !== deploymentResource) return;
     const { uid = "", namespace = "default", name = "" } = c.object.metadata;
-    this.#schedule(uid, namespace, name, 0);
+    this.#schedule({ uid, namespace, name }, 0);
   }
 
-  #schedule(uid: string, namespace: string, name: string, delayMs: number): void {
+  #schedule(ref: DeploymentRef, delayMs: number): void {
+    const { uid } = ref;
     if (this.#pending.has(uid)) return;
     this.#pending.set(
       uid,
       setTimeout(() => {
         this.#pending.delete(uid);
         try {
-          this.#reconcile(uid, namespace, name);
+          this.#reconcile(ref);
         } catch (e) {
-          if (e instanceof NameHeld) this.#schedule(uid, namespace, name, NAME_HELD_RETRY_MS);
+          if (e instanceof NameHeld) this.#schedule(ref, NAME_HELD_RETRY_MS);
           // The garbage collector or a namespace deletion got there first: the next change
           // tries again.
           else if (!(e instanceof ApiError)) throw e;
@@ -117,81 +114,65 @@ export class ReplicaSetSimulator {
     );
   }
 
-  #reconcile(uid: string, namespace: string, name: string): void {
+  #reconcile({ uid, namespace, name }: DeploymentRef): void {
     const d = this.#registry.store.get(deploymentResource, namespace, name);
     if (!d || d.metadata.uid !== uid || d.metadata.deletionTimestamp) {
       this.#deployments.delete(uid);
       return;
     }
-    const state = this.#deployments.get(uid) ?? { current: "", revisions: 0, sets: new Map() };
-    this.#deployments.set(uid, state);
-    const status = (d.status ?? {}) as DeploymentStatus;
-    const updated = status.updatedReplicas ?? 0;
-    const ready = Math.min(status.readyReplicas ?? 0, updated);
-    const older = Math.max(0, (status.replicas ?? 0) - updated);
-    const { name: rsName, hash } = replicaSetOf(d);
-    const { sets } = state;
-    if (state.current !== hash) {
-      // A template becoming current (again, on a rollback) takes the next revision, as
-      // deploymentutil.Revision does; the map keeps the ReplicaSets in the order they were current.
-      const set = sets.get(hash) ?? { name: rsName, revision: 0, pods: [] };
-      set.revision = ++state.revisions;
-      sets.delete(hash);
-      sets.set(hash, set);
-      state.current = hash;
+    const plan = this.#plans.get(uid);
+    if (!plan) return;
+    const made = this.#deployments.get(uid) ?? new Map<string, ReplicaSetPods>();
+    this.#deployments.set(uid, made);
+    // In the plan's order, the current ReplicaSet last: old pods go before new ones are made.
+    for (const set of plan.sets.values()) {
+      const pods = made.get(set.hash) ?? { name: set.name, pods: [] };
+      made.set(set.hash, pods);
+      this.#scale(d, set, pods);
     }
-    const olderHashes = [...sets.keys()].filter((h) => h !== hash);
-    const newestOlder = olderHashes.at(-1);
-    // Scale the current ReplicaSet last: while a rollout replaces pods, the old ones go first.
-    for (const h of [...olderHashes, hash]) {
-      const want = h === hash ? updated : h === newestOlder ? older : 0;
-      this.#scale(d, h, sets.get(h) as ReplicaSetPods, want, h === hash ? ready : want);
-    }
-    // Old ReplicaSets with no pods left beyond spec.revisionHistoryLimit go, oldest first: a
-    // controller that changes the template every pass must not grow the cluster without end.
-    const limit = (d.spec as { revisionHistoryLimit?: number }).revisionHistoryLimit ?? 10;
-    const idle = olderHashes.filter((h) => sets.get(h)?.pods.length === 0);
-    for (const h of idle.slice(0, Math.max(0, idle.length - limit))) {
-      const set = sets.get(h) as ReplicaSetPods;
-      sets.delete(h);
-      if (this.#registry.store.get(replicaSetResource, namespace, set.name))
-        this.#registry.delete(replicaSetResource, namespace, set.name);
+    // Gone from the plan (revisionHistoryLimit): deleted, its pods after it by the collector.
+    for (const [hash, { name: rsName }] of made) {
+      if (plan.sets.has(hash)) continue;
+      made.delete(hash);
+      const rs = this.#registry.store.get(replicaSetResource, namespace, rsName);
+      if (rs && controlledBy(rs, uid)) this.#registry.delete(replicaSetResource, namespace, rsName);
     }
   }
 
-  /** Writes the ReplicaSet wanting `want` pods, then makes its pods so, the first `ready` ready. */
-  #scale(d: KObject, hash: string, set: ReplicaSetPods, want: number, ready: number): void {
+  /** Writes the ReplicaSet wanting the plan's pods, then makes its pods so. */
+  #scale(d: KObject, set: SetPlan, made: ReplicaSetPods): void {
     const namespace = d.metadata.namespace ?? "default";
-    const rs = this.#writeReplicaSet(d, hash, set, want);
-    set.pods = set.pods.filter((pod) => this.#registry.store.get(podResource, namespace, pod));
-    // Scaling down removes the newest pods first, as a ReplicaSet does.
-    for (const pod of set.pods.splice(want)) this.#delete(rs, pod);
-    while (set.pods.length < want) set.pods.push(this.#createPod(rs));
-    set.pods.forEach((pod, i) => this.#setReady(namespace, pod, i < ready));
-    this.#writeReplicaSet(d, hash, set, want, { pods: set.pods.length, ready });
+    const rs = this.#writeReplicaSet(d, set, made);
+    made.pods = made.pods.filter((pod) => this.#registry.store.get(podResource, namespace, pod));
+    // Scaling down removes the newest pods first, as a ReplicaSet does: the unready ones.
+    for (const pod of made.pods.splice(set.replicas)) this.#delete(rs, pod);
+    while (made.pods.length < set.replicas) made.pods.push(this.#createPod(rs));
+    made.pods.forEach((pod, i) => this.#setReady(namespace, pod, i < set.ready));
+    this.#writeReplicaSet(d, set, made, { pods: made.pods.length, ready: set.ready });
   }
 
-  /** Creates or updates a ReplicaSet of `d`: its spec, and its status once its pods are known. */
+  /** Creates or updates the ReplicaSet of `set`: its spec, and its status once its pods are known. */
   #writeReplicaSet(
     d: KObject,
-    hash: string,
-    set: ReplicaSetPods,
-    replicas: number,
+    set: SetPlan,
+    made: ReplicaSetPods,
     observed?: { pods: number; ready: number },
   ): KObject {
     const namespace = d.metadata.namespace ?? "default";
     const existing = this.#registry.store.get(replicaSetResource, namespace, set.name);
     const controller = existing?.metadata.ownerReferences?.find((r) => r.controller);
     if (controller && controller.uid !== d.metadata.uid) throw new NameHeld();
-    const base = existing ?? this.#newReplicaSet(d, hash, set.name);
+    const base = existing ?? newReplicaSet(d, set);
     const adopt = existing !== undefined && !controller;
     if (adopt) {
       // An orphan (its Deployment deleted with --cascade=orphan) of this template: adopted, with
-      // its pods, as the Deployment controller claims the ReplicaSets its selector matches.
-      set.pods = this.#registry.store
+      // its pods, the ready ones first, as the plan counts them (actors/orphan-adoption.ts).
+      const pods = this.#registry.store
         .list(podResource, namespace)
-        .filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === existing.metadata.uid))
-        .map((p) => p.metadata.name ?? "");
+        .filter((p) => p.metadata.ownerReferences?.some((r) => r.uid === existing.metadata.uid));
+      made.pods = [...pods.filter(isReady), ...pods.filter((p) => !isReady(p))].map(
+        (p) => p.metadata.name ?? "",
+      );
     }
     // Shallow copies: the registry copies what it stores, and the stored snapshot is frozen.
     const next: KObject = {
@@ -203,9 +184,8 @@ export class ReplicaSetSimulator {
           ownerReferences: [...(base.metadata.ownerReferences ?? []), controllerRef(d)],
         }),
       },
-      spec: { ...(base.spec as Obj), replicas },
+      spec: { ...(base.spec as Obj), replicas: set.replicas },
     };
-    const from = (existing?.spec as { replicas?: number } | undefined)?.replicas ?? 0;
     if (observed) {
       next.status = {
         replicas: observed.pods,
@@ -222,40 +202,18 @@ export class ReplicaSetSimulator {
     const written = existing
       ? this.#registry.update(replicaSetResource, namespace, set.name, next)
       : this.#registry.create(replicaSetResource, namespace, next);
-    if (replicas !== from)
+    const from = (existing?.spec as { replicas?: number } | undefined)?.replicas;
+    const to = set.replicas;
+    if (from === undefined ? to > 0 : to !== from)
       this.#events.record(
         d,
         "deployment-controller",
         "ScalingReplicaSet",
-        from === 0
-          ? `Scaled up replica set ${set.name} to ${replicas}`
-          : `Scaled ${replicas > from ? "up" : "down"} replica set ${set.name} to ${replicas} from ${from}`,
+        from === undefined
+          ? `Scaled up replica set ${set.name} to ${to}`
+          : `Scaled ${to > from ? "up" : "down"} replica set ${set.name} to ${to} from ${from}`,
       );
     return written;
-  }
-
-  #newReplicaSet(d: KObject, hash: string, name: string): KObject {
-    const spec = (d.spec ?? {}) as Obj;
-    const template = clone((isPlainObject(spec.template) ? spec.template : {}) as Obj);
-    const meta = (isPlainObject(template.metadata) ? template.metadata : {}) as Obj;
-    const labels = { ...(meta.labels as Record<string, string>), [HASH_LABEL]: hash };
-    template.metadata = { ...meta, labels };
-    const selector = clone((isPlainObject(spec.selector) ? spec.selector : {}) as Obj);
-    selector.matchLabels = {
-      ...(selector.matchLabels as Record<string, string>),
-      [HASH_LABEL]: hash,
-    };
-    return {
-      apiVersion: "apps/v1",
-      kind: "ReplicaSet",
-      metadata: {
-        name,
-        labels,
-        ownerReferences: [controllerRef(d)],
-      },
-      spec: { replicas: 0, selector, template },
-      status: { replicas: 0 },
-    };
   }
 
   #createPod(rs: KObject): string {
@@ -339,6 +297,38 @@ export class ReplicaSetSimulator {
     const n = this.#nextIp++;
     return `10.244.${Math.floor(n / 250) % 250}.${(n % 250) + 2}`;
   }
+}
+
+/** A ReplicaSet of `d` for the plan's `set`: its template, labelled and selected by its hash. */
+function newReplicaSet(d: KObject, set: SetPlan): KObject {
+  const spec = (d.spec ?? {}) as Obj;
+  const template = clone((isPlainObject(set.template) ? set.template : {}) as Obj);
+  const meta = (isPlainObject(template.metadata) ? template.metadata : {}) as Obj;
+  const labels = { ...(meta.labels as Record<string, string>), [HASH_LABEL]: set.hash };
+  template.metadata = { ...meta, labels };
+  const selector = clone((isPlainObject(spec.selector) ? spec.selector : {}) as Obj);
+  selector.matchLabels = {
+    ...(selector.matchLabels as Record<string, string>),
+    [HASH_LABEL]: set.hash,
+  };
+  return {
+    apiVersion: "apps/v1",
+    kind: "ReplicaSet",
+    metadata: { name: set.name, labels, ownerReferences: [controllerRef(d)] },
+    spec: { replicas: 0, selector, template },
+    status: { replicas: 0 },
+  };
+}
+
+function controlledBy(o: KObject, uid: string): boolean {
+  return o.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid) ?? false;
+}
+
+function isReady(pod: KObject): boolean {
+  const conditions = (pod.status as Obj | undefined)?.conditions;
+  return Array.isArray(conditions)
+    ? (conditions as Obj[]).some((c) => c.type === "Ready" && c.status === "True")
+    : false;
 }
 
 /** The reference a controller's object carries to the object that controls it. */

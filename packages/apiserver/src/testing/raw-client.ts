@@ -128,6 +128,8 @@ export class WatchStream {
   readonly status: number;
   readonly headers: Headers;
   readonly events: WatchLine[] = [];
+  /** When each of `events` arrived (Date.now()), for tests that time what the server did. */
+  readonly times: number[] = [];
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
   readonly #controller: AbortController;
@@ -155,7 +157,10 @@ export class WatchStream {
         while ((nl = buffer.indexOf("\n")) >= 0) {
           const line = buffer.slice(0, nl);
           buffer = buffer.slice(nl + 1);
-          if (line.trim()) this.events.push(JSON.parse(line) as WatchLine);
+          if (line.trim()) {
+            this.events.push(JSON.parse(line) as WatchLine);
+            this.times.push(Date.now());
+          }
           this.#notify();
         }
       }

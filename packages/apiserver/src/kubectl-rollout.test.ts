@@ -1,0 +1,87 @@
+/**
+ * Rollouts as a user drives them with the real kubectl: `set image` then `rollout status` (the
+ * waiting lines of each round, done once the new pods are available).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "./index.ts";
+import { findDefaultKubectl, kubectlFor, type Kubectl } from "./testing/kubectl.ts";
+import type { KObj } from "./testing/raw-client.ts";
+
+const kubectl = findDefaultKubectl();
+if (!kubectl) console.warn("\n*** kubectl NOT FOUND on PATH: rollout tests SKIPPED ***\n");
+
+const READY_MS = 1000;
+
+describe.skipIf(!kubectl)("kubectl rollout", { timeout: 120_000 }, () => {
+  let server: ApiServer;
+  let k: Kubectl;
+  let cleanup: () => Promise<void>;
+  const json = async (...args: string[]) => JSON.parse(await k.run(...args, "-o", "json"));
+  /** Pods of Deployment `app`: name, status, image, ReplicaSet. */
+  const pods = async (app: string) =>
+    (await json("get", "pods", "-l", `app=${app}`)).items.map((p: KObj) => ({
+      name: p.metadata.name,
+      phase: (p.status as { phase: string }).phase,
+      image: (p.spec as { containers: { image: string }[] }).containers[0]!.image,
+      set: (p.metadata.ownerReferences as { name: string }[])[0]!.name,
+    }));
+  /** The Deployment's ScalingReplicaSet messages, oldest first. */
+  const scalings = async (name: string) =>
+    (await json("get", "events", "--field-selector", `involvedObject.name=${name}`)).items
+      .filter((e: KObj) => e.reason === "ScalingReplicaSet")
+      .sort(
+        (a: KObj, b: KObj) =>
+          Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion),
+      )
+      .map((e: KObj) => e.message);
+
+  beforeAll(async () => {
+    server = await startApiServer({
+      deploymentReadyDelayMs: READY_MS,
+      garbageCollectionDelayMs: 1,
+    });
+    ({ k, cleanup } = await kubectlFor(kubectl as string, server));
+  });
+  afterAll(async () => {
+    await server.stop();
+    await cleanup();
+  });
+
+  it("set image: rollout status waits round by round until the new pods are available", async () => {
+    await k.run("create", "deploy", "pc", "--image=nginx:1", "--replicas=2");
+    await k.run("rollout", "status", "deploy/pc", "--timeout=60s");
+    const [oldSet] = (await pods("pc")).map((p: { set: string }) => p.set);
+    await k.run("set", "image", "deploy/pc", "nginx=nginx:2");
+    const began = Date.now();
+    const out = await k.run("rollout", "status", "deploy/pc", "--timeout=60s");
+    // Two rounds: each new pod becomes ready a ready delay after it was made.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(2 * READY_MS);
+    expect(out).toContain(
+      'Waiting for deployment "pc" rollout to finish: 1 out of 2 new replicas have been updated...\n',
+    );
+    expect(out).toContain(
+      'Waiting for deployment "pc" rollout to finish: 1 old replicas are pending termination...\n',
+    );
+    expect(out.endsWith('deployment "pc" successfully rolled out\n')).toBe(true);
+    const now = await pods("pc");
+    expect(now.map((p: { phase: string; image: string }) => [p.phase, p.image])).toEqual([
+      ["Running", "nginx:2"],
+      ["Running", "nginx:2"],
+    ]);
+    const newSet = now[0].set;
+    expect(await scalings("pc")).toEqual([
+      `Scaled up replica set ${oldSet} to 2`,
+      `Scaled up replica set ${newSet} to 1`,
+      `Scaled down replica set ${oldSet} to 1 from 2`,
+      `Scaled up replica set ${newSet} to 2 from 1`,
+      `Scaled down replica set ${oldSet} to 0 from 1`,
+    ]);
+    const described = await k.run("describe", "deploy", "pc");
+    expect(described.match(/ScalingReplicaSet/g)).toHaveLength(5);
+    expect(described).toMatch(/Progressing\s+True\s+NewReplicaSetAvailable/);
+    expect(described).toMatch(
+      new RegExp(`OldReplicaSets:\\s+${oldSet} \\(0/0 replicas created\\)`),
+    );
+    expect(described).toMatch(new RegExp(`NewReplicaSet:\\s+${newSet} \\(2/2 replicas created\\)`));
+  });
+});

@@ -1,20 +1,36 @@
 /**
  * Rollouts as a user drives them with the real kubectl: `set image` then `rollout status` (the
- * waiting lines of each round, done once the new pods are available).
+ * waiting lines of each round, done once the new pods are available), `rollout pause` / `resume`
+ * (nothing rolls out while paused, scaling still does).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "./index.ts";
 import { findDefaultKubectl, kubectlFor, type Kubectl } from "./testing/kubectl.ts";
-import type { KObj } from "./testing/raw-client.ts";
+import { DEPLOYMENTS, RawClient, eventually, type KObj } from "./testing/raw-client.ts";
 
 const kubectl = findDefaultKubectl();
 if (!kubectl) console.warn("\n*** kubectl NOT FOUND on PATH: rollout tests SKIPPED ***\n");
 
 const READY_MS = 1000;
 
+interface Condition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+}
+
+const rows = (out: string) =>
+  out
+    .trim()
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => l.trim().split(/\s{2,}/));
+
 describe.skipIf(!kubectl)("kubectl rollout", { timeout: 120_000 }, () => {
   let server: ApiServer;
   let k: Kubectl;
+  let c: RawClient;
   let cleanup: () => Promise<void>;
   const json = async (...args: string[]) => JSON.parse(await k.run(...args, "-o", "json"));
   /** Pods of Deployment `app`: name, status, image, ReplicaSet. */
@@ -25,6 +41,8 @@ describe.skipIf(!kubectl)("kubectl rollout", { timeout: 120_000 }, () => {
       image: (p.spec as { containers: { image: string }[] }).containers[0]!.image,
       set: (p.metadata.ownerReferences as { name: string }[])[0]!.name,
     }));
+  const progressing = (d: KObj) =>
+    ((d.status?.conditions ?? []) as Condition[]).find((x) => x.type === "Progressing");
   /** The Deployment's ScalingReplicaSet messages, oldest first. */
   const scalings = async (name: string) =>
     (await json("get", "events", "--field-selector", `involvedObject.name=${name}`)).items
@@ -41,6 +59,7 @@ describe.skipIf(!kubectl)("kubectl rollout", { timeout: 120_000 }, () => {
       garbageCollectionDelayMs: 1,
     });
     ({ k, cleanup } = await kubectlFor(kubectl as string, server));
+    c = new RawClient(server.url);
   });
   afterAll(async () => {
     await server.stop();
@@ -83,5 +102,65 @@ describe.skipIf(!kubectl)("kubectl rollout", { timeout: 120_000 }, () => {
       new RegExp(`OldReplicaSets:\\s+${oldSet} \\(0/0 replicas created\\)`),
     );
     expect(described).toMatch(new RegExp(`NewReplicaSet:\\s+${newSet} \\(2/2 replicas created\\)`));
+  });
+
+  it("rollout pause: a new template waits, a scale applies; rollout resume rolls it out", async () => {
+    await k.run("create", "deploy", "pz", "--image=nginx:1", "--replicas=2");
+    await k.run("rollout", "status", "deploy/pz", "--timeout=60s");
+    const history = await k.run("rollout", "history", "deploy/pz");
+    const [set] = (await pods("pz")).map((p: { set: string }) => p.set);
+
+    await k.run("rollout", "pause", "deploy/pz");
+    const paused = await eventually(async () => {
+      const d = await json("get", "deploy", "pz");
+      return d.status.observedGeneration === d.metadata.generation && d;
+    }, 50);
+    expect(progressing(paused)).toMatchObject({
+      status: "Unknown",
+      reason: "DeploymentPaused",
+      message: "Deployment is paused",
+    });
+    await k.run("set", "image", "deploy/pz", "nginx=nginx:3");
+    await k.run("scale", "deploy/pz", "--replicas=3");
+    await eventually(async () => {
+      const now = await pods("pz");
+      return now.length === 3 && now.every((p: { phase: string }) => p.phase === "Running");
+    }, 100);
+    // Longer than a round would take: the template still waits.
+    await new Promise((r) => setTimeout(r, 2 * READY_MS));
+    const held = await pods("pz");
+    expect(held.map((p: { set: string; image: string }) => [p.set, p.image])).toEqual(
+      Array(3).fill([set, "nginx:1"]),
+    );
+    expect(rows(await k.run("get", "rs", "-l", "app=pz", "--no-headers"))).toHaveLength(1);
+    expect(await k.run("rollout", "history", "deploy/pz")).toBe(history);
+    const waiting = await json("get", "deploy", "pz");
+    expect(waiting.status).toMatchObject({
+      observedGeneration: waiting.metadata.generation,
+      replicas: 3,
+      readyReplicas: 3,
+    });
+    // No pod has the Deployment's template yet.
+    expect(waiting.status.updatedReplicas ?? 0).toBe(0);
+    expect(progressing(waiting)?.reason).toBe("DeploymentPaused");
+    expect(await k.run("describe", "deploy", "pz")).not.toMatch(/ReplicaSetUpdated/);
+
+    const watch = await c.watch(
+      `${DEPLOYMENTS}?watch=true&fieldSelector=metadata.name%3Dpz&resourceVersion=${waiting.metadata.resourceVersion}`,
+    );
+    await k.run("rollout", "resume", "deploy/pz");
+    const out = await k.run("rollout", "status", "deploy/pz", "--timeout=60s");
+    watch.close();
+    expect(out.endsWith('deployment "pz" successfully rolled out\n')).toBe(true);
+    expect(watch.events.map((e) => progressing(e.object))).toContainEqual(
+      expect.objectContaining({
+        status: "Unknown",
+        reason: "DeploymentResumed",
+        message: "Deployment is resumed",
+      }),
+    );
+    const done = await pods("pz");
+    expect(done.map((p: { image: string }) => p.image)).toEqual(Array(3).fill("nginx:3"));
+    expect(await k.run("rollout", "history", "deploy/pz")).toMatch(/^1\s+<none>\n2\s+<none>$/m);
   });
 });

@@ -7,15 +7,19 @@
  * - no ready old pod to keep available — a Deployment's first rollout, a scale — the four steps
  *   of actors/rollout-steps.ts, whose watch events the Foo controller's traces are made of;
  * - a new template replacing ready pods: rounds within the strategy's bounds
- *   (actors/rollout-rounds.ts: RollingUpdate's maxSurge / maxUnavailable, or Recreate).
+ *   (actors/rollout-rounds.ts: RollingUpdate's maxSurge / maxUnavailable, or Recreate);
+ * - a paused Deployment: observed, scaled, no template rolled out (actors/paused-rollout.ts);
+ *   resumed, Progressing=Unknown DeploymentResumed first, then as above a step later.
  *
  * Writes go through the registry's /status path, so they never bump generation. A newer
  * generation cancels the pending steps of the older one and starts from the plan as it is.
  */
-import { clone } from "../object.ts";
+import { clone, type KObject } from "../object.ts";
 import type { Registry } from "../registry.ts";
 import { deploymentResource } from "../resources/deployment.ts";
 import type { StoreChange } from "../store/object-store.ts";
+import { conditionOf, setCondition, type DeploymentStatus } from "./deployment-status.ts";
+import { PAUSED_REASON, syncPaused } from "./paused-rollout.ts";
 import { replicaSetOf } from "./pod-template-hash.ts";
 import { otherSets, type RolloutPlans } from "./rollout-plan.ts";
 import { rolloutRounds } from "./rollout-rounds.ts";
@@ -81,12 +85,29 @@ export class DeploymentControllerSim {
   }
 
   /**
-   * The four steps when no old pod is ready to be replaced and the template's ReplicaSet has no
-   * pods of its own, else rounds that keep the strategy's bounds.
+   * Paused: observed and scaled only. Resumed: said so (checkPausedConditions), then rolled
+   * out a step later.
    */
   #begin(run: RolloutRun): void {
     const d = run.read();
     if (!d) return;
+    if ((d.spec as { paused?: boolean }).paused) return syncPaused(run, replicaSetOf(d).hash);
+    const status = d.status as DeploymentStatus | undefined;
+    if (conditionOf(status, "Progressing")?.reason !== PAUSED_REASON) return this.#rollOut(run, d);
+    run.write((_d, s) =>
+      setCondition(s, "Progressing", "Unknown", "DeploymentResumed", "Deployment is resumed"),
+    );
+    run.after(this.#opts.stepDelayMs, () => {
+      const resumed = run.read();
+      if (resumed) this.#rollOut(run, resumed);
+    });
+  }
+
+  /**
+   * The four steps when no old pod is ready to be replaced and the template's ReplicaSet has no
+   * pods of its own, else rounds that keep the strategy's bounds.
+   */
+  #rollOut(run: RolloutRun, d: KObject): void {
     const { plan } = run;
     const { hash, name } = replicaSetOf(d);
     const target = { hash, name, template: clone((d.spec as { template?: unknown }).template) };

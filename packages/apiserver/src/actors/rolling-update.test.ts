@@ -16,7 +16,7 @@ import {
   type WatchStream,
 } from "../testing/raw-client.ts";
 
-const READY_MS = 300;
+const READY_MS = 500;
 const STEP_MS = 20;
 const PODS = "/api/v1/namespaces/default/pods";
 const EVENTS = "/api/v1/namespaces/default/events";
@@ -73,7 +73,7 @@ function replayPods(w: WatchStream, start: Map<string, { set: string; ready: boo
   const pods = new Map(start);
   let most = pods.size;
   let fewestReady = [...pods.values()].filter((p) => p.ready).length;
-  const added: { name: string; set: string; at: number; readyAt?: number }[] = [];
+  const added: { name: string; set: string; at: number; ready: boolean; readyAt?: number }[] = [];
   const deleted: { name: string; set: string; at: number }[] = [];
   w.events.forEach((e: WatchLine, i) => {
     const name = e.object.metadata.name;
@@ -82,7 +82,8 @@ function replayPods(w: WatchStream, start: Map<string, { set: string; ready: boo
       pods.delete(name);
       deleted.push({ name, set: podSet(e.object), at });
     } else {
-      if (e.type === "ADDED") added.push({ name, set: podSet(e.object), at });
+      if (e.type === "ADDED")
+        added.push({ name, set: podSet(e.object), at, ready: podReady(e.object) });
       const mine = added.find((a) => a.name === name);
       if (mine && podReady(e.object)) mine.readyAt ??= at;
       pods.set(name, { set: podSet(e.object), ready: podReady(e.object) });
@@ -162,9 +163,12 @@ describe("a new pod template rolls out", () => {
     expect(pods.deleted.map((p) => p.set)).toEqual([oldSet, oldSet]);
     expect(pods.most).toBeLessThanOrEqual(3);
     expect(pods.fewestReady).toBeGreaterThanOrEqual(2);
-    // A new pod is ready a ready delay after it was made (as seen by a watcher on a busy
-    // machine, to within half of it); an old one goes once one is.
-    for (const p of pods.added) expect(p.readyAt! - p.at).toBeGreaterThanOrEqual(READY_MS / 2);
+    // A new pod is made not ready, and is ready a ready delay later (as a watcher on a busy
+    // machine sees it, to within half of it); an old one goes once one is.
+    for (const p of pods.added) {
+      expect(p.ready).toBe(false);
+      expect(p.readyAt! - p.at).toBeGreaterThanOrEqual(READY_MS / 2);
+    }
     expect(pods.deleted[0]!.at).toBeGreaterThanOrEqual(pods.added[0]!.readyAt!);
     expect(took).toBeGreaterThanOrEqual(2 * READY_MS);
     expect(events).toEqual([

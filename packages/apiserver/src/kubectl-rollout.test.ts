@@ -1,7 +1,8 @@
 /**
  * Rollouts as a user drives them with the real kubectl: `set image` then `rollout status` (the
  * waiting lines of each round, done once the new pods are available), `rollout pause` / `resume`
- * (nothing rolls out while paused, scaling still does).
+ * (nothing rolls out while paused, scaling still does), and a Deployment made again over the
+ * ReplicaSet it left with `delete --cascade=orphan` (adopted with its running pods).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "./index.ts";
@@ -162,5 +163,33 @@ describe.skipIf(!kubectl)("kubectl rollout", { timeout: 120_000 }, () => {
     const done = await pods("pz");
     expect(done.map((p: { image: string }) => p.image)).toEqual(Array(3).fill("nginx:3"));
     expect(await k.run("rollout", "history", "deploy/pz")).toMatch(/^1\s+<none>\n2\s+<none>$/m);
+  });
+
+  it("a Deployment made again over its orphaned ReplicaSet keeps its running pods", async () => {
+    await k.run("create", "deploy", "ad", "--image=nginx:1", "--replicas=2");
+    await k.run("rollout", "status", "deploy/ad", "--timeout=60s");
+    // Names and resourceVersions: a pod made again, or made unready and ready again, shows.
+    const versions = async () =>
+      (await json("get", "pods", "-l", "app=ad")).items.map((p: KObj) => [
+        p.metadata.name,
+        p.metadata.resourceVersion,
+      ]);
+    const before = await pods("ad");
+    const unchanged = await versions();
+    await k.run("delete", "deploy", "ad", "--cascade=orphan");
+    expect(await versions()).toEqual(unchanged);
+    await k.run("create", "deploy", "ad", "--image=nginx:1", "--replicas=2");
+    await k.run("rollout", "status", "deploy/ad", "--timeout=60s");
+    // Past a ready delay: nothing replaces them later either.
+    await new Promise((r) => setTimeout(r, READY_MS + 500));
+    expect(await versions()).toEqual(unchanged);
+    const deploy = await json("get", "deploy", "ad");
+    const rs = await json("get", "rs", before[0].set);
+    expect(rs.metadata.ownerReferences).toEqual([
+      expect.objectContaining({ kind: "Deployment", uid: deploy.metadata.uid, controller: true }),
+    ]);
+    expect(deploy.status).toMatchObject({ replicas: 2, updatedReplicas: 2, availableReplicas: 2 });
+    const events = await k.run("get", "events", "-o", "custom-columns=R:.reason,M:.message");
+    for (const p of before) expect(events).not.toContain(`Deleted pod: ${p.name}`);
   });
 });

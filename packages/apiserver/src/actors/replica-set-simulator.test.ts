@@ -2,7 +2,7 @@
  * The simulated ReplicaSets against a Deployment deleted and made again at once with the same
  * template (the "deleted child" lesson: the Foo controller recreates its Deployment): the new
  * Deployment's ReplicaSet has the old one's name, and the old one is still there until the
- * garbage collector takes it.
+ * garbage collector takes it — or, orphaned (`--cascade=orphan`), is adopted with its pods.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../index.ts";
@@ -57,9 +57,12 @@ it("a Deployment made again at once gets its ReplicaSet and pods once the old on
   expect([sets.length, pods.length, allPods.length]).toEqual([1, 2, 2]);
 });
 
-it("a Deployment made again over its orphaned ReplicaSet adopts it and its pods", async () => {
+it("a Deployment made again over its orphaned ReplicaSet adopts it with its running pods", async () => {
   const first = await c.post<KObj>(DEPLOYMENTS, deploymentBody("orphans", 2));
-  await eventually(async () => (await owned(first.body.metadata.uid!)).pods.length === 2);
+  await eventually(async () => {
+    const { pods } = await owned(first.body.metadata.uid!);
+    return pods.length === 2 && pods.every((p) => p.status?.phase === "Running");
+  });
   await c.delete(`${DEPLOYMENTS}/orphans`, { propagationPolicy: "Orphan" });
   // Orphaned: the ReplicaSet loses its owner, the pods stay.
   await eventually(async () =>
@@ -67,14 +70,30 @@ it("a Deployment made again over its orphaned ReplicaSet adopts it and its pods"
       (rs) => rs.metadata.name.startsWith("orphans-") && !rs.metadata.ownerReferences?.length,
     ),
   );
+  const orphaned = await c.get<{ items: KObj[]; metadata: { resourceVersion: string } }>(PODS);
+  const pods = orphaned.body.items.filter((p) => p.metadata.name.startsWith("orphans-"));
+  const watch = await c.watch(
+    `${PODS}?watch=true&labelSelector=app%3Dorphans&resourceVersion=${orphaned.body.metadata.resourceVersion}`,
+  );
   const second = await c.post<KObj>(DEPLOYMENTS, deploymentBody("orphans", 2));
   const uid = second.body.metadata.uid!;
   await eventually(async () => (await owned(uid)).sets.length === 1);
+  const deployment: KObj = await eventually(async () => {
+    const d = (await c.get<KObj>(`${DEPLOYMENTS}/orphans`)).body;
+    return d.status?.availableReplicas === 2 ? d : undefined;
+  });
+  // Past the ready delay: nothing replaces them, nor makes them unready, later either.
   await new Promise((r) => setTimeout(r, 300));
-  // Its pods are the Deployment's: replaced as the new rollout starts from none (a simplification
-  // of the simulation), never left beside new ones.
-  const { sets, pods } = await owned(uid);
-  expect(sets).toHaveLength(1);
-  expect(pods).toHaveLength(2);
-  expect((await list(PODS)).filter((p) => p.metadata.name.startsWith("orphans-"))).toHaveLength(2);
+  watch.close();
+  expect(watch.events).toEqual([]);
+  const now = await owned(uid);
+  expect(now.pods.map((p) => p.metadata.name).sort()).toEqual(
+    pods.map((p) => p.metadata.name).sort(),
+  );
+  expect(now.allPods.filter((p) => p.metadata.name.startsWith("orphans-"))).toHaveLength(2);
+  // As the real controller does: the ReplicaSet's revision, and "Found new replica set".
+  expect(deployment.metadata.annotations?.["deployment.kubernetes.io/revision"]).toBe("1");
+  expect((deployment.status?.conditions as { reason: string }[]).map((x) => x.reason)).toContain(
+    "NewReplicaSetAvailable",
+  );
 });

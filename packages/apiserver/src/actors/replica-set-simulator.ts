@@ -10,7 +10,7 @@
  *   and ready, the others ContainerCreating; scaling down removes the newest first;
  * - a ReplicaSet the plan no longer has (beyond the Deployment's `revisionHistoryLimit`) is deleted;
  * - a Deployment made again waits for its deleted namesake's ReplicaSet to be collected, and
- *   adopts one left orphaned (`--cascade=orphan`) with its pods;
+ *   adopts one left orphaned (`--cascade=orphan`) with its pods (actors/orphan-adoption.ts);
  * - each pod is named `<replicaset>-<5 chars>` and owned by its ReplicaSet. A deleted Deployment's
  *   ReplicaSets, and then their pods, go through the garbage collector, as on a cluster.
  *

@@ -1,7 +1,7 @@
 /**
  * core/v1 Pods, read-only: the pods of the simulated Deployments' ReplicaSets
- * (actors/replica-set-simulator.ts keeps them in step with each Deployment's status), so
- * `kubectl get pods` shows what a cluster would.
+ * (actors/replica-set-simulator.ts makes them as the simulated Deployment controller's rollout
+ * plan says), so `kubectl get pods` shows what a cluster would.
  * Columns as kubectl's pod printer: READY, STATUS (a waiting container's reason, else the phase;
  * Terminating once deleted), RESTARTS, AGE; -o wide adds IP and NODE.
  */

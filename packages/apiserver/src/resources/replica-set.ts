@@ -1,7 +1,8 @@
 /**
  * apps/v1 ReplicaSets, read-only: the ReplicaSets of the simulated Deployments
- * (actors/replica-set-simulator.ts keeps them and their pods in step with each Deployment's
- * status), so `kubectl get rs`, `get all` and `describe deploy` show what a cluster would.
+ * (actors/replica-set-simulator.ts makes them and their pods as the simulated Deployment
+ * controller's rollout plan says), so `kubectl get rs`, `get all` and `describe deploy` show what
+ * a cluster would.
  * Columns as kubectl's ReplicaSet printer: DESIRED, CURRENT, READY, AGE; -o wide adds
  * CONTAINERS, IMAGES and SELECTOR.
  */

@@ -37,7 +37,8 @@ export function syncPaused(run: RolloutRun, hash: string): void {
   for (const readyAt of due)
     run.after(Math.max(0, readyAt - Date.now()), () =>
       run.write((d, s, desired) => {
-        if (markReady(plan, Date.now())) status(d, s, desired);
+        // As of the time it was set for: a timer may fire before Date.now() gets there.
+        if (markReady(plan, Math.max(Date.now(), readyAt))) status(d, s, desired);
       }),
     );
 }

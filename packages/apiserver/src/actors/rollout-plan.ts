@@ -115,7 +115,11 @@ export function scaleSet(set: SetPlan, to: number, readyAt: number): void {
   set.replicas = to;
 }
 
-/** Pods whose ready time has come become ready; whether any did. */
+/**
+ * Pods whose ready time is `now` or before become ready; whether any did. A ready timer passes
+ * the time it was set for, not Date.now(): the event loop's clock can fire it a millisecond
+ * before the wall clock gets there, and a batch left pending then would wait for ever.
+ */
 export function markReady(plan: DeploymentPlan, now: number): boolean {
   let any = false;
   for (const set of plan.sets.values()) {

@@ -61,7 +61,8 @@ export function rolloutRounds(run: RolloutRun, target: Template): void {
         readyTimes.add(readyAt);
         run.after(Math.max(0, readyAt - Date.now()), () => {
           run.write((d, s, desired) => {
-            if (!markReady(plan, Date.now())) return;
+            // As of the time it was set for: a timer may fire before Date.now() gets there.
+            if (!markReady(plan, Math.max(Date.now(), readyAt))) return;
             setProgress(s, target.name);
             status(d, s, desired);
           });

@@ -49,7 +49,7 @@ test("the badge says the cluster is unreachable while it is, and connected once 
     ),
   );
   const errorColour = await page.evaluate(() =>
-    getComputedStyle(document.documentElement).getPropertyValue("--bad").trim(),
+    getComputedStyle(document.documentElement).getPropertyValue("--bad-text").trim(),
   );
   await expect(badge).toHaveCSS("color", hexToRgb(errorColour));
   expect(connectedColour).not.toBe(hexToRgb(errorColour));

@@ -41,7 +41,7 @@ test("the badge says the Foo API is gone while its CRD is, and connected once it
     /^The cluster has not served foos\.samplecontroller\.k8s\.io since \d\d:\d\d:\d\d: was the CRD deleted\?.* kubectl apply -f public\/manifests\/crd\.yaml brings it back/,
   );
   const errorColour = await page.evaluate(() =>
-    getComputedStyle(document.documentElement).getPropertyValue("--bad").trim(),
+    getComputedStyle(document.documentElement).getPropertyValue("--bad-text").trim(),
   );
   await expect(badge).toHaveCSS("color", hexToRgb(errorColour));
 

@@ -33,7 +33,7 @@ test("a recording that fails is said at once, with the events the file lacks, an
     /^Writing the recording “full” failed at \d\d:\d\d:\d\d: ENOSPC: no space left on device, write\. The file has no events; /,
   );
   const bad = await page.evaluate(() =>
-    getComputedStyle(document.documentElement).getPropertyValue("--bad").trim(),
+    getComputedStyle(document.documentElement).getPropertyValue("--bad-text").trim(),
   );
   await expect(status).toHaveCSS("color", hexToRgb(bad));
 

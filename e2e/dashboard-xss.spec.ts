@@ -74,7 +74,19 @@ test("object names with markup render as text and run no script", async ({ page 
   const row = page.getByTestId("object-row");
   await expect(row).toHaveCount(1);
   // One namespace: the row names the Foo alone, the header says "in default".
-  await expect(row.locator("td.key")).toHaveText(EVIL);
+  // The name a screen reader reads, and the two halves drawn (MiddleCut), each as text.
+  await expect(row.locator("td.key .sr-only")).toHaveText(EVIL);
+  expect((await row.locator('td.key [aria-hidden="true"]').allTextContents()).join("")).toBe(EVIL);
+  // …and copied once, as it reads.
+  const copied = await row.locator("td.key").evaluate((td) => {
+    const range = document.createRange();
+    range.selectNodeContents(td);
+    const selection = getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return selection.toString();
+  });
+  expect(copied).toBe(EVIL);
   await expect(row.locator("td.key")).toHaveAttribute("title", `default/${EVIL}`);
   // Open the details of the read event (raw line with markup) via keyboard stepping.
   await page.getByTestId("step-next").click();

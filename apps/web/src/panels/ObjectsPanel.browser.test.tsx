@@ -258,11 +258,14 @@ describe("objects table", () => {
     expect(Number(self.textContent)).toBeGreaterThanOrEqual(1200);
     const fits = (el: HTMLElement) => el.scrollWidth <= el.clientWidth;
     for (const cell of cells()) expect(fits(cell), cell.textContent!).toBe(true);
-    // The widest text each column shows for any trace that fits in memory: five digits of
-    // passes, four of self and 409, or cellCount's short form up to millions.
+    // The name keeps its room: "example-foo" whole in a 1280 px window's column (340 px).
+    const head = panel.querySelector<HTMLElement>('[data-testid="object-row"] td.key .head')!;
+    expect(head.scrollWidth).toBeLessThanOrEqual(head.clientWidth);
+    // The widest text each column shows for any trace that fits in memory: four digits, or
+    // cellCount's short form up to millions.
     for (const [i, widest] of [
-      [0, "88888"],
-      [0, "888k"],
+      [0, "8888"],
+      [0, "999k"],
       [1, "8888"],
       [1, "999k"],
       [1, "9.9M"],

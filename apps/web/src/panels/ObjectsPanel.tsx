@@ -256,13 +256,13 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                     <MiddleCut className="name" text={key.slice(key.indexOf("/") + 1)} />
                   )}
                 </td>
-                <CountCell n={s?.passes} digits={PASSES_DIGITS} />
+                <CountCell n={s?.passes} digits={COUNT_DIGITS} />
                 <CountCell
                   n={s?.selfTriggered}
-                  digits={SMALL_COUNT_DIGITS}
+                  digits={COUNT_DIGITS}
                   className={s && s.selfTriggered > 0 ? "self" : undefined}
                 />
-                <CountCell n={s?.conflicts} digits={SMALL_COUNT_DIGITS} />
+                <CountCell n={s?.conflicts} digits={COUNT_DIGITS} />
                 <td>
                   <span
                     className={`badge ${st.tone}`}
@@ -303,9 +303,8 @@ function Spacer({ rows, height }: { rows: number; height: number }) {
   );
 }
 
-/** Digits the passes column shows exactly (its width holds them); self and 409 hold fewer. */
-export const PASSES_DIGITS = 5;
-export const SMALL_COUNT_DIGITS = 4;
+/** Digits a count column shows exactly (its width holds them; beyond, cellCount's short form). */
+const COUNT_DIGITS = 4;
 
 /** A count cell: shortened past its column's digits (cellCount), exact in the title then. */
 function CountCell({ n, digits, className }: { n?: number; digits: number; className?: string }) {

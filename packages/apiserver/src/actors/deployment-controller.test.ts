@@ -11,6 +11,7 @@ import {
   type KObj,
   type WatchLine,
 } from "../testing/raw-client.ts";
+import { conditionOf, type DeploymentStatus } from "./deployment-status.ts";
 
 let server: ApiServer;
 let c: RawClient;
@@ -21,18 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-interface Status {
-  observedGeneration?: number;
-  replicas?: number;
-  updatedReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  unavailableReplicas?: number;
-  conditions?: { type: string; status: string; reason: string }[];
-}
-
-const statusOf = (e: WatchLine) => (e.object.status ?? {}) as Status;
-const condition = (s: Status, type: string) => s.conditions?.find((x) => x.type === type);
+const statusOf = (e: WatchLine) => (e.object.status ?? {}) as DeploymentStatus;
 
 describe("simulated Deployment controller", () => {
   it("progresses a new 1-replica Deployment like the real controller", async () => {
@@ -53,7 +43,7 @@ describe("simulated Deployment controller", () => {
     const [added, revision, observed, updated, ready] = events;
     expect(added.object.status).toEqual({});
     expect(revision.object.metadata.annotations?.["deployment.kubernetes.io/revision"]).toBe("1");
-    expect(condition(statusOf(revision), "Progressing")).toMatchObject({
+    expect(conditionOf(statusOf(revision), "Progressing")).toMatchObject({
       status: "True",
       reason: "NewReplicaSetCreated",
     });
@@ -63,12 +53,12 @@ describe("simulated Deployment controller", () => {
       updatedReplicas: 0,
       unavailableReplicas: 1,
     });
-    expect(condition(statusOf(observed), "Available")).toMatchObject({
+    expect(conditionOf(statusOf(observed), "Available")).toMatchObject({
       status: "False",
       reason: "MinimumReplicasUnavailable",
     });
     expect(statusOf(updated)).toMatchObject({ replicas: 1, updatedReplicas: 1 });
-    expect(condition(statusOf(updated), "Progressing")).toMatchObject({
+    expect(conditionOf(statusOf(updated), "Progressing")).toMatchObject({
       reason: "ReplicaSetUpdated",
     });
     const final = statusOf(ready);
@@ -80,11 +70,11 @@ describe("simulated Deployment controller", () => {
       availableReplicas: 1,
     });
     expect(final.unavailableReplicas).toBeUndefined();
-    expect(condition(final, "Available")).toMatchObject({
+    expect(conditionOf(final, "Available")).toMatchObject({
       status: "True",
       reason: "MinimumReplicasAvailable",
     });
-    expect(condition(final, "Progressing")).toMatchObject({
+    expect(conditionOf(final, "Progressing")).toMatchObject({
       status: "True",
       reason: "NewReplicaSetAvailable",
     });
@@ -118,8 +108,8 @@ describe("simulated Deployment controller", () => {
         s.updatedReplicas,
         s.readyReplicas,
         s.unavailableReplicas,
-        condition(s, "Available")?.status,
-        condition(s, "Progressing")?.reason,
+        conditionOf(s, "Available")?.status,
+        conditionOf(s, "Progressing")?.reason,
       ];
     });
     expect(seen).toEqual([

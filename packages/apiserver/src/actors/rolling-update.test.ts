@@ -15,6 +15,7 @@ import {
   type WatchLine,
   type WatchStream,
 } from "../testing/raw-client.ts";
+import { conditionOf, type DeploymentStatus } from "./deployment-status.ts";
 
 const READY_MS = 500;
 const STEP_MS = 20;
@@ -33,18 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-interface Status {
-  observedGeneration?: number;
-  replicas?: number;
-  updatedReplicas?: number;
-  readyReplicas?: number;
-  availableReplicas?: number;
-  unavailableReplicas?: number;
-  conditions?: { type: string; status: string; reason: string }[];
-}
-
-const statusOf = (o: KObj) => (o.status ?? {}) as Status;
-const progressing = (s: Status) => s.conditions?.find((x) => x.type === "Progressing");
+const statusOf = (o: KObj) => (o.status ?? {}) as DeploymentStatus;
+const progressing = (s: DeploymentStatus) => conditionOf(s, "Progressing");
 
 /** Until the Deployment has rolled out generation `generation` completely. */
 async function settled(name: string, generation: number): Promise<void> {

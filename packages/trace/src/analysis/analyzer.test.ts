@@ -225,6 +225,23 @@ describe("a watch line that does not say its event (the reader assumes add)", ()
     ]);
     expect(analyzer.lives(KEY)).toBe(2);
   });
+
+  it("is a new Foo when the trace begins on its namesake's last pass (a scenario's window)", () => {
+    // The dashboard's scenario bar analyses the events since its scenario began: a retry of the
+    // Foo the last scenario left, which finds it gone, and then this scenario's create. The add
+    // is the window's first; the retry's pass is the old Foo's all the same.
+    const { analyzer } = read([
+      at(6.006, "STAGE/dequeue default/example-foo 0"),
+      at(6.007, "STAGE/read default/example-foo not found"),
+      at(6.008, '"Successfully synced" objectName="default/example-foo"'),
+      at(6.5, "STAGE/watch kind=Foo event=add key=default/example-foo rv=1010"),
+      at(6.5001, "STAGE/enqueue default/example-foo"),
+      ...pass(6.501, 1010, true),
+    ]);
+    expect(analyzer.lives(KEY)).toBe(2);
+    expect(analyzer.summary(KEY)?.passes).toBe(1);
+    expect(analyzer.summary(KEY)?.passCauses.retry).toBe(0);
+  });
 });
 
 describe("an enqueue line printed after the dequeue it caused (the patch logs after Add)", () => {

@@ -334,7 +334,10 @@ export class Analyzer {
     const update =
       added && !st.fooGone && eventAssumed(e) && (echoSoon || this.bareWatchEveryEvent);
     if (update && echoSoon) this.bareWatchEveryEvent = true;
-    if (primary && added && !relist && !update) {
+    // So is an add once the Foo was seen gone, though it is the trace's first (the trace began on
+    // the old Foo's last passes, as a scenario's window does).
+    const fresh = added || (e.event === "add" && st.fooGone);
+    if (primary && fresh && !relist && !update) {
       this.newLife(st, e.ts);
       st.lifeSeq = e.seq;
       st.listed = e.initial === true;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { render } from "vitest-browser-react";
+import "../ui/styles.css";
+import "./workshop.css";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
 import hotLoop from "../../../../public/traces/hot-loop.jsonl?raw";
 import burst from "../../../../public/traces/burst.jsonl?raw";
@@ -54,6 +56,55 @@ describe("queue view", () => {
       const [a, b] = [labels[i - 1]!, labels[i]!];
       const overlap = a.right > b.left && b.right > a.left && a.bottom > b.top && b.bottom > a.top;
       expect(overlap, `label ${i - 1} and ${i}`).toBe(false);
+    }
+  });
+
+  it("labels a doubling backoff without hiding a dot or running past the chart", async () => {
+    // The not-owned lesson left running: each pass fails (the Deployment is not the Foo's) and is
+    // retried after twice the last delay, 5 ms … 2560 ms.
+    const lines = ['{"loopscope":"trace","version":1,"source":"live","scenario":"not-owned"}'];
+    let ts = 1_796_202_711_000_000;
+    let seq = 0;
+    const ev = (e: object) => lines.push(JSON.stringify({ ...e, key: KEY, ts, seq: ++seq }));
+    ev({ stage: "watch", kind: "Foo", event: "add", name: "example-foo", namespace: "default" });
+    ev({ stage: "enqueue", len: 1, cause: "watch" });
+    for (let i = 0; i < 10; i++) {
+      ev({ stage: "dequeue", len: 0, worker: 1 });
+      ts += 200;
+      ev({ stage: "read", rv: "1001" });
+      ts += 300;
+      const delayMs = 5 * 2 ** i;
+      const error = 'Resource "example-foo" already exists and is not managed by Foo';
+      ev({ stage: "done", outcome: "requeued", error, delayMs, worker: 1 });
+      ts += delayMs * 1000;
+      ev({ stage: "enqueue", len: 1, cause: "retry" });
+    }
+    const screen = await renderQueue(lines.join("\n") + "\n", "not-owned.jsonl");
+    const series = screen.container.querySelector("[data-testid=backoff-series]")!;
+    const svg = series.closest("svg")!.getBoundingClientRect();
+    const dots = [...series.querySelectorAll("circle")].map((c) => c.getBoundingClientRect());
+    expect(dots).toHaveLength(10);
+    const labels = [...series.querySelectorAll("text")].map((t) => ({
+      text: t.textContent,
+      box: t.getBoundingClientRect(),
+    }));
+    const axisTexts = [...series.closest("svg")!.querySelectorAll(".axes text")].map((t) => ({
+      text: t.textContent,
+      box: t.getBoundingClientRect(),
+    }));
+    const meets = (a: DOMRect, b: DOMRect) =>
+      a.right > b.left && b.right > a.left && a.bottom > b.top && b.bottom > a.top;
+    // The longest delay, where the backoff got to, is always said.
+    expect(labels.map((l) => l.text)).toContain("2560 ms");
+    for (const [i, { text, box }] of labels.entries()) {
+      expect(box.left, text!).toBeGreaterThanOrEqual(svg.left);
+      expect(box.right, text!).toBeLessThanOrEqual(svg.right);
+      for (const other of labels.slice(i + 1))
+        expect(meets(box, other.box), `${text} over ${other.text}`).toBe(false);
+      for (const [j, dot] of dots.entries())
+        expect(meets(box, dot), `${text} over dot ${j}`).toBe(false);
+      for (const tick of axisTexts)
+        expect(meets(box, tick.box), `${text} over the axis's ${tick.text}`).toBe(false);
     }
   });
 

@@ -70,11 +70,12 @@ export function QueueView({
             .domain([1, maxD * 1.5])
             .range([h - M.b, M.t]);
           // A key's series ends at each synced pass, so neighbouring dots may be two series'.
-          const labelled = unclutteredLabels(all, (s) => ({
-            x: x(s.t),
-            y: y(s.delayMs),
-            text: `${s.delayMs} ms`,
-          }));
+          const labelled = placedLabels(
+            all,
+            (s) => ({ x: x(s.t), y: y(s.delayMs), text: `${s.delayMs} ms`, value: s.delayMs }),
+            // Left of the plot are the axis's values.
+            { left: M.l, right: WIDTH },
+          );
           return (
             <>
               <Axes x={x} y={y} h={h} yLabel="ms" log />
@@ -90,18 +91,26 @@ export function QueueView({
                       }
                       className="backoff-line"
                     />
-                    {steps.map((s) => (
-                      <g key={s.t}>
-                        <circle cx={x(s.t)} cy={y(s.delayMs)} r={4} className="backoff-dot">
-                          <title>{`${s.delayMs} ms`}</title>
-                        </circle>
-                        {labelled.has(s) && (
-                          <text x={x(s.t) + 5} y={y(s.delayMs) - 6} className="chart-note">
-                            {s.delayMs} ms
-                          </text>
-                        )}
-                      </g>
-                    ))}
+                    {steps.map((s) => {
+                      const label = labelled.get(s);
+                      return (
+                        <g key={s.t}>
+                          <circle cx={x(s.t)} cy={y(s.delayMs)} r={DOT_R} className="backoff-dot">
+                            <title>{`${s.delayMs} ms`}</title>
+                          </circle>
+                          {label && (
+                            <text
+                              x={label.x}
+                              y={label.y}
+                              textAnchor={label.anchor}
+                              className="chart-note"
+                            >
+                              {s.delayMs} ms
+                            </text>
+                          )}
+                        </g>
+                      );
+                    })}
                   </g>
                 );
               })}
@@ -170,28 +179,81 @@ export function QueueView({
   );
 }
 
-/** Width of a chart note's character, in the chart's units (11 px sans-serif, digits and "ms"). */
-const NOTE_CHAR = 6.5;
+/**
+ * A chart note's size in the chart's units (11 px sans-serif: digits, a space and "ms" measure
+ * about 7 each in the fonts a page falls back to), and its box around the baseline.
+ */
+const NOTE_CHAR = 7;
+const NOTE_ASCENT = 11;
+const NOTE_DESCENT = 3;
+/** A dot's radius, and the gap kept between a note and its dot. */
+const DOT_R = 4;
+const GAP = 5;
+
+interface Box {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+}
+
+/** Where a point's label goes: its start, its anchor, its baseline. */
+interface LabelPlace {
+  x: number;
+  y: number;
+  anchor: "start" | "end";
+}
 
 /**
- * The points whose labels to draw, left to right: each that does not run into the last one drawn
- * (retries a few ms apart wrote "5 ms5 ms5ms" over each other). The leftmost is always drawn;
- * every dot stays, its value in its tooltip.
+ * Labels for the points that have room, by value, largest first (where the backoff got to is
+ * what a doubling delay is read for): above and right of the dot, or above and left where the
+ * chart ends, and only where the note covers no other note and no dot. Retries a few ms apart
+ * wrote "5 ms5 ms5ms" over each other, and over their neighbours' dots; every dot stays, its
+ * value in its tooltip.
  */
-function unclutteredLabels<T>(
+function placedLabels<T>(
   points: readonly T[],
-  at: (p: T) => { x: number; y: number; text: string },
-): Set<T> {
-  const drawn = new Set<T>();
-  let last: { x: number; y: number; text: string } | undefined;
-  for (const p of [...points].sort((a, b) => at(a).x - at(b).x)) {
-    const l = at(p);
-    if (!last || l.x >= last.x + last.text.length * NOTE_CHAR + 4 || Math.abs(l.y - last.y) >= 12) {
-      drawn.add(p);
-      last = l;
+  at: (p: T) => { x: number; y: number; text: string; value: number },
+  bounds: { left: number; right: number },
+): Map<T, LabelPlace> {
+  const dots: Box[] = points.map((p) => {
+    const { x, y } = at(p);
+    return { left: x - DOT_R, right: x + DOT_R, top: y - DOT_R, bottom: y + DOT_R };
+  });
+  const placed = new Map<T, LabelPlace>();
+  const taken: Box[] = [];
+  const meets = (a: Box, b: Box) =>
+    a.right > b.left && b.right > a.left && a.bottom > b.top && b.bottom > a.top;
+  const order = points.map((p, i) => ({ p, i })).sort((a, b) => at(b.p).value - at(a.p).value);
+  for (const { p, i } of order) {
+    const { x, y, text } = at(p);
+    const width = text.length * NOTE_CHAR;
+    const baseline = y - DOT_R - 2;
+    const top = baseline - NOTE_ASCENT;
+    const bottom = baseline + NOTE_DESCENT;
+    const tries: [LabelPlace, Box][] = [
+      [
+        { x: x + GAP, y: baseline, anchor: "start" },
+        { left: x + GAP, right: x + GAP + width, top, bottom },
+      ],
+      [
+        { x: x - GAP, y: baseline, anchor: "end" },
+        { left: x - GAP - width, right: x - GAP, top, bottom },
+      ],
+    ];
+    const fits = tries.find(
+      ([, box]) =>
+        box.left >= bounds.left &&
+        box.right <= bounds.right &&
+        !taken.some((t) => meets(t, box)) &&
+        !dots.some((d, j) => j !== i && meets(d, box)),
+    );
+    if (fits) {
+      placed.set(p, fits[0]);
+      taken.push(fits[1]);
     }
   }
-  return drawn;
+  return placed;
 }
 
 /**

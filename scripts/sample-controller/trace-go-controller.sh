@@ -57,7 +57,7 @@ else
   if [ "$blob" != "$KNOWN_BLOB" ]; then
     fail "controller.go (blob $blob) differs from the version this patch is for ($KNOWN_BLOB:
   sample-controller v0.33.x … v0.36.x, unchanged since kubernetes-1.33.0).
-  Check out one of those (git checkout kubernetes-1.36.0) or add the five klog.Infof lines by hand:
+  Check out one of those (git checkout kubernetes-1.36.0) or add the STAGE lines (eleven klog.Infof, at the five stages) by hand:
   see docs/go-controller.md in loopscope."
   fi
   step "applying $(basename "$patch_file")"

@@ -28,6 +28,7 @@ Serves the dashboard over FILE (a loopscope .jsonl trace or a klog log with STAG
   --share       also print a read-only URL for others to watch (with --host, for others
                 on the network: on 127.0.0.1 it opens only on this machine)
   --open        open the dashboard in a browser (xdg-open)
+  --no-open     don't (the default); the later of the two wins
   --no-build    serve apps/web/dist as it is (skip the rebuild check)
   --year N      the year of klog lines (klog prints none; default: the year
                 of a kubectl logs --timestamps prefix or a Docker log record's

@@ -40,6 +40,7 @@ and the dashboard; records every stage event to runs/<time>.jsonl; stops cleanly
   --share             also print a read-only URL for others to watch (with --host, for
                       others on the network: on 127.0.0.1 it opens only on this machine)
   --open              open the dashboard in a browser (xdg-open)
+  --no-open           don't (the default); the later of the two wins
   --no-build          serve apps/web/dist as it is (skip the rebuild check)
   -v                  print the controller's klog STAGE lines on stderr
 `;

@@ -86,3 +86,13 @@ it("takes --no-open, the default, and lets the later of --open and --no-open win
   expect(parseUpFlags(["--no-build"])).toMatchObject({ noBuild: true, open: false });
   expect(() => parseUpFlags(["--no-share"])).toThrow(UsageError);
 });
+
+it("--help lists every flag up and replay take, --no-open included", async () => {
+  const { usage: up } = await import("../commands/up.ts");
+  const { usage: replay } = await import("../commands/replay.ts");
+  for (const f of ["--open", "--no-open", "--no-build", "--share", "--port", "--host"]) {
+    expect(up, `up ${f}`).toMatch(new RegExp(`\\n  ${f} `));
+    expect(replay, `replay ${f}`).toMatch(new RegExp(`\\n  ${f} `));
+  }
+  expect(replay).toMatch(/\n {2}--year N /);
+});

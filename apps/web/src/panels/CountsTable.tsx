@@ -109,7 +109,8 @@ export function NoStageLines({ excerpt }: { excerpt: Excerpt }) {
       <p className="muted">
         Without them there is no watch, enqueue, dequeue, read or write to count, no creation to
         count reconciles from, and no cause beyond a guess (a pass after an error is taken for its
-        retry). The patch in docs/go-controller.md adds the five lines to sample-controller.
+        retry). The patch in docs/go-controller.md adds the STAGE lines (eleven, at the five stages)
+        to sample-controller.
       </p>
     </div>
   );

@@ -17,6 +17,7 @@
  * - It keeps values of an event (strings, numbers, its `fields` list), never the event object:
  *   a caller may refill one object for every event it pushes (the web app's analysis worker does).
  */
+import { errorInBrief } from "./error-in-brief.ts";
 import type {
   DequeueEvent,
   EnqueueEvent,
@@ -151,7 +152,12 @@ export class Analyzer {
         } else if (e.key && (e.level === "E" || e.level === "F")) {
           // An error the reconcile logged and returned from without requeuing (sample-controller
           // does so for a Foo it cannot act on): no retry finding will tell of it.
-          this.find("error", e.key, e.seq, `the controller logged: ${e.text}${hintFor(e.text)}`);
+          this.find(
+            "error",
+            e.key,
+            e.seq,
+            `the controller logged: ${errorInBrief(e.text)}${hintFor(e.text)}`,
+          );
         }
         return -1;
       }
@@ -608,7 +614,7 @@ export class Analyzer {
     if (e.error !== undefined && this.table.conflicts(p) === 0 && statusInError(e.error) === 409) {
       st.conflicts++;
       this.table.addConflict(p);
-      this.find("conflict", e.key, e.seq, `pass ended in a 409: ${e.error}`);
+      this.find("conflict", e.key, e.seq, `pass ended in a 409: ${errorInBrief(e.error)}`);
       // Its last write, whose line said no answer, is the call the API refused: no no-op.
       const w = st.lastBareWrite;
       if (w !== undefined && w.pass === p && w.changed === undefined) this.refused(st, w);
@@ -619,7 +625,7 @@ export class Analyzer {
         "retry",
         e.key,
         e.seq,
-        `passes ended in error and were requeued${e.error ? ` (last: ${e.error})` : ""}`,
+        `passes ended in error and were requeued${e.error ? ` (last: ${errorInBrief(e.error)})` : ""}`,
       );
     }
     return this.table.index(p);

@@ -3,8 +3,9 @@
  * semantics on top of the ObjectStore, parameterized by each type's ResourceDef strategy.
  *
  * Invariants:
- * - server-owned fields (uid, creationTimestamp, generation, deletionTimestamp, name, namespace)
- *   keep their stored values whatever a client sends;
+ * - server-owned fields (creationTimestamp, generation, deletionTimestamp, name, namespace)
+ *   keep their stored values whatever a client sends; a different uid is refused (409 as an
+ *   update's precondition, 422 immutable in a patch);
  * - generation changes only when the strategy says so (spec for CRs);
  * - the main resource never changes status and /status changes only status (plus, for built-in
  *   types, metadata other than labels);
@@ -110,6 +111,22 @@ function noNewFinalizers(old: KObject, next: KObject): FieldError[] {
       reason: "FieldValueForbidden",
       field: "metadata.finalizers",
       detail: `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${added.map((f) => JSON.stringify(f)).join(", ")}}`,
+    },
+  ];
+}
+
+/**
+ * apimachinery's ValidateObjectMetaUpdate keeps `metadata.uid` for life: a value other than the
+ * stored one is a 422 `field is immutable` (the value in Go's %#v of a types.UID, quoted). An
+ * empty one is not a change (BeforeUpdate fills it from the stored object first).
+ */
+function uidImmutable(old: KObject, sent: unknown): FieldError[] {
+  if (sent === undefined || sent === "" || sent === old.metadata.uid) return [];
+  return [
+    {
+      reason: "FieldValueInvalid",
+      field: "metadata.uid",
+      detail: `Invalid value: ${JSON.stringify(sent)}: field is immutable`,
     },
   ];
 }
@@ -436,6 +453,10 @@ export class Registry {
     const meta = next.metadata;
     meta.name = old.metadata.name;
     if (def.namespaced) meta.namespace = old.metadata.namespace;
+    // A uid the object does not have is refused, not quietly reset: a patch (no precondition,
+    // unlike an update's body) reaches BeforeUpdate's ObjectMeta check as on a cluster. None
+    // given keeps the stored one.
+    const uidChanged = uidImmutable(old, meta.uid);
     meta.uid = old.metadata.uid;
     meta.creationTimestamp = old.metadata.creationTimestamp;
     meta.resourceVersion = old.metadata.resourceVersion;
@@ -448,6 +469,7 @@ export class Registry {
     }
     delete meta.selfLink;
     this.#finish(def, next, opts, unknown, [
+      ...uidChanged,
       ...noNewFinalizers(old, next),
       ...(def.validateUpdate?.(old, next) ?? []),
     ]);

@@ -9,6 +9,7 @@ import { formatLabelSelector } from "../selectors.ts";
 import { NAME_COLUMN, ageColumn, column } from "../table/table.ts";
 import { age } from "../table/human-duration.ts";
 import { POD_TEMPLATE_COLUMNS, podTemplateCells } from "./pod-template-columns.ts";
+import { validateDeploymentStrategy } from "./deployment-strategy.ts";
 import { ANY, OBJECT_META, type FieldTree } from "./known-fields.ts";
 import type { ResourceDef } from "./resource.ts";
 
@@ -49,6 +50,8 @@ export function applyDeploymentDefaults(d: KObject): void {
   const spec = obj(d, "spec");
   setDefault(spec, "replicas", 1);
   const strategy = obj(spec, "strategy");
+  // SetDefaults_Deployment tests `Type == ""`: an empty type is a missing one.
+  if (strategy.type === "") delete strategy.type;
   setDefault(strategy, "type", "RollingUpdate");
   if (strategy.type === "RollingUpdate") {
     const ru = obj(strategy, "rollingUpdate");
@@ -117,6 +120,8 @@ function validateDeployment(d: KObject): FieldError[] {
       errs.push({ reason: "FieldValueRequired", field: `${base}.image`, detail: "Required value" });
     }
   });
+  // After the template, as ValidateDeploymentSpec orders them.
+  errs.push(...validateDeploymentStrategy(spec.strategy));
   return errs;
 }
 

@@ -1,0 +1,165 @@
+/**
+ * A Deployment's strategy is validated as apps validation does it, over real HTTP and with the
+ * real kubectl: Recreate with `rollingUpdate` is Forbidden (the classic `kubectl patch` to
+ * Recreate that leaves the defaulted rollingUpdate behind), maxSurge and maxUnavailable both 0,
+ * maxUnavailable over 100 %, negative values and malformed percents are Invalid, an unknown type
+ * NotSupported — each a 422 in the real server's words, and nothing stored.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApiServer, type ApiServer } from "./index.ts";
+import { findDefaultKubectl, kubectlFor, type Kubectl } from "./testing/kubectl.ts";
+import { DEPLOYMENTS, RawClient, deploymentBody, type KObj } from "./testing/raw-client.ts";
+
+let server: ApiServer;
+let c: RawClient;
+
+beforeAll(async () => {
+  server = await startApiServer({ deploymentReadyDelayMs: 40, deploymentStepDelayMs: 5 });
+  c = new RawClient(server.url);
+});
+afterAll(() => server.stop());
+
+interface StatusBody {
+  code: number;
+  reason: string;
+  message: string;
+  details: { causes: { reason: string; message: string; field: string }[] };
+}
+
+const withStrategy = (name: string, strategy: unknown) => {
+  const body = deploymentBody(name);
+  return { ...body, spec: { ...body.spec, strategy } };
+};
+
+const RU = "spec.strategy.rollingUpdate";
+
+describe("a Deployment's strategy", () => {
+  const refused: [string, unknown, string, string][] = [
+    [
+      "recreate-ru",
+      { type: "Recreate", rollingUpdate: { maxSurge: 1 } },
+      "FieldValueForbidden",
+      `${RU}: Forbidden: may not be specified when strategy \`type\` is 'Recreate'`,
+    ],
+    [
+      "zero-zero",
+      { type: "RollingUpdate", rollingUpdate: { maxSurge: 0, maxUnavailable: 0 } },
+      "FieldValueInvalid",
+      `${RU}.maxUnavailable: Invalid value: intstr.IntOrString{Type:0, IntVal:0, StrVal:""}: may not be 0 when \`maxSurge\` is 0`,
+    ],
+    [
+      "zero-percent",
+      { rollingUpdate: { maxSurge: "0%", maxUnavailable: "0%" } },
+      "FieldValueInvalid",
+      `${RU}.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"0%"}: may not be 0 when \`maxSurge\` is 0`,
+    ],
+    [
+      "over-100",
+      { rollingUpdate: { maxUnavailable: "110%" } },
+      "FieldValueInvalid",
+      `${RU}.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"110%"}: must not be greater than 100%`,
+    ],
+    [
+      "negative",
+      { rollingUpdate: { maxSurge: -1 } },
+      "FieldValueInvalid",
+      `${RU}.maxSurge: Invalid value: -1: must be greater than or equal to 0`,
+    ],
+    [
+      "bad-percent",
+      { rollingUpdate: { maxSurge: "5 %" } },
+      "FieldValueInvalid",
+      `${RU}.maxSurge: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"5 %"}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')`,
+    ],
+    [
+      "unknown-type",
+      { type: "BlueGreen" },
+      "FieldValueNotSupported",
+      `spec.strategy: Unsupported value: apps.DeploymentStrategy{Type:"BlueGreen", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}: supported values: "Recreate", "RollingUpdate"`,
+    ],
+  ];
+
+  it.each(refused)("%s is a 422, nothing stored", async (name, strategy, reason, error) => {
+    const r = await c.post<StatusBody>(DEPLOYMENTS, withStrategy(name, strategy));
+    expect(r.status).toBe(422);
+    expect(r.body.reason).toBe("Invalid");
+    expect(r.body.message).toBe(`Deployment.apps "${name}" is invalid: ${error}`);
+    const [field, ...rest] = error.split(": ");
+    expect(r.body.details.causes).toEqual([{ reason, message: rest.join(": "), field }]);
+    expect((await c.get(`${DEPLOYMENTS}/${name}`)).status).toBe(404);
+  });
+
+  it("accepts a surge over 100 %, one zero, Recreate alone and an empty type (defaulted)", async () => {
+    const ok: [string, unknown][] = [
+      ["surge-200", { rollingUpdate: { maxSurge: "200%", maxUnavailable: 0 } }],
+      ["one-zero", { rollingUpdate: { maxSurge: 0, maxUnavailable: 1 } }],
+      ["recreate", { type: "Recreate" }],
+      ["empty-type", { type: "" }],
+    ];
+    for (const [name, strategy] of ok) {
+      const r = await c.post<KObj & { spec: { strategy: unknown } }>(
+        DEPLOYMENTS,
+        withStrategy(name, strategy),
+      );
+      expect(r.status, name).toBe(201);
+    }
+    const empty = await c.get<{ spec: { strategy: unknown } }>(`${DEPLOYMENTS}/empty-type`);
+    expect(empty.body.spec.strategy).toEqual({
+      type: "RollingUpdate",
+      rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" },
+    });
+  });
+
+  it("refuses a patch to Recreate that keeps the defaulted rollingUpdate; one that drops it passes", async () => {
+    await c.post(DEPLOYMENTS, deploymentBody("to-recreate"));
+    const path = `${DEPLOYMENTS}/to-recreate`;
+    const kept = await c.patch<StatusBody>(path, { spec: { strategy: { type: "Recreate" } } });
+    expect(kept.status).toBe(422);
+    expect(kept.body.message).toBe(
+      `Deployment.apps "to-recreate" is invalid: ${RU}: Forbidden: may not be specified when strategy \`type\` is 'Recreate'`,
+    );
+    const dropped = await c.patch<{ spec: { strategy: unknown } }>(path, {
+      spec: { strategy: { type: "Recreate", rollingUpdate: null } },
+    });
+    expect(dropped.status).toBe(200);
+    expect(dropped.body.spec.strategy).toEqual({ type: "Recreate" });
+  });
+});
+
+const kubectl = findDefaultKubectl();
+
+describe.skipIf(!kubectl)("kubectl and a Recreate strategy with rollingUpdate", () => {
+  let k: Kubectl;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ k, cleanup } = await kubectlFor(kubectl!, server));
+  });
+  afterAll(() => cleanup());
+
+  const failure = (p: Promise<string>) =>
+    p.then(
+      () => "",
+      (e: Error) => e.message,
+    );
+
+  it("apply says the Deployment is invalid, as against a cluster", async () => {
+    const path = await k.manifest(
+      "recreate.yaml",
+      withStrategy("k-recreate", { type: "Recreate", rollingUpdate: { maxSurge: 1 } }),
+    );
+    expect(await failure(k.run("apply", "-f", path))).toContain(
+      `The Deployment "k-recreate" is invalid: ${RU}: Forbidden: may not be specified when strategy \`type\` is 'Recreate'`,
+    );
+  });
+
+  it("patch to Recreate without dropping rollingUpdate fails the same way", async () => {
+    await c.post(DEPLOYMENTS, deploymentBody("k-patch"));
+    expect(
+      await failure(
+        k.run("patch", "deployment", "k-patch", "-p", '{"spec":{"strategy":{"type":"Recreate"}}}'),
+      ),
+    ).toContain(
+      `The Deployment "k-patch" is invalid: ${RU}: Forbidden: may not be specified when strategy \`type\` is 'Recreate'`,
+    );
+  });
+});

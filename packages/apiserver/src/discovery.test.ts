@@ -71,6 +71,7 @@ describe("discovery", () => {
       "samplecontroller.k8s.io",
       "apiextensions.k8s.io",
       "coordination.k8s.io",
+      "authentication.k8s.io",
       "authorization.k8s.io",
     ]);
     const apps = await c.get<{ resources: { name: string; kind: string }[] }>("/apis/apps/v1");

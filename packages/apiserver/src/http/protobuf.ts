@@ -1,7 +1,7 @@
 /**
  * Just enough Kubernetes protobuf to accept what kubectl's typed clients send that way:
- * `kubectl create namespace`, `kubectl create deployment` and `kubectl auth can-i` POST typed
- * objects as `application/vnd.kubernetes.protobuf` even to a JSON-only server.
+ * `kubectl create namespace`, `kubectl create deployment`, `kubectl auth can-i` and `kubectl auth
+ * whoami` POST typed objects as `application/vnd.kubernetes.protobuf` even to a JSON-only server.
  *
  * The envelope is the magic "k8s\0" + runtime.Unknown{typeMeta{apiVersion, kind}, raw}; `raw` is
  * the object. Messages are decoded with the field tables below (field numbers from k8s.io/api's
@@ -103,6 +103,11 @@ const OBJECTS: Record<string, Schema> = {
     1: ["metadata", OBJECT_META],
     2: ["spec", ACCESS_REVIEW_SPEC],
     3: ["status", "skip"],
+  },
+  // `kubectl auth whoami`: no spec; status (field 2) is the server's answer.
+  "authentication.k8s.io/v1/SelfSubjectReview": {
+    1: ["metadata", OBJECT_META],
+    2: ["status", "skip"],
   },
   "authorization.k8s.io/v1/SelfSubjectRulesReview": {
     1: ["metadata", OBJECT_META],

@@ -14,10 +14,17 @@ import { kindName, type ResourceDef } from "./resource.ts";
 const ALLOWED_REASON =
   "loopscope's embedded API server has no authorization: every request is allowed";
 
-/** The parts every review definition shares: cluster-scoped, built in, no status subresource. */
-function reviewDef(kind: string, review: (obj: KObject) => KObject): ResourceDef {
+/**
+ * The parts every review definition shares: cluster-scoped, built in, no status subresource;
+ * authorization.k8s.io unless `group` says otherwise (authentication's SelfSubjectReview).
+ */
+export function reviewDef(
+  kind: string,
+  review: (obj: KObject) => KObject,
+  group = "authorization.k8s.io",
+): ResourceDef {
   return {
-    group: "authorization.k8s.io",
+    group,
     version: "v1",
     kind,
     listKind: `${kind}List`,

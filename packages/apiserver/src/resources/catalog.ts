@@ -12,6 +12,7 @@ import { namespaceResource } from "./namespace.ts";
 import { nodeResource } from "./node.ts";
 import { POD_FIELD_SELECTORS, podResource } from "./pod.ts";
 import { replicaSetResource } from "./replica-set.ts";
+import { selfSubjectReviewResource } from "./self-subject-review.ts";
 import { serviceResource } from "./service.ts";
 import type { ResourceDef } from "./resource.ts";
 import type { SelectableField } from "../selectors.ts";
@@ -27,6 +28,8 @@ export const RESOURCES: readonly ResourceDef[] = [
   fooResource,
   crdResource,
   leaseResource,
+  // authentication.k8s.io before authorization.k8s.io, as a real server lists its groups.
+  selfSubjectReviewResource,
   selfSubjectAccessReviewResource,
   selfSubjectRulesReviewResource,
 ];

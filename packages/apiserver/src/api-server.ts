@@ -88,6 +88,7 @@ class EmbeddedApiServer implements ApiServer {
       hub,
       faults: this.faults,
       bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 5000,
+      resourceVersionWaitMs: opts.tooLargeResourceVersionWaitMs ?? 3000,
       now: Date.now,
     };
     this.#health = [

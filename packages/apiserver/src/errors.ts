@@ -165,3 +165,21 @@ export function injected(code: number): ApiError {
   const [reason, message] = reasons[code] ?? ["InternalError", `injected fault (HTTP ${code})`];
   return new ApiError(code, reason, message, code === 429 ? { retryAfterSeconds: 1 } : undefined);
 }
+
+/**
+ * A read that asks for a resourceVersion the server has not reached (storage's
+ * NewTooLargeResourceVersionError): a 504 Timeout whose cause says why, so client-go's
+ * IsTooLargeResourceVersion can tell it from a slow server, with the retry delay the watch
+ * cache asks for.
+ */
+export function tooLargeResourceVersion(requested: number, current: number): ApiError {
+  return new ApiError(
+    504,
+    "Timeout",
+    `Timeout: Too large resource version: ${requested}, current: ${current}`,
+    {
+      causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+      retryAfterSeconds: 1,
+    },
+  );
+}

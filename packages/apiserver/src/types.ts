@@ -32,6 +32,12 @@ export interface ApiServerOptions {
    * (default 1000): per type, as kube-apiserver's watch cache.
    */
   historyWindow?: number;
+  /**
+   * How long a list, get or initial-events watch "not older than" a resourceVersion the server
+   * has not reached waits for it before the 504 "Too large resource version" (default 3000 ms,
+   * kube-apiserver's watch cache's).
+   */
+  tooLargeResourceVersionWaitMs?: number;
   /** Interval of BOOKMARK events on watches that allow them (default 5000 ms). */
   bookmarkIntervalMs?: number;
   /**

@@ -8,5 +8,7 @@ export interface ServerContext {
   hub: WatchHub;
   faults: FaultInjector;
   bookmarkIntervalMs: number;
+  /** ApiServerOptions.tooLargeResourceVersionWaitMs. */
+  resourceVersionWaitMs: number;
   now: () => number;
 }

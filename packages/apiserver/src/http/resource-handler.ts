@@ -20,6 +20,7 @@ import { cannotHandle } from "../resources/decode.ts";
 import { podResource } from "../resources/pod.ts";
 import { apiVersionOf } from "../resources/resource.ts";
 import { getScale, patchScale, updateScale } from "../scale-subresource.ts";
+import { minimumRv, waitUntilFresh } from "../store/fresh-enough.ts";
 import { toTable, type IncludeObject } from "../table/table.ts";
 import type { Verb } from "../types.ts";
 import type { ServerContext } from "./context.ts";
@@ -215,6 +216,11 @@ export async function serveResource(
   };
   const status = subresource === "status" ? ("status" as const) : undefined;
   const objName = name ?? "";
+  // A read not older than a resourceVersion this server has yet to reach waits for it, as the
+  // watch cache does, then fails with a 504 (store/fresh-enough.ts).
+  const atLeast = verb === "list" || verb === "get" ? minimumRv(query) : undefined;
+  if (atLeast !== undefined)
+    await waitUntilFresh(registry.store, atLeast, ctx.resourceVersionWaitMs);
 
   switch (verb) {
     case "watch": {
@@ -224,7 +230,7 @@ export async function serveResource(
         name ? `metadata.name=${name}` : query.get("fieldSelector"),
       );
       const timeout = query.get("timeoutSeconds");
-      serveWatch(ctx, req, res, rr, {
+      await serveWatch(ctx, req, res, rr, {
         resourceVersion: query.get("resourceVersion") ?? undefined,
         selector,
         allowBookmarks: query.get("allowWatchBookmarks") === "true",

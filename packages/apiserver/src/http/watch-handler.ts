@@ -3,17 +3,19 @@
  *
  * - no resourceVersion (or "0"): synthetic ADDED for every matching object, then live events;
  * - a resourceVersion: the changes after it from history, or one ERROR 410 Expired event and
- *   close when it is older than the history window;
+ *   close when it is older than the history window; one ahead of the store gets the changes
+ *   after it (none before), and with sendInitialEvents waits for it or ends with a 504 ERROR;
  * - BOOKMARK events every bookmarkIntervalMs when allowWatchBookmarks=true;
  * - the stream ends after timeoutSeconds, on server-side close, or when the client goes away
  *   (detected with res 'close'; the watcher is always unregistered) — unless silenced (a fault:
  *   then it stays open and nothing more is written).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { badRequest, expired } from "../errors.ts";
+import { ApiError, badRequest, expired } from "../errors.ts";
 import type { KObject } from "../object.ts";
 import { apiVersionOf } from "../resources/resource.ts";
 import type { Selector } from "../selectors.ts";
+import { waitUntilFresh } from "../store/fresh-enough.ts";
 import type { WatchEvent, Watcher } from "../store/watch-hub.ts";
 import { toTable, type IncludeObject } from "../table/table.ts";
 import type { ServerContext } from "./context.ts";
@@ -32,14 +34,33 @@ export interface WatchParams {
   table?: IncludeObject;
 }
 
-export function serveWatch(
+export async function serveWatch(
   ctx: ServerContext,
   _req: IncomingMessage,
   res: ServerResponse,
   rr: ResourceRequest,
   p: WatchParams,
-): void {
+): Promise<void> {
   const { def, namespace } = rr;
+  const encode = (type: string, object: unknown) => `${JSON.stringify({ type, object })}\n`;
+  // Initial events from a resourceVersion this server has yet to reach wait for it, as the
+  // watch cache does; given up, the stream is one ERROR event (the 504's Status), as its
+  // errWatcher sends it. A watch without initial events from such a version is no error: it
+  // gets the changes after it (the hub skips the ones before).
+  const initialFrom = p.sendInitialEvents ? Number(p.resourceVersion ?? "") : 0;
+  if (Number.isSafeInteger(initialFrom) && initialFrom > 0) {
+    try {
+      await waitUntilFresh(ctx.registry.store, initialFrom, ctx.resourceVersionWaitMs);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      res.writeHead(200, {
+        "Content-Type": "application/json",
+        "Cache-Control": "no-cache, private",
+      });
+      res.end(encode("ERROR", e.status));
+      return;
+    }
+  }
   let fromRv: number | undefined;
   const initial =
     p.resourceVersion === undefined ||
@@ -58,7 +79,6 @@ export function serveWatch(
   });
   res.flushHeaders();
 
-  const encode = (type: string, object: unknown) => `${JSON.stringify({ type, object })}\n`;
   const encodeEvent = (e: WatchEvent) => {
     if (!p.table) return `{"type":"${e.type}","object":${objectJson(e.object)}}\n`;
     return encode(

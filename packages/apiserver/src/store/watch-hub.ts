@@ -4,7 +4,8 @@
  * watch resumes after a drop however many pods and Events changed meanwhile.
  *
  * Invariants:
- * - a watcher receives every matching change with rv > its start RV, in RV order, exactly once:
+ * - a watcher receives every matching change with rv > its start RV (and none before, even live
+ *   ones when it started ahead of the store), in RV order, exactly once:
  *   replay from history and live registration happen in one synchronous step;
  * - `compactedRv(type)` is the largest RV whose successors of that type may be missing from its
  *   history; a watch from an RV below it is Expired (410), one at or above it is served completely;
@@ -52,6 +53,12 @@ export class WatchHub {
   /** What the hub cannot replay for any type: the changes made before it existed. */
   readonly #startRv: number;
   readonly #watchers = new Set<Watcher>();
+  /**
+   * A watcher started from a resourceVersion sees only changes after it, live ones too: one
+   * started ahead of the store (a version it has yet to reach) skips those up to it, as the
+   * watch cache's watchers do.
+   */
+  readonly #floors = new WeakMap<Watcher, number>();
 
   constructor(store: ObjectStore, capacity: number) {
     this.#capacity = Math.max(1, capacity);
@@ -89,6 +96,7 @@ export class WatchHub {
       for (const change of history.changes) {
         if (change.rv > fromRv) this.#deliver(watcher, change);
       }
+      this.#floors.set(watcher, fromRv);
     }
     this.#watchers.add(watcher);
     this.#started++;
@@ -139,6 +147,7 @@ export class WatchHub {
   }
 
   #deliver(w: Watcher, change: StoreChange): void {
+    if (change.rv <= (this.#floors.get(w) ?? 0)) return;
     const event = translate(w.spec, change);
     if (event) w.send(event);
   }

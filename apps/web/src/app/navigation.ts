@@ -6,6 +6,9 @@
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { creationWindow, defaultWindow, fitWindow, windowShowing } from "../timeline/fit.ts";
+import { shownAxis } from "../timeline/shownAxis.ts";
+import { GUTTER, makeTimeAxis, type TimeAxis } from "../timeline/timeScale.ts";
+import { pannedWindow, zoomedWindow } from "../timeline/zoomWindow.ts";
 
 export function fit(session: TraceSession, view: ViewStore): void {
   view.set((s) => ({ window: fitWindow(session, s.selectedKeys), follow: false }));
@@ -170,4 +173,52 @@ export function togglePlay(session: TraceSession, view: ViewStore): void {
         : ext[0]
       : s.playhead;
   view.set({ playing: true, playhead: start, follow: false });
+}
+
+/** How much one zoom key narrows (or widens) the window: about two wheel notches. */
+export const ZOOM_STEP = 1.5;
+/** How far one pan key moves the window: a fifth of its width. */
+export const PAN_STEP = 0.2;
+
+/**
+ * The axis the lanes show, or — with none drawn (the pass view) — a linear one over the window,
+ * so the keys still move the window the lanes will show.
+ */
+function axisOf(session: TraceSession, view: ViewStore): TimeAxis {
+  const s = view.get();
+  return (
+    shownAxis(view) ??
+    makeTimeAxis(s.window ?? defaultWindow(session, s.selectedKeys), 0, GUTTER + 1008)
+  );
+}
+
+/** What a zoom key keeps in place: the selected event, else the selected pass, else the playhead. */
+function zoomAnchor(session: TraceSession, view: ViewStore): number | undefined {
+  const s = view.get();
+  const row = s.selectedSeq !== undefined ? session.store.rowOfSeq(s.selectedSeq) : -1;
+  if (row >= 0) return session.store.ts.get(row);
+  const pass = s.selectedPass && session.passesOf(s.selectedPass.key)[s.selectedPass.index];
+  if (pass) return (pass.start + (pass.end ?? pass.start)) / 2;
+  return s.playhead;
+}
+
+/** A window the keys chose: following a live run goes on only while it shows the newest event. */
+function setWindow(session: TraceSession, view: ViewStore, w: [number, number]): void {
+  if (!(w[1] > w[0])) return;
+  const ext = session.store.timeExtent();
+  view.set((s) => ({ window: w, follow: s.follow && (!ext || w[1] >= ext[1]) }));
+}
+
+/**
+ * Zooms the lanes in (dir 1) or out (dir −1) by a step, about the selected event, pass or
+ * playhead when it is in view, else about the centre: the wheel's zoom, from the keyboard.
+ */
+export function zoom(session: TraceSession, view: ViewStore, dir: 1 | -1): void {
+  const factor = dir > 0 ? ZOOM_STEP : 1 / ZOOM_STEP;
+  setWindow(session, view, zoomedWindow(axisOf(session, view), factor, zoomAnchor(session, view)));
+}
+
+/** Pans the lanes later (dir 1) or earlier (dir −1) by a step: a drag, from the keyboard. */
+export function pan(session: TraceSession, view: ViewStore, dir: 1 | -1): void {
+  setWindow(session, view, pannedWindow(axisOf(session, view), dir * PAN_STEP));
 }

@@ -32,6 +32,11 @@ export const SHORTCUTS: readonly { group: string; items: readonly Shortcut[] }[]
     items: [
       { keys: ["t"], does: "folded ⇄ linear time" },
       { keys: ["p"], does: "lanes ⇄ pass-by-pass view (in the step-through: the step before)" },
+      {
+        keys: ["+", "−"],
+        does: "zoom the timeline in / out (about the selected event or pass, else the middle; = zooms in too)",
+      },
+      { keys: ["shift", "←", "→"], does: "pan the timeline earlier / later" },
       { keys: ["wheel"], does: "zoom the timeline" },
       { keys: ["drag"], does: "pan the timeline" },
       { keys: ["shift", "wheel"], does: "scroll the lanes" },

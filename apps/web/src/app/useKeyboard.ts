@@ -1,6 +1,7 @@
 /**
  * Keyboard: space play/pause (unless a button has the focus), ←/→ step, [ / ] previous / next
- * pass, f fit, c creation, t folded/linear time, p lanes/pass view, / search, ? the shortcuts
+ * pass, + (or =) / − zoom the lanes, shift+←/→ pan them (the arrows move in time: shift moves the
+ * view instead of the selection), f fit, c creation, t folded/linear time, p lanes/pass view, / search, ? the shortcuts
  * overlay, Esc clears the selection (in presenter mode it leaves presenter mode first: see
  * usePresenter). ↑/↓ in the objects table choose a Foo (ObjectsPanel). What the overlay lists is
  * shortcuts.ts: keep the two in step. While a modal dialog is open (the overlay) the keys are
@@ -10,7 +11,7 @@ import { useEffect, type RefObject } from "react";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { modalOpen } from "../ui/modal.ts";
-import { fit, fitCreation, step, stepPass, togglePlay } from "./navigation.ts";
+import { fit, fitCreation, pan, step, stepPass, togglePlay, zoom } from "./navigation.ts";
 
 function typing(t: EventTarget | null): boolean {
   return (
@@ -42,12 +43,18 @@ export function useKeyboard(
           togglePlay(session, view);
           break;
         case "ArrowRight":
-          e.preventDefault();
-          step(session, view, 1);
-          break;
         case "ArrowLeft":
           e.preventDefault();
-          step(session, view, -1);
+          if (e.shiftKey) pan(session, view, e.key === "ArrowRight" ? 1 : -1);
+          else step(session, view, e.key === "ArrowRight" ? 1 : -1);
+          break;
+        // `+` is shift+= on most layouts: `=` zooms in too, so no shift is needed.
+        case "+":
+        case "=":
+          zoom(session, view, 1);
+          break;
+        case "-":
+          zoom(session, view, -1);
           break;
         case "]":
           stepPass(session, view, 1);

@@ -18,6 +18,7 @@ import { usePresenterScale } from "./usePresenterScale.ts";
 import { Tooltip } from "./Tooltip.tsx";
 import { defaultWindow, followFrom, keysExtent } from "./fit.ts";
 import { followWindow } from "./followWindow.ts";
+import { setShownAxis } from "./shownAxis.ts";
 import { unseenStages } from "../panels/stageLines.ts";
 
 /**
@@ -99,6 +100,9 @@ export function Timeline({ session, view }: TimelineProps) {
     unseen: unseenStages(session.store),
   };
   inputRef.current = input;
+  // The keyboard's zoom and pan go through the axis drawn (app/navigation.ts).
+  useEffect(() => setShownAxis(view, input.axis));
+  useEffect(() => () => setShownAxis(view, undefined), [view]);
 
   // Size the canvas to its box (device pixels for crisp text on projectors and HiDPI).
   useEffect(() => {

@@ -29,6 +29,7 @@ import { useKeyboard } from "./useKeyboard.ts";
 import { PlaybackBar } from "./PlaybackBar.tsx";
 import { usePlayback } from "./usePlayback.ts";
 import { ShortcutsOverlay } from "./ShortcutsOverlay.tsx";
+import { SplitHandle } from "./SplitHandle.tsx";
 import { useSplit } from "./useSplit.ts";
 
 function initialTheme(): Theme {
@@ -344,7 +345,7 @@ export function App() {
         reachability={conn?.cluster}
         fooApi={conn?.fooApi}
       />
-      <main className="center">
+      <main className="center" id="timeline-row">
         <Legend view={view} onHelp={toggleHelp} />
         <Overview session={session} view={view} />
         {timelineView === "passes" ? (
@@ -354,17 +355,10 @@ export function App() {
         )}
         <PlaybackBar session={session} view={view} growing={!replaying} />
       </main>
+      {/* Here in the page's order, where Tab comes to it: between the timeline and the panels. */}
+      <SplitHandle split={split} controls="timeline-row" />
       <DetailsPanel session={session} view={view} />
       <BottomPanel session={session} view={view} focusKey={selectedKeys[0]} />
-      <div
-        className="split"
-        role="separator"
-        aria-orientation="horizontal"
-        aria-label="Drag to share the height between the timeline and the panel below; double-click for the default"
-        data-testid="split"
-        onPointerDown={split.onPointerDown}
-        onDoubleClick={split.reset}
-      />
       {help && <ShortcutsOverlay onClose={closeHelp} />}
       {dragging && (
         <div className="dropzone">Drop a trace file (JSONL or klog, optionally .gz)</div>

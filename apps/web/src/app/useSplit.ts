@@ -1,11 +1,26 @@
 /**
  * The split between the timeline and the panel below it: by default the lanes take the height
- * they need and the panel the rest (styles.css); dragging the divider sets the timeline row's
- * height, remembered across reloads; a double click goes back to the default.
+ * they need and the panel the rest (styles.css); dragging the divider — or its arrow keys, see
+ * SplitHandle — sets the timeline row's height, remembered across reloads; a double click (Enter)
+ * goes back to the default.
  */
 import { useCallback, useState } from "react";
 
 const KEY = "loopscope-split";
+/** The lowest the timeline row goes: the axis and one Foo's lanes at their smallest. */
+export const SPLIT_MIN = 160;
+/** Room the panel below always keeps, px. */
+const PANEL_MIN = 120;
+
+/** The tallest the timeline row goes in this window. */
+export function splitMax(): number {
+  return Math.max(SPLIT_MIN, (globalThis.innerHeight ?? 800) - PANEL_MIN);
+}
+
+/** A height the row can take: between SPLIT_MIN and splitMax(). */
+export function clampSplit(h: number): number {
+  return Math.max(SPLIT_MIN, Math.min(splitMax(), h));
+}
 
 function saved(): number | undefined {
   const v = Number(globalThis.localStorage?.getItem(KEY));
@@ -15,6 +30,8 @@ function saved(): number | undefined {
 export interface Split {
   /** The timeline row's height, px; undefined = as tall as the lanes need. */
   height: number | undefined;
+  /** Sets it (clamped) and remembers it; undefined goes back to the default. */
+  set: (h: number | undefined) => void;
   /** Pointer-down handler for the divider. */
   onPointerDown: (e: React.PointerEvent<HTMLElement>) => void;
   reset: () => void;
@@ -23,9 +40,10 @@ export interface Split {
 export function useSplit(): Split {
   const [height, setHeight] = useState(saved);
   const set = useCallback((h: number | undefined) => {
-    setHeight(h);
-    if (h === undefined) globalThis.localStorage?.removeItem(KEY);
-    else globalThis.localStorage?.setItem(KEY, String(Math.round(h)));
+    const v = h === undefined ? undefined : clampSplit(h);
+    setHeight(v);
+    if (v === undefined) globalThis.localStorage?.removeItem(KEY);
+    else globalThis.localStorage?.setItem(KEY, String(Math.round(v)));
   }, []);
   const onPointerDown = useCallback(
     (e: React.PointerEvent<HTMLElement>) => {
@@ -36,8 +54,7 @@ export function useSplit(): Split {
       const top = row.getBoundingClientRect().top;
       handle.setPointerCapture(e.pointerId);
       handle.classList.add("dragging");
-      const move = (ev: PointerEvent) =>
-        set(Math.max(160, Math.min(globalThis.innerHeight - 120, ev.clientY - top)));
+      const move = (ev: PointerEvent) => set(ev.clientY - top);
       const up = () => {
         handle.classList.remove("dragging");
         handle.removeEventListener("pointermove", move);
@@ -49,5 +66,5 @@ export function useSplit(): Split {
     },
     [set],
   );
-  return { height, onPointerDown, reset: useCallback(() => set(undefined), [set]) };
+  return { height, set, onPointerDown, reset: useCallback(() => set(undefined), [set]) };
 }

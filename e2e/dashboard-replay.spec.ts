@@ -263,7 +263,9 @@ test("the objects table and the passes answer the keyboard", async ({ page }) =>
   await expect(selected).toHaveCount(1);
   const keys = await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-key")!));
   const at = keys.indexOf((await selected.getAttribute("data-key"))!);
-  await page.getByRole("region", { name: /^Objects/ }).focus();
+  // A listbox: the arrows choose, and its active option is the one chosen (a screen reader says it).
+  const list = page.getByRole("listbox", { name: /^Foos/ });
+  await list.focus();
   await page.keyboard.press(at === keys.length - 1 ? "ArrowUp" : "ArrowDown");
   const next = at === keys.length - 1 ? at - 1 : at + 1;
   await expect(selected).toHaveAttribute("data-key", keys[next]);
@@ -271,6 +273,7 @@ test("the objects table and the passes answer the keyboard", async ({ page }) =>
   await expect(selected).toHaveAttribute("data-key", keys[0]);
   await page.keyboard.press("ArrowDown");
   await expect(selected).toHaveAttribute("data-key", keys[1]);
+  await expect(list).toHaveAttribute("aria-activedescendant", (await selected.getAttribute("id"))!);
 
   await page.keyboard.press("]");
   const details = page.getByTestId("pass-details");

@@ -49,7 +49,7 @@ export const SHORTCUTS: readonly { group: string; items: readonly Shortcut[] }[]
       { keys: ["/"], does: "filter the objects" },
       {
         keys: ["↑", "↓"],
-        does: "choose a Foo, once the objects table has the focus (click a row)",
+        does: "choose a Foo, once the objects list has the focus (Tab to it, or click a row)",
       },
       { keys: ["Esc"], does: "clear the selection (leave presenter mode first)" },
       { keys: ["?"], does: "show / hide these shortcuts" },

@@ -1,5 +1,6 @@
 import type { ComponentProps } from "react";
 import { describe, expect, it } from "vitest";
+import { userEvent } from "vitest/browser";
 import { render } from "vitest-browser-react";
 import type { TraceEvent } from "@loopscope/trace";
 import "../ui/styles.css";
@@ -106,7 +107,48 @@ describe("objects table", () => {
     expect(panel.scrollHeight).toBeGreaterThan(FOOS * ROW);
     expect(panel.scrollHeight).toBeLessThan(FOOS * ROW + 200);
     expect(inView()[0]).toBe(keyOf(0));
-    expect(panel.querySelector("table")!.getAttribute("aria-rowcount")).toBe(String(FOOS + 1));
+    // A screen reader hears the whole list's size, not the screenful drawn.
+    expect(drawn[0]!.el.getAttribute("aria-setsize")).toBe(String(FOOS));
+  });
+
+  it("is a listbox: ↑ ↓ Home End move the selection, and the list's active option is the one chosen, named in words", async () => {
+    const session = sessionWithFoos(FOOS);
+    const view = new ViewStore({ selectedKeys: [keyOf(2)] });
+    const { screen } = await renderPanel(session, view);
+    const list = screen.getByRole("listbox").element() as HTMLElement;
+    expect(list.getAttribute("aria-multiselectable")).toBe("true");
+    list.focus();
+    expect(document.activeElement).toBe(list);
+    /** The option aria-activedescendant names: it exists, is an option, and is selected. */
+    const active = () => {
+      const id = list.getAttribute("aria-activedescendant");
+      const el = id ? document.getElementById(id) : null;
+      return el &&
+        el.getAttribute("role") === "option" &&
+        el.getAttribute("aria-selected") === "true"
+        ? {
+            key: el.dataset.key,
+            name: el.getAttribute("aria-label"),
+            pos: el.getAttribute("aria-posinset"),
+          }
+        : undefined;
+    };
+    await expect.poll(() => active()?.key).toBe(keyOf(2));
+    await userEvent.keyboard("{ArrowDown}");
+    await expect.poll(() => active()?.key).toBe(keyOf(3));
+    expect(active()).toEqual({
+      key: keyOf(3),
+      name: "foo-3 in ns-3: 0 passes, 0 self-triggered, 0 conflicts, settling",
+      pos: "4",
+    });
+    expect(document.activeElement).toBe(list);
+    await userEvent.keyboard("{End}");
+    await expect.poll(() => active()?.key).toBe(keyOf(FOOS - 1));
+    expect(active()?.pos).toBe(String(FOOS));
+    await userEvent.keyboard("{Home}{ArrowDown}{ArrowUp}");
+    await expect.poll(() => active()?.key).toBe(keyOf(0));
+    // One option is named at a time: the others are not selected.
+    expect(list.querySelectorAll('[role="option"][aria-selected="true"]')).toHaveLength(1);
   });
 
   it("scrolls to any Foo: the rows in view are the ones at that offset, down to the last", async () => {
@@ -166,14 +208,9 @@ describe("objects table", () => {
       expect(head.scrollWidth).toBeGreaterThan(head.clientWidth);
       expect(head.textContent! + tail.textContent!).toBe(names[i % 2]);
       // Read as one name, and its namespace, not as the two halves drawn ("…-fronten d-canary").
-      await expect
-        .element(
-          screen.getByRole("cell", {
-            name: `${names[i % 2]} ${keys[i]!.split("/")[0]}`,
-            exact: true,
-          }),
-        )
-        .toBeInTheDocument();
+      expect(row.getAttribute("aria-label")).toBe(
+        `${names[i % 2]} in ${keys[i]!.split("/")[0]}: 0 passes, 0 self-triggered, 0 conflicts, settling`,
+      );
       // The namespace under the name, not squeezed beside it.
       expect(ns.getBoundingClientRect().top).toBeGreaterThanOrEqual(
         name.getBoundingClientRect().bottom - 1,
@@ -200,7 +237,9 @@ describe("objects table", () => {
         label: badge.textContent!,
       };
       // Its word is what a screen reader reads, in both widths.
-      await expect.element(screen.getByRole("cell", { name: w.label }).first()).toBeInTheDocument();
+      await expect
+        .element(screen.getByRole("option", { name: new RegExp(`, ${w.label}$`) }).first())
+        .toBeInTheDocument();
       return w;
     };
     const wide = await badgeWidth(340);
@@ -283,7 +322,13 @@ describe("objects table", () => {
     expect(screen.container.querySelectorAll("td.key .ns")).toHaveLength(0);
     const names = [...screen.container.querySelectorAll<HTMLElement>("td.key .name")];
     for (const name of ["burst-01", "burst-02", "burst-03"])
-      await expect.element(screen.getByRole("cell", { name, exact: true })).toBeInTheDocument();
+      await expect
+        .element(screen.getByRole("option", { name: new RegExp(`^${name}: `) }))
+        .toBeInTheDocument();
+    // The namespace once, in the list's name.
+    await expect
+      .element(screen.getByRole("listbox", { name: /^Foos in default:/ }))
+      .toBeInTheDocument();
     expect(names.map((n) => n.querySelector(".sr-only")!.textContent)).toEqual([
       "burst-01",
       "burst-02",

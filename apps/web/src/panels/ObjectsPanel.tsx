@@ -2,6 +2,12 @@
  * Every Foo seen, with its pass count, self-triggered passes, conflicts and state. Click selects
  * one; ctrl/⌘/shift-click adds to the selection (the timeline stacks their lane groups).
  *
+ * For a keyboard and a screen reader the table is a listbox (WAI-ARIA practices): one tab stop,
+ * ↑ ↓ Home End move the selection, and aria-activedescendant names the row chosen, so a screen
+ * reader says it (the focus stays on the list: its rows are virtual, and come and go as it
+ * scrolls). Each row, an option, is named in words — the columns' headers are not read per cell
+ * in a listbox.
+ *
  * The table draws only the rows in view (see rowWindow.ts): spacer rows above and below stand in
  * for the rest, so 10k Foos scroll like 10 and a refresh while a file loads lays out a screenful.
  */
@@ -9,7 +15,7 @@ import type { ClusterReachability, FooApiPresence, ServerInfo } from "@loopscope
 import type { KeySummary } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { memo, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useSessionVersion, useViewPick } from "../app/hooks.ts";
 import { rowWindow, scrollToShow } from "./rowWindow.ts";
 import { passErrors } from "../store/passErrors.ts";
@@ -172,30 +178,12 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   }, [target, targetRow, port, rowHeight]);
 
   const { first, end } = rowWindow(keys.length, rowHeight, port.scrolled, port.height);
+  const ids = useId();
+  const optionId = (row: number) => `${ids}-${row}`;
+  // The option the list's focus is on: the row last chosen, while it is drawn.
+  const active = targetRow >= first && targetRow < end ? optionId(targetRow) : undefined;
   return (
-    <section
-      className="panel objects"
-      aria-label="Objects: ↑ and ↓ choose a Foo"
-      ref={panel}
-      tabIndex={0}
-      onKeyDown={(e) => {
-        // One tab stop for the whole table (its rows are virtual): the arrows move the selection.
-        const at = keys.indexOf(selectedKeys[selectedKeys.length - 1] ?? "");
-        const to =
-          e.key === "ArrowDown"
-            ? Math.min(keys.length - 1, at + 1)
-            : e.key === "ArrowUp"
-              ? Math.max(0, at < 0 ? keys.length - 1 : at - 1)
-              : e.key === "Home"
-                ? 0
-                : e.key === "End"
-                  ? keys.length - 1
-                  : undefined;
-        if (to === undefined || keys.length === 0) return;
-        e.preventDefault();
-        if (to !== at) view.toggleKey(keys[to], false);
-      }}
-    >
+    <section className="panel objects" aria-label="Objects" ref={panel}>
       <h2>
         Objects <span className="count">{keys.length}</span>
       </h2>
@@ -209,11 +197,33 @@ export const ObjectsPanel = memo(function ObjectsPanel({
       )}
       <table
         data-testid="objects-table"
-        aria-rowcount={keys.length + 1}
         className={twoLines ? "two-lines" : undefined}
+        role="listbox"
+        aria-label={`Foos${ns ? ` in ${ns.slice(0, -1)}` : ""}: ↑ and ↓ choose one`}
+        aria-multiselectable="true"
+        aria-activedescendant={active}
+        tabIndex={0}
+        onKeyDown={(e) => {
+          // One tab stop for the whole table (its rows are virtual): the arrows move the selection.
+          const at = keys.indexOf(selectedKeys[selectedKeys.length - 1] ?? "");
+          const to =
+            e.key === "ArrowDown"
+              ? Math.min(keys.length - 1, at + 1)
+              : e.key === "ArrowUp"
+                ? Math.max(0, at < 0 ? keys.length - 1 : at - 1)
+                : e.key === "Home"
+                  ? 0
+                  : e.key === "End"
+                    ? keys.length - 1
+                    : undefined;
+          if (to === undefined || keys.length === 0) return;
+          e.preventDefault();
+          if (to !== at) view.toggleKey(keys[to], false);
+        }}
       >
-        <thead>
-          <tr aria-rowindex={1}>
+        {/* Seen, not read: each option says its counts in words. */}
+        <thead aria-hidden="true">
+          <tr>
             <th data-testid="objects-namespace">
               Foo{ns && <span className="muted"> in {ns.slice(0, -1)}</span>}
             </th>
@@ -225,7 +235,7 @@ export const ObjectsPanel = memo(function ObjectsPanel({
             </th>
           </tr>
         </thead>
-        <tbody ref={body}>
+        <tbody ref={body} role="presentation">
           <Spacer rows={first} height={rowHeight} />
           {keys.slice(first, end).map((key, i) => {
             const s = session.summaryOf(key);
@@ -240,7 +250,11 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                 key={key}
                 data-testid="object-row"
                 data-key={key}
-                aria-rowindex={first + i + 2}
+                role="option"
+                id={optionId(first + i)}
+                aria-posinset={first + i + 1}
+                aria-setsize={keys.length}
+                aria-label={optionLabel(key, ns === undefined, s, st.label)}
                 aria-selected={selected}
                 className={selected ? "selected" : undefined}
                 style={{ height: rowHeight }}
@@ -292,6 +306,26 @@ export const ObjectsPanel = memo(function ObjectsPanel({
     </section>
   );
 });
+
+/**
+ * What a screen reader says of a row, as the row shows it: the name whole (not MiddleCut's
+ * halves), its namespace when the list's Foos are of several (else the list's name says it once),
+ * then the counts and the state in words — "foo-1: 3 passes, 1 self-triggered, 0 conflicts, …".
+ */
+function optionLabel(
+  key: string,
+  withNamespace: boolean,
+  s: KeySummary | undefined,
+  state: string,
+): string {
+  const slash = key.indexOf("/");
+  const name =
+    withNamespace && slash >= 0
+      ? `${key.slice(slash + 1)} in ${key.slice(0, slash)}`
+      : key.slice(slash + 1);
+  if (!s) return `${name}: ${state}`;
+  return `${name}: ${s.passes} passes, ${s.selfTriggered} self-triggered, ${s.conflicts} conflicts, ${state}`;
+}
 
 /** Stands in for `rows` rows that are not drawn (one cell: a row without cells has no height). */
 function Spacer({ rows, height }: { rows: number; height: number }) {

@@ -19,6 +19,7 @@ import { Tooltip } from "./Tooltip.tsx";
 import { defaultWindow, followFrom, keysExtent } from "./fit.ts";
 import { followWindow } from "./followWindow.ts";
 import { setShownAxis } from "./shownAxis.ts";
+import { maxLaneScroll, scrollToGroup } from "./laneScroll.ts";
 import { unseenStages } from "../panels/stageLines.ts";
 
 /**
@@ -76,6 +77,9 @@ export function Timeline({ session, view }: TimelineProps) {
   const laneHeight = Math.max(20, Math.min(full, fitting));
   const groups = useMemo(() => layoutLanes(keys, laneHeight, header), [keys, laneHeight, header]);
   const needed = top + n * (header + 5 * full + GROUP_GAP);
+  // Never past the end of the lanes shown (a scroll kept from a taller stack of Foos hid them).
+  const laneArea = size.height - top;
+  const scrolled = Math.min(scrollY, maxLaneScroll(groups, laneArea));
   const window = state.window ?? defaultWindow(session, keys);
   const origin = session.summaryOf(keys[0] ?? "")?.firstTs ?? window[0];
   const until = state.playhead ?? Infinity;
@@ -94,7 +98,7 @@ export function Timeline({ session, view }: TimelineProps) {
     until,
     selectedSeq: state.selectedSeq,
     selectedPass: state.selectedPass,
-    scrollY,
+    scrollY: scrolled,
     typeScale,
     geometry: geometry.current,
     unseen: unseenStages(session.store),
@@ -117,6 +121,18 @@ export function Timeline({ session, view }: TimelineProps) {
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
+
+  // The Foo just chosen (the last selected: what the objects list moved to, or ctrl-click added)
+  // is scrolled into view once, when its lanes are laid out; later scrolling is the user's.
+  const target = keys[keys.length - 1];
+  const revealed = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (target === undefined || revealed.current === target) return;
+    const g = groups.find((gr) => gr.key === target);
+    if (!g) return;
+    revealed.current = target;
+    setScrollY((y) => scrollToGroup(g, Math.min(y, maxLaneScroll(groups, laneArea)), laneArea));
+  }, [target, groups, laneArea]);
 
   // Paint on every change, coalesced to one frame. A pending paint is never cancelled by a newer
   // render (that would starve the canvas while playback re-renders every frame); it draws
@@ -207,14 +223,11 @@ export function Timeline({ session, view }: TimelineProps) {
       if (!ev.shiftKey) return;
       ev.preventDefault();
       setScrollY((y) => {
-        const max = Math.max(
-          0,
-          totalHeight(inputRef.current?.groups ?? []) -
-            c.clientHeight +
-            axisHeight(inputRef.current ?? {}) +
-            20,
+        const max = maxLaneScroll(
+          inputRef.current?.groups ?? [],
+          c.clientHeight - axisHeight(inputRef.current ?? {}),
         );
-        return Math.min(max, Math.max(0, y + ev.deltaY));
+        return Math.min(max, Math.max(0, Math.min(y, max) + ev.deltaY));
       });
     };
     c.addEventListener("wheel", onWheel, { passive: false });
@@ -261,6 +274,7 @@ export function Timeline({ session, view }: TimelineProps) {
       data-window={`${window[0]} ${window[1]}`}
       data-origin={origin}
       data-time={state.timeMode}
+      data-scroll={scrolled}
       style={{ "--timeline-needed": `${needed}px` } as React.CSSProperties}
     >
       <canvas

@@ -123,9 +123,10 @@ export function Timeline({ session, view }: TimelineProps) {
   }, []);
 
   // The Foo just chosen (the last selected: what the objects list moved to, or ctrl-click added)
-  // is scrolled into view once, when its lanes are laid out; later scrolling is the user's.
+  // is scrolled into view once, when its lanes are laid out; later scrolling is the user's. The
+  // Foos the page opened on (a deep link's stack) start at the top, their first one first.
   const target = keys[keys.length - 1];
-  const revealed = useRef<string | undefined>(undefined);
+  const revealed = useRef<string | undefined>(target);
   useEffect(() => {
     if (target === undefined || revealed.current === target) return;
     const g = groups.find((gr) => gr.key === target);

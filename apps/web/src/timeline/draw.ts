@@ -176,12 +176,21 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): n
 
   const lastTs = Number.isFinite(until) ? until : (store.timeExtent()?.[1] ?? 0);
   let drawnSeq = 0;
+  const axisLabels = input.geometry?.labels.length ?? 0;
   for (const g of groups) {
     if (g.y + g.height < scrollY || g.y > scrollY + height) continue;
     drawGroupFrame(ctx, g, input);
     const passes = session.passesOf(g.key).filter((p) => p.start <= until);
     drawBands(ctx, g, passes, input, lastTs);
     drawnSeq = Math.max(drawnSeq, drawMarks(ctx, g, input));
+  }
+  // A group scrolled half out of sight: its labels above the lanes' clip were not drawn (the axis
+  // is there), so the geometry does not say they were.
+  if (input.geometry) {
+    const { labels } = input.geometry;
+    const kept = labels.slice(axisLabels).filter((l) => l.y >= top);
+    labels.length = axisLabels;
+    labels.push(...kept);
   }
   drawBreaks(ctx, input);
   drawArrows(ctx, input);

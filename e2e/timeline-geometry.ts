@@ -16,7 +16,15 @@ export interface Rect {
   pass?: { key: string; index: number };
 }
 export interface Geometry {
-  passes: { key: string; index: number; number: number; cause: string; x0: number; x1: number }[];
+  passes: {
+    key: string;
+    index: number;
+    number: number;
+    cause: string;
+    x0: number;
+    x1: number;
+    headerInView: boolean;
+  }[];
   labels: Rect[];
   breaks: { x0: number; x1: number; us: number; mid: number }[];
 }
@@ -63,7 +71,8 @@ export function labelsOverBreaks(g: Geometry): Rect[] {
 
 /** Self-triggered passes drawn, and whether one of them has its label in the header row. */
 export function selfLabelled(g: Geometry): { drawn: number; labelled: boolean } {
-  const self = g.passes.filter((p) => p.cause === "self");
+  // A pass whose Foo's header row is scrolled under the axis has nowhere to be labelled.
+  const self = g.passes.filter((p) => p.cause === "self" && p.headerInView);
   const labelled = g.labels.some(
     (l) =>
       l.kind === "pass" &&

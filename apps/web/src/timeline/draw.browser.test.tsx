@@ -90,6 +90,27 @@ describe("drawn seq", () => {
   });
 });
 
+describe("lane names", () => {
+  it("end clear of a mark at the plot's edge, in every type scale presenter mode uses", () => {
+    const session = sessionFromText(canonical);
+    const window = fitWindow(session, [KEY]);
+    for (const typeScale of [1, 1.25, 1.5]) {
+      const input = folded(session, makeTimeAxis(window, window[0], 1200), 1200);
+      input.groups = layoutLanes([KEY], Math.round(30 * typeScale), Math.round(26 * typeScale));
+      input.typeScale = typeScale;
+      input.height = 400;
+      paint(input);
+      const names = input.geometry.labels.filter((l) => l.kind === "lane");
+      expect(names.map((l) => l.text)).toEqual(["watch", "enqueue", "dequeue", "read", "write"]);
+      for (const l of names) {
+        expect(l.x, `${l.text} at ×${typeScale}`).toBeGreaterThanOrEqual(0);
+        // A mark at the window's start reaches 6 px into the gutter.
+        expect(l.x + l.w, `${l.text} at ×${typeScale}`).toBeLessThanOrEqual(GUTTER - 8);
+      }
+    }
+  });
+});
+
 describe("time axis", () => {
   it("labels ticks only where their labels do not run into each other, at any zoom", () => {
     const session = sessionFromText(canonical);
@@ -247,7 +268,10 @@ describe("folded time, one axis for painting and hit testing", () => {
     const groups = layoutLanes([KEY, "default/burst-01"], 30);
     paint({ ...folded(session, axis, width), groups, geometry });
     const absent = geometry.labels.filter((l) => l.kind === "absent");
-    expect(absent.map((l) => [l.text, l.y])).toEqual([["— not in this trace", groups[1].y]]);
+    // In canvas px: under the axis.
+    expect(absent.map((l) => [l.text, l.y])).toEqual([
+      ["— not in this trace", groups[1].y + axisHeight({})],
+    ]);
   });
 
   it("keeps mark labels off the break marks of folded gaps, at any width", () => {

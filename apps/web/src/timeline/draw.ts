@@ -23,6 +23,11 @@ export function axisHeight(input: { typeScale?: number }): number {
   return Math.round(AXIS_HEIGHT * (input.typeScale ?? 1));
 }
 
+/** Where a lane's name starts where it has room, and how far left of the plot it ends at least:
+ * a mark at the plot's edge reaches 6 px into the gutter. */
+const LANE_NAME_X = 18;
+const LANE_NAME_CLEAR = 8;
+
 function fonts(scale: number) {
   const px = (n: number) => `${Math.round(n * scale * 10) / 10}px`;
   return {
@@ -34,7 +39,7 @@ function fonts(scale: number) {
 
 /** A text the frame drew, and where (canvas px). */
 export interface DrawnLabel {
-  kind: "pass" | "mark" | "tick" | "break" | "unseen" | "absent";
+  kind: "pass" | "mark" | "tick" | "break" | "unseen" | "absent" | "lane";
   text: string;
   x: number;
   y: number;
@@ -52,6 +57,8 @@ export interface DrawnPass {
   cause: string;
   x0: number;
   x1: number;
+  /** Whether its Foo's header row, where pass labels go, is in sight (not scrolled under the axis). */
+  headerInView: boolean;
 }
 
 /**
@@ -395,6 +402,8 @@ function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawI
   const title = groupTitle(ctx, g.key, width);
   ctx.fillText(title, 8, g.y + header / 2);
   const titleEnd = 8 + ctx.measureText(title).width;
+  // The geometry is in canvas px; the group draws translated under the axis, scrolled.
+  const dy = axisHeight(input) - input.scrollY;
   ctx.font = f.normal;
   if (input.session.progress.done && input.session.store.rowsOf(g.key).length === 0) {
     // A Foo named by a link or a search that this trace does not have: said, not left blank.
@@ -405,11 +414,31 @@ function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawI
       kind: "absent",
       text,
       x: titleEnd + 8,
-      y: g.y,
+      y: g.y + dy,
       w: ctx.measureText(text).width,
       h: header,
     });
   }
+  // Indented where there is room; on a projector's bigger type, moved left so "dequeue" ends
+  // clear of a mark at the plot's edge (it ran into the pass's first marks at 1920×1080).
+  const laneName = (stage: string) => ctx.measureText(stage).width;
+  const laneLabel = (text: string, y: number) =>
+    input.geometry?.labels.push({
+      kind: "lane",
+      text,
+      x: nameX,
+      y: y - nameH / 2 + dy,
+      w: laneName(text),
+      h: nameH,
+    });
+  const nameH = 12 * (input.typeScale ?? 1);
+  const nameX = Math.max(
+    4,
+    Math.min(
+      LANE_NAME_X,
+      GUTTER - LANE_NAME_CLEAR - Math.max(...g.lanes.map((l) => laneName(l.stage))),
+    ),
+  );
   g.lanes.forEach((lane, i) => {
     ctx.fillStyle = i % 2 ? theme.laneAlt : theme.background;
     ctx.fillRect(0, lane.y, width, lane.height);
@@ -420,22 +449,27 @@ function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawI
       ctx.fillStyle = hatch(ctx, theme.grid) ?? theme.laneAlt;
       ctx.fillRect(GUTTER, lane.y, width - GUTTER, lane.height);
       ctx.fillStyle = theme.muted;
-      ctx.fillText(lane.stage, 18, mid - 6 * (input.typeScale ?? 1));
+      const nameY = mid - 6 * (input.typeScale ?? 1);
+      ctx.fillText(lane.stage, nameX, nameY);
+      laneLabel(lane.stage, nameY);
       ctx.font = f.small;
       const says = UNSEEN_SAYS[lane.stage] ?? "unseen";
       const y = mid + 7 * (input.typeScale ?? 1);
-      ctx.fillText(says, 18, y);
+      ctx.fillText(says, nameX, y);
       const w = ctx.measureText(says).width;
       input.geometry?.labels.push({
         kind: "unseen",
         text: `${lane.stage}: ${says}`,
-        x: 18,
-        y: y - 5.5,
+        x: nameX,
+        y: y - 5.5 + dy,
         w,
         h: 11,
       });
       ctx.font = f.normal;
-    } else ctx.fillText(lane.stage, 18, mid);
+    } else {
+      ctx.fillText(lane.stage, nameX, mid);
+      laneLabel(lane.stage, mid);
+    }
   });
   ctx.strokeStyle = theme.grid;
   ctx.beginPath();
@@ -458,6 +492,7 @@ function drawBands(
   ctx.font = f.bold;
   // Pass labels share the header row with the key's name: start after it.
   const nameEnd = 8 + ctx.measureText(groupTitle(ctx, g.key, width)).width;
+  const headerInView = g.y >= input.scrollY;
   for (const b of bands) {
     const x0 = Math.max(b.x0, GUTTER);
     const x1 = Math.min(b.x1, width);
@@ -469,6 +504,7 @@ function drawBands(
       cause: b.pass.cause,
       x0,
       x1,
+      headerInView,
     });
     ctx.globalAlpha = 0.22;
     ctx.fillStyle = b.style.color;

@@ -5,6 +5,7 @@
  */
 import { expect } from "@playwright/test";
 import type { Page } from "playwright-core";
+import { readGeometry } from "./timeline-geometry.ts";
 
 export interface PresenterFit {
   /** The smallest type the diagram draws, in CSS px (its font size × the SVG's scale). */
@@ -19,6 +20,12 @@ export async function expectPresenterFits(page: Page, where: string): Promise<Pr
   expect(lanes.y + lanes.height, `${where}: the lanes end above the dock`).toBeLessThanOrEqual(
     dock.y + 1,
   );
+  // On a 1000-line screen the lanes have their whole ×1.5 height (30 px ×1.5), not squeezed.
+  if (view.height >= 1000) {
+    const names = (await readGeometry(page)).labels.filter((l) => l.kind === "lane");
+    expect(names.length, `${where}: lane names drawn`).toBeGreaterThanOrEqual(5);
+    expect(names[1]!.y - names[0]!.y, `${where}: a lane's height`).toBeGreaterThanOrEqual(44);
+  }
   // Nothing scrolled: not the dock's body, not the narration inside it.
   const scrollers = [
     [".workshop-body", "the dock"],

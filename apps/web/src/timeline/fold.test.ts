@@ -1,12 +1,19 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { sessionFromText } from "../testing/fixtureSession.ts";
+import { fitWindow } from "./fit.ts";
 import { buildFold, FOLD_PX, foldT, foldU, MIN_PASS_PX } from "./fold.ts";
+import { layoutLanes, passBands } from "./layout.ts";
 import { sessionFold } from "./sessionFold.ts";
-import { makeTimeAxis } from "./timeScale.ts";
+import { GUTTER, makeTimeAxis } from "./timeScale.ts";
 
 const CREATE = readFileSync(
   new URL("../../../../public/traces/create-foo.jsonl", import.meta.url),
+  "utf8",
+);
+/** An unpatched Go controller's log: each pass known only by its "Successfully synced" line. */
+const UNPATCHED = readFileSync(
+  new URL("../../../../e2e/fixtures/unpatched-exercise.log", import.meta.url),
   "utf8",
 );
 
@@ -64,5 +71,35 @@ describe("folded time", () => {
     expect(Math.min(...ps.map((p) => linear.x(p.end!) - linear.x(p.start)))).toBeLessThan(24);
     // Pixels map back to the same wall time (zoom, pan and hit testing invert through it).
     for (const p of ps) expect(axis.invert(axis.x(p.start))).toBeCloseTo(p.start, 0);
+  });
+
+  it("gives a pass known only at an instant (start = end) MIN_PASS_PX too", () => {
+    const instants: [number, number][] = [
+      [1_000, 1_000],
+      [1_200, 1_200],
+      [9_000_000, 9_000_000],
+    ];
+    const f = buildFold({ times: [900, 1_000, 1_200, 9_000_000], passes: instants, width: 600 })!;
+    // Such a pass is taken to last a µs (passSpan): that µs is stretched as a short pass is.
+    for (const [a] of instants)
+      expect(foldU(f, a + 1) - foldU(f, a)).toBeGreaterThanOrEqual(MIN_PASS_PX - 1e-6);
+  });
+
+  it("draws every pass of an unpatched Go controller's log ≥ MIN_PASS_PX at the fit", () => {
+    const session = sessionFromText(UNPATCHED, "unpatched-exercise.log");
+    const key = "default/example-foo";
+    const ps = session.passesOf(key);
+    expect(ps.length).toBe(6);
+    expect(ps.every((p) => p.end === p.start)).toBe(true);
+    for (const width of [700, 940, 1200]) {
+      const f = sessionFold(session, [key], width - 8 - GUTTER)!;
+      const axis = makeTimeAxis(fitWindow(session, [key]), ps[0].start, width, f);
+      const bands = passBands(ps, layoutLanes([key])[0], axis.x, width, Infinity);
+      expect(bands.length).toBe(6);
+      for (const b of bands)
+        expect(b.x1 - b.x0, `${width} px: #${b.pass.number}`).toBeGreaterThanOrEqual(
+          MIN_PASS_PX - 1,
+        );
+    }
   });
 });

@@ -3,7 +3,8 @@
  * (pixels at the fit), built from the events and passes of the objects shown.
  *
  * - Inside a pass, time runs linearly, and every pass gets at least MIN_PASS_PX: a pass of 40 µs
- *   and one of 130 ms are both readable.
+ *   and one of 130 ms are both readable. A pass known only at an instant (start = end) is taken
+ *   to last INSTANT_PASS_US (passSpan), so it gets its MIN_PASS_PX too.
  * - Between passes, time runs at the same rate until a gap would be wider than FOLD_PX; then the
  *   gap is folded to exactly FOLD_PX (a break mark says how long it really was).
  * - Before the first and after the last event, time runs at a slow fixed rate, so a fit window's
@@ -19,6 +20,24 @@ export const FOLD_PX = 44;
 /** The narrowest a pass is at the fit, px (the e2e checks ≥ 24 on screen). */
 export const MIN_PASS_PX = 34;
 
+/**
+ * How long the timeline takes a pass known only at an instant to last, µs (the traces' clock
+ * resolution). Its start and end are one time when nothing else of it was seen: a pass inferred
+ * from the wire by `loopscope proxy` with a single write, or one an unpatched Go controller's log
+ * shows only by its "Successfully synced" line. Without a span such a pass had no width for the
+ * fold to stretch: it was drawn MIN_BAND_PX (3 px) wide.
+ */
+export const INSTANT_PASS_US = 1;
+
+/**
+ * The wall-time interval the timeline gives a pass [start, end]: the fold (its width), the bands
+ * and hit testing all take it from here. At least INSTANT_PASS_US long; its events at `start`
+ * sit at the band's left edge, as a pass's dequeue does.
+ */
+export function passSpan(start: number, end: number): [number, number] {
+  return [start, Math.max(end, start + INSTANT_PASS_US)];
+}
+
 export interface Fold {
   /** Breakpoints, wall µs, strictly ascending. */
   readonly t: Float64Array;
@@ -33,7 +52,7 @@ export interface Fold {
 export interface FoldInput {
   /** Event times of the objects shown (any order; duplicates allowed). */
   times: ArrayLike<number>;
-  /** Pass intervals [start, end] (µs) of the objects shown. */
+  /** Pass intervals [start, end] (µs) of the objects shown (start = end: see passSpan). */
   passes: ArrayLike<readonly [number, number]>;
   /** Room for the whole extent, px. */
   width: number;
@@ -43,9 +62,10 @@ export interface FoldInput {
 export function buildFold({ times, passes, width }: FoldInput): Fold | undefined {
   const all = new Float64Array(times.length + 2 * passes.length);
   all.set(times as ArrayLike<number>);
-  for (let i = 0; i < passes.length; i++) {
-    all[times.length + 2 * i] = passes[i][0];
-    all[times.length + 2 * i + 1] = passes[i][1];
+  const spans = Array.from(passes, ([a, b]) => passSpan(a, b));
+  for (let i = 0; i < spans.length; i++) {
+    all[times.length + 2 * i] = spans[i][0];
+    all[times.length + 2 * i + 1] = spans[i][1];
   }
   all.sort();
   // Distinct breakpoints.
@@ -59,9 +79,9 @@ export function buildFold({ times, passes, width }: FoldInput): Fold | undefined
   const d = new Float64Array(pieces);
   for (let i = 0; i < pieces; i++) d[i] = t[i + 1] - t[i];
   const covering: number[][] = Array.from({ length: pieces }, () => []);
-  const span = new Float64Array(passes.length);
-  for (let p = 0; p < passes.length; p++) {
-    const [a, b] = passes[p];
+  const span = new Float64Array(spans.length);
+  for (let p = 0; p < spans.length; p++) {
+    const [a, b] = spans[p];
     span[p] = b - a;
     if (!(b > a)) continue;
     for (let i = lowerBound(t, a); i < pieces && t[i] < b; i++) covering[i].push(p);

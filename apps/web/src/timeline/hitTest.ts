@@ -5,6 +5,7 @@
 import { STAGES } from "@loopscope/trace";
 import type { DrawInput } from "./draw.ts";
 import { axisHeight } from "./draw.ts";
+import { passSpan } from "./fold.ts";
 import { MIN_BAND_PX } from "./layout.ts";
 
 export type Hit =
@@ -51,9 +52,11 @@ export function hitTest(input: DrawInput, px: number, py: number): Hit | undefin
   const passes = input.session.passesOf(g.key);
   for (let i = passes.length - 1; i >= 0; i--) {
     const p = passes[i];
-    const end = p.end ?? input.session.store.timeExtent()?.[1] ?? p.start;
-    if (t >= p.start - slack && t <= end + slack)
-      return { kind: "pass", key: g.key, index: p.index };
+    const [start, end] = passSpan(
+      p.start,
+      p.end ?? input.session.store.timeExtent()?.[1] ?? p.start,
+    );
+    if (t >= start - slack && t <= end + slack) return { kind: "pass", key: g.key, index: p.index };
   }
   return { kind: "group", key: g.key };
 }

@@ -8,6 +8,7 @@
  */
 import { STAGES, type Pass, type Stage } from "@loopscope/trace";
 import { causeStyle, type CauseStyle } from "../ui/palette.ts";
+import { passSpan } from "./fold.ts";
 
 export const LANE_HEIGHT = 26;
 export const GROUP_HEADER = 24;
@@ -74,7 +75,10 @@ export interface PassBand {
   label: string;
 }
 
-/** Shortest band drawn, so an instantaneous pass stays visible and clickable. */
+/**
+ * Shortest band drawn, so a pass stays visible and clickable in linear time (in folded time each
+ * gets MIN_PASS_PX, an instantaneous one too: see passSpan).
+ */
 export const MIN_BAND_PX = 3;
 
 /**
@@ -91,8 +95,9 @@ export function passBands(
   const out: PassBand[] = [];
   for (const pass of passes) {
     const open = pass.end === undefined;
-    const x0 = x(pass.start);
-    let x1 = x(open ? Math.max(openEnd, pass.start) : pass.end!);
+    const [start, end] = passSpan(pass.start, open ? Math.max(openEnd, pass.start) : pass.end!);
+    const x0 = x(start);
+    let x1 = x(end);
     if (x1 - x0 < MIN_BAND_PX) x1 = x0 + MIN_BAND_PX;
     if (x1 < 0 || x0 > width) continue;
     out.push({

@@ -86,11 +86,41 @@ describe("pass labels in the header row", () => {
     const passes = [
       pass({ index: 0, number: 1, start: 120, end: 130 }), // under the key's name
       pass({ index: 1, number: 2, start: 300, end: 310 }),
-      pass({ index: 2, number: 3, start: 320, end: 330 }), // runs into #2's label
+      pass({ index: 2, number: 3, start: 320, end: 330 }), // #2's long label would run into it
       pass({ index: 3, number: 4, start: 500, end: 510 }),
       pass({ index: 4, number: 5, start: 960, end: 970 }), // past the right edge
     ];
-    expect(placed(passes)).toEqual(["#2 external@304", "#4 external@504", "#5@964"]);
+    // #2's long label no longer costs #3 its label (it had "#2 external" and #3 nothing).
+    expect(placed(passes)).toEqual(["#2@304", "#3 external@324", "#4 external@504", "#5@964"]);
+  });
+
+  it("labels a band that starts under the key's name just after the name", () => {
+    const passes = [
+      pass({ index: 0, number: 1, start: 120, end: 190 }), // goes on past the name (150)
+      pass({ index: 1, number: 2, start: 240, end: 250 }),
+    ];
+    expect(placed(passes)).toEqual(["#1 external@156", "#2 external@244"]);
+  });
+
+  it("gives every one of a row of passes a label, each MIN_PASS_PX wide with a fold between", () => {
+    // Passes known only at an instant, in folded time: 34 px each, a 44 px fold between.
+    const passes = [0, 1, 2, 3, 4, 5].map((i) =>
+      pass({
+        index: i,
+        number: i + 1,
+        start: 200 + 78 * i,
+        end: 234 + 78 * i,
+        cause: i % 2 ? "self" : "external",
+      }),
+    );
+    expect(placed(passes)).toEqual([
+      "#1 external@204",
+      "#2 self@282",
+      "#3 external@360",
+      "#4 self@438",
+      "#5 external@516",
+      "#6 self-triggered@594",
+    ]);
   });
 
   it("gives a new Foo's label the room its neighbours would have taken", () => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
+import unpatched from "../../../../e2e/fixtures/unpatched-exercise.log?raw";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
 import burst from "../../../../public/traces/burst.jsonl?raw";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { THEMES } from "../ui/palette.ts";
 import { axisHeight, drawTimeline, type DrawInput, type DrawnGeometry } from "./draw.ts";
 import { fitWindow } from "./fit.ts";
+import { MIN_PASS_PX } from "./fold.ts";
 import { hitTest } from "./hitTest.ts";
 import { layoutLanes } from "./layout.ts";
 import { sessionFold } from "./sessionFold.ts";
@@ -303,6 +305,126 @@ describe("folded time, one axis for painting and hit testing", () => {
     expect(labels).toBeGreaterThan(0);
     expect(breaks).toBeGreaterThan(0);
   });
+});
+
+/**
+ * A trace as `loopscope proxy` records it: the watch events and writes the wire showed, each
+ * enqueue and pass end inferred, so a pass with one write starts and ends at that write.
+ */
+const PROXY = [
+  `{"loopscope":"trace","version":1,"source":"proxy","created":"2026-12-07T16:40:04.938Z","cluster":"embedded"}`,
+  ...(
+    [
+      [0, "watch", `"kind":"Foo","event":"add","name":"example-foo","ns":"default","rv":"11"`],
+      [0, "enqueue", `"cause":"watch","inferred":true,"causeSeq":1`],
+      [
+        139_780,
+        "write",
+        `"verb":"create","target":"deployments/default/example-foo","code":201,"rv":"12","changed":true`,
+      ],
+      [
+        144_772,
+        "watch",
+        `"kind":"Deployment","event":"add","name":"example-foo","ns":"default","rv":"12"`,
+      ],
+      [144_772, "enqueue", `"cause":"watch","inferred":true,"causeSeq":4`],
+      [
+        154_281,
+        "write",
+        `"verb":"updateStatus","target":"foos/default/example-foo/status","code":200,"rv":"13","changed":true`,
+      ],
+      [154_281, "done", `"outcome":"synced","inferred":true`],
+      [
+        184_982,
+        "watch",
+        `"kind":"Foo","event":"update","name":"example-foo","ns":"default","rv":"13","oldRv":"11"`,
+      ],
+      [
+        207_511,
+        "write",
+        `"verb":"updateStatus","target":"foos/default/example-foo/status","code":409,"reason":"Conflict"`,
+      ],
+      [184_982, "enqueue", `"cause":"watch","inferred":true,"causeSeq":8`],
+      [207_511, "done", `"outcome":"requeued","inferred":true`],
+      [
+        234_893,
+        "write",
+        `"verb":"updateStatus","target":"foos/default/example-foo/status","code":200,"rv":"13","changed":false`,
+      ],
+      [234_893, "enqueue", `"cause":"retry","inferred":true`],
+      [234_893, "done", `"outcome":"synced","inferred":true`],
+      [
+        276_772,
+        "watch",
+        `"kind":"Deployment","event":"update","name":"example-foo","ns":"default","rv":"15","oldRv":"12"`,
+      ],
+      [276_772, "enqueue", `"cause":"watch","inferred":true,"causeSeq":15`],
+      [
+        437_227,
+        "write",
+        `"verb":"updateStatus","target":"foos/default/example-foo/status","code":200,"rv":"13","changed":false`,
+      ],
+      [437_227, "done", `"outcome":"synced","inferred":true`],
+      [
+        1_672_847,
+        "watch",
+        `"kind":"Deployment","event":"update","name":"example-foo","ns":"default","rv":"17","oldRv":"15"`,
+      ],
+      [1_672_847, "enqueue", `"cause":"watch","inferred":true,"causeSeq":19`],
+      [
+        1_696_408,
+        "write",
+        `"verb":"updateStatus","target":"foos/default/example-foo/status","code":200,"rv":"18","changed":true`,
+      ],
+      [1_696_408, "done", `"outcome":"synced","inferred":true`],
+      [
+        22_527_913,
+        "write",
+        `"verb":"updateStatus","target":"foos/default/example-foo/status","code":200,"rv":"18","changed":false`,
+      ],
+      [22_527_913, "done", `"outcome":"synced","inferred":true`],
+    ] as const
+  ).map(
+    ([us, stage, rest], i) =>
+      `{"stage":"${stage}","ts":${1_796_661_631_227_106 + us},"key":"${KEY}",${rest},"seq":${i + 1}}`,
+  ),
+].join("\n");
+
+describe("passes known only at an instant (start = end)", () => {
+  for (const [name, text, instants] of [
+    ["proxy.jsonl", PROXY, 5],
+    ["unpatched-exercise.log", unpatched, 6],
+  ] as const) {
+    it(`gives each of ${name}'s passes MIN_PASS_PX and its label in folded time, found where drawn`, () => {
+      const session = sessionFromText(text, name);
+      const passes = session.passesOf(KEY);
+      expect(passes.filter((p) => p.end === p.start).length).toBe(instants);
+      // The timeline's canvas in a 1280 px window, and narrower and wider ones.
+      for (const width of [700, 940, 1200]) {
+        const fold = sessionFold(session, [KEY], width - 8 - GUTTER);
+        const axis = makeTimeAxis(fitWindow(session, [KEY]), passes[0].start, width, fold);
+        const input = folded(session, axis, width);
+        paint(input);
+        const { geometry } = input;
+        expect(
+          geometry.passes.map((p) => p.index),
+          `${width} px`,
+        ).toEqual(passes.map((p) => p.index));
+        const y = axisHeight(input) + input.groups[0].lanes[3].y + 2; // read lane's top: no mark
+        for (const drawn of geometry.passes) {
+          const said = `${width} px: pass #${drawn.number}`;
+          expect(drawn.x1 - drawn.x0, said).toBeGreaterThanOrEqual(MIN_PASS_PX - 1);
+          expect(hitTest(input, (drawn.x0 + drawn.x1) / 2, y), said).toEqual({
+            kind: "pass",
+            key: KEY,
+            index: drawn.index,
+          });
+        }
+        const labelled = geometry.labels.filter((l) => l.kind === "pass").map((l) => l.pass?.index);
+        expect(labelled, `${width} px`).toEqual(passes.map((p) => p.index));
+      }
+    });
+  }
 });
 
 describe("the linear axis's origin words", () => {

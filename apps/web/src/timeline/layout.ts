@@ -158,10 +158,13 @@ export function shortPassLabel(pass: Pass): string {
 
 /**
  * Which pass labels the header row has room for, and where: each at its band's left edge (never
- * left of `from`, the lanes' start), none running into another, the key's name (which ends at
- * `nameEnd`) or the right edge. Labels are placed by importance — a new Foo's first pass (where a
- * life began), then self-triggered passes (what the tool exists to show), then the rest — each in
- * its long form where it fits, else its short form ("#2 self"); the less important give way.
+ * left of `from`, the lanes' start; just after the key's name, which ends at `nameEnd`, when the
+ * band starts under it and goes on past it), none running into another, the key's name or the
+ * right edge. Every band gets its short form ("#2 self", "#3") first, by importance — a new Foo's
+ * first pass (where a life began), then self-triggered passes (what the tool exists to show), then
+ * the rest; the less important give way. Then each, in the same order, says its long form where
+ * that runs into no label placed: a long label no longer costs its neighbours theirs (a row of
+ * passes MIN_PASS_PX apart had every other one labelled).
  */
 export function placePassLabels(
   bands: readonly PassBand[],
@@ -170,22 +173,30 @@ export function placePassLabels(
   nameEnd: number,
   width: number,
 ): PlacedLabel[] {
-  const at = (b: PassBand) => Math.max(b.x0, from) + 4;
-  const placed: PlacedLabel[] = [];
-  const taken: [number, number][] = [[-Infinity, nameEnd]];
+  const at = (b: PassBand) => {
+    const x = Math.max(b.x0, from) + 4;
+    const afterName = nameEnd + LABEL_GAP;
+    return x < afterName && afterName + 8 <= b.x1 ? afterName : x;
+  };
+  const placed: (PlacedLabel & { end: number })[] = [];
+  const fits = (x: number, w: number, self?: PlacedLabel) =>
+    x + w < width &&
+    x >= nameEnd + LABEL_GAP &&
+    placed.every((p) => p === self || x + w + LABEL_GAP <= p.x || x >= p.end + LABEL_GAP);
   const rank = (b: PassBand) => (startsNewLife(b.pass) ? 0 : b.pass.cause === "self" ? 1 : 2);
   const order = [...bands].sort((a, b) => rank(a) - rank(b) || a.x0 - b.x0);
   for (const band of order) {
     const x = at(band);
-    for (const text of [band.label, shortPassLabel(band.pass)]) {
-      const w = measure(text);
-      const clear = taken.every(([a, b]) => x + w + LABEL_GAP <= a || x >= b + LABEL_GAP);
-      if (x + w < width && clear) {
-        placed.push({ band, text, x });
-        taken.push([x, x + w]);
-        break;
-      }
+    const text = shortPassLabel(band.pass);
+    const w = measure(text);
+    if (fits(x, w)) placed.push({ band, text, x, end: x + w });
+  }
+  for (const p of placed) {
+    const w = measure(p.band.label);
+    if (p.band.label !== p.text && fits(p.x, w, p)) {
+      p.text = p.band.label;
+      p.end = p.x + w;
     }
   }
-  return placed.sort((a, b) => a.x - b.x);
+  return placed.map(({ band, text, x }) => ({ band, text, x })).sort((a, b) => a.x - b.x);
 }

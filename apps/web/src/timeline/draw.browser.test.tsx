@@ -422,6 +422,11 @@ describe("passes known only at an instant (start = end)", () => {
         }
         const labelled = geometry.labels.filter((l) => l.kind === "pass").map((l) => l.pass?.index);
         expect(labelled, `${width} px`).toEqual(passes.map((p) => p.index));
+        // An instant pass's MIN_PASS_PX stand for no time: no tick there to its µs ("+0.066923
+        // s", which made the axis's every label as long).
+        const times = geometry.labels.filter((l) => l.kind === "tick" && /^[+−]/.test(l.text));
+        for (const l of times)
+          expect(l.text, `${width} px`).toMatch(/^[+−]\d+(\.\d{1,4})? s$|^[+−]\d+ ms$/);
       }
     });
   }

@@ -47,6 +47,11 @@ export interface Fold {
   readonly outside: number;
   /** Indices i of the pieces [t[i], t[i+1]] that are folded gaps. */
   readonly folded: Int32Array;
+  /**
+   * At each breakpoint, the u before it that instant passes' nominal spans (passSpan) take: they
+   * stand for no elapsed time, so the axis puts no ticks of its own there (instantU).
+   */
+  readonly instant: Float64Array;
 }
 
 export interface FoldInput {
@@ -111,10 +116,14 @@ export function buildFold({ times, passes, width }: FoldInput): Fold | undefined
   }
   const k = lo;
   const u = new Float64Array(n);
+  const instant = new Float64Array(n);
   const folded: number[] = [];
   for (let i = 0; i < pieces; i++) {
     u[i + 1] = u[i] + length(i, k);
     if (!covered[i] && k * d[i] > FOLD_PX) folded.push(i);
+    // Covered by instant passes alone: the µs a pass known only at an instant is given.
+    const nominal = covered[i] && covering[i].every((p) => !(passes[p][1] > passes[p][0]));
+    instant[i + 1] = instant[i] + (nominal ? u[i + 1] - u[i] : 0);
   }
   const real = t[n - 1] - t[0];
   return {
@@ -122,6 +131,7 @@ export function buildFold({ times, passes, width }: FoldInput): Fold | undefined
     u,
     outside: Math.min(k, FOLD_PX / (0.04 * Math.max(real, 2_000))),
     folded: Int32Array.from(folded),
+    instant,
   };
 }
 
@@ -146,6 +156,22 @@ export function foldU(f: Fold, us: number): number {
   const i = lowerBound(t, us);
   if (t[i] === us) return u[i];
   return u[i - 1] + ((us - t[i - 1]) / (t[i] - t[i - 1])) * (u[i] - u[i - 1]);
+}
+
+/** The u between wall times a ≤ b that instant passes' nominal spans take (no time elapsed). */
+export function instantU(f: Fold, a: number, b: number): number {
+  return instantBefore(f, b) - instantBefore(f, a);
+}
+
+function instantBefore(f: Fold, us: number): number {
+  const { t, instant } = f;
+  const last = t.length - 1;
+  if (us <= t[0]) return 0;
+  if (us >= t[last]) return instant[last];
+  const i = lowerBound(t, us);
+  if (t[i] === us) return instant[i];
+  const share = (us - t[i - 1]) / (t[i] - t[i - 1]);
+  return instant[i - 1] + (instant[i] - instant[i - 1]) * share;
 }
 
 /** u → wall µs (the inverse of foldU). */

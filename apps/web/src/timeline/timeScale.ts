@@ -9,7 +9,7 @@
  * offset.
  */
 import { tickStep, ticks as d3ticks } from "d3";
-import { foldT, foldU, type Fold } from "./fold.ts";
+import { foldT, foldU, instantU, type Fold } from "./fold.ts";
 
 export const GUTTER = 96;
 /** A stretch of folded time narrower than this between two breaks gets no tick of its own, px. */
@@ -75,12 +75,15 @@ export function makeTimeAxis(
   const ticksIn = (a: number, b: number, spacing: number, out: Tick[], stretch = false) => {
     const ma = (a - origin) / 1000;
     const mb = (b - origin) / 1000;
-    const count = Math.floor((x(b) - x(a)) / spacing);
+    // The px that stand for time gone by: an instant pass's MIN_PASS_PX are not (ticks there
+    // said its µs: "+0.066923 s", and the axis's one precision made every label as long).
+    const px = x(b) - x(a) - (fold ? instantU(fold, a, b) * k : 0);
+    const count = Math.floor(px / spacing);
     if (count < 1) {
       // A stretch of folded time narrower than the spacing (a burst's: a break every pass or
       // two) still has a tick, at its roundest time; else a burst's axis had none at all. A
       // sliver (a lone event's few µs between two breaks) is the breaks' edge: none there.
-      if (!stretch || x(b) - x(a) < MIN_STRETCH_PX) return;
+      if (!stretch || px < MIN_STRETCH_PX) return;
       const n = d3ticks(ma, mb, 1).length > 0 ? 1 : 10;
       const [ms] = d3ticks(ma, mb, n);
       if (ms !== undefined)

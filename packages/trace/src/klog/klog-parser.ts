@@ -22,6 +22,8 @@
  *   the key (CUT_EVIDENCE of them at least), was cut short inside the key: it is said and not
  *   read (see cutShort).
  * - A STAGE line's warning with a `once` (a repeated name, a reserved one) is said once per file.
+ * - A line that ends in klog's `key=<` opens a multi-line value: it and the lines of its value are
+ *   read as one line when its ` >` line comes (see multi-line.ts).
  */
 import type { UnsequencedEvent } from "../event.ts";
 import type { Diagnostic } from "../analysis/model.ts";
@@ -53,6 +55,8 @@ import { mayHaveField, pick, scanFields } from "./fields.ts";
 import { readGoQuoted } from "./go-quote.ts";
 import { mayBeEvent, readEventLine, saysWarning, type EventAbout } from "./event-line.ts";
 import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
+import { MultiLineEntry } from "./multi-line.ts";
+import { MAX_LINE } from "../lines/splitter.ts";
 
 export interface KlogOptions {
   /** The year klog lines belong to. Default: from the line prefix, else the current year. */
@@ -191,11 +195,19 @@ export class KlogParser {
   private shadow: Uint8Array = new Uint8Array(256);
   /** The header of a line glued into the current one (see glued), refilled. */
   private readonly gluedHeader = headerSpan();
+  /** The entry whose multi-line value is being gathered (see multi-line.ts). */
+  private entry: MultiLineEntry | undefined;
+  /** The shadowBytes of a gathered entry, refilled (see readEntry). */
+  private entryShadow: Uint8Array = new Uint8Array(256);
+  /** Whether the line being read is a gathered entry (see readEntry). */
+  private inEntry = false;
+  /** The first line of that entry, its events' `raw` (see emit). */
+  private entryRaw: string | undefined;
 
   constructor(
     private readonly opts: KlogOptions,
     /** Hands on an event, numbered by the caller — or already, with `numbered` (see LineContext.seq). */
-    private readonly emit: (e: UnsequencedEvent, numbered?: boolean) => void,
+    private readonly emitEvent: (e: UnsequencedEvent, numbered?: boolean) => void,
     private readonly diag: (d: Diagnostic) => void,
     /** Takes canonical lines as rows instead of events (see StageRowTaker). */
     private readonly rowTaker?: StageRowTaker,
@@ -265,6 +277,10 @@ export class KlogParser {
     seq: number,
     rows: StageRowTaker | undefined,
   ): void {
+    if (this.entry !== undefined) {
+      if (this.entryLine(bytes, text, start, end, seq)) return;
+      seq = this.nextSeq?.() ?? seq;
+    }
     const h = this.header;
     // The process that wrote the line (see otherProcess): its pid, and the pod a prefix names.
     let writer: number;
@@ -273,6 +289,12 @@ export class KlogParser {
       writer = this.prefixedWriter(text, start, h.start, h.pid);
     } else {
       this.headerless(bytes, text, start, end, lineNo, seq);
+      return;
+    }
+    // klog's `key=<`: the lines after it hold the value (see multi-line.ts). Not in a line that
+    // ends where its writer did not end it: its value lines cannot follow; nor in an entry read.
+    if (bytes[end - 1] === 60 && bytes[end - 2] === 61 && this.wholeEnd && !this.inEntry) {
+      this.entry = new MultiLineEntry(text, start, h.start, end, lineNo, MAX_LINE);
       return;
     }
     this.klogLines++;
@@ -340,6 +362,74 @@ export class KlogParser {
       return;
     }
     this.message(line, msgStart - start, h.level, ts, src, lineNo, event);
+  }
+
+  /**
+   * The line text[start, end) after a line that opened a multi-line value (see multi-line.ts): true
+   * when it was the entry's, which is read once its ` >` line comes. A line that is not ends the
+   * entry: read as far as it came, and said when it had value lines. `seq`: the seq the entry's
+   * event takes.
+   */
+  private entryLine(
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    end: number,
+    seq: number,
+  ): boolean {
+    const e = this.entry!;
+    const took = e.take(bytes, text, start, end);
+    if (took === "value") return true;
+    this.entry = undefined;
+    if (took === "done") {
+      this.readEntry(e.joined, e.first, e.line, seq);
+      return true;
+    }
+    this.entryCut(e, "the line after it is none of its value", seq);
+    return false;
+  }
+
+  /** The entry `e`, its ` >` line never come, read as far as it came (see MultiLineEntry.cut). */
+  private entryCut(e: MultiLineEntry, why: string, seq: number): void {
+    if (e.lines > 0) {
+      this.diag({
+        line: e.line,
+        level: "warn",
+        message: `a multi-line value (klog's key=<) without its closing " >" line (${why}): read with the ${e.lines} line${e.lines === 1 ? "" : "s"} of it that came`,
+      });
+    }
+    this.readEntry(e.cut(), e.first, e.line, seq);
+  }
+
+  /** Reads a multi-line entry as the one line `text`, on the line of its first, `first`. */
+  private readEntry(text: string, first: string, lineNo: number, seq: number): void {
+    const bytes = (this.entryShadow = shadowBytes(text, this.entryShadow));
+    const wholeEnd = this.wholeEnd;
+    this.wholeEnd = true;
+    // An entry cut before its value's lines (see MultiLineEntry.cut) ends in `=<` again.
+    this.inEntry = true;
+    this.entryRaw = first;
+    this.read(bytes, text, 0, text.length, lineNo, seq, undefined);
+    this.entryRaw = undefined;
+    this.inEntry = false;
+    this.wholeEnd = wholeEnd;
+  }
+
+  /** The input ended: an entry still gathering its multi-line value is read as far as it came. */
+  end(seq: number): void {
+    const e = this.entry;
+    if (e === undefined) return;
+    this.entry = undefined;
+    this.entryCut(e, "the log ends first", seq);
+  }
+
+  /**
+   * Hands an event on; an entry's `raw` is its first line as the file has it (see readEntry), as
+   * every klog event's is its line of the file: the replays read it back from there.
+   */
+  private emit(e: UnsequencedEvent, numbered?: boolean): void {
+    if (this.entryRaw !== undefined && e.raw !== undefined) e.raw = this.entryRaw;
+    this.emitEvent(e, numbered);
   }
 
   /** Where the current line is read: this.where, refilled. */

@@ -225,6 +225,7 @@ export class TraceReader {
       this.splitter.end(this.onLine);
       for (const l of this.docker?.rest() ?? []) this.partialEnd(l, "Docker");
       for (const l of this.cri.rest()) this.partialEnd(l, "CRI");
+      this.klog.end(this.nextSeq);
     } finally {
       this.sink = undefined;
     }

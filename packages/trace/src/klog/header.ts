@@ -181,9 +181,12 @@ export function parseKlogHeader(line: string, from = 0): KlogHeader | undefined 
 
 const NO_BYTES = new Uint8Array(0);
 
-/** A four-digit year in the text before a line's header (RFC 3339 times carry one). */
+/**
+ * A four-digit year in the text before a line's header (RFC 3339 times carry one), or before a
+ * header-less STAGE line's tag (log.Printf's `2024/05/01 09:46:50` too).
+ */
 export function yearInPrefix(prefix: string): number | undefined {
   if (prefix.length < 10) return undefined;
-  const m = /(\d{4})-\d\d-\d\d[T ]/.exec(prefix);
+  const m = /(\d{4})(?:-\d\d-\d\d[T ]|\/\d\d\/\d\d )/.exec(prefix);
   return m ? Number(m[1]) : undefined;
 }

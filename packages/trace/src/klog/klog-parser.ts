@@ -56,6 +56,7 @@ import { readGoQuoted } from "./go-quote.ts";
 import { mayBeEvent, readEventLine, saysWarning, type EventAbout } from "./event-line.ts";
 import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
 import { MultiLineEntry } from "./multi-line.ts";
+import { printfTime, rfc3339Time } from "./line-time.ts";
 import { MAX_LINE } from "../lines/splitter.ts";
 
 export interface KlogOptions {
@@ -298,7 +299,7 @@ export class KlogParser {
       return;
     }
     this.klogLines++;
-    const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, start, lineNo);
+    const ts = this.timestamp(h.month, h.day, h.timeOfDayUs, text, start, h.start, lineNo);
     if (ts < this.lastTs - BACKWARDS_US) this.wentBack(ts, lineNo);
     this.lastTs = ts;
     const source = this.source(bytes, text, h.srcStart, h.srcEnd);
@@ -473,7 +474,8 @@ export class KlogParser {
       }
       return;
     }
-    if (!this.headerlessNoted) {
+    const ts = this.carriedTs(text, start, at, lineNo);
+    if (ts === undefined && !this.headerlessNoted) {
       this.headerlessNoted = true;
       this.diag({
         line: lineNo,
@@ -483,8 +485,32 @@ export class KlogParser {
       });
     }
     this.klogLines++;
-    const where = this.at(this.lastTs, undefined, lineNo, seq);
+    const where = this.at(ts ?? this.lastTs, undefined, lineNo, seq);
     this.stage(bytes, text, start, start, at, end, where, undefined);
+  }
+
+  /**
+   * The time a STAGE line without a klog header carries before its tag text[at…) (see
+   * line-time.ts), or undefined: its log.Printf time, else its wrapper's. log.Printf's default
+   * says only the second: a finer time within it — the wrapper's, else the line before's — is
+   * taken instead, so that the line does not go back before the lines it follows.
+   */
+  private carriedTs(text: string, start: number, at: number, lineNo: number): number | undefined {
+    const prefix = text.slice(start, at);
+    const printf = printfTime(prefix);
+    const wrapper = rfc3339Time(prefix);
+    const t = printf ?? wrapper;
+    if (t === undefined) return undefined;
+    let ts = this.timestamp(t.month, t.day, t.tod, text, start, at, lineNo);
+    if (t.wholeSecond) {
+      const w =
+        wrapper && this.timestamp(wrapper.month, wrapper.day, wrapper.tod, text, start, at, lineNo);
+      if (w !== undefined && w >= ts && w < ts + 1_000_000) ts = w;
+      else if (this.lastTs >= ts && this.lastTs < ts + 1_000_000) ts = this.lastTs;
+    }
+    if (ts < this.lastTs - BACKWARDS_US) this.wentBack(ts, lineNo);
+    this.lastTs = ts;
+    return ts;
   }
 
   /**
@@ -892,11 +918,11 @@ export class KlogParser {
     tod: number,
     text: string,
     start: number,
+    /** Where the time read begins: the line's text before it may hold a year. */
+    timeAt: number,
     lineNo: number,
   ): number {
-    if (this.year === undefined) {
-      this.settleYear(text.slice(start, this.header.start), lineNo, month, day);
-    }
+    if (this.year === undefined) this.settleYear(text.slice(start, timeAt), lineNo, month, day);
     if (month * 100 + day !== this.dayKey && !this.newDay(month, day, lineNo)) return this.lastTs;
     return this.dayMs * 1000 + tod;
   }

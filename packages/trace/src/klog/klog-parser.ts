@@ -287,6 +287,13 @@ export class KlogParser {
     let writer: number;
     if (readHeaderBytes(bytes, start, end, h)) writer = h.pid;
     else if (readPrefixedHeader(bytes, text, start, end, h)) {
+      // STAGE text before the header: a program's print without a newline, klog's line after it.
+      if (this.findTag(bytes, text, start, h.start) >= 0) {
+        const headerAt = h.start;
+        this.headerless(bytes, text, start, headerAt, lineNo, seq, true);
+        this.read(bytes, text, headerAt, end, lineNo, this.nextSeq?.() ?? seq, rows);
+        return;
+      }
       writer = this.prefixedWriter(text, start, h.start, h.pid);
     } else {
       this.headerless(bytes, text, start, end, lineNo, seq);
@@ -443,7 +450,10 @@ export class KlogParser {
     return where;
   }
 
-  /** A line without a klog header: a header-less STAGE line, or a continuation, or other output. */
+  /**
+   * A line without a klog header: a header-less STAGE line, or a continuation, or other output.
+   * `beforeHeader`: the STAGE text of a line that a klog header follows (see read).
+   */
   private headerless(
     bytes: Uint8Array,
     text: string,
@@ -451,6 +461,7 @@ export class KlogParser {
     end: number,
     lineNo: number,
     seq: number,
+    beforeHeader = false,
   ): void {
     const at = this.findTag(bytes, text, start, end);
     if (at < 0) {
@@ -486,7 +497,47 @@ export class KlogParser {
     }
     this.klogLines++;
     const where = this.at(ts ?? this.lastTs, undefined, lineNo, seq);
-    this.stage(bytes, text, start, start, at, end, where, undefined);
+    const next = this.findTag(bytes, text, at + 6, end);
+    if (next < 0 && !beforeHeader) this.stage(bytes, text, start, start, at, end, where, undefined);
+    else this.printedTogether(bytes, text, start, at, next, end, where, beforeHeader);
+  }
+
+  /**
+   * A line that holds several STAGE records, tags at `at` and `next` (-1: none) and on, or one and
+   * then a klog line (`beforeHeader`): a program that printed them without a newline (a learner's
+   * `fmt.Printf` format without "\n"), each record whole up to the next tag. Each is read as a
+   * line of its own, with one warning for the line: a record read with the next glued to it would
+   * have its last value run into the next tag (`key=default/example-fooSTAGE/dequeue`), and the
+   * records after it would be lost unsaid.
+   */
+  private printedTogether(
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    at: number,
+    next: number,
+    end: number,
+    where: LineContext,
+    beforeHeader: boolean,
+  ): void {
+    const tags = [at];
+    for (let t = next; t >= 0; t = this.findTag(bytes, text, t + 6, end)) tags.push(t);
+    const n = tags.length;
+    const records = n === 1 ? "a STAGE record" : `${n} STAGE records`;
+    this.diag({
+      line: where.line,
+      level: "warn",
+      message: `${records}${beforeHeader ? " and a klog line" : ""} on one line: the program printed without a newline (a Printf format without "\\n"?); each was read as a line of its own`,
+    });
+    let from = start;
+    for (let i = 0; i < n; i++) {
+      let to = i + 1 < n ? tags[i + 1] : end;
+      // `[STAGE/watch]`, `(STAGE/read)`: the bracket opens the next record.
+      if (i + 1 < n && (bytes[to - 1] === 91 || bytes[to - 1] === 40) && to - 1 > tags[i]) to--;
+      if (i > 0) where.seq = this.nextSeq?.() ?? where.seq;
+      this.stage(bytes, text, from, from, tags[i], to, where, undefined);
+      from = to;
+    }
   }
 
   /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { constants, gunzipSync, gzipSync } from "node:zlib";
 import { readTraceText, type TraceEvent } from "@loopscope/trace";
 import { openTraceInput, upToDamage } from "./input.ts";
 import { readTraceFile } from "./read-trace-file.ts";
@@ -91,6 +91,25 @@ describe("trace input", () => {
     const stub = join(dir, "stub.log.gz");
     writeFileSync(stub, whole.subarray(0, 6));
     await expect(readTraceFile(stub, () => {})).rejects.toThrow(/corrupt gzip data/);
+  });
+
+  it("reads every byte zlib decompresses of a gzip file cut short, as zcat and the page do", async () => {
+    // Cut in its last data, its trailer, or between: what zlib makes of the bytes there are.
+    const small = gzipSync(readFileSync(join(STAGE, "create-canonical.log")));
+    for (const keep of [small.length - 4, small.length - 8, small.length - 30, 600]) {
+      const bytes = small.subarray(0, keep);
+      const decompressed = gunzipSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH }).toString();
+      const cut = join(dir, `cut-${keep}.log.gz`);
+      writeFileSync(cut, bytes);
+      const events: TraceEvent[] = [];
+      const reader = await readTraceFile(cut, (e) => events.push(e), { year: 2026 });
+      expect(events).toEqual(readTraceText(decompressed, { year: 2026 }).events);
+      // Said at the line it stops in: the last, cut short — not one before.
+      expect(reader.diagnostics.find((d) => d.message.startsWith("the data stops"))).toMatchObject({
+        line: decompressed.split("\n").length,
+        level: "warn",
+      });
+    }
   });
 
   it("reads all of a gzip file whose check fails at its end, and says the lines may be corrupt", async () => {

@@ -8,7 +8,7 @@
  */
 import { createReadStream } from "node:fs";
 import { open, stat, type FileHandle } from "node:fs/promises";
-import { createGunzip } from "node:zlib";
+import { constants, createGunzip, type Gunzip } from "node:zlib";
 import type { Readable, Writable } from "node:stream";
 import { asUtf8, utf16Of } from "@loopscope/trace";
 
@@ -212,7 +212,8 @@ async function* sniffGzip(source: Readable, name: string): AsyncGenerator<Buffer
  * nothing of the call that meets it, so the input goes in pieces (see GZ_PIECE: damage in the
  * data loses no more than a piece's worth before it) and its last GZ_TRAILER bytes on their own (a
  * trailer that fails its check — a flipped bit anywhere, or in the CRC itself — loses nothing:
- * everything before it came out of earlier calls, as `zcat` prints it all before it complains).
+ * everything before it came out of earlier calls, as `zcat` prints it all before it complains),
+ * then flushed before the end (a file cut short loses nothing either: see the feed's end).
  */
 async function* gunzip(source: AsyncIterable<Buffer>, name: string): AsyncGenerator<Buffer> {
   const z = createGunzip({ chunkSize: CHUNK });
@@ -242,8 +243,13 @@ async function* gunzip(source: AsyncIterable<Buffer>, name: string): AsyncGenera
     }
     if (z.destroyed) return;
     ended = true;
-    fed += held.length;
-    z.end(held);
+    // The last bytes alone, then flushed, then the end: zlib ends a stream with Z_FINISH, and
+    // hands over nothing of that call when it fails — a file cut short fails there, for want of
+    // more input. Flushed first, all it decompressed has come out: only the end fails.
+    await write(held);
+    if (z.destroyed) return;
+    await flushedOrClosed(z);
+    if (!z.destroyed) z.end();
   })();
   feed.catch((err: unknown) => z.destroy(err as Error));
   try {
@@ -262,6 +268,18 @@ async function* gunzip(source: AsyncIterable<Buffer>, name: string): AsyncGenera
       : `damaged gzip data: ${e.message}`;
     throw new DamagedInputError(`${name}: ${describe(err)}`, why, failedCheck);
   }
+}
+
+/** Resolves when what `z` was given has come out of it (Z_SYNC_FLUSH), or it is gone. */
+function flushedOrClosed(z: Gunzip): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      z.off("close", done);
+      resolve();
+    };
+    z.on("close", done);
+    z.flush(constants.Z_SYNC_FLUSH, done);
+  });
 }
 
 /** Resolves when `z` takes writes again, or is gone (its reader stopped, or it failed). */

@@ -366,6 +366,14 @@ export class Registry {
         `the name of the object (${String(incoming.metadata.name)}) does not match the name on the URL (${name})`,
       );
     }
+    // The patch handler's checkName: a patch does not move an object to another namespace (one
+    // that drops it is filled from the request, as an update's is).
+    const ns = incoming.metadata.namespace;
+    if (def.namespaced && namespace && ns && ns !== namespace) {
+      throw badRequest(
+        `the namespace of the object (${ns}) does not match the namespace on the request (${namespace})`,
+      );
+    }
     return this.#replace(def, stored, old, incoming, opts, unknown);
   }
 

@@ -132,6 +132,21 @@ test("a scenario run from the dashboard shows the Foo it acts on, not the one se
   await expect(selected).toHaveCount(1);
 });
 
+test("a scenario under way can be stopped from the bar, and says it stopped", async ({ page }) => {
+  await page.goto(server.url);
+  await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
+  await page.getByTestId("scenario").selectOption("create-foo");
+  await page.getByTestId("action-scenario").click();
+  // It waits for the Deployment to be available (1.5 s in the embedded cluster): time to stop it.
+  await expect(page.getByTestId("action-running")).toContainText("running Create one Foo");
+  await page.getByTestId("action-stop").click();
+  await expect(page.getByTestId("action-result")).toContainText(
+    "scenario create-foo stopped from the dashboard",
+  );
+  await expect(page.getByTestId("action-running")).toHaveCount(0);
+  await expect(page.getByTestId("action-scenario")).toBeEnabled();
+});
+
 test("presenter mode on a 1024 px projector: the five lanes fit above the dock, live too; at 1280×720 the whole diagram", async ({
   page,
 }) => {

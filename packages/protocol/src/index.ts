@@ -211,6 +211,8 @@ export type ActionRequest =
   | { action: "scaleFoo"; namespace?: string; name: string; replicas: number }
   | { action: "applyManifest"; yaml: string }
   | { action: "runScenario"; scenario: string }
+  /** Ends the scenario under way (409 when none is); its runScenario answers that it stopped. */
+  | { action: "stopScenario" }
   | { action: "setLesson"; lesson: keyof LessonSwitches; enabled: boolean }
   /**
    * Embedded API server only (409 otherwise). Every field is optional; only those present

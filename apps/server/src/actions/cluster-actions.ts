@@ -46,6 +46,7 @@ export interface ActionTargets {
   setLesson?(name: keyof LessonSwitches, on: boolean): void;
   setFault?(fault: Extract<ActionRequest, { action: "setFault" }>["fault"]): string | void;
   runScenario?(name: string): Promise<string>;
+  stopScenario?(): string;
 }
 
 export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<string> {
@@ -116,6 +117,9 @@ export function clusterActions(t: ActionTargets): (r: ActionRequest) => Promise<
       case "runScenario":
         if (!t.runScenario) throw new HttpError(409, "no scenarios available");
         return t.runScenario(r.scenario);
+      case "stopScenario":
+        if (!t.stopScenario) throw new HttpError(409, "no scenarios available");
+        return t.stopScenario();
     }
   }
 

@@ -44,6 +44,8 @@ export function parseActionRequest(text: string): ActionRequest {
         throw new HttpError(400, "scenario must be a scenario name");
       }
       return { action: "runScenario", scenario: b.scenario };
+    case "stopScenario":
+      return { action: "stopScenario" };
     case "setLesson":
       if (!LESSONS.includes(b.lesson as keyof LessonSwitches) || typeof b.enabled !== "boolean") {
         throw new HttpError(

@@ -18,6 +18,8 @@ import { VERSION } from "./version.ts";
 export interface ScenarioRunner {
   list(): ScenarioInfo[];
   run(name: string): Promise<string>;
+  /** Ends the scenario under way; says so (its run then answers that it stopped). */
+  stop(): string;
 }
 
 export interface LiveBackendOptions {
@@ -51,6 +53,7 @@ export function liveBackend(o: LiveBackendOptions): DashboardBackend {
     setLesson: (name, on) => session.controller.setLesson(name, on),
     setFault: session.apiserver ? (f) => applyFault(session.apiserver!.faults, f) : undefined,
     runScenario: o.scenarios ? (name) => o.scenarios!.run(name) : undefined,
+    stopScenario: o.scenarios ? () => o.scenarios!.stop() : undefined,
   });
   return {
     mode: "live",

@@ -10,7 +10,8 @@
  * never settle, and nothing the scenario asks would notice before its timeout. Every scenario
  * makes a Foo: on either cluster one is refused while the cluster does not serve the Foo API, and
  * ends at once when it stops serving it mid-run (its CRD deleted), for the same reason — or when
- * a request of its own is refused for it first.
+ * a request of its own is refused for it first. The page's stop button ends one too (stop): its
+ * run then answers that it stopped, and what it was waiting for.
  */
 import { FOO_API_GONE } from "@loopscope/protocol";
 import type { TraceEvent, UnsequencedEvent } from "@loopscope/trace";
@@ -59,6 +60,8 @@ export function scenarioRunner(
   }: ScenarioRunnerOptions = {},
 ): ScenarioRunner {
   let running: string | undefined;
+  /** The run under way: how to end it, and what it was doing ("waiting for …"). */
+  let current: { gone: AbortController; doing?: string } | undefined;
   return {
     // A scenario meant for another worker count runs with this controller's: its title says so.
     // A real cluster is not ours to slow down or break: the scenarios that do are not offered.
@@ -86,6 +89,8 @@ export function scenarioRunner(
         throw new HttpError(503, `scenario ${name}: ${FOO_API_GONE}`);
       running = name;
       const gone = new AbortController();
+      const run: NonNullable<typeof current> = { gone };
+      current = run;
       // Why the run cannot go on, as its answer says it.
       const unlisten = reachability?.onChange((now) => {
         if (!now.reachable) gone.abort(stoppedAnswering(now.server, now.error));
@@ -100,7 +105,8 @@ export function scenarioRunner(
       const found: string[] = [];
       const said = (m: string) => {
         log(m);
-        if (!/^(waiting for|applying|deleted) /.test(m)) found.push(m);
+        if (/^(waiting for|applying|deleted) /.test(m)) run.doing = m;
+        else found.push(m);
       };
       const kube = new KubeClient(session.kubeConfig);
       const left = () =>
@@ -138,9 +144,14 @@ export function scenarioRunner(
       } catch (err) {
         // A create refused for the Foo API going or gone, which the Foo informer may not tell.
         if (saysFooApiGone(err)) gone.abort(FOO_API_GONE_MID_RUN);
+        const leftLine = left();
+        // Stopped on purpose: said as an outcome, with where it was and what it left.
+        if (gone.signal.reason === STOPPED) {
+          const doing = run.doing ? ` while ${run.doing}` : "";
+          return `scenario ${name} stopped from the dashboard${doing}${leftLine ? `; ${leftLine}` : ""}`;
+        }
         if (gone.signal.aborted)
           throw new HttpError(502, `scenario ${name}: ${String(gone.signal.reason)}`);
-        const leftLine = left();
         if (err instanceof HttpError) throw err;
         throw new HttpError(
           502,
@@ -151,10 +162,19 @@ export function scenarioRunner(
         unlistenFooApi?.();
         stop();
         running = undefined;
+        current = undefined;
       }
+    },
+    stop() {
+      if (!current || !running) throw new HttpError(409, "no scenario is running");
+      current.gone.abort(STOPPED);
+      return `stopping scenario ${running}`;
     },
   };
 }
+
+/** The reason a run ends when the page's stop button asks it to. */
+const STOPPED = "stopped from the dashboard";
 
 function rebased(e: TraceEvent, base: number): UnsequencedEvent {
   const { seq: _seq, ...rest } = e;

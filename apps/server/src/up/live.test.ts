@@ -127,6 +127,44 @@ describe("loopscope up, live", () => {
     });
   });
 
+  it("stops a scenario under way from the dashboard API: its run answers that it stopped", async () => {
+    const post = (body: unknown) =>
+      fetch(new URL(API.action, live.server.url), {
+        method: "POST",
+        headers: { "content-type": "application/json", [TOKEN_HEADER]: live.server.tokens.owner },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as { message?: string } }));
+    expect((await post({ action: "stopScenario" })).status).toBe(409);
+    const before = live.hub.lastSeq;
+    const running = post({ action: "runScenario", scenario: "create-foo" });
+    // Its Foo applied, it waits for the Deployment to be available (1.5 s in the embedded cluster).
+    await vi.waitFor(
+      () =>
+        expect(
+          client.events.some(
+            (e) =>
+              e.seq > before && e.stage === "note" && e.text.startsWith("scenario: kubectl apply"),
+          ),
+        ).toBe(true),
+      { timeout: 30_000, interval: 10 },
+    );
+    expect(await post({ action: "stopScenario" })).toEqual({
+      status: 200,
+      body: { ok: true, message: "stopping scenario create-foo" },
+    });
+    expect(await running).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        message: expect.stringMatching(
+          /^scenario create-foo stopped from the dashboard( while .+)?$/,
+        ),
+      },
+    });
+    // Over: another can run, and there is nothing to stop.
+    expect((await post({ action: "stopScenario" })).status).toBe(409);
+  });
+
   it("runs a scenario, switches a lesson and a fault from the dashboard API", async () => {
     const post = (body: unknown) =>
       fetch(new URL(API.action, live.server.url), {

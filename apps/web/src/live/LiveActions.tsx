@@ -1,8 +1,8 @@
 /**
  * Buttons that drive the cluster: create/scale/delete example-foo, run a scenario. A scenario
- * runs for seconds: the bar says so while it runs and what it found when it is done (at the end
- * of the actions' row, over nothing of the page: actions.css), and the view lets go of an
- * old selection to follow the new events. While loopscope or a kubeconfig's cluster does not
+ * runs for seconds (up to a minute on a slow cluster, so it can be stopped): the bar says so while
+ * it runs and what it found when it is done (at the end of the actions' row, over nothing of the
+ * page: actions.css), and the view lets go of an old selection to follow the new events. While loopscope or a kubeconfig's cluster does not
  * answer, the buttons are off and say why (nothing can reach the cluster); so while the cluster
  * does not serve the Foo API (its CRD deleted), which each of them needs (every scenario makes a
  * Foo); so are scale and delete while there is no example-foo to act on.
@@ -45,6 +45,8 @@ export function LiveActions({
   onScenarioStart?: () => void;
 }) {
   const action = useAction(token);
+  // Its own mutation: the run's is pending while the scenario runs, and the run answers the stop.
+  const stop = useAction(token);
   const [scenario, setScenario] = useState("");
   /** Whether what an action said is shown whole (it is cut to two lines in a narrow bar). */
   const [open, setOpen] = useState(false);
@@ -131,7 +133,16 @@ export function LiveActions({
       )}
       {ran !== undefined && action.isPending && (
         <div className="action-note" role="status" data-testid="action-running">
-          running {titleOf(ran)} …
+          <span>running {titleOf(ran)} …</span>
+          <button
+            className="link"
+            data-testid="action-stop"
+            title="end the scenario here (what it made stays on the cluster)"
+            disabled={stop.isPending}
+            onClick={() => stop.mutate({ action: "stopScenario" })}
+          >
+            stop
+          </button>
         </div>
       )}
       {ran !== undefined && action.isSuccess && action.data.message && (

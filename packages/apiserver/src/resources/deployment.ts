@@ -122,6 +122,39 @@ function validateDeployment(d: KObject): FieldError[] {
   });
   // After the template, as ValidateDeploymentSpec orders them.
   errs.push(...validateDeploymentStrategy(spec.strategy));
+  errs.push(...validateDeploymentTiming(spec));
+  return errs;
+}
+
+/**
+ * ValidateDeploymentSpec's last checks: minReadySeconds, revisionHistoryLimit and
+ * progressDeadlineSeconds are not negative, and the deadline (600 unless given) is longer than
+ * minReadySeconds — a `minReadySeconds: 700` alone is refused on a cluster for it. Each is an
+ * int32 here: the decoder refused anything else (a 400).
+ */
+function validateDeploymentTiming(spec: Record<string, unknown>): FieldError[] {
+  const errs: FieldError[] = [];
+  const nonNegative = (field: string, v: unknown) => {
+    if (typeof v === "number" && v < 0)
+      errs.push({
+        reason: "FieldValueInvalid",
+        field,
+        detail: `Invalid value: ${v}: must be greater than or equal to 0`,
+      });
+  };
+  const minReady = typeof spec.minReadySeconds === "number" ? spec.minReadySeconds : 0;
+  nonNegative("spec.minReadySeconds", spec.minReadySeconds);
+  nonNegative("spec.revisionHistoryLimit", spec.revisionHistoryLimit);
+  const deadline = spec.progressDeadlineSeconds;
+  if (typeof deadline === "number") {
+    nonNegative("spec.progressDeadlineSeconds", deadline);
+    if (deadline <= minReady)
+      errs.push({
+        reason: "FieldValueInvalid",
+        field: "spec.progressDeadlineSeconds",
+        detail: `Invalid value: ${deadline}: must be greater than minReadySeconds`,
+      });
+  }
   return errs;
 }
 

@@ -634,6 +634,24 @@ describe("Deployments", () => {
     expect(r.body.message).toContain("spec.template.metadata.labels");
   });
 
+  it("reject an empty selector as invalid, a missing one as required (ValidateDeploymentSpec)", async () => {
+    const empty = deploymentBody("empty-selector");
+    const r = await c.post<{ message: string }>(DEPLOYMENTS, {
+      ...empty,
+      spec: { ...empty.spec, selector: { matchLabels: {} } },
+    });
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'Deployment.apps "empty-selector" is invalid: spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment',
+    );
+    const { selector: _s, ...noSelector } = empty.spec;
+    const missing = await c.post<{ message: string }>(DEPLOYMENTS, { ...empty, spec: noSelector });
+    expect(missing.status).toBe(422);
+    expect(missing.body.message).toBe(
+      'Deployment.apps "empty-selector" is invalid: spec.selector: Required value',
+    );
+  });
+
   it("refuse a change of the selector: apps/v1 keeps it for life (422 field is immutable)", async () => {
     await c.post(DEPLOYMENTS, deploymentBody("fixed-selector"));
     const r = await c.patch<{ message: string }>(

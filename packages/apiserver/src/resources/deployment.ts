@@ -86,11 +86,18 @@ function validateDeployment(d: KObject): FieldError[] {
     selector && isPlainObject(selector.matchLabels)
       ? (selector.matchLabels as Record<string, string>)
       : {};
-  if (
-    !selector ||
-    Object.keys(matchLabels).length + ((selector.matchExpressions as unknown[]) ?? []).length === 0
-  ) {
+  if (!selector) {
     errs.push({ reason: "FieldValueRequired", field: "spec.selector", detail: "Required value" });
+  } else if (
+    Object.keys(matchLabels).length + ((selector.matchExpressions as unknown[]) ?? []).length ===
+    0
+  ) {
+    // It would select every pod in the namespace.
+    errs.push({
+      reason: "FieldValueInvalid",
+      field: "spec.selector",
+      detail: `Invalid value: ${goLabelSelector(selector)}: empty selector is invalid for deployment`,
+    });
   }
   const template = isPlainObject(spec.template) ? spec.template : {};
   const tmeta = isPlainObject(template.metadata) ? template.metadata : {};

@@ -497,7 +497,7 @@ export class KlogParser {
     }
     this.klogLines++;
     const where = this.at(ts ?? this.lastTs, undefined, lineNo, seq);
-    const next = this.findTag(bytes, text, at + 6, end);
+    const next = this.nextRecordTag(bytes, text, at, end);
     if (next < 0 && !beforeHeader) this.stage(bytes, text, start, start, at, end, where, undefined);
     else this.printedTogether(bytes, text, start, at, next, end, where, beforeHeader);
   }
@@ -521,7 +521,7 @@ export class KlogParser {
     beforeHeader: boolean,
   ): void {
     const tags = [at];
-    for (let t = next; t >= 0; t = this.findTag(bytes, text, t + 6, end)) tags.push(t);
+    for (let t = next; t >= 0; t = this.nextRecordTag(bytes, text, t, end)) tags.push(t);
     const n = tags.length;
     const records = n === 1 ? "a STAGE record" : `${n} STAGE records`;
     this.diag({
@@ -656,6 +656,29 @@ export class KlogParser {
    * Where "STAGE/" starts in text[from, end), or -1. One search serves many lines: it finds the
    * next tag in the rest of the decoded text, and lines before it need no search of their own.
    */
+  /**
+   * The tag of the record printed after the one whose tag is at `at` (-1: none): a "STAGE/" inside
+   * a quoted value (`err="… annotation STAGE/read is reserved"`) is the value's text, not a record.
+   */
+  private nextRecordTag(bytes: Uint8Array, text: string, at: number, end: number): number {
+    let quoted = false;
+    let i = at + 6;
+    for (
+      let t = this.findTag(bytes, text, i, end);
+      t >= 0;
+      t = this.findTag(bytes, text, t + 6, end)
+    ) {
+      for (; i < t; i++) {
+        const c = bytes[i];
+        if (c === 92 && quoted)
+          i++; // \" inside the quotes
+        else if (c === 34) quoted = !quoted;
+      }
+      if (!quoted) return t;
+    }
+    return -1;
+  }
+
   private findTag(bytes: Uint8Array, text: string, from: number, end: number): number {
     if (tagAt(bytes, from, end, true)) return from;
     // Valid while it is the first tag at or after `from`: the same text, searched from no later

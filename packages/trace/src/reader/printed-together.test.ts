@@ -94,3 +94,34 @@ describe("STAGE records printed without a newline", () => {
     for (const cuts of [[], [100], [90, 130, 200]]) expectSame(bytes, cuts);
   });
 });
+
+describe("a STAGE/ inside a quoted value", () => {
+  it("is the value's text, not a record printed after it", () => {
+    const write =
+      'STAGE/write update foos/status example-foo err="admission webhook denied: annotation STAGE/read is reserved"';
+    const { events, diagnostics } = read(`${START}\n${PRINTED[1]}\n${write}\n`);
+    expect(what(events)).toEqual([
+      [1, "note", ""],
+      [2, "dequeue", "default/example-foo"],
+      [3, "write", "default/example-foo"],
+    ]);
+    expect(events[2]).toMatchObject({
+      reason: "admission webhook denied: annotation STAGE/read is reserved",
+    });
+    // Only the learner style's own note (a write without its key), not a glued record or a quote.
+    expect(diagnostics.filter((d) => d.line === 3).map((d) => d.message)).toEqual([
+      "STAGE/write without a key: read as the key of the one pass open, default/example-foo (said once)",
+    ]);
+  });
+
+  it("does not hide a record glued after the quoted value", () => {
+    const write = 'STAGE/write update foos/status example-foo err="has \\"STAGE/read\\" in it"';
+    const { events } = read(`${START}\n${PRINTED[1]}\n${write}${PRINTED[1]}\n`);
+    expect(what(events)).toEqual([
+      [1, "note", ""],
+      [2, "dequeue", "default/example-foo"],
+      [3, "write", "default/example-foo"],
+      [3, "dequeue", "default/example-foo"],
+    ]);
+  });
+});

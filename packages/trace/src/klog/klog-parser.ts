@@ -56,7 +56,7 @@ import { readGoQuoted } from "./go-quote.ts";
 import { mayBeEvent, readEventLine, saysWarning, type EventAbout } from "./event-line.ts";
 import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
 import { MultiLineEntry } from "./multi-line.ts";
-import { printfTime, rfc3339Time } from "./line-time.ts";
+import { klogClockEastMin, printfTime, rfc3339Time } from "./line-time.ts";
 import { MAX_LINE } from "../lines/splitter.ts";
 
 export interface KlogOptions {
@@ -204,6 +204,11 @@ export class KlogParser {
   private inEntry = false;
   /** The first line of that entry, its events' `raw` (see emit). */
   private entryRaw: string | undefined;
+  /**
+   * The time zone klog's headers are written in, as the first wrapped klog line tells (0 when
+   * its wrapper says no time): a header-less line's wrapper time is read in it (see carriedTs).
+   */
+  private klogClockEastMin: number | undefined;
 
   constructor(
     private readonly opts: KlogOptions,
@@ -295,6 +300,8 @@ export class KlogParser {
         return;
       }
       writer = this.prefixedWriter(text, start, h.start, h.pid);
+      if (this.klogClockEastMin === undefined)
+        this.klogClockEastMin = klogClockEastMin(text.slice(start, h.start), h.timeOfDayUs);
     } else {
       this.headerless(bytes, text, start, end, lineNo, seq);
       return;
@@ -549,7 +556,7 @@ export class KlogParser {
   private carriedTs(text: string, start: number, at: number, lineNo: number): number | undefined {
     const prefix = text.slice(start, at);
     const printf = printfTime(prefix);
-    const wrapper = rfc3339Time(prefix);
+    const wrapper = rfc3339Time(prefix, this.klogClockEastMin ?? 0);
     const t = printf ?? wrapper;
     if (t === undefined) return undefined;
     let ts = this.timestamp(t.month, t.day, t.tod, text, start, at, lineNo);

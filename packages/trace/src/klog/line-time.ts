@@ -33,13 +33,30 @@ export function printfTime(prefix: string): CarriedTime | undefined {
   return carried(m, 0, m[7] === undefined);
 }
 
-/** The RFC 3339 time in `prefix`, in UTC, or undefined. */
-export function rfc3339Time(prefix: string): CarriedTime | undefined {
+/**
+ * The RFC 3339 time in `prefix`, or undefined: in UTC, or in the zone `clockEastMin` minutes east
+ * of it — the one the log's klog headers are written in (see klogClockEastMin).
+ */
+export function rfc3339Time(prefix: string, clockEastMin = 0): CarriedTime | undefined {
   const m = RFC3339.exec(prefix);
   if (m === null) return undefined;
   const z = m[8];
   const offsetMin = z === "Z" ? 0 : (z[0] === "-" ? -1 : 1) * (+z.slice(1, 3) * 60 + +z.slice(4));
-  return carried(m, offsetMin, false);
+  return carried(m, offsetMin - clockEastMin, false);
+}
+
+/**
+ * The time zone, in minutes east of UTC, that a klog header at `headerTod` (µs since midnight)
+ * is written in, as its wrapper's RFC 3339 time in `prefix` tells: klog prints the pod's local
+ * time, the container runtime UTC. 0 when the prefix says no time. To the quarter hour, as zones
+ * are: the runtime stamps the line a little after klog did.
+ */
+export function klogClockEastMin(prefix: string, headerTod: number): number {
+  const w = rfc3339Time(prefix);
+  if (w === undefined) return 0;
+  const half = US_PER_DAY / 2;
+  const diff = ((((headerTod - w.tod + half) % US_PER_DAY) + US_PER_DAY) % US_PER_DAY) - half;
+  return Math.round(diff / 60_000_000 / 15) * 15;
 }
 
 /** The time the match `m` spells (year to second, fraction), `offsetMin` east of UTC. */

@@ -49,6 +49,24 @@ describe("a STAGE line without a klog header", () => {
     expect(read(log).diagnostics).toEqual([]);
   });
 
+  it("takes its CRI record's time in the zone the pod's klog headers are written in", () => {
+    // klog prints the pod's local time (here UTC+2), the container runtime UTC.
+    const log = [
+      `2024-05-01T09:46:50.210176400Z stderr F ${KLOG.replace("09:46:50", "11:46:50")}`,
+      `2024-05-01T09:46:51.500000900Z stdout F ${BARE[0]}`,
+      `2024-05-01T09:46:52.000002Z stderr F ${AFTER.replace("09:46:52", "11:46:52")}`,
+      "",
+    ].join("\n");
+    expect(read(log)).toEqual({
+      times: [
+        "note 2024-05-01T11:46:50.210176Z",
+        "watch 2024-05-01T11:46:51.500000Z",
+        "done 2024-05-01T11:46:52.000001Z",
+      ],
+      diagnostics: [],
+    });
+  });
+
   it("takes its Docker record's time", () => {
     const log =
       [

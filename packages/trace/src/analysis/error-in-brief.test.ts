@@ -14,6 +14,13 @@ describe("a finding quotes a long error in brief", () => {
     expect(brief).toContain(" … ");
   });
 
+  it("puts an error of several lines on one line", () => {
+    const multi = "Operation cannot be fulfilled:\n\tthe object has been modified\r\n\tretry";
+    expect(errorInBrief(multi)).toBe(
+      "Operation cannot be fulfilled: ⏎ the object has been modified ⏎ retry",
+    );
+  });
+
   it("never splits a character made of two UTF-16 units", () => {
     for (let pad = 0; pad < 4; pad++) {
       const brief = errorInBrief("a".repeat(pad) + "🦀".repeat(400));

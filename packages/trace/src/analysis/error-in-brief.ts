@@ -1,13 +1,16 @@
 /**
- * An error or log message as a finding quotes it: whole up to ERROR_IN_BRIEF_MAX characters, else
- * its start and its end around " … ". A finding is read in a list (`loopscope stats`, the Findings
- * tab), where one 40 KB error made one 40 KB line; the event keeps the whole text.
+ * An error or log message as a finding quotes it: on one line, each line break a " ⏎ " (klog's
+ * multi-line values: an error of several lines broke `loopscope stats`' list of findings), whole up
+ * to ERROR_IN_BRIEF_MAX characters, else its start and its end around " … ". A finding is read in
+ * a list (`loopscope stats`, the Findings tab), where one 40 KB error made one 40 KB line; the
+ * event keeps the whole text.
  */
 export const ERROR_IN_BRIEF_MAX = 300;
 /** How much of the end is kept: where a wrapped error says what finally failed. */
 const TAIL = 80;
 
-export function errorInBrief(text: string): string {
+export function errorInBrief(message: string): string {
+  const text = message.includes("\n") ? message.replace(/[ \t]*\r?\n\s*/g, " ⏎ ") : message;
   if (text.length <= ERROR_IN_BRIEF_MAX) return text;
   const head = wholeCharsBefore(text, ERROR_IN_BRIEF_MAX - TAIL - 3);
   const tail = wholeCharsBefore(text, text.length - TAIL);

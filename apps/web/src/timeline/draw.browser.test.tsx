@@ -11,6 +11,7 @@ import { hitTest } from "./hitTest.ts";
 import { layoutLanes } from "./layout.ts";
 import { sessionFold } from "./sessionFold.ts";
 import { GUTTER, makeTimeAxis } from "./timeScale.ts";
+import { zoomedWindow } from "./zoomWindow.ts";
 
 const KEY = "default/example-foo";
 
@@ -430,6 +431,39 @@ describe("passes known only at an instant (start = end)", () => {
       }
     });
   }
+  it("labels at least two times of a trace of instant passes, at the fit and zoomed in", () => {
+    // unpatched-exercise.log: six instant passes, a break between each two. With the instant
+    // passes' px standing for no time, their stretches had no tick: "+0.0 s" alone at the fit,
+    // and no time at all after `+` twice.
+    const session = sessionFromText(unpatched, "unpatched-exercise.log");
+    const passes = session.passesOf(KEY);
+    const origin = passes[0].start;
+    for (const width of [940, 1200]) {
+      const fold = sessionFold(session, [KEY], width - 8 - GUTTER);
+      let window = fitWindow(session, [KEY]);
+      for (const zoom of [0, 1, 2]) {
+        const axis = makeTimeAxis(window, origin, width, fold);
+        const input = folded(session, axis, width);
+        paint(input);
+        const said = `${width} px, zoomed in ${zoom}×`;
+        const times = input.geometry.labels.filter(
+          (l) => l.kind === "tick" && /^[+−]/.test(l.text),
+        );
+        expect(times.length, said).toBeGreaterThanOrEqual(2);
+        for (const l of times) {
+          expect(l.text, said).toMatch(/^[+−]\d+(\.\d{1,4})? s$|^[+−]\d+ ms$/);
+          // Each says the time where it is drawn, to its digits.
+          const ms = Number(l.text.replace("−", "-").replace(" s", "")) * 1000;
+          const digits = l.text.replace(" s", "").split(".")[1]?.length ?? 0;
+          const t = axis.invert(l.x - 3);
+          expect(Math.abs((t - origin) / 1000 - ms), `${said}: ${l.text}`).toBeLessThanOrEqual(
+            0.5 * 1000 * 10 ** -digits + 0.01,
+          );
+        }
+        window = zoomedWindow(axis, 1.5);
+      }
+    }
+  });
 });
 
 describe("the linear axis's origin words", () => {

@@ -174,6 +174,17 @@ function instantBefore(f: Fold, us: number): number {
   return instant[i - 1] + (instant[i] - instant[i - 1]) * share;
 }
 
+/**
+ * The instant (wall µs) of the first instant pass whose nominal span overlaps [a, b], if any: the
+ * one time such a stretch of the axis stands for.
+ */
+export function instantIn(f: Fold, a: number, b: number): number | undefined {
+  const { t, instant } = f;
+  for (let i = Math.max(0, lowerBound(t, a) - 1); i < t.length - 1 && t[i] < b; i++)
+    if (t[i + 1] > a && instant[i + 1] > instant[i]) return t[i];
+  return undefined;
+}
+
 /** u → wall µs (the inverse of foldU). */
 export function foldT(f: Fold, x: number): number {
   const { t, u } = f;

@@ -9,7 +9,7 @@
  * offset.
  */
 import { tickStep, ticks as d3ticks } from "d3";
-import { foldT, foldU, instantU, type Fold } from "./fold.ts";
+import { foldT, foldU, instantIn, instantU, type Fold } from "./fold.ts";
 
 export const GUTTER = 96;
 /** A stretch of folded time narrower than this between two breaks gets no tick of its own, px. */
@@ -72,7 +72,18 @@ export function makeTimeAxis(
   const k = (r1 - r0) / (u1 - u0 || 1);
   const x = (us: number) => r0 + (u(us) - u0) * k;
   const invert = (px: number) => t(u0 + (px - r0) / k);
-  const ticksIn = (a: number, b: number, spacing: number, out: Tick[], stretch = false) => {
+  /**
+   * `room`: in folded time, the wall µs from this stretch to the nearest other one (across the
+   * breaks beside it), which an instant pass's tick is labelled finely enough to tell apart.
+   */
+  const ticksIn = (
+    a: number,
+    b: number,
+    spacing: number,
+    out: Tick[],
+    stretch = false,
+    room = Infinity,
+  ) => {
     const ma = (a - origin) / 1000;
     const mb = (b - origin) / 1000;
     // The px that stand for time gone by: an instant pass's MIN_PASS_PX are not (ticks there
@@ -83,7 +94,18 @@ export function makeTimeAxis(
       // A stretch of folded time narrower than the spacing (a burst's: a break every pass or
       // two) still has a tick, at its roundest time; else a burst's axis had none at all. A
       // sliver (a lone event's few µs between two breaks) is the breaks' edge: none there.
-      if (!stretch || px < MIN_STRETCH_PX) return;
+      if (!stretch) return;
+      if (px < MIN_STRETCH_PX) {
+        // An instant pass's stretch (its MIN_PASS_PX and no time gone by) still says its time:
+        // a tick at the instant, to a digit that tells it from the stretches beside it, not to
+        // its µs ("+0.066923 s"). Without one, a trace of instant passes had no times at all.
+        const at = fold && instantU(fold, a, b) * k >= MIN_STRETCH_PX && instantIn(fold, a, b);
+        if (at === undefined || at === false) return;
+        const ms = (at - origin) / 1000;
+        const stepMs = Number.isFinite(room) ? tickStep(0, room / 1000, 2) : 1;
+        out.push({ px: x(at), ms, stepMs: stepMs > 0 ? stepMs : 1 });
+        return;
+      }
       const n = d3ticks(ma, mb, 1).length > 0 ? 1 : 10;
       const [ms] = d3ticks(ma, mb, n);
       if (ms !== undefined)
@@ -108,18 +130,26 @@ export function makeTimeAxis(
         return out;
       }
       // Between breaks, time runs as it did; ticks go in each stretch on their own.
+      // `before`: where the stretch before this one ends (the start of the break between them).
       let from = w0;
+      let before = -Infinity;
       for (const i of fold.folded) {
         const a = fold.t[i];
         if (a <= from) {
           from = Math.max(from, fold.t[i + 1]);
+          before = a;
           continue;
         }
-        if (a >= w1) break;
-        ticksIn(from, a, spacing, out, true);
+        if (a >= w1) {
+          ticksIn(from, w1, spacing, out, true, Math.min(from - before, fold.t[i + 1] - w1));
+          from = w1;
+          break;
+        }
+        ticksIn(from, a, spacing, out, true, Math.min(from - before, fold.t[i + 1] - a));
         from = fold.t[i + 1];
+        before = a;
       }
-      if (from < w1) ticksIn(from, w1, spacing, out, true);
+      if (from < w1) ticksIn(from, w1, spacing, out, true, from - before);
       return out;
     },
     breaks: () => {

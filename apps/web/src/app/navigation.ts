@@ -8,7 +8,7 @@ import type { ViewStore } from "../store/viewState.ts";
 import { creationWindow, defaultWindow, fitWindow, windowShowing } from "../timeline/fit.ts";
 import { shownAxis } from "../timeline/shownAxis.ts";
 import { GUTTER, makeTimeAxis, type TimeAxis } from "../timeline/timeScale.ts";
-import { pannedWindow, zoomedWindow } from "../timeline/zoomWindow.ts";
+import { limitWindow, pannedWindow, zoomedWindow } from "../timeline/zoomWindow.ts";
 
 export function fit(session: TraceSession, view: ViewStore): void {
   view.set((s) => ({ window: fitWindow(session, s.selectedKeys), follow: false }));
@@ -202,9 +202,14 @@ function zoomAnchor(session: TraceSession, view: ViewStore): number | undefined 
   return s.playhead;
 }
 
-/** A window the keys chose: following a live run goes on only while it shows the newest event. */
-function setWindow(session: TraceSession, view: ViewStore, w: [number, number]): void {
-  if (!(w[1] > w[0])) return;
+/**
+ * A window the user chose by zooming or panning — keys or the wheel and drag (Timeline): no wider
+ * than the whole trace's fit allows (limitWindow, through the fold the lanes draw); following a
+ * live run goes on only while it shows the newest event.
+ */
+export function setWindow(session: TraceSession, view: ViewStore, chosen: [number, number]): void {
+  if (!(chosen[1] > chosen[0])) return;
+  const w = limitWindow(chosen, fitWindow(session, []), shownAxis(view)?.fold);
   const ext = session.store.timeExtent();
   view.set((s) => ({ window: w, follow: s.follow && (!ext || w[1] >= ext[1]) }));
 }

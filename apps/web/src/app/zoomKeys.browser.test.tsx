@@ -95,6 +95,40 @@ describe("zoom and pan keys", () => {
       expect(sameWindow(back, out), `${back} vs ${out}`).toBe(true);
     });
 
+  for (const timeMode of ["linear", "folded"] as const)
+    it(`${timeMode} time: zoom out, by key or wheel, stops at twice the whole trace's fit`, async () => {
+      // One − from the fit of a 273 s recording, in folded time, took the window to 15 years.
+      const { session, view, screen } = await page(timeMode);
+      const [lo, hi] = session.store.timeExtent()!;
+      const most = 2 * 1.08 * (hi - lo) + 2;
+      const wide = () => view.get().window![1] - view.get().window![0];
+      for (let i = 0; i < 12; i++) await userEvent.keyboard("-");
+      expect(wide(), "keys").toBeLessThanOrEqual(most);
+      expect(wide()).toBeGreaterThan(hi - lo);
+      // The whole trace is in view, about its middle.
+      expect(view.get().window![0]).toBeLessThan(lo);
+      expect(view.get().window![1]).toBeGreaterThan(hi);
+      await userEvent.keyboard("===");
+      expect(wide()).toBeLessThan(hi - lo);
+      const canvas = screen.container.querySelector("canvas")!;
+      const r = canvas.getBoundingClientRect();
+      for (let i = 0; i < 12; i++) {
+        canvas.dispatchEvent(
+          new WheelEvent("wheel", {
+            deltaY: 400,
+            clientX: r.left + r.width / 2,
+            clientY: r.top + 60,
+            bubbles: true,
+            cancelable: true,
+          }),
+        );
+        // The lanes redraw (their axis is what the next notch zooms) before the next notch.
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+      }
+      expect(wide()).toBeGreaterThan(hi - lo);
+      expect(wide(), "wheel").toBeLessThanOrEqual(most);
+    });
+
   it("do nothing while typing in the filter, or while the ? dialog is open — which lists them", async () => {
     const { view, screen } = await page("folded");
     const before = view.get().window;

@@ -19,6 +19,7 @@ import { Tooltip } from "./Tooltip.tsx";
 import { defaultWindow, followFrom, keysExtent } from "./fit.ts";
 import { followWindow } from "./followWindow.ts";
 import { setShownAxis } from "./shownAxis.ts";
+import { setWindow } from "../app/navigation.ts";
 import { maxLaneScroll, scrollToGroup } from "./laneScroll.ts";
 import { unseenStages } from "../panels/stageLines.ts";
 
@@ -214,10 +215,7 @@ export function Timeline({ session, view }: TimelineProps) {
         const { axis, width } = inputRef.current;
         const a = axis.invert((axis.range[0] - r.x) / r.k);
         const b = axis.invert((width - 8 - r.x) / r.k);
-        if (!(b > a)) return;
-        const ext = session.store.timeExtent();
-        const follow = view.get().follow && (!ext || b >= ext[1]);
-        view.set({ window: [a, b], follow });
+        setWindow(session, view, [a, b]);
       });
     select(c).call(behaviour).on("dblclick.zoom", null);
     const onWheel = (ev: WheelEvent) => {

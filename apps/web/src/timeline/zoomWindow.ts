@@ -2,7 +2,32 @@
  * Zoom and pan by a step, for the keyboard: the windows a wheel notch or a drag would give, worked
  * out on the axis the lanes show (screen space, so folded time stays folded), in wall time.
  */
+import { foldT, foldU, type Fold } from "./fold.ts";
 import type { TimeAxis } from "./timeScale.ts";
+
+/** How much wider than the whole trace's fit the window can get, zooming out. */
+export const MAX_ZOOM_OUT = 2;
+
+/**
+ * The window no wider than MAX_ZOOM_OUT times `all` (the whole trace's fit), as the axis measures
+ * width (through `fold` in folded time, where time before and after the trace runs slowly: one
+ * zoom-out step from the fit of a 273 s recording took the window to 15 years); a wider window
+ * becomes that much about the trace's centre. Any narrower one, wherever it is, stays as it is.
+ */
+export function limitWindow(
+  w: [number, number],
+  all: [number, number],
+  fold?: Fold,
+): [number, number] {
+  const u = (us: number) => (fold ? foldU(fold, us) : us);
+  const t = (x: number) => (fold ? foldT(fold, x) : x);
+  const a = u(all[0]);
+  const b = u(all[1]);
+  const most = (b - a) * MAX_ZOOM_OUT;
+  if (!(most > 0) || u(w[1]) - u(w[0]) <= most) return w;
+  const c = (a + b) / 2;
+  return [t(c - most / 2), t(c + most / 2)];
+}
 
 /**
  * The window `factor` times narrower (> 1 zooms in, < 1 out) about `anchor` (wall µs): it stays

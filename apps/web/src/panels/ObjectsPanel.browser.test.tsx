@@ -10,6 +10,7 @@ import {
   OBJECT_ROW_HEIGHT,
   OBJECT_ROW_HEIGHT_WITH_NAMESPACE as ROW,
   ObjectsPanel,
+  optionLabel,
   STATE_GLYPH,
 } from "./ObjectsPanel.tsx";
 
@@ -149,6 +150,20 @@ describe("objects table", () => {
     await expect.poll(() => active()?.key).toBe(keyOf(0));
     // One option is named at a time: the others are not selected.
     expect(list.querySelectorAll('[role="option"][aria-selected="true"]')).toHaveLength(1);
+  });
+
+  it("names an option's counts in words, one in the singular: 1 pass, 1 conflict", () => {
+    const summary = (passes: number, selfTriggered: number, conflicts: number) =>
+      ({ passes, selfTriggered, conflicts }) as Parameters<typeof optionLabel>[2];
+    expect(optionLabel("default/example-foo", false, summary(1, 1, 1), "quiescent")).toBe(
+      "example-foo: 1 pass, 1 self-triggered, 1 conflict, quiescent",
+    );
+    expect(optionLabel("default/example-foo", true, summary(9, 3, 2), "settling")).toBe(
+      "example-foo in default: 9 passes, 3 self-triggered, 2 conflicts, settling",
+    );
+    expect(optionLabel("default/example-foo", false, undefined, "…")).toBe(
+      "example-foo: not counted yet",
+    );
   });
 
   it("scrolls to any Foo: the rows in view are the ones at that offset, down to the last", async () => {

@@ -310,9 +310,9 @@ export const ObjectsPanel = memo(function ObjectsPanel({
 /**
  * What a screen reader says of a row, as the row shows it: the name whole (not MiddleCut's
  * halves), its namespace when the list's Foos are of several (else the list's name says it once),
- * then the counts and the state in words — "foo-1: 3 passes, 1 self-triggered, 0 conflicts, …".
+ * then the counts and the state in words — "foo-1: 3 passes, 1 self-triggered, 1 conflict, …".
  */
-function optionLabel(
+export function optionLabel(
   key: string,
   withNamespace: boolean,
   s: KeySummary | undefined,
@@ -323,8 +323,15 @@ function optionLabel(
     withNamespace && slash >= 0
       ? `${key.slice(slash + 1)} in ${key.slice(0, slash)}`
       : key.slice(slash + 1);
-  if (!s) return `${name}: ${state}`;
-  return `${name}: ${s.passes} passes, ${s.selfTriggered} self-triggered, ${s.conflicts} conflicts, ${state}`;
+  // "…" is the row's mark for a Foo not yet counted: a screen reader would say "dot dot dot".
+  const said = state === "…" ? "not counted yet" : state;
+  if (!s) return `${name}: ${said}`;
+  return `${name}: ${count(s.passes, "pass", "passes")}, ${s.selfTriggered} self-triggered, ${count(s.conflicts, "conflict", "conflicts")}, ${said}`;
+}
+
+/** "1 pass", "0 passes", "3 passes". */
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** Stands in for `rows` rows that are not drawn (one cell: a row without cells has no height). */

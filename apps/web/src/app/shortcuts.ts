@@ -51,6 +51,15 @@ export const SHORTCUTS: readonly { group: string; items: readonly Shortcut[] }[]
         keys: ["↑", "↓"],
         does: "choose a Foo, once the objects list has the focus (Tab to it, or click a row)",
       },
+      { keys: ["shift", "↑", "↓"], does: "in the objects list: stack the next Foo's lanes too" },
+      {
+        keys: ["ctrl / ⌘", "↑", "↓"],
+        does: "in the objects list: move to a Foo without choosing it",
+      },
+      {
+        keys: ["ctrl / ⌘", "space"],
+        does: "in the objects list: stack (or unstack) the Foo moved to",
+      },
       { keys: ["Esc"], does: "clear the selection (leave presenter mode first)" },
       { keys: ["?"], does: "show / hide these shortcuts" },
     ],

@@ -152,6 +152,60 @@ describe("objects table", () => {
     expect(list.querySelectorAll('[role="option"][aria-selected="true"]')).toHaveLength(1);
   });
 
+  it("multi-selects from the keyboard as ctrl-click stacks: shift+↑/↓ extend, ctrl+↑/↓ move, ctrl+space toggle", async () => {
+    const session = sessionWithFoos(12);
+    const view = new ViewStore({ selectedKeys: [keyOf(2)] });
+    const { screen } = await renderPanel(session, view);
+    const list = screen.getByRole("listbox").element() as HTMLElement;
+    expect(list.getAttribute("aria-multiselectable")).toBe("true");
+    list.focus();
+    const activeKey = () => {
+      const id = list.getAttribute("aria-activedescendant");
+      return id ? document.getElementById(id)?.dataset.key : undefined;
+    };
+    const chosen = () =>
+      [...list.querySelectorAll<HTMLElement>('[role="option"][aria-selected="true"]')].map(
+        (el) => el.dataset.key,
+      );
+    await userEvent.keyboard("{Shift>}{ArrowDown}{ArrowDown}{/Shift}");
+    expect(view.get().selectedKeys).toEqual([keyOf(2), keyOf(3), keyOf(4)]);
+    await expect.poll(() => activeKey()).toBe(keyOf(4));
+    expect(chosen()).toEqual([keyOf(2), keyOf(3), keyOf(4)]);
+    // Back: the range shrinks.
+    await userEvent.keyboard("{Shift>}{ArrowUp}{/Shift}");
+    expect(view.get().selectedKeys).toEqual([keyOf(2), keyOf(3)]);
+    await expect.poll(() => activeKey()).toBe(keyOf(3));
+    // Ctrl+↓ moves the focus alone; ctrl+space stacks the Foo there, and again unstacks it.
+    await userEvent.keyboard("{Control>}{ArrowDown}{ArrowDown}{ArrowDown}{/Control}");
+    await expect.poll(() => activeKey()).toBe(keyOf(6));
+    expect(view.get().selectedKeys).toEqual([keyOf(2), keyOf(3)]);
+    await userEvent.keyboard("{Control>} {/Control}");
+    expect(view.get().selectedKeys).toEqual([keyOf(2), keyOf(3), keyOf(6)]);
+    expect(view.get().playing).toBe(false);
+    await userEvent.keyboard("{Control>}{ArrowUp} {/Control}");
+    expect(view.get().selectedKeys).toEqual([keyOf(2), keyOf(3), keyOf(6), keyOf(5)]);
+    await userEvent.keyboard("{Control>} {/Control}");
+    expect(view.get().selectedKeys).toEqual([keyOf(2), keyOf(3), keyOf(6)]);
+    await expect.poll(() => activeKey()).toBe(keyOf(5));
+    // A plain ↓ chooses one Foo again.
+    await userEvent.keyboard("{ArrowDown}");
+    expect(view.get().selectedKeys).toEqual([keyOf(6)]);
+    await expect.poll(() => activeKey()).toBe(keyOf(6));
+  });
+
+  it("↓ and End on the last row choose that Foo alone, out of a ctrl-click stack", async () => {
+    const session = sessionWithFoos(5);
+    const view = new ViewStore();
+    const { screen } = await renderPanel(session, view);
+    const list = screen.getByRole("listbox").element() as HTMLElement;
+    for (const key of ["{ArrowDown}", "{End}"]) {
+      view.set({ selectedKeys: [keyOf(1), keyOf(4)] });
+      list.focus();
+      await userEvent.keyboard(key);
+      expect(view.get().selectedKeys, key).toEqual([keyOf(4)]);
+    }
+  });
+
   it("names an option's counts in words, one in the singular: 1 pass, 1 conflict", () => {
     const summary = (passes: number, selfTriggered: number, conflicts: number) =>
       ({ passes, selfTriggered, conflicts }) as Parameters<typeof optionLabel>[2];

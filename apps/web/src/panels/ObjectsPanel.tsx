@@ -3,7 +3,9 @@
  * one; ctrl/⌘/shift-click adds to the selection (the timeline stacks their lane groups).
  *
  * For a keyboard and a screen reader the table is a listbox (WAI-ARIA practices): one tab stop,
- * ↑ ↓ Home End move the selection, and aria-activedescendant names the row chosen, so a screen
+ * ↑ ↓ Home End move the selection, shift+↑/↓ stack the next Foo too (ctrl-click's stacking),
+ * ctrl+↑/↓ move the focus alone and ctrl+space stacks or unstacks the Foo focused; and
+ * aria-activedescendant names the row focused (the one chosen last), so a screen
  * reader says it (the focus stays on the list: its rows are virtual, and come and go as it
  * scrolls). Each row, an option, is named in words — the columns' headers are not read per cell
  * in a listbox.
@@ -15,7 +17,16 @@ import type { ClusterReachability, FooApiPresence, ServerInfo } from "@loopscope
 import type { KeySummary } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { memo, useCallback, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+} from "react";
 import { useSessionVersion, useViewPick } from "../app/hooks.ts";
 import { rowWindow, scrollToShow } from "./rowWindow.ts";
 import { passErrors } from "../store/passErrors.ts";
@@ -180,8 +191,70 @@ export const ObjectsPanel = memo(function ObjectsPanel({
   const { first, end } = rowWindow(keys.length, rowHeight, port.scrolled, port.height);
   const ids = useId();
   const optionId = (row: number) => `${ids}-${row}`;
-  // The option the list's focus is on: the row last chosen, while it is drawn.
-  const active = targetRow >= first && targetRow < end ? optionId(targetRow) : undefined;
+  // Ctrl+↑/↓ move the list's focus without choosing (WAI-ARIA's multi-select listbox), for
+  // Ctrl+Space to stack the Foo there: that focus, while the selection is what it was then.
+  const [cursor, setCursor] = useState<{ key: string; target: string | undefined }>();
+  const focusKey = cursor && cursor.target === target ? cursor.key : target;
+  const focusRow = focusKey === undefined ? -1 : keys.indexOf(focusKey);
+  // The option the list's focus is on: the row last chosen (or Ctrl-moved to), while it is drawn.
+  const active = focusRow >= first && focusRow < end ? optionId(focusRow) : undefined;
+  const show = (row: number) => {
+    const p = panel.current;
+    const by = scrollToShow(row, rowHeight, port.scrolled, port.height);
+    if (p && by !== 0) p.scrollTop += by;
+  };
+  const onKeyDown = (e: ReactKeyboardEvent) => {
+    if (keys.length === 0) return;
+    const at = focusRow;
+    const ctrl = e.ctrlKey || e.metaKey;
+    if (ctrl && e.key === " ") {
+      // Ctrl+Space: the focused Foo into the stack, or out of it (ctrl-click's toggle).
+      e.preventDefault();
+      if (at < 0) return;
+      view.toggleKey(keys[at], true);
+      const now = view.get().selectedKeys;
+      setCursor({ key: keys[at], target: now[now.length - 1] });
+      return;
+    }
+    const to =
+      e.key === "ArrowDown"
+        ? Math.min(keys.length - 1, at + 1)
+        : e.key === "ArrowUp"
+          ? Math.max(0, at < 0 ? keys.length - 1 : at - 1)
+          : e.key === "Home"
+            ? 0
+            : e.key === "End"
+              ? keys.length - 1
+              : undefined;
+    if (to === undefined || e.altKey) return;
+    e.preventDefault();
+    const key = keys[to];
+    const vertical = e.key === "ArrowDown" || e.key === "ArrowUp";
+    if (ctrl) {
+      // Ctrl+arrows (and Home/End): the focus moves, the selection stays.
+      setCursor({ key, target });
+      show(to);
+      return;
+    }
+    setCursor(undefined);
+    if (e.shiftKey && vertical && at >= 0) {
+      // Shift+↑/↓ stack the next Foo too; back over a Foo stacked already, the one left is
+      // unstacked (a range shrinks as it grew), and the one reached is the last chosen again.
+      if (to === at) return;
+      const stacked = view.get().selectedKeys;
+      if (!stacked.includes(key)) view.toggleKey(key, true);
+      else
+        view.set({
+          selectedKeys: [...stacked.filter((k) => k !== key && k !== keys[at]), key],
+          selectedPass: undefined,
+        });
+      return;
+    }
+    // The one Foo there alone, as a click does — on the last row too, where ↓ and End used to
+    // leave a ctrl-click stack as it was.
+    const only = selectedKeys.length === 1 && selectedKeys[0] === key;
+    if (!only) view.toggleKey(key, false);
+  };
   return (
     <section className="panel objects" aria-label="Objects" ref={panel}>
       <h2>
@@ -199,27 +272,12 @@ export const ObjectsPanel = memo(function ObjectsPanel({
         data-testid="objects-table"
         className={twoLines ? "two-lines" : undefined}
         role="listbox"
-        aria-label={`Foos${ns ? ` in ${ns.slice(0, -1)}` : ""}: ↑ and ↓ choose one`}
+        aria-label={`Foos${ns ? ` in ${ns.slice(0, -1)}` : ""}: ↑ and ↓ choose one, shift+↑ and ↓ more`}
         aria-multiselectable="true"
         aria-activedescendant={active}
         tabIndex={0}
-        onKeyDown={(e) => {
-          // One tab stop for the whole table (its rows are virtual): the arrows move the selection.
-          const at = keys.indexOf(selectedKeys[selectedKeys.length - 1] ?? "");
-          const to =
-            e.key === "ArrowDown"
-              ? Math.min(keys.length - 1, at + 1)
-              : e.key === "ArrowUp"
-                ? Math.max(0, at < 0 ? keys.length - 1 : at - 1)
-                : e.key === "Home"
-                  ? 0
-                  : e.key === "End"
-                    ? keys.length - 1
-                    : undefined;
-          if (to === undefined || keys.length === 0) return;
-          e.preventDefault();
-          if (to !== at) view.toggleKey(keys[to], false);
-        }}
+        // One tab stop for the whole table (its rows are virtual): the arrows move the selection.
+        onKeyDown={onKeyDown}
       >
         {/* Seen, not read: each option says its counts in words. */}
         <thead aria-hidden="true">
@@ -256,9 +314,16 @@ export const ObjectsPanel = memo(function ObjectsPanel({
                 aria-setsize={keys.length}
                 aria-label={optionLabel(key, ns === undefined, s, st.label)}
                 aria-selected={selected}
-                className={selected ? "selected" : undefined}
+                className={
+                  [selected && "selected", first + i === focusRow && cursor && "focused"]
+                    .filter(Boolean)
+                    .join(" ") || undefined
+                }
                 style={{ height: rowHeight }}
-                onClick={(ev) => view.toggleKey(key, ev.ctrlKey || ev.metaKey || ev.shiftKey)}
+                onClick={(ev) => {
+                  setCursor(undefined);
+                  view.toggleKey(key, ev.ctrlKey || ev.metaKey || ev.shiftKey);
+                }}
               >
                 <td className="key" title={key}>
                   {twoLines && key.includes("/") ? (

@@ -94,6 +94,15 @@ describe("pass labels in the header row", () => {
     expect(placed(passes)).toEqual(["#2@304", "#3 external@324", "#4 external@504", "#5@964"]);
   });
 
+  it("labels a band at the right edge, its short label ending at the edge", () => {
+    // Following live, the newest pass is at the edge: a self-triggered one said "#7 self" nowhere.
+    const passes = [
+      pass({ index: 0, number: 6, start: 500, end: 510 }),
+      pass({ index: 1, number: 7, start: 985, end: 995, cause: "self" }),
+    ];
+    expect(placed(passes)).toEqual(["#6 external@504", "#7 self@957"]);
+  });
+
   it("labels a band that starts under the key's name just after the name", () => {
     const passes = [
       pass({ index: 0, number: 1, start: 120, end: 190 }), // goes on past the name (150)

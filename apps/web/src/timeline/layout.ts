@@ -159,8 +159,8 @@ export function shortPassLabel(pass: Pass): string {
 /**
  * Which pass labels the header row has room for, and where: each at its band's left edge (never
  * left of `from`, the lanes' start; just after the key's name, which ends at `nameEnd`, when the
- * band starts under it and goes on past it), none running into another, the key's name or the
- * right edge. Every band gets its short form ("#2 self", "#3") first, by importance — a new Foo's
+ * band starts under it and goes on past it; a short one that would run past the right edge ends
+ * there), none running into another or the key's name. Every band gets its short form ("#2 self", "#3") first, by importance — a new Foo's
  * first pass (where a life began), then self-triggered passes (what the tool exists to show), then
  * the rest; the less important give way. Then each, in the same order, says its long form where
  * that runs into no label placed: a long label no longer costs its neighbours theirs (a row of
@@ -178,6 +178,11 @@ export function placePassLabels(
     const afterName = nameEnd + LABEL_GAP;
     return x < afterName && afterName + 8 <= b.x1 ? afterName : x;
   };
+  // A band at the right edge (the newest pass, following live) has its label end at the edge.
+  const place = (b: PassBand, w: number) => {
+    const x = at(b);
+    return x + w < width ? x : Math.max(nameEnd + LABEL_GAP, width - 1 - w);
+  };
   const placed: (PlacedLabel & { end: number })[] = [];
   const fits = (x: number, w: number, self?: PlacedLabel) =>
     x + w < width &&
@@ -186,9 +191,9 @@ export function placePassLabels(
   const rank = (b: PassBand) => (startsNewLife(b.pass) ? 0 : b.pass.cause === "self" ? 1 : 2);
   const order = [...bands].sort((a, b) => rank(a) - rank(b) || a.x0 - b.x0);
   for (const band of order) {
-    const x = at(band);
     const text = shortPassLabel(band.pass);
     const w = measure(text);
+    const x = place(band, w);
     if (fits(x, w)) placed.push({ band, text, x, end: x + w });
   }
   for (const p of placed) {

@@ -27,7 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-
 const withStrategy = (name: string, strategy: unknown) => {
   const body = deploymentBody(name);
   return { ...body, spec: { ...body.spec, strategy } };

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "./index.ts";
-import { FOOS, RawClient, type KObj } from "./testing/raw-client.ts";
+import { FOOS, RawClient, type KObj, type StatusBody } from "./testing/raw-client.ts";
 
 let server: ApiServer;
 let c: RawClient;
@@ -16,12 +16,6 @@ beforeAll(async () => {
   c = new RawClient(server.url);
 });
 afterAll(() => server.stop());
-
-interface StatusBody {
-  code: number;
-  reason: string;
-  message: string;
-}
 
 describe("a patch whose result names another object", () => {
   const cases: [string, string, unknown, string][] = [

@@ -9,7 +9,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "./index.ts";
 import { findDefaultKubectl, kubectlFor, type Kubectl } from "./testing/kubectl.ts";
-import { DEPLOYMENTS, FOOS, RawClient, deploymentBody, type KObj } from "./testing/raw-client.ts";
+import {
+  DEPLOYMENTS,
+  FOOS,
+  RawClient,
+  deploymentBody,
+  type KObj,
+  type StatusBody,
+} from "./testing/raw-client.ts";
 
 let server: ApiServer;
 let c: RawClient;
@@ -19,13 +26,6 @@ beforeAll(async () => {
   c = new RawClient(server.url);
 });
 afterAll(() => server.stop());
-
-interface StatusBody {
-  code: number;
-  reason: string;
-  message: string;
-  details: { name: string; group: string; kind: string; causes: unknown[] };
-}
 
 const OTHER = "00000000-0000-4000-8000-00000000beef";
 

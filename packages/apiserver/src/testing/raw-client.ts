@@ -100,6 +100,20 @@ export class RawClient {
   }
 }
 
+/** A Status answer (a refusal): the fields the tests read. */
+export interface StatusBody {
+  kind: string;
+  code: number;
+  reason: string;
+  message: string;
+  details: {
+    name: string;
+    group: string;
+    kind: string;
+    causes: { reason: string; message: string; field: string }[];
+  };
+}
+
 export interface KObj {
   apiVersion?: string;
   kind?: string;

@@ -6,28 +6,15 @@
  */
 import type { Page } from "playwright-core";
 
-export interface Rect {
-  kind: string;
-  text: string;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  pass?: { key: string; index: number };
-}
-export interface Geometry {
-  passes: {
-    key: string;
-    index: number;
-    number: number;
-    cause: string;
-    x0: number;
-    x1: number;
-    headerInView: boolean;
-  }[];
-  labels: Rect[];
-  breaks: { x0: number; x1: number; us: number; mid: number }[];
-}
+/** What the painter records of a frame (apps/web/src/timeline/draw.ts): one declaration, read here. */
+export type {
+  DrawnGeometry as Geometry,
+  DrawnLabel as Rect,
+} from "../apps/web/src/timeline/draw.ts";
+import type {
+  DrawnGeometry as Geometry,
+  DrawnLabel as Rect,
+} from "../apps/web/src/timeline/draw.ts";
 
 /** The geometry of a frame drawn after every change so far (two animation frames later). */
 export async function readGeometry(page: Page): Promise<Geometry> {

@@ -211,6 +211,30 @@ describe("metadata of the wrong JSON type", () => {
     expect(await names(DEPLOYMENTS)).toEqual([]);
   });
 
+  it("a rolling update's maxSurge or maxUnavailable that is no int32 or string: 400, unwrapped", async () => {
+    const body = deploymentBody("surge");
+    for (const [field, value, said] of [
+      ["maxSurge", 1.5, "number 1.5"],
+      ["maxUnavailable", true, "bool"],
+      ["maxSurge", 5_000_000_000, "number 5000000000"],
+      ["maxUnavailable", { n: 1 }, "object"],
+    ] as const) {
+      const r = await c.post<StatusBody>(DEPLOYMENTS, {
+        ...body,
+        spec: {
+          ...body.spec,
+          strategy: { type: "RollingUpdate", rollingUpdate: { [field]: value } },
+        },
+      });
+      expect(r.status).toBe(400);
+      // IntOrString's own UnmarshalJSON error: Go does not name the field for it.
+      expect(r.body.message).toBe(
+        `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal ${said} into Go value of type int32`,
+      );
+    }
+    expect(await names(DEPLOYMENTS)).toEqual([]);
+  });
+
   it("the same on update and patch: the stored object is left as it was", async () => {
     const foo = await c.createFoo("kept");
     const put = await c.put<StatusBody>(`${FOOS}/kept`, {

@@ -142,6 +142,13 @@ export function decodeProblem(def: ResourceDef, obj: KObject): string | undefine
       if (v !== undefined && v !== null && !isInt32(v))
         return `json: cannot unmarshal ${jsonKind(v, true)}${typeof v === "number" && Number.isInteger(v) ? ` ${v}` : ""} into Go struct field ${def.kind}Spec.spec.${f} of type int32`;
     }
+    const strategy = isPlainObject(spec) ? getOwn(spec, "strategy") : undefined;
+    const rollingUpdate = isPlainObject(strategy) ? getOwn(strategy, "rollingUpdate") : undefined;
+    for (const f of def.kind === "Deployment" ? ["maxUnavailable", "maxSurge"] : []) {
+      const v = isPlainObject(rollingUpdate) ? getOwn(rollingUpdate, f) : undefined;
+      if (v !== undefined && v !== null && typeof v !== "string" && !isInt32(v))
+        return intOrStringProblem(v);
+    }
   }
   return undefined;
 }
@@ -156,6 +163,15 @@ const INT32_SPEC_FIELDS: Record<string, readonly string[]> = {
 };
 const isInt32: Check = (v) =>
   typeof v === "number" && Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31;
+
+/**
+ * IntOrString's UnmarshalJSON takes a string as is and decodes anything else into its int32,
+ * returning that error unwrapped: no field name, as the real 400 for `maxSurge: 1.5` reads.
+ */
+function intOrStringProblem(v: unknown): string {
+  const number = typeof v === "number" ? (Number.isInteger(v) ? ` ${v}` : "") : "";
+  return `json: cannot unmarshal ${jsonKind(v, true)}${number} into Go value of type int32`;
+}
 
 /** `metadata` itself must be an object (absent or null: empty). */
 export function metadataProblem(def: ResourceDef, metadata: unknown): string | undefined {

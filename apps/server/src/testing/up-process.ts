@@ -38,14 +38,19 @@ export function startUpProcess(
 }
 
 /**
- * Starts `up` with `args` (the embedded cluster unless they name a kubeconfig) on a free port,
- * with no web build and no resync, in `cwd`.
+ * Starts `up` with `args` (the embedded cluster unless they name a kubeconfig) on a free port
+ * (unless they name one: the later --port wins), with no web build and no resync, in `cwd`,
+ * with `env` over this process's environment.
  */
-export async function spawnUp(args: string[], cwd: string): Promise<UpProcess> {
+export async function spawnUp(
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<UpProcess> {
   const child = spawn(
     process.execPath,
     [BIN, "up", "--port", "0", "--no-build", "--resync", "0", ...args],
-    { cwd, stdio: ["ignore", "pipe", "pipe"] },
+    { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";
   let stderr = "";

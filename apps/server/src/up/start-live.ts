@@ -1,9 +1,9 @@
 /**
  * Everything `loopscope up` runs, started in order and stopped in reverse: recording → hub →
- * session (cluster + controller, feeding the hub and the workqueue metrics) → the embedded
- * cluster's kubeconfig file, or the probe of whether a kubeconfig's cluster still answers; on
- * either, whether it serves the Foo API → dashboard server (with GET /metrics for this run's
- * Prometheus registry).
+ * session (cluster + controller, feeding the hub and the workqueue metrics) → the probe of
+ * whether a kubeconfig's cluster still answers; on either cluster, whether it serves the Foo API
+ * → dashboard server (with GET /metrics for this run's Prometheus registry) → the embedded
+ * cluster's kubeconfig file, named by the dashboard's port.
  * In-process callers (tests, benches) use this directly.
  *
  * Invariant: `stop()` leaves the recording complete on disk — the controller has stopped
@@ -123,11 +123,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       onOtherController: o.onOtherController,
     });
     cleanup.push(() => session.stop());
-    let kubeconfig: KubeconfigFile | undefined;
-    if (session.apiserver) {
-      kubeconfig = await writeKubeconfigFile(session.apiserver.kubeconfigYaml());
-      cleanup.push(() => kubeconfig!.remove());
-    } else {
+    if (!session.apiserver) {
       // A kubeconfig's cluster can go away under the controller; the embedded one lives and
       // dies with this process.
       const monitor = new ClusterReachabilityMonitor({
@@ -168,6 +164,13 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       extraRoutes: [() => [metrics.route()], ...(o.extraRoutes ?? [])],
     });
     cleanup.push(() => server.close());
+    // Once the port is ours: its name is the file's (kubeconfig-file.ts), and a second `up` on a
+    // port in use must not overwrite the first one's.
+    let kubeconfig: KubeconfigFile | undefined;
+    if (session.apiserver) {
+      kubeconfig = await writeKubeconfigFile(session.apiserver.kubeconfigYaml(), server.port);
+      cleanup.push(() => kubeconfig!.remove());
+    }
     let stopping: Promise<void> | undefined;
     return {
       server,

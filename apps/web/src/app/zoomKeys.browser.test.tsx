@@ -129,6 +129,29 @@ describe("zoom and pan keys", () => {
       expect(wide(), "wheel").toBeLessThanOrEqual(most);
     });
 
+  it("folded time: a Foo of 300 passes zooms out to no more than twice its fit in wall time too", async () => {
+    // Many passes make the fold many fits wide (each pass its MIN_PASS_PX), and half a fit of
+    // the slow margin beyond the trace was centuries: one − from the fit went to the year 1625.
+    const session = sessionFromText(hotLoop(300), "hot.jsonl");
+    const key = "default/hot";
+    const view = new ViewStore({ selectedKeys: [key], timeMode: "folded" });
+    const screen = await render(<Page session={session} view={view} />);
+    const canvas = screen.container.querySelector("canvas")!;
+    await expect.poll(() => canvas.clientWidth).toBe(WIDTH);
+    (document.activeElement as HTMLElement | null)?.blur();
+    const [lo, hi] = session.store.timeExtent()!;
+    await userEvent.keyboard("f");
+    for (let i = 0; i < 6; i++) {
+      await userEvent.keyboard("-");
+      const [w0, w1] = view.get().window!;
+      expect(w1 - w0, `after ${i + 1} −`).toBeLessThanOrEqual(2 * 1.08 * (hi - lo) + 2);
+      expect(w0).toBeGreaterThanOrEqual(lo - 0.6 * (hi - lo));
+      expect(w1).toBeLessThanOrEqual(hi + 0.6 * (hi - lo));
+    }
+    expect(view.get().window![0]).toBeLessThan(lo);
+    expect(view.get().window![1]).toBeGreaterThan(hi);
+  });
+
   it("do nothing while typing in the filter, or while the ? dialog is open — which lists them", async () => {
     const { view, screen } = await page("folded");
     const before = view.get().window;
@@ -148,3 +171,31 @@ describe("zoom and pan keys", () => {
     expect(listed.some((t) => t?.includes("shift") && t.includes("←") && /pan/.test(t))).toBe(true);
   });
 });
+
+/** A JSONL trace of one Foo whose every status write echoes into the next pass, a second apart. */
+function hotLoop(passes: number): string {
+  const key = "default/hot";
+  const lines = [
+    `{"loopscope":"trace","version":1,"created":"2026-12-07T00:00:00Z","source":"live"}`,
+  ];
+  let seq = 0;
+  const ev = (o: Record<string, unknown>, ts: number) =>
+    lines.push(JSON.stringify({ ...o, key, ts, seq: ++seq }));
+  const t0 = 1_796_000_000_000_000;
+  ev({ stage: "watch", kind: "Foo", event: "add", ns: "default", name: "hot", rv: "1" }, t0);
+  for (let p = 0; p < passes; p++) {
+    const t = t0 + p * 1_000_000 + 1_000;
+    ev({ stage: "enqueue", len: 1, merged: false, cause: "watch", causeSeq: seq }, t);
+    ev({ stage: "dequeue", len: 0, worker: 1 }, t + 100);
+    ev({ stage: "read", rv: String(p + 1), generation: 1, worker: 1 }, t + 200);
+    const rv = String(p + 2);
+    const target = "foos/default/hot/status";
+    ev(
+      { stage: "write", verb: "updateStatus", target, code: 200, rv, changed: true, worker: 1 },
+      t + 900,
+    );
+    ev({ stage: "done", outcome: "synced", worker: 1 }, t + 1_000);
+    ev({ stage: "watch", kind: "Foo", event: "update", ns: "default", name: "hot", rv }, t + 1_200);
+  }
+  return lines.join("\n") + "\n";
+}

@@ -12,7 +12,10 @@ export const MAX_ZOOM_OUT = 2;
  * The window no wider than MAX_ZOOM_OUT times `all` (the whole trace's fit), as the axis measures
  * width (through `fold` in folded time, where time before and after the trace runs slowly: one
  * zoom-out step from the fit of a 273 s recording took the window to 15 years); a wider window
- * becomes that much about the trace's centre. Any narrower one, wherever it is, stays as it is.
+ * becomes that much about the trace's centre. In wall time too, it stays within MAX_ZOOM_OUT
+ * times `all` about its centre, moved back inside (or cut to it) where it strays: a Foo of
+ * thousands of passes is many fits wide folded, and half a fit of the slow margin beyond it is
+ * centuries. Any window inside both, wherever it is, stays as it is.
  */
 export function limitWindow(
   w: [number, number],
@@ -24,9 +27,26 @@ export function limitWindow(
   const a = u(all[0]);
   const b = u(all[1]);
   const most = (b - a) * MAX_ZOOM_OUT;
-  if (!(most > 0) || u(w[1]) - u(w[0]) <= most) return w;
-  const c = (a + b) / 2;
-  return [t(c - most / 2), t(c + most / 2)];
+  if (!(most > 0)) return w;
+  let r = w;
+  if (u(w[1]) - u(w[0]) > most) {
+    const c = (a + b) / 2;
+    r = [t(c - most / 2), t(c + most / 2)];
+  }
+  return withinWall(r, all);
+}
+
+/** `w` moved back inside MAX_ZOOM_OUT times `all` about its centre (cut to it if wider). */
+function withinWall(w: [number, number], all: [number, number]): [number, number] {
+  const half = ((all[1] - all[0]) * MAX_ZOOM_OUT) / 2;
+  const c = (all[0] + all[1]) / 2;
+  const lo = c - half;
+  const hi = c + half;
+  const width = w[1] - w[0];
+  if (width >= hi - lo) return [lo, hi];
+  if (w[0] < lo) return [lo, lo + width];
+  if (w[1] > hi) return [hi - width, hi];
+  return w;
 }
 
 /**

@@ -49,6 +49,8 @@ export {
   excerpt,
   renderExcerptMarkdown,
   renderExcerptText,
+  withWholeTrace,
+  type WholeTraceAnalysis,
   type Excerpt,
   type ExcerptOptions,
   type ExcerptRow,

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { userEvent } from "vitest/browser";
 import { render } from "vitest-browser-react";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import { HOT_KEY, hotLoopTrace } from "../../../../packages/trace/src/testing/hot-loop.ts";
 import "../ui/styles.css";
 import type { TraceSession } from "../store/session.ts";
 import { ViewStore } from "../store/viewState.ts";
@@ -132,9 +133,8 @@ describe("zoom and pan keys", () => {
   it("folded time: a Foo of 300 passes zooms out to no more than twice its fit in wall time too", async () => {
     // Many passes make the fold many fits wide (each pass its MIN_PASS_PX), and half a fit of
     // the slow margin beyond the trace was centuries: one − from the fit went to the year 1625.
-    const session = sessionFromText(hotLoop(300), "hot.jsonl");
-    const key = "default/hot";
-    const view = new ViewStore({ selectedKeys: [key], timeMode: "folded" });
+    const session = sessionFromText(hotLoopTrace(300), "hot.jsonl");
+    const view = new ViewStore({ selectedKeys: [HOT_KEY], timeMode: "folded" });
     const screen = await render(<Page session={session} view={view} />);
     const canvas = screen.container.querySelector("canvas")!;
     await expect.poll(() => canvas.clientWidth).toBe(WIDTH);
@@ -171,31 +171,3 @@ describe("zoom and pan keys", () => {
     expect(listed.some((t) => t?.includes("shift") && t.includes("←") && /pan/.test(t))).toBe(true);
   });
 });
-
-/** A JSONL trace of one Foo whose every status write echoes into the next pass, a second apart. */
-function hotLoop(passes: number): string {
-  const key = "default/hot";
-  const lines = [
-    `{"loopscope":"trace","version":1,"created":"2026-12-07T00:00:00Z","source":"live"}`,
-  ];
-  let seq = 0;
-  const ev = (o: Record<string, unknown>, ts: number) =>
-    lines.push(JSON.stringify({ ...o, key, ts, seq: ++seq }));
-  const t0 = 1_796_000_000_000_000;
-  ev({ stage: "watch", kind: "Foo", event: "add", ns: "default", name: "hot", rv: "1" }, t0);
-  for (let p = 0; p < passes; p++) {
-    const t = t0 + p * 1_000_000 + 1_000;
-    ev({ stage: "enqueue", len: 1, merged: false, cause: "watch", causeSeq: seq }, t);
-    ev({ stage: "dequeue", len: 0, worker: 1 }, t + 100);
-    ev({ stage: "read", rv: String(p + 1), generation: 1, worker: 1 }, t + 200);
-    const rv = String(p + 2);
-    const target = "foos/default/hot/status";
-    ev(
-      { stage: "write", verb: "updateStatus", target, code: 200, rv, changed: true, worker: 1 },
-      t + 900,
-    );
-    ev({ stage: "done", outcome: "synced", worker: 1 }, t + 1_000);
-    ev({ stage: "watch", kind: "Foo", event: "update", ns: "default", name: "hot", rv }, t + 1_200);
-  }
-  return lines.join("\n") + "\n";
-}

@@ -22,8 +22,10 @@ export interface ExcerptText {
 }
 
 /**
- * The excerpt runs from the key's creation until it is quiescent; it never needs more than the
- * key's first events, so a hot-looping key with a million events costs no more than this cap.
+ * The excerpt's rows run from the key's creation for at most 400 events, so its first events are
+ * all they need: a hot-looping key with a million events costs no more than this cap. What only
+ * the whole trace knows (the hot loop's length, the passes in its span) comes from the session's
+ * analysis (TraceSession.excerpt, withWholeTrace).
  */
 export const MAX_EXCERPT_EVENTS = 20_000;
 

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readFileSync } from "node:fs";
-import { readTraceText } from "@loopscope/trace";
+import { buildExcerpt, readTraceText, renderExcerptText } from "@loopscope/trace";
+import { HOT_KEY, hotLoopTrace } from "../../../../packages/trace/src/testing/hot-loop.ts";
+import { MAX_EXCERPT_EVENTS } from "./excerptPort.ts";
 import type { LogLines } from "./logLines.ts";
 import { TraceSession } from "./session.ts";
 
@@ -109,5 +111,25 @@ describe("TraceSession log lines kept elsewhere", () => {
     const row = session.store.rowsOf("default/example-foo")[0];
     expect(session.logLine(row).line).toBe(session.store.readEvent(row).raw);
     expect(session.excerpt("default/example-foo")?.pending).toBeUndefined();
+  });
+});
+
+describe("TraceSession excerpt of a key longer than the events it reads", () => {
+  it("says what the CLI says: the hot loop's length and the passes in span of the whole trace", () => {
+    // It reads a key's first MAX_EXCERPT_EVENTS: a 5,000-pass hot loop said "3332 consecutive
+    // passes" and "67 of the 3333 passes in its span", beside the Findings' 4999.
+    const passes = Math.ceil(MAX_EXCERPT_EVENTS / 6) + 200;
+    const { events } = readTraceText(hotLoopTrace(passes));
+    const session = new TraceSession({ kind: "replay" });
+    const cut = events.length - 6 * 50;
+    session.push(events.slice(0, cut));
+    expect(session.store.rowsOf(HOT_KEY).length).toBeGreaterThan(MAX_EXCERPT_EVENTS);
+    const cli = (upTo: number) =>
+      renderExcerptText(buildExcerpt(events.slice(0, upTo), { key: HOT_KEY })!);
+    expect(session.excerpt(HOT_KEY)?.text).toBe(cli(cut));
+    // More passes, and quiescent at last: the numbers follow, though its first events are the same.
+    session.push(events.slice(cut));
+    expect(session.excerpt(HOT_KEY)?.text).toBe(cli(events.length));
+    expect(session.excerpt(HOT_KEY)?.text).toContain(`${passes - 1} consecutive passes`);
   });
 });

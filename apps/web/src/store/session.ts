@@ -6,8 +6,16 @@
  * The analysis itself is packages/trace's incremental Analyzer (the same code the CLI runs); this
  * file only forwards batches to it and caches its read side per version.
  */
-import { type ColumnBatch } from "@loopscope/trace";
-import type { Diagnostic, Finding, KeySummary, LineFile, Pass, TraceEvent } from "@loopscope/trace";
+import { withWholeTrace, type ColumnBatch, type WholeTraceAnalysis } from "@loopscope/trace";
+import type {
+  Diagnostic,
+  Excerpt,
+  Finding,
+  KeySummary,
+  LineFile,
+  Pass,
+  TraceEvent,
+} from "@loopscope/trace";
 import { createAnalysis, type LocalAnalysis } from "./analysisPort.ts";
 import {
   addLogLines,
@@ -48,6 +56,17 @@ export interface LoadProgress {
   error?: string;
 }
 
+/** The excerpt of the key last asked for: built from its first `rows` events, and as shown. */
+interface ExcerptEntry {
+  key: string;
+  rows: number;
+  excerpt: Excerpt | undefined;
+  /** Its log lines are still being read. */
+  pending: boolean;
+  /** Rendered, with the whole trace's facts as they were (`whole`, see wholeSpanOf). */
+  shown?: { whole: string; value: ExcerptText };
+}
+
 export class TraceSession {
   readonly store = new TraceStore();
   /**
@@ -67,7 +86,7 @@ export class TraceSession {
   /** A notification on its way: waiting out the loading interval (timer), or for a frame. */
   private pendingNotify?: { frame: boolean; timer?: ReturnType<typeof setTimeout> };
   private notifiedAt = -Infinity;
-  private excerptCache?: { key: string; rows: number; value: ExcerptText | undefined };
+  private excerptCache?: ExcerptEntry;
   /**
    * Where the log lines of rows that keep none are read (a dropped klog file, or the replay
    * server); undefined when every row that has a line keeps it.
@@ -189,30 +208,55 @@ export class TraceSession {
   /**
    * The annotated excerpt for one key (packages/trace's excerpt). It is built from that key's first
    * events alone, so it is rebuilt only when the key had new ones within them — not on every batch
-   * of a live stream of other keys.
+   * of a live stream of other keys. A key with more events than those takes what only the whole
+   * trace knows (its hot loop's length, its passes in span) from the session's analysis.
    */
   excerpt(key: string): ExcerptText | undefined {
-    const rows = Math.min(this.store.rowsOf(key).length, MAX_EXCERPT_EVENTS);
-    const c = this.excerptCache;
+    const all = this.store.rowsOf(key).length;
+    const rows = Math.min(all, MAX_EXCERPT_EVENTS);
+    let c = this.excerptCache;
     if (c?.key !== key || c.rows !== rows) {
       const x = excerptOf(this.store, key);
-      const entry = { key, rows, value: x && renderExcerpt(x) };
-      this.excerptCache = entry;
+      const entry: ExcerptEntry = { key, rows, excerpt: x, pending: false };
+      this.excerptCache = c = entry;
       const lines = this.logLines;
       if (x && lines) {
         // Shown once its lines are read: an excerpt is the log as the controller wrote it.
-        entry.value = { ...entry.value!, pending: true };
+        entry.pending = true;
         addLogLines(x, lines)
           // A file that can no longer be read (changed or gone) leaves the canonical text.
           .catch(() => undefined)
           .then(() => {
-            entry.value = renderExcerpt(x);
+            entry.pending = false;
+            entry.shown = undefined;
             if (this.excerptCache === entry) this.bump();
           });
       }
     }
-    return this.excerptCache!.value;
+    if (!c.excerpt) return undefined;
+    const capped = all > rows;
+    const whole = capped ? this.wholeSpanOf(key) : "";
+    if (c.shown?.whole !== whole) {
+      const x = capped ? withWholeTrace(c.excerpt, this.wholeAnalysis) : c.excerpt;
+      c.shown = { whole, value: renderExcerpt(x) };
+    }
+    return c.pending ? { ...c.shown.value, pending: true } : c.shown.value;
   }
+
+  /** What withWholeTrace takes from the analysis for `key`, as a string: redone when it changes. */
+  private wholeSpanOf(key: string): string {
+    const s = this.summaryOf(key);
+    const hot = s?.hotLoop
+      ? this.findings().find((f) => f.kind === "hot-loop" && f.key === key)?.detail
+      : "";
+    return `${this.passesOf(key).length} ${s?.quiescent} ${s?.reconcilesForCreate} ${hot}`;
+  }
+
+  private readonly wholeAnalysis: WholeTraceAnalysis = {
+    passes: (key) => this.passesOf(key),
+    summary: (key) => this.summaryOf(key),
+    findings: () => this.findings(),
+  };
 
   subscribe = (l: () => void): (() => void) => {
     this.listeners.add(l);

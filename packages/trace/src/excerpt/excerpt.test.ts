@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { analyze, fixture } from "../testing/fixtures.ts";
 import { readTraceText } from "../reader/read-trace.ts";
+import { HOT_KEY, hotLoopTrace } from "../testing/hot-loop.ts";
 import { Analyzer } from "../analysis/analyzer.ts";
 import { narrate } from "../narration/narrate.ts";
 import {
@@ -10,6 +11,7 @@ import {
   excerptLineColumn,
   renderExcerptMarkdown,
   renderExcerptText,
+  withWholeTrace,
 } from "./excerpt.ts";
 
 describe("annotated excerpt", () => {
@@ -328,4 +330,23 @@ describe("an excerpt of a log with lines glued together", () => {
       renderExcerptMarkdown(buildExcerpt(cli.events)!),
     );
   });
+});
+
+describe("an excerpt built from a key's first events, completed by the whole trace's analysis", () => {
+  for (const passes of [300, 90])
+    it(`reads as the CLI's excerpt of every event (${passes} passes, the first 150 events given)`, () => {
+      // The dashboard reads at most its first MAX_EXCERPT_EVENTS: a 5,000-pass hot loop said
+      // "3332 consecutive passes", "67 of the 3333 passes in its span", beside Findings' 4999.
+      const { events } = readTraceText(hotLoopTrace(passes));
+      const whole = new Analyzer();
+      for (const e of events) whole.push(e);
+      const full = buildExcerpt(events, { key: HOT_KEY, maxRows: 100 })!;
+      const first = buildExcerpt(events.slice(0, 150), { key: HOT_KEY, maxRows: 100 })!;
+      expect(full.hotLoop).toMatch(new RegExp(`^${passes - 1} consecutive passes`));
+      expect(renderExcerptText(first)).not.toBe(renderExcerptText(full));
+      const completed = withWholeTrace(first, whole);
+      expect(renderExcerptText(completed)).toBe(renderExcerptText(full));
+      expect(completed.cut).toEqual(full.cut);
+      expect(completed.settled).toBe(full.settled);
+    });
 });

@@ -5,7 +5,7 @@
  * marked, then the count of each tag and the reconcile count for the create.
  */
 import type { Stage, TraceEvent, WriteEvent } from "../event.ts";
-import type { Pass, PassCause } from "../analysis/model.ts";
+import type { Finding, KeySummary, Pass, PassCause } from "../analysis/model.ts";
 import { Analyzer, type AnalyzerOptions } from "../analysis/analyzer.ts";
 import { refusedWrite } from "../analysis/refused-write.ts";
 import { ExcerptEvents } from "./excerpt-events.ts";
@@ -220,6 +220,42 @@ export function buildExcerpt(
     }
   }
   return x;
+}
+
+/** The analysis of the whole trace, where the excerpt was built from a key's first events only. */
+export interface WholeTraceAnalysis {
+  passes(key: string): readonly Pass[];
+  summary(key: string): KeySummary | undefined;
+  findings(): readonly Finding[];
+}
+
+/**
+ * `x`, built from its key's first events alone (the dashboard caps what it reads for an excerpt),
+ * with what only the whole trace knows taken from `whole`'s analysis of it: the hot loop's
+ * length, whether the key was quiescent at the end, and — when those first events never saw it
+ * quiescent — the reconcile count and the passes in its span. Its rows need no more: they stop
+ * at 400 events. Without this, a 5,000-pass hot loop read "3332 consecutive passes" beside the
+ * Findings' 4999.
+ */
+export function withWholeTrace(x: Excerpt, whole: WholeTraceAnalysis): Excerpt {
+  const summary = whole.summary(x.key);
+  if (!summary) return x;
+  const hot = summary.hotLoop
+    ? whole.findings().find((f) => f.kind === "hot-loop" && f.key === x.key)
+    : undefined;
+  const y: Excerpt = { ...x, settled: summary.quiescent };
+  delete y.hotLoop;
+  if (hot) y.hotLoop = hot.detail;
+  if (x.quiescent || !x.created) return y;
+  y.reconciles = summary.reconcilesForCreate;
+  y.quiescent = summary.reconcilesForCreate !== null;
+  if (x.cut) {
+    const passes = whole.passes(x.key);
+    const first = x.rows.find((r) => r.kind === "event")?.event;
+    const start = first ? startPassIndex(passes, first) : 0;
+    y.cut = { ...x.cut, passesInSpan: summary.reconcilesForCreate ?? passes.length - start };
+  }
+  return y;
 }
 
 /** The first pass that began after `first` (the key's first watch event): where the create starts. */

@@ -10,7 +10,7 @@ import type { ViewStore } from "../store/viewState.ts";
 import { useView, useSessionVersion } from "../app/hooks.ts";
 import { THEMES } from "../ui/palette.ts";
 import { axisHeight, drawTimeline, type DrawInput, type DrawnGeometry } from "./draw.ts";
-import { hitTest, type Hit } from "./hitTest.ts";
+import { hitTest } from "./hitTest.ts";
 import { GROUP_GAP, layoutLanes, passLabel, totalHeight } from "./layout.ts";
 import { GUTTER, makeTimeAxis } from "./timeScale.ts";
 import { sessionFold } from "./sessionFold.ts";
@@ -62,7 +62,9 @@ export function Timeline({ session, view }: TimelineProps) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const [size, setSize] = useState({ width: 800, height: 400 });
   const [scrollY, setScrollY] = useState(0);
-  const [hover, setHover] = useState<{ hit: Hit; x: number; y: number } | undefined>();
+  // Where the pointer rests, not what it hit: the hit is found anew on each drawing, so after a
+  // wheel zoom (the pointer still) the tooltip names what is under it now, not a pass gone by.
+  const [pointerAt, setPointerAt] = useState<{ x: number; y: number } | undefined>();
   const version = useSessionVersion(session);
   const state = useView(view);
   const keys = state.selectedKeys;
@@ -262,6 +264,8 @@ export function Timeline({ session, view }: TimelineProps) {
   };
 
   const overflow = top + totalHeight(groups) > size.height + 1;
+  const pointed = pointerAt && hitTest(input, pointerAt.x, pointerAt.y);
+  const hover = pointed && pointed.kind !== "group" ? { hit: pointed, ...pointerAt } : undefined;
   const passes = keys.flatMap((k) => session.passesOf(k));
 
   return (
@@ -283,12 +287,8 @@ export function Timeline({ session, view }: TimelineProps) {
         role="img"
         onMouseDown={(ev) => (downAt.current = pointer(ev))}
         onClick={onClick}
-        onMouseMove={(ev) => {
-          const p = pointer(ev);
-          const hit = hitTest(input, p.x, p.y);
-          setHover(hit && hit.kind !== "group" ? { hit, ...p } : undefined);
-        }}
-        onMouseLeave={() => setHover(undefined)}
+        onMouseMove={(ev) => setPointerAt(pointer(ev))}
+        onMouseLeave={() => setPointerAt(undefined)}
       />
       {keys.length === 0 && (
         <div className="timeline-empty" data-testid="timeline-empty">

@@ -135,6 +135,14 @@ test("a sample trace is one click away and deep links reopen the same moment", a
   await expect(again.getByTestId("event-details")).toContainText(secondLabel);
   await expect(again.getByTestId("object-row")).toHaveAttribute("aria-selected", "true");
   await expect(again.getByTestId("time-linear")).toHaveAttribute("aria-pressed", "true");
+
+  // A pass chosen alone goes with the link too.
+  await page.keyboard.press("]");
+  await expect(page).toHaveURL(/pass=default%2Fexample-foo%3A\d+/);
+  const passShown = await page.getByTestId("pass-details").textContent();
+  const third = await page.context().newPage();
+  await third.goto(page.url());
+  await expect(third.getByTestId("pass-details")).toHaveText(passShown!);
 });
 
 test("opens a gzip-compressed trace (DecompressionStream in the worker)", async ({ page }) => {

@@ -48,6 +48,7 @@ export function App() {
         selectedKeys: link.foos,
         window: link.window,
         selectedSeq: link.seq,
+        selectedPass: link.pass,
         playhead: link.playhead,
         follow: link.window === undefined && link.playhead === undefined,
         ...(link.timeMode && { timeMode: link.timeMode }),

@@ -23,6 +23,7 @@ export function useDeepLinkSync(session: TraceSession, view: ViewStore): void {
             foos: s.selectedKeys,
             window: s.window,
             seq: s.selectedSeq,
+            pass: s.selectedPass,
             // Paused only: a playing playhead moves every frame.
             playhead: s.playing ? undefined : s.playhead,
             timeMode: s.timeMode,

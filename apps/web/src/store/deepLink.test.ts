@@ -8,15 +8,18 @@ import {
 } from "./deepLink.ts";
 
 describe("deep links", () => {
-  it("round-trips trace, foos, window, selected event and paused playhead", () => {
+  it("round-trips trace, foos, window, selected event and pass, and paused playhead", () => {
     const link = {
       trace: "traces/hot-loop.jsonl",
       foos: ["default/a", "ns/b"],
       window: [1000, 2500] as [number, number],
       seq: 42,
+      pass: { key: "ns/b", index: 3 },
       playhead: 1800,
     };
     expect(decodeDeepLink(encodeDeepLink(link))).toMatchObject(link);
+    expect(decodeDeepLink("?pass=ns%2Fb").pass).toBeUndefined();
+    expect(decodeDeepLink("?pass=ns%2Fb%3A-1").pass).toBeUndefined();
   });
 
   it("keeps linear time and the pass view, and leaves the defaults out of the URL", () => {

@@ -1,10 +1,11 @@
 /**
  * Deep links: the URL's query holds the trace, the selected Foo(s), the time window, the
- * selected event, the paused playhead (a step-through's: the lanes show what was narrated) and
+ * selected event or pass, the paused playhead (a step-through's: the lanes show what was narrated) and
  * how time and passes are drawn, so a link — or a reload — reopens the same moment as it was
  * seen. Times are integers in µs since the epoch; the defaults (folded time, lanes) are left out.
  *
- *   ?trace=traces/hot-loop.jsonl&foo=default/example-foo&t0=…&t1=…&ev=42&at=…&time=linear&view=passes
+ *   ?trace=traces/hot-loop.jsonl&foo=default/example-foo&t0=…&t1=…&ev=42&pass=default/example-foo:3
+ *   &at=…&time=linear&view=passes
  */
 import type { TimeMode, ViewState } from "./viewState.ts";
 
@@ -14,6 +15,8 @@ export interface DeepLink {
   foos: string[];
   window?: [number, number];
   seq?: number;
+  /** The selected pass: its Foo and index (`pass=ns/name:index`; a name holds no colon). */
+  pass?: { key: string; index: number };
   /** Where a paused playhead stands (µs): events after it are not shown yet. */
   playhead?: number;
   timeMode?: TimeMode;
@@ -27,11 +30,13 @@ export function decodeDeepLink(search: string): DeepLink {
   const ev = Number(q.get("ev"));
   const at = Number(q.get("at"));
   const trace = q.get("trace") ?? undefined;
+  const pass = /^(.+):(\d+)$/.exec(q.get("pass") ?? "");
   return {
     trace: trace && isSafeTracePath(trace) ? trace : undefined,
     foos: q.getAll("foo").filter((f) => f.length > 0),
     window: q.has("t0") && q.has("t1") && t1 > t0 ? [t0, t1] : undefined,
     seq: q.has("ev") && Number.isInteger(ev) && ev > 0 ? ev : undefined,
+    ...(pass && { pass: { key: pass[1]!, index: Number(pass[2]) } }),
     playhead: q.has("at") && Number.isFinite(at) && at > 0 ? at : undefined,
     timeMode: q.get("time") === "linear" ? "linear" : undefined,
     timelineView: q.get("view") === "passes" ? "passes" : undefined,
@@ -47,6 +52,7 @@ export function encodeDeepLink(link: DeepLink): string {
     q.set("t1", String(Math.round(link.window[1])));
   }
   if (link.seq !== undefined) q.set("ev", String(link.seq));
+  if (link.pass) q.set("pass", `${link.pass.key}:${link.pass.index}`);
   if (link.playhead !== undefined) q.set("at", String(Math.round(link.playhead)));
   if (link.timeMode === "linear") q.set("time", "linear");
   if (link.timelineView === "passes") q.set("view", "passes");

@@ -5,9 +5,15 @@
  * died mid-line, then one that appended). The reader reads each record that parses, so one lost
  * newline does not cost the records on both sides of it.
  *
- * A record starts at a "{" followed by a quote. The line is read from the left: the shortest part
- * that parses as JSON ends where the next record starts; a part before the next start that parses
- * at no start was cut short (`cut`). Whitespace and byte-order marks between records are nothing.
+ * A record starts at a "{" followed by a quote. The line is read from the left: a record is the
+ * object that starts there and ends where its braces close (strings skipped), if it parses and
+ * only whitespace or byte-order marks follow it before the next start or the line's end; any
+ * other part, up to the next start, was cut short (`cut`).
+ *
+ * Each part is scanned once, so a line of any number of records costs about one JSON.parse of it.
+ * Only a cut-short part is scanned past its end (its braces never close where it stops): a line
+ * of many of them could cost its length for each, so scanning stops after `MAX_SCAN` times the
+ * line's length and the rest of the line is left unread (`unread`).
  */
 
 export interface GluedRecords {
@@ -15,13 +21,17 @@ export interface GluedRecords {
   records: unknown[];
   /** Parts that were not whitespace and parsed as no record: cut short, not read. */
   cut: number;
+  /**
+   * Where the line was left unread, too costly to take apart (see MAX_SCAN); undefined when it
+   * was read to its end.
+   */
+  unread?: number;
 }
 
-/** Beyond these a line is not taken apart (each start may cost a JSON.parse of the line). */
-const MAX_STARTS = 16;
-const MAX_LENGTH = 1 << 16;
+/** Scanning beyond this many times a line's length (plus a little) is pathological input. */
+const MAX_SCAN = 32;
 
-const NOTHING = /^[\s\uFEFF]*$/;
+const START = /\{\s*"/g;
 const FAILED = Symbol("failed");
 
 function parse(text: string): unknown {
@@ -32,43 +42,78 @@ function parse(text: string): unknown {
   }
 }
 
+/** Whitespace and byte-order marks: nothing between records. */
+function blank(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13 || c === 0xfeff;
+}
+
+/** The first record start after `from`, or the line's length. */
+function nextStart(line: string, from: number): number {
+  START.lastIndex = from + 1;
+  const m = START.exec(line);
+  return m === null ? line.length : m.index;
+}
+
+/**
+ * Where the object opened at `from` closes (the index after its "}"), skipping strings; -1 when
+ * it does not close on the line. `scanned` counts the characters looked at.
+ */
+function closeOf(line: string, from: number, scanned: { n: number }): number {
+  let depth = 0;
+  let inString = false;
+  const n = line.length;
+  let i = from;
+  for (; i < n; i++) {
+    const c = line.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // "\": the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) depth++;
+    else if ((c === 125 || c === 93) && --depth === 0) break;
+  }
+  scanned.n += i - from;
+  return i < n ? i + 1 : -1;
+}
+
 /**
  * The records glued on `line`, which JSON.parse refused whole; undefined when it holds fewer
- * than two parts (an ordinary bad line, or one record with blanks around it), is too long, or has
- * too many record starts to try.
+ * than two parts (an ordinary bad line, or one record with blanks around it).
  */
 export function gluedRecords(line: string): GluedRecords | undefined {
-  if (line.length > MAX_LENGTH) return undefined;
-  const starts: number[] = [];
-  const re = /\{\s*"/g;
-  re.lastIndex = 1;
-  for (let m = re.exec(line); m !== null; m = re.exec(line)) {
-    if (starts.length === MAX_STARTS) return undefined;
-    starts.push(m.index);
-  }
-  if (starts.length === 0) return undefined;
+  const n = line.length;
+  if (nextStart(line, 0) === n) return undefined;
   const out: GluedRecords = { records: [], cut: 0 };
+  const scanned = { n: 0 };
+  const budget = MAX_SCAN * n + 4096;
   let from = 0;
-  let next = 0;
-  while (from < line.length) {
-    while (next < starts.length && starts[next] <= from) next++;
-    const rest = parse(line.slice(from));
-    if (rest !== FAILED) {
-      out.records.push(rest);
+  while (from < n && blank(line.charCodeAt(from))) from++;
+  while (from < n) {
+    if (scanned.n > budget) {
+      out.unread = from;
       break;
     }
     let end = -1;
-    for (let i = next; i < starts.length && end < 0; i++) {
-      const part = parse(line.slice(from, starts[i]));
-      if (part !== FAILED) {
-        out.records.push(part);
-        end = starts[i];
+    if (line.charCodeAt(from) === 123) {
+      const close = closeOf(line, from, scanned);
+      if (close > 0) {
+        let after = close;
+        while (after < n && blank(line.charCodeAt(after))) after++;
+        if (after === n || nextStart(line, after - 1) === after) {
+          const rec = parse(line.slice(from, close));
+          if (rec !== FAILED) {
+            out.records.push(rec);
+            end = after;
+          }
+        }
       }
     }
     if (end < 0) {
-      // No record ends at any start: the part up to the next start was cut short.
-      end = next < starts.length ? starts[next] : line.length;
-      if (!NOTHING.test(line.slice(from, end))) out.cut++;
+      // No record starts and ends here: the part up to the next start was cut short.
+      end = nextStart(line, from);
+      out.cut++;
+      while (end < n && blank(line.charCodeAt(end))) end++;
     }
     from = end;
   }

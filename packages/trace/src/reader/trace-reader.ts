@@ -577,10 +577,14 @@ const LAST_RECORD: Record<Runtime, string> = {
 /** What the reader says of a line that held several JSON records (see gluedRecords). */
 function gluedDiagnostic(g: GluedRecords, line: number): Diagnostic {
   const n = g.records.length;
-  const message =
+  const read =
     g.cut === 0
       ? `${n} JSON records on one line (a newline lost?): ${n === 2 ? "both" : "all"} read`
       : `JSON records on one line after text that is none (a record cut short, then the next written after it?): ${n} read, ${g.cut} cut-short part${g.cut === 1 ? "" : "s"} not read`;
+  const message =
+    g.unread === undefined
+      ? read
+      : `${read}; the rest of the line, from character ${g.unread + 1}, was not read (too many cut-short parts to take apart)`;
   return { line, level: "warn", message };
 }
 

@@ -67,3 +67,26 @@ describe("LineSplitter", () => {
     );
   });
 });
+
+describe("LineSplitter on an input whose lines end in a lone \\r", () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `line ${i} ${"x".repeat(i % 50)}`);
+  const body = lines.join("\r") + "\r";
+
+  it("ends a line at each \\r, however the input is chunked, as bytes or as text", () => {
+    const bytes = enc.encode(body);
+    for (const size of [1, 7, 4096, 65536, bytes.length]) {
+      const chunks: Uint8Array[] = [];
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+      const r = split(chunks);
+      expect(r.lines).toEqual(lines);
+      expect(r.terminated.every(Boolean)).toBe(true);
+    }
+    expect(split([body]).lines).toEqual(lines);
+    // Once the input is known to be CR (64 KiB without a "\n"), "\r\n" is one end, across chunks too.
+    expect(split([bytes, "a\r", "\nb\r\nc"]).lines).toEqual([...lines, "a", "b", "c"]);
+  });
+
+  it("keeps a lone \\r inside a line of an input with \\n", () => {
+    expect(split(["a\rb\nc\r\n", "d\re"]).lines).toEqual(["a\rb", "c", "d\re"]);
+  });
+});

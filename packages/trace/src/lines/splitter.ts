@@ -7,6 +7,10 @@
  *   occurs inside a UTF-8 multi-byte sequence, so no character is split, and the one-shot
  *   TextDecoder path is several times faster than its streaming mode.
  * - A line ends at "\n"; a "\r" right before it is dropped, so CRLF files read like LF files.
+ * - An input with no "\n" in its first 64 KiB (WINDOW; or in all of it, if shorter) but a "\r"
+ *   has its lines ended by "\r" (a classic Mac file, or `tr '\n' '\r'`): each "\r", or "\r\n",
+ *   is then a line end. Any other input is read as LF, its lone "\r"s kept inside lines; the
+ *   check costs nothing once the first "\n" has come.
  * - Lines are numbered from 1 in input order; every line is delivered exactly once.
  * - The text after the last "\n" is delivered by `end()` with `terminated: false` (a torn
  *   last line of a file still being written), never silently dropped.
@@ -50,6 +54,7 @@ export type ByteLineSink = (
 export type Utf8Decoder = (bytes: Uint8Array) => string;
 
 const NL = 10;
+const CR = 13;
 const WINDOW = 64 * 1024;
 
 export class LineSplitter {
@@ -63,6 +68,10 @@ export class LineSplitter {
   private carry = "";
   private lineNo = 0;
   private started = false;
+  /** What ends a line: undecided until a "\n" or WINDOW bytes without one (see decideEnds). */
+  private ends: "lf" | "cr" | undefined;
+  /** CR input: the last character was a "\r", so a "\n" first in the next chunk ends no line. */
+  private afterCr = false;
 
   /**
    * `decode` replaces TextDecoder, e.g. by Node's Buffer, which turns ASCII into a string ~30×
@@ -87,7 +96,8 @@ export class LineSplitter {
   push(chunk: Uint8Array | string, sink: LineSink, byteSink?: ByteLineSink): void {
     if (typeof chunk === "string") {
       this.flushBytes();
-      this.text(chunk, sink);
+      this.text(this.ends === "cr" ? this.crText(chunk) : chunk, sink);
+      if (this.ends === undefined && this.carry.length >= WINDOW) this.decideEnds(sink, byteSink);
       return;
     }
     // One kind of byte array whatever the caller's (Node's Buffer is a subclass): the byte
@@ -100,11 +110,9 @@ export class LineSplitter {
     // where it dies cheaply; a 1 MB one goes to the large-object space and every one of them
     // pushes the collector towards a full mark of the heap (which holds all the passes).
     for (let at = 0; at < chunk.length; at += WINDOW) {
-      this.bytes(
-        at === 0 && chunk.length <= WINDOW ? chunk : chunk.subarray(at, at + WINDOW),
-        sink,
-        byteSink,
-      );
+      const piece = at === 0 && chunk.length <= WINDOW ? chunk : chunk.subarray(at, at + WINDOW);
+      // Piece by piece: the input may turn out CR at any piece of its first WINDOW bytes.
+      this.bytes(this.ends === "cr" ? this.crBytes(piece) : piece, sink, byteSink);
     }
   }
 
@@ -112,8 +120,12 @@ export class LineSplitter {
     const last = chunk.lastIndexOf(NL);
     if (last < 0) {
       if (chunk.length > 0) this.keepPending(chunk.slice());
+      if (this.ends === undefined && this.pendingLen + this.carry.length >= WINDOW) {
+        this.decideEnds(sink, byteSink);
+      }
       return;
     }
+    this.ends ??= "lf";
     let from = 0;
     if (this.pendingBytes.length > 0) {
       // Finish the line that straddles the chunk boundary on its own, so the rest of the chunk
@@ -202,6 +214,7 @@ export class LineSplitter {
 
   /** Delivers a final unterminated line, if any. */
   end(sink: LineSink): void {
+    if (this.ends === undefined) this.decideEnds(sink, undefined);
     this.flushBytes();
     if (this.carry.length > 0 || this.overlong > 0) {
       const line = this.carry;
@@ -231,6 +244,7 @@ export class LineSplitter {
       this.capCarry();
       return;
     }
+    this.ends ??= "lf";
     if (this.carry.length > 0) {
       this.emit(this.carry + text.slice(0, nl), sink, true);
       this.carry = "";
@@ -244,6 +258,49 @@ export class LineSplitter {
     }
     this.carry = start < text.length ? text.slice(start) : "";
     this.capCarry();
+  }
+
+  /**
+   * No "\n" came in the first WINDOW bytes, or the input ended without one: it is CR input if
+   * what is held of its first line has a "\r" — then that is split again at its "\r"s.
+   */
+  private decideEnds(sink: LineSink, byteSink: ByteLineSink | undefined): void {
+    const cr = this.carry.indexOf("\r") >= 0 || this.pendingBytes.some((b) => b.indexOf(CR) >= 0);
+    this.ends = cr ? "cr" : "lf";
+    if (!cr) return;
+    const carry = this.carry;
+    const pending = this.pendingBytes;
+    this.carry = "";
+    this.pendingBytes = [];
+    this.pendingLen = 0;
+    if (carry.length > 0) this.text(this.crText(carry), sink);
+    if (pending.length > 0) this.bytes(this.crBytes(concat(pending)), sink, byteSink);
+  }
+
+  /** CR input's bytes with each "\r" or "\r\n" made one "\n". */
+  private crBytes(chunk: Uint8Array): Uint8Array {
+    const out = new Uint8Array(chunk.length);
+    let n = 0;
+    let afterCr = this.afterCr;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i];
+      if (b === NL && afterCr) {
+        afterCr = false;
+        continue;
+      }
+      afterCr = b === CR;
+      out[n++] = afterCr ? NL : b;
+    }
+    this.afterCr = afterCr;
+    return out.subarray(0, n);
+  }
+
+  /** CR input's text with each "\r" or "\r\n" made one "\n". */
+  private crText(text: string): string {
+    if (text.length === 0) return text;
+    if (this.afterCr && text.charCodeAt(0) === NL) text = text.slice(1);
+    this.afterCr = text.charCodeAt(text.length - 1) === CR;
+    return text.replace(/\r\n?/g, "\n");
   }
 
   private capCarry(): void {

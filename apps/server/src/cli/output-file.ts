@@ -53,6 +53,14 @@ function destination(out: string): { path: string; inPlace: boolean } {
   return { path, inPlace: !regular };
 }
 
+/**
+ * Whether OUTs `a` and `b` name one file (`x.jsonl` and `./x.jsonl`, or a link to it): two
+ * results written there would be renamed over each other, the first lost.
+ */
+export function sameOutputFile(a: string, b: string): boolean {
+  return resolve(destination(a).path) === resolve(destination(b).path);
+}
+
 /** Throws OutputFileError unless `out` can be written in place of `input` ("-" = stdin). */
 export async function checkOutputFile(out: string, input: string): Promise<void> {
   const target = await statOrUndefined(out);

@@ -456,6 +456,18 @@ describe("loopscope run", () => {
     );
   });
 
+  it("refuses one file for --out and --klog up front: the trace renamed over it would lose the klog", async () => {
+    expect(parseArgs(["--scenario", "create-foo", "--out", "x.jsonl", "--klog", "./x.jsonl"])).toBe(
+      "--out x.jsonl and --klog ./x.jsonl are the same file: write them to two files",
+    );
+    const out = join(dir, "both.jsonl");
+    const r = await runQuietly(["--scenario", "create-foo", "--out", out, "--klog", out]);
+    expect([r.code, r.said.join("").split("\n")[0]]).toEqual([
+      2,
+      `loopscope run: --out ${out} and --klog ${out} are the same file: write them to two files`,
+    ]);
+  });
+
   it("leaves an earlier trace of the same name as it was when the run fails before tracing", async () => {
     const out = join(dir, "keep.jsonl");
     const klog = join(dir, "keep.klog");

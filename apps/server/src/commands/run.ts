@@ -34,6 +34,7 @@ import {
   closeOutput,
   commitOutput,
   openOutput,
+  sameOutputFile,
   STDOUT,
 } from "../cli/output-file.ts";
 import { defaultKubeconfig } from "../up/flags.ts";
@@ -163,6 +164,13 @@ export function parseArgs(argv: string[]): RunArgs | string {
   if (!a.out) return "--out is required";
   if (a.out === STDOUT && a.klog === STDOUT)
     return "--out - and --klog - cannot both be stdout: write one of them to a file";
+  if (
+    a.klog !== undefined &&
+    a.out !== STDOUT &&
+    a.klog !== STDOUT &&
+    sameOutputFile(a.out, a.klog)
+  )
+    return `--out ${a.out} and --klog ${a.klog} are the same file: write them to two files`;
   return a as RunArgs;
 }
 

@@ -8,9 +8,14 @@
  * So is an OUT that is no regular file — a FIFO, a terminal, /dev/null: renaming over it would
  * put a plain file in its place, and its reader would wait for ever. A symbolic link is written
  * through: the file it points to is the one replaced, the link stays.
+ *
+ * The new file takes an existing OUT's permission bits (a private 0600 file stays private, and its
+ * partial file is never readable by more than OUT was); it is a new file all the same, so its owner
+ * is whoever runs the command, and a hard link to OUT is not kept — the other name keeps the old
+ * contents.
  */
 import { createWriteStream, readlinkSync, realpathSync, rmSync, statSync } from "node:fs";
-import { stat, rename, rm } from "node:fs/promises";
+import { chmod, stat, rename, rm } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import type { Writable } from "node:stream";
 
@@ -33,7 +38,7 @@ async function statOrUndefined(path: string) {
  * The file OUT names, through symbolic links (a dangling one names the file it would create), and
  * whether it is written in place: it exists and is no regular file.
  */
-function destination(out: string): { path: string; inPlace: boolean } {
+function destination(out: string): { path: string; inPlace: boolean; mode?: number } {
   let path = out;
   try {
     path = realpathSync(out);
@@ -45,12 +50,15 @@ function destination(out: string): { path: string; inPlace: boolean } {
     }
   }
   let regular = true;
+  let mode: number | undefined;
   try {
-    regular = statSync(path).isFile();
+    const s = statSync(path);
+    regular = s.isFile();
+    mode = s.mode & 0o7777;
   } catch {
     // Does not exist yet: it will be a regular file.
   }
-  return { path, inPlace: !regular };
+  return { path, inPlace: !regular, mode };
 }
 
 /**
@@ -90,8 +98,10 @@ function partialPath(path: string): string {
  */
 export function openOutput(out: string): Writable {
   if (out === STDOUT) return process.stdout;
-  const { path, inPlace } = destination(out);
-  return createWriteStream(inPlace ? path : partialPath(path));
+  const { path, inPlace, mode } = destination(out);
+  if (inPlace) return createWriteStream(path);
+  // Made with OUT's bits, less the umask's: never readable by more than OUT was.
+  return createWriteStream(partialPath(path), mode === undefined ? {} : { mode });
 }
 
 /**
@@ -109,8 +119,11 @@ export function closeOutput(stream: Writable): Promise<void> {
 /** The result is complete: it takes OUT's place. */
 export async function commitOutput(out: string): Promise<void> {
   if (out === STDOUT) return;
-  const { path, inPlace } = destination(out);
-  if (!inPlace) await rename(partialPath(path), path);
+  const { path, inPlace, mode } = destination(out);
+  if (inPlace) return;
+  // OUT's bits exactly, the umask's cut undone (a 0666 file stays 0666).
+  if (mode !== undefined) await chmod(partialPath(path), mode);
+  await rename(partialPath(path), path);
 }
 
 /** The run failed: its partial result goes, OUT stays as it was. */

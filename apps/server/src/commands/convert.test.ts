@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import {
+  chmodSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -7,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -252,6 +254,17 @@ describe("loopscope convert", () => {
     // And a run that succeeds replaces OUT whole.
     expect(await run([input, "--to", "chrome", "-o", out])).toBe(0);
     expect(JSON.parse(readFileSync(out, "utf8"))).toHaveProperty("traceEvents");
+  });
+
+  it("gives the file it replaces that file's permission bits, a private one kept private", async () => {
+    for (const mode of [0o600, 0o640, 0o666]) {
+      const out = join(dir, `mode-${mode.toString(8)}.json`);
+      writeFileSync(out, "an earlier result");
+      chmodSync(out, mode);
+      expect(await run([JSONL, "--to", "chrome", "-o", out])).toBe(0);
+      expect(JSON.parse(readFileSync(out, "utf8"))).toHaveProperty("traceEvents");
+      expect((statSync(out).mode & 0o777).toString(8)).toBe(mode.toString(8));
+    }
   });
 
   it("writes through a symbolic link, and into a FIFO in place, never a plain file over them", async () => {

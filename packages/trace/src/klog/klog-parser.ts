@@ -56,6 +56,7 @@ import { readGoQuoted } from "./go-quote.ts";
 import { mayBeEvent, readEventLine, saysWarning, type EventAbout } from "./event-line.ts";
 import { BACKWARDS_US, timeWentBack } from "../reader/time-back.ts";
 import { MultiLineEntry } from "./multi-line.ts";
+import { RepeatedLines } from "./repeated-lines.ts";
 import { klogClockEastMin, printfTime, rfc3339Time } from "./line-time.ts";
 import { MAX_LINE } from "../lines/splitter.ts";
 
@@ -240,6 +241,8 @@ export class KlogParser {
    * told. Null once more than OPEN_KEPT are open: a log without pass ends says nothing of them.
    */
   private openPasses: string[] | null = [];
+  /** Lines written twice (see repeated-lines.ts). */
+  private readonly repeated = new RepeatedLines();
 
   /**
    * Reads a line that came as text (not ASCII, or from a string chunk) on its shadowBytes, as
@@ -249,6 +252,12 @@ export class KlogParser {
    */
   line(text: string, lineNo: number, seq: number, terminated = true): void {
     this.shadow = shadowBytes(text, this.shadow);
+    if (
+      this.repeated.again(text, 0, text.length) &&
+      this.twice(this.shadow, text, 0, text.length, lineNo)
+    ) {
+      return;
+    }
     this.wholeEnd = terminated;
     this.read(this.shadow, text, 0, text.length, lineNo, seq, undefined);
     this.wholeEnd = true;
@@ -267,7 +276,28 @@ export class KlogParser {
     /** The seq the line's event would take. */
     seq: number,
   ): void {
+    if (this.repeated.again(text, start, end) && this.twice(bytes, text, start, end, lineNo))
+      return;
     this.read(bytes, text, start, end, lineNo, seq, this.rowTaker);
+  }
+
+  /**
+   * Line `lineNo`, the same as the line before: skipped if it is a klog line, whose header's time
+   * no honest second line has (see repeated-lines.ts).
+   */
+  private twice(
+    bytes: Uint8Array,
+    text: string,
+    start: number,
+    end: number,
+    lineNo: number,
+  ): boolean {
+    const h = this.header;
+    if (!readHeaderBytes(bytes, start, end, h) && !readPrefixedHeader(bytes, text, start, end, h)) {
+      return false;
+    }
+    this.repeated.skipped(lineNo);
+    return true;
   }
 
   /**
@@ -432,6 +462,8 @@ export class KlogParser {
 
   /** The input ended: an entry still gathering its multi-line value is read as far as it came. */
   end(seq: number): void {
+    const twice = this.repeated.diagnostic();
+    if (twice !== undefined) this.diag(twice);
     const e = this.entry;
     if (e === undefined) return;
     this.entry = undefined;

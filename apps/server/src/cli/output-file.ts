@@ -87,6 +87,29 @@ export async function checkOutputFile(out: string, input: string): Promise<void>
   if (!parent.isDirectory()) throw new OutputFileError(`${out}: ${dir} is not a directory`);
 }
 
+/** Errors writing a file, in words a user can act on (errno codes, as strerror says them). */
+const IN_WORDS: Record<string, string> = {
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EROFS: "read-only file system",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  EFBIG: "file too large",
+  EIO: "input/output error",
+};
+
+/**
+ * What went wrong writing OUT, as `OUT: why`: the file the user named, not the partial file
+ * beside it that was being written (its name is ours, not theirs), and the error in words.
+ */
+export function outputFailure(out: string, err: NodeJS.ErrnoException): string {
+  const words = err.code === undefined ? undefined : IN_WORDS[err.code];
+  if (words !== undefined) return `${out}: ${words}`;
+  // Another error: Node's message, its "CODE: " and the partial file's name left out.
+  const message = err.message.replace(/^[A-Z]+: /, "").replace(/, \w+ '[^']*\.partial-\d+'$/, "");
+  return `${out}: ${message}`;
+}
+
 /** Where the result is written until it is complete. */
 function partialPath(path: string): string {
   return `${path}.partial-${process.pid}`;

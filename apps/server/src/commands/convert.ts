@@ -34,6 +34,7 @@ import {
   checkOutputFile,
   commitOutput,
   openOutput,
+  outputFailure,
   OutputFileError,
 } from "../cli/output-file.ts";
 
@@ -296,7 +297,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const code = (e as NodeJS.ErrnoException).code;
     if (code) {
-      err(`${flags.out ?? "stdout"}: ${(e as Error).message}`);
+      err(outputFailure(flags.out ?? "stdout", e as NodeJS.ErrnoException));
       return 1;
     }
     throw e;

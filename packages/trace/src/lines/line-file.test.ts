@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { LineFile, type ByteSource } from "./line-file.ts";
+import { LineSplitter } from "./splitter.ts";
 
 /** The bytes as a ByteSource (what a Blob or a file handle gives). */
 function bytesSource(bytes: Uint8Array): ByteSource {
@@ -9,10 +10,19 @@ function bytesSource(bytes: Uint8Array): ByteSource {
 
 const utf8 = new TextEncoder();
 
-/** The lines as the reader sees them: split at "\n", a "\r" before it dropped, a BOM dropped. */
+/**
+ * The lines as the reader sees them: split at "\n", a "\r" before it dropped, a BOM dropped; or,
+ * with no "\n" in its first 64 KiB and a "\r", split at "\r", "\r\n" and "\n".
+ */
 function expectedLines(text: string): string[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body === "") return [];
+  const head = new TextDecoder().decode(utf8.encode(text).subarray(0, 65_536));
+  if (!head.includes("\n") && head.includes("\r")) {
+    const lines = body.split(/\r\n?|\n/);
+    if (/[\r\n]$/.test(body)) lines.pop();
+    return lines;
+  }
   const lines = body.split("\n").map((l) => (l.endsWith("\r") ? l.slice(0, -1) : l));
   if (body.endsWith("\n")) lines.pop();
   return lines;
@@ -82,6 +92,44 @@ describe("LineFile", () => {
     file.addMarks(marks);
     file.addMarks(marks.subarray(0, 10));
     expect((await file.read([4321])).get(4321)).toBe(text[4320]);
+  });
+
+  it("reads the lines of a CR-ended file as the reader split them, from any mark", async () => {
+    const text = Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${"x".repeat(i % 97)}`);
+    // Past its first 64 KiB (which has no "\n", or it would not be CR-ended), a "\r\n" now and
+    // then is one end, one of them near a cut between reads of the file (64 KiB) too.
+    let body = text.map((l, i) => l + (i % 7 === 3 && i > 2000 ? "\r\n" : "\r")).join("");
+    const cut = body.indexOf("\r", 2 * 65_536 - 60);
+    body = body.slice(0, cut) + "\r\n" + body.slice(cut + 1);
+    const bytes = utf8.encode(body);
+    const seen: string[] = [];
+    const splitter = new LineSplitter();
+    splitter.push(bytes, (l) => seen.push(l));
+    splitter.end((l) => seen.push(l));
+    expect(seen).toEqual(text);
+    // Marks where the reader's lines start: after each "\r", or the "\n" of a "\r\n".
+    const marks: number[] = [];
+    let line = 1;
+    for (let i = 0; i < bytes.length; i++) {
+      if (bytes[i] === 10 && bytes[i - 1] === 13) continue;
+      if (bytes[i] !== 13 && bytes[i] !== 10) continue;
+      line++;
+      if (line % 100 === 0) marks.push(line, bytes[i + 1] === 10 ? i + 2 : i + 1);
+    }
+    for (const withMarks of [false, true]) {
+      const file = new LineFile(bytesSource(bytes));
+      if (withMarks) file.addMarks(Float64Array.from(marks));
+      const want = [1, 2, 4, 5, 99, 100, 101, 2000, 4321, 5000];
+      const got = await file.read(want);
+      expect(want.map((n) => got.get(n))).toEqual(want.map((n) => text[n - 1]));
+      const all = await file.read(text.map((_, i) => i + 1));
+      expect([...all.values()]).toEqual(text);
+    }
+    // A mark on the "\n" of a "\r\n" cut between reads: that "\n" is the line before's end.
+    const file = new LineFile(bytesSource(bytes));
+    const lineAfterCut = body.slice(0, cut).split("\r").length + 1;
+    file.addMarks(Float64Array.from([lineAfterCut, utf8.encode(body.slice(0, cut + 1)).length]));
+    expect((await file.read([lineAfterCut])).get(lineAfterCut)).toBe(text[lineAfterCut - 1]);
   });
 
   it("keeps replacement characters where the bytes are not UTF-8, like the reader", async () => {

@@ -6,6 +6,8 @@
  * Invariants:
  * - `read` gives each line as the reader saw it: its bytes up to its "\n" (a "\r" before it
  *   dropped), decoded as UTF-8 with replacement characters, a byte-order mark dropped from line 1.
+ *   A file the reader took for CR-ended (no "\n" in its first 64 KiB, and a "\r": see
+ *   splitter.ts) has its lines ended by "\r", "\r\n" or "\n", as the reader split them.
  * - Marks arrive in file order while the file loads; a line past the last mark is still found
  *   (the read goes on until it ends), only further from a mark.
  */
@@ -13,6 +15,13 @@
 /** How much of the file one read takes while looking for the end of a line. */
 const STEP = 64 * 1024;
 const NL = 10;
+const CR = 13;
+
+/** The end of the line from `start` in a CR-ended file: its "\r" or "\n"; -1 if not in `piece`. */
+function crLineEnd(piece: Uint8Array, start: number): number {
+  for (let i = start; i < piece.length; i++) if (piece[i] === CR || piece[i] === NL) return i;
+  return -1;
+}
 
 /** A file's bytes, read at any offset (a Blob in the browser, a file handle in Node). */
 export interface ByteSource {
@@ -28,7 +37,16 @@ export class LineFile {
   /** The reader's decoding: a byte-order mark is the reader's to drop, only at the file's start. */
   private readonly decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
+  /** Whether the file's lines end in "\r" (see the invariants), found once from its start. */
+  private crEnded: Promise<boolean> | undefined;
+
   constructor(private readonly file: ByteSource) {}
+
+  private crEnds(): Promise<boolean> {
+    return (this.crEnded ??= this.file
+      .read(0, STEP)
+      .then((b) => b.indexOf(NL) < 0 && b.indexOf(CR) >= 0));
+  }
 
   /** Takes marks as [line, offset, line, offset, …], later ones than any before. */
   addMarks(marks: Float64Array): void {
@@ -75,12 +93,19 @@ export class LineFile {
     /** Bytes of the current line read so far, when it began in an earlier piece. */
     let partial: Uint8Array[] = [];
     let k = 0;
+    const cr = await this.crEnds();
+    /** CR-ended: the line before ended in "\r", so a "\n" first in this one is that end's. */
+    let afterCr = cr && pos > 0 && (await this.file.read(pos - 1, 1))[0] === CR;
     while (k < wanted.length && pos < this.file.size) {
       const piece = await this.file.read(pos, STEP);
       if (piece.length === 0) break;
       let start = 0;
       for (;;) {
-        const nl = piece.indexOf(NL, start);
+        if (afterCr && start < piece.length) {
+          if (piece[start] === NL) start++;
+          afterCr = false;
+        }
+        const nl = cr ? crLineEnd(piece, start) : piece.indexOf(NL, start);
         if (nl < 0) break;
         if (line === wanted[k]) {
           out.set(line, this.text(line, join(partial, piece.subarray(start, nl))));
@@ -89,6 +114,7 @@ export class LineFile {
         partial = [];
         line++;
         start = nl + 1;
+        afterCr = cr && piece[nl] === CR;
       }
       if (line === wanted[k]) partial.push(piece.slice(start));
       pos += piece.length;

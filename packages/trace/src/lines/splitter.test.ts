@@ -89,4 +89,20 @@ describe("LineSplitter on an input whose lines end in a lone \\r", () => {
   it("keeps a lone \\r inside a line of an input with \\n", () => {
     expect(split(["a\rb\nc\r\n", "d\re"]).lines).toEqual(["a\rb", "c", "d\re"]);
   });
+
+  it("decides on the first 64 KiB alone, however they are chunked", () => {
+    const bytes = (text: string) => enc.encode(text);
+    const chunkings = (b: Uint8Array) =>
+      [1000, 4093, 65_536, 100_000, b.length].map((size) => {
+        const chunks: Uint8Array[] = [];
+        for (let at = 0; at < b.length; at += size) chunks.push(b.subarray(at, at + size));
+        return split(chunks).lines;
+      });
+    // A "\n" just past the first 64 KiB: "\r" ends the lines.
+    const late = bytes("a\r" + "x".repeat(66_000) + "\nb\rc\r");
+    for (const lines of chunkings(late)) expect(lines).toEqual(["a", "x".repeat(66_000), "b", "c"]);
+    // A "\r" only past them, and no "\n" at all: one line, the "\r" in it.
+    const noCr = bytes("x".repeat(66_000) + "\ry");
+    for (const lines of chunkings(noCr)) expect(lines).toEqual(["x".repeat(66_000) + "\ry"]);
+  });
 });

@@ -8,7 +8,7 @@
  *   TextDecoder path is several times faster than its streaming mode.
  * - A line ends at "\n"; a "\r" right before it is dropped, so CRLF files read like LF files.
  * - An input with no "\n" in its first 64 KiB (WINDOW; or in all of it, if shorter) but a "\r"
- *   has its lines ended by "\r" (a classic Mac file, or `tr '\n' '\r'`): each "\r", or "\r\n",
+ *   there has its lines ended by "\r" (a classic Mac file, or `tr '\n' '\r'`): each "\r", or "\r\n",
  *   is then a line end. Any other input is read as LF, its lone "\r"s kept inside lines; the
  *   check costs nothing once the first "\n" has come.
  * - Lines are numbered from 1 in input order; every line is delivered exactly once.
@@ -72,6 +72,8 @@ export class LineSplitter {
   private ends: "lf" | "cr" | undefined;
   /** CR input: the last character was a "\r", so a "\n" first in the next chunk ends no line. */
   private afterCr = false;
+  /** Bytes of the input seen while its line ends are undecided (see headBytes). */
+  private headLen = 0;
 
   /**
    * `decode` replaces TextDecoder, e.g. by Node's Buffer, which turns ASCII into a string ~30×
@@ -117,15 +119,12 @@ export class LineSplitter {
   }
 
   private bytes(chunk: Uint8Array, sink: LineSink, byteSink: ByteLineSink | undefined): void {
+    if (this.ends === undefined && this.headBytes(chunk, sink, byteSink)) return;
     const last = chunk.lastIndexOf(NL);
     if (last < 0) {
       if (chunk.length > 0) this.keepPending(chunk.slice());
-      if (this.ends === undefined && this.pendingLen + this.carry.length >= WINDOW) {
-        this.decideEnds(sink, byteSink);
-      }
       return;
     }
-    this.ends ??= "lf";
     let from = 0;
     if (this.pendingBytes.length > 0) {
       // Finish the line that straddles the chunk boundary on its own, so the rest of the chunk
@@ -261,11 +260,47 @@ export class LineSplitter {
   }
 
   /**
+   * A chunk of the input's first WINDOW bytes, its line ends still undecided: a "\n" among those
+   * bytes makes it LF input; none in all of them, CR input if they hold a "\r" (see decideEnds).
+   * True when the chunk was taken here (held, or read as CR input).
+   */
+  private headBytes(
+    chunk: Uint8Array,
+    sink: LineSink,
+    byteSink: ByteLineSink | undefined,
+  ): boolean {
+    const room = WINDOW - this.headLen;
+    const nl = chunk.indexOf(NL);
+    if (nl >= 0 && nl < room) {
+      this.ends = "lf";
+      return false;
+    }
+    if (chunk.length < room) {
+      this.headLen += chunk.length;
+      if (chunk.length > 0) this.keepPending(chunk.slice());
+      return true;
+    }
+    // The first WINDOW bytes are in, without a "\n".
+    if (chunk.subarray(0, room).indexOf(CR) < 0 && !this.holdsCr()) {
+      this.ends = "lf";
+      return false;
+    }
+    this.keepPending(chunk.slice());
+    this.decideEnds(sink, byteSink);
+    return true;
+  }
+
+  /** Whether the text and bytes held of the first line have a "\r". */
+  private holdsCr(): boolean {
+    return this.carry.indexOf("\r") >= 0 || this.pendingBytes.some((b) => b.indexOf(CR) >= 0);
+  }
+
+  /**
    * No "\n" came in the first WINDOW bytes, or the input ended without one: it is CR input if
    * what is held of its first line has a "\r" — then that is split again at its "\r"s.
    */
   private decideEnds(sink: LineSink, byteSink: ByteLineSink | undefined): void {
-    const cr = this.carry.indexOf("\r") >= 0 || this.pendingBytes.some((b) => b.indexOf(CR) >= 0);
+    const cr = this.holdsCr();
     this.ends = cr ? "cr" : "lf";
     if (!cr) return;
     const carry = this.carry;

@@ -11,6 +11,10 @@
  *   gets `catchUp{from,to}` and nothing more until it resumes — it fetches that range over HTTP.
  * Batches leave at most `batchMs` after the first event they carry, sooner when `batchEvents`
  * are waiting.
+ * Replies to the client's own messages (`pong`, `error`) are held to the same bound: while the
+ * socket is congested they are dropped, and a client that sends `MAX_UNREAD_REPLIES` messages in a
+ * row while it reads none of the answers is closed (1008). Otherwise a client that writes tiny
+ * frames and never reads had the server queue a reply to each, without limit (4 GB in 6 min).
  */
 import type { WebSocket } from "ws";
 import type { ClientMessage, ServerMessage } from "@loopscope/protocol";
@@ -30,6 +34,16 @@ export const DEFAULT_TUNING: StreamTuning = {
   maxLag: 20_000,
 };
 
+/**
+ * Messages answered while congested before the client is closed. The page pings every 5 s and
+ * drains what it is sent, so it never comes near this; a client that does not read reaches it
+ * after a few hundred bytes of its own.
+ */
+export const MAX_UNREAD_REPLIES = 100;
+
+/** The close reason of a client that sends without reading (≤ 123 bytes, as a close frame allows). */
+export const UNREAD_REPLIES_REASON = `${MAX_UNREAD_REPLIES} messages sent while not reading the replies`;
+
 export class ClientStream {
   /** Last seq sent (or that the client said it has); undefined until the first resume. */
   private cursor: number | undefined;
@@ -37,6 +51,8 @@ export class ClientStream {
   private timer: NodeJS.Timeout | undefined;
   private pumping = false;
   private closed = false;
+  /** Replies dropped in a row because the socket was congested (reset once it is not). */
+  private unreadReplies = 0;
   private readonly unsubscribe: () => void;
 
   constructor(
@@ -53,6 +69,8 @@ export class ClientStream {
 
   /** Largest socket buffer seen right after a send: what this client costs the server. */
   peakBuffered = 0;
+  /** Closed for sending `MAX_UNREAD_REPLIES` messages while reading none of the answers. */
+  closedUnread = false;
 
   send(msg: ServerMessage): void {
     this.sendText(JSON.stringify(msg));
@@ -62,6 +80,20 @@ export class ClientStream {
     if (this.closed) return;
     this.ws.send(text);
     this.peakBuffered = Math.max(this.peakBuffered, this.ws.bufferedAmount);
+  }
+
+  /** A reply to the client's own message: dropped while congested, the client closed past the budget. */
+  private reply(msg: ServerMessage): void {
+    if (this.closed) return;
+    if (!this.congested) {
+      this.unreadReplies = 0;
+      return this.send(msg);
+    }
+    if (++this.unreadReplies === MAX_UNREAD_REPLIES) {
+      this.closedUnread = true;
+      this.ws.close(1008, UNREAD_REPLIES_REASON);
+      this.close();
+    }
   }
 
   get congested(): boolean {
@@ -80,20 +112,20 @@ export class ClientStream {
     try {
       parsed = JSON.parse(text ?? "");
     } catch {
-      return this.send({ type: "error", message: "messages must be JSON text" });
+      return this.reply({ type: "error", message: "messages must be JSON text" });
     }
     // "null" or "3" parse too; reading .type of null threw out of the socket's message handler
     // and took the whole server down (any token holder, a share-link attendee included).
     if (typeof parsed !== "object" || parsed === null) {
-      return this.send({ type: "error", message: "messages must be JSON objects" });
+      return this.reply({ type: "error", message: "messages must be JSON objects" });
     }
     const msg = parsed as ClientMessage;
     if (msg.type === "ping" && typeof msg.t === "number") {
-      return this.send({ type: "pong", t: msg.t });
+      return this.reply({ type: "pong", t: msg.t });
     }
     if (msg.type === "resume" && Number.isSafeInteger(msg.since) && msg.since >= 0) {
       if (msg.since > this.hub.lastSeq) {
-        this.send({
+        this.reply({
           type: "error",
           message: `resume(${msg.since}) is past this stream's last seq ${this.hub.lastSeq}: a different run?`,
         });
@@ -102,7 +134,7 @@ export class ClientStream {
       this.waitingForResume = false;
       return void this.pump();
     }
-    this.send({ type: "error", message: "expected resume{since} or ping{t}" });
+    this.reply({ type: "error", message: "expected resume{since} or ping{t}" });
   }
 
   /**
@@ -129,6 +161,9 @@ export class ClientStream {
     this.pumping = true;
     try {
       while (!this.closed && !this.waitingForResume && this.cursor < this.hub.lastSeq) {
+        // Before the catchUp too: a client resuming from 0 again and again, never reading, got one
+        // catchUp per resume.
+        if (this.congested) return this.schedule(true);
         const last = this.hub.lastSeq;
         if (last - this.cursor > this.tuning.maxLag) {
           this.send({ type: "catchUp", from: this.cursor + 1, to: last });
@@ -136,7 +171,6 @@ export class ClientStream {
           this.waitingForResume = true;
           return;
         }
-        if (this.congested) return this.schedule(true);
         const from = this.cursor + 1;
         const to = Math.min(last, this.cursor + this.tuning.batchEvents);
         const lines = await this.hub.rangeLines(from, to);
@@ -145,6 +179,7 @@ export class ClientStream {
         // it once (the "\n" ending each is JSON whitespace).
         this.sendText(`{"type":"events","events":[${lines.join(",")}]}`);
         this.cursor = to;
+        this.unreadReplies = 0; // the socket drained: the client reads
       }
     } catch (err) {
       this.log(`stream: ${err instanceof Error ? err.message : String(err)}`);

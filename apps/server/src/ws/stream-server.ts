@@ -23,6 +23,8 @@ export interface StreamServer {
   readonly clients: number;
   /** Largest per-client socket buffer seen so far (bytes). */
   peakBuffered(): number;
+  /** Clients closed so far for sending without reading the replies (1008). */
+  unreadClosed(): number;
   close(): void;
 }
 
@@ -49,6 +51,7 @@ export function createStreamServer(
   const streams = new Set<ClientStream>();
   let objectsTimer: NodeJS.Timeout | undefined;
   let peak = 0;
+  let unreadClosed = 0;
 
   const stopObjects = backend.objects?.onChanged(() => {
     objectsTimer ??= setTimeout(pushObjects, objectsMs);
@@ -101,6 +104,7 @@ export function createStreamServer(
         streams.add(stream);
         ws.on("close", () => {
           peak = Math.max(peak, stream.peakBuffered);
+          if (stream.closedUnread) unreadClosed++;
           streams.delete(stream);
         });
         stream.send({ type: "hello", info: infoFor(backend, access === "reader") });
@@ -117,6 +121,9 @@ export function createStreamServer(
     },
     peakBuffered() {
       return Math.max(peak, ...[...streams].map((s) => s.peakBuffered));
+    },
+    unreadClosed() {
+      return unreadClosed + [...streams].filter((s) => s.closedUnread).length;
     },
     close() {
       clearInterval(heartbeat);

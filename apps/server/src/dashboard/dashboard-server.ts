@@ -29,6 +29,8 @@ export interface DashboardServerOptions {
   /** Route modules for this server only, besides http/mounted-routes.ts (which all get). */
   extraRoutes?: RouteModule[];
   tuning?: StreamTuning;
+  /** How often the stream pings each socket; one that has not answered by the next is cut. */
+  heartbeatMs?: number;
 }
 
 export interface DashboardServer {
@@ -74,7 +76,7 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
     { requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024 },
     createRouter(policy, routes, createStaticHandler(opts.webRoot, tokenFor)),
   );
-  const stream = createStreamServer(policy, opts.backend, opts.tuning);
+  const stream = createStreamServer(policy, opts.backend, opts.tuning, undefined, opts.heartbeatMs);
   server.on("upgrade", (req, socket, head) => stream.handleUpgrade(req, socket, head));
   await listen(server, opts.host, opts.port, opts.portFlag);
   const address = server.address();

@@ -7,8 +7,10 @@
  * change (rare and small: sent even to a congested client, behind what it has queued); the same
  * for a live run's recording once a write to it failed.
  * A client that does not answer a WebSocket ping within `heartbeatMs` is cut off, so a vanished
- * peer (laptop lid closed, cable pulled) does not keep a stream alive.
+ * peer (laptop lid closed, cable pulled) does not keep a stream alive; only a pong that echoes the
+ * ping's random payload answers it.
  */
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
@@ -36,15 +38,19 @@ export function createStreamServer(
   heartbeatMs = 30_000,
 ): StreamServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-  const answered = new WeakMap<object, boolean>();
+  // The payload of each socket's last ping while it is unanswered. Only a pong that echoes it
+  // counts: a client may send pongs unasked, and one that never reads (so never saw the ping)
+  // kept itself alive that way.
+  const unanswered = new WeakMap<object, Buffer>();
   const heartbeat = setInterval(() => {
     for (const ws of wss.clients) {
-      if (answered.get(ws) === false) {
+      if (unanswered.has(ws)) {
         ws.terminate();
         continue;
       }
-      answered.set(ws, false);
-      ws.ping();
+      const payload = randomBytes(8);
+      unanswered.set(ws, payload);
+      ws.ping(payload);
     }
   }, heartbeatMs);
   heartbeat.unref();
@@ -100,7 +106,9 @@ export function createStreamServer(
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
         const stream = new ClientStream(ws, backend.hub, tuning);
-        ws.on("pong", () => answered.set(ws, true));
+        ws.on("pong", (data) => {
+          if (unanswered.get(ws)?.equals(data)) unanswered.delete(ws);
+        });
         streams.add(stream);
         ws.on("close", () => {
           peak = Math.max(peak, stream.peakBuffered);

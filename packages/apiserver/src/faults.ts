@@ -55,6 +55,7 @@ export class FaultInjector implements Faults {
       latencyMs: { ...this.#latency },
       failNext: this.#failRemaining,
       competingWriter: this.#writer.active,
+      ...(this.#writer.refused ? { competingWriterRefused: this.#writer.refused } : {}),
     };
   }
 

@@ -59,6 +59,8 @@ export interface FaultState {
   latencyMs: Partial<Record<Verb, number>>;
   failNext: number;
   competingWriter: boolean;
+  /** The competing writer's last refused update since it started (it goes on writing). */
+  competingWriterRefused?: string;
 }
 
 export interface CompetingWriterTarget {

@@ -16,7 +16,9 @@ import {
   type TraceEvent,
   type TraceHeader,
 } from "@loopscope/trace";
-import { openTraceInput, upToDamage } from "../cli/input.ts";
+import { count } from "../cli/count.ts";
+import { HeapGuard } from "../cli/heap-guard.ts";
+import { InputError, openTraceInput, upToDamage } from "../cli/input.ts";
 import { progressMeter } from "../cli/progress.ts";
 import { refuseNonTrace } from "../cli/read-trace-file.ts";
 import { decodeUtf8 } from "../cli/utf8.ts";
@@ -69,8 +71,11 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
   const progress = progressMeter(input.name, input.size, input.bytesRead);
   let offset = 0;
   let head: ExportHead | undefined;
+  const heap = new HeapGuard();
   try {
     for await (const chunk of upToDamage(input.chunks, reader)) {
+      const full = heap.full();
+      if (full) throw tooBig(input.name, hub.lastSeq, input.bytesRead(), full.limitMb);
       if (offset === 0) {
         head = exportHead(chunk);
       }
@@ -87,6 +92,7 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
     }
     reader.end(take);
   } finally {
+    heap.stop();
     progress.done();
   }
   refuseNonTrace(reader, input.name, head);
@@ -104,6 +110,18 @@ export async function loadTrace(file: string, year?: number): Promise<LoadedTrac
     ...(firstTs !== undefined && { firstTs }),
     lines,
   };
+}
+
+/**
+ * The file's events fill the heap: a reason, rather than V8's out-of-memory dump minutes later.
+ * `stats` and `convert` read as they go and do not keep the events, so they take such a file.
+ */
+function tooBig(name: string, events: number, bytes: number, limitMb: number): InputError {
+  const mb = Math.round(bytes / 2 ** 20);
+  return new InputError(
+    `${name}: too big to replay: its first ${count(events, "event")} (${mb} MB of the file read) fill most of the ${limitMb} MB heap, and replay holds every event; ` +
+      `replay a part of it (zcat -f FILE | head -n 1000000 | loopscope replay -), give Node more (NODE_OPTIONS=--max-old-space-size=MB), or use loopscope stats FILE, which does not keep the events`,
+  );
 }
 
 /** Bytes of the file's start compared at each read: a rewrite in place changes them. */

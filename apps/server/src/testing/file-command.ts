@@ -10,12 +10,16 @@ import { REPO_ROOT } from "../up/web-build.ts";
 /** The tsx binary the commands run under, for a test that runs them from a shell. */
 export const TSX = join(REPO_ROOT, "node_modules/.bin/tsx");
 
-export function loopscope(args: string[], input?: Buffer | string) {
+export function loopscope(
+  args: string[],
+  input?: Buffer | string,
+  env: Record<string, string> = {},
+) {
   const r = spawnSync(TSX, ["apps/server/src/main.ts", ...args], {
     cwd: REPO_ROOT,
     input,
     encoding: "utf8",
-    env: { ...process.env, NO_COLOR: "1" },
+    env: { ...process.env, NO_COLOR: "1", ...env },
     // A replay that took its file for a trace serves it until Ctrl-C: that is a failure too.
     timeout: 60_000,
   });

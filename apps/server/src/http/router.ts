@@ -19,6 +19,7 @@ import {
   type AccessPolicy,
 } from "./security.ts";
 import { HttpError, sendError } from "./respond.ts";
+import { requestUrl } from "./request-url.ts";
 
 export interface RequestContext {
   req: IncomingMessage;
@@ -54,7 +55,8 @@ export function createRouter(
     res.setHeader("x-content-type-options", "nosniff");
     res.setHeader("referrer-policy", "no-referrer");
     if (!hostAllowed(policy, req.headers.host)) return sendError(res, 403, "unknown Host");
-    const url = new URL(req.url ?? "/", "http://localhost");
+    const url = requestUrl(req);
+    if (!url) return sendError(res, 400, "the request target is not a URL");
     const method = req.method === "HEAD" ? "GET" : req.method;
     const route = routes.find(
       (r) =>

@@ -7,6 +7,7 @@
  * - the WebSocket refuses a foreign Origin and a missing token; a share-token socket that sends
  *   action-shaped messages changes nothing;
  * - oversized and malformed WebSocket and HTTP messages are refused and the server keeps serving;
+ * - a request target that is not a URL is a 400, on an upgrade too (it ended the process);
  * - 1,000 idle WebSocket connections are held at once while a further client still streams;
  * - 40 clients that stop reading cost the server at most its per-client bound each (high water
  *   plus one batch), a reading client still streams, and each stalled one, once it reads again,
@@ -218,6 +219,22 @@ describe("HTTP abuse", () => {
       "x".repeat(3 * 1024 * 1024),
     ).catch(() => ({ status: 413, body: "" })); // the server may cut the upload short
     expect(res.status).toBe(413);
+    expect((await http("GET", API.info, { [TOKEN_HEADER]: server.tokens.owner })).status).toBe(200);
+  });
+});
+
+describe("a request target that is not a URL", () => {
+  it("is a 400, as a request and as a WebSocket upgrade; the server keeps serving", async () => {
+    const host = `Host: 127.0.0.1:${server.port}\r\n`;
+    expect(await raw(`GET http://[::1 HTTP/1.1\r\n${host}\r\n`)).toMatch(/^HTTP\/1\.1 400 /);
+    // The upgrade threw out of the server's upgrade handler: an uncaught exception, the process
+    // gone, reachable without a token.
+    const upgrade =
+      "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n" +
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    expect(await raw(`GET http://[::1 HTTP/1.1\r\n${host}${upgrade}\r\n`)).toMatch(
+      /^HTTP\/1\.1 400 /,
+    );
     expect((await http("GET", API.info, { [TOKEN_HEADER]: server.tokens.owner })).status).toBe(200);
   });
 });

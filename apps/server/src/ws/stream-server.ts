@@ -17,6 +17,7 @@ import { WebSocketServer } from "ws";
 import { API } from "@loopscope/protocol";
 import type { DashboardBackend } from "../dashboard/backend.ts";
 import { infoFor } from "../http/api-routes.ts";
+import { requestUrl } from "../http/request-url.ts";
 import { accessOf, hostAllowed, originAllowed, type AccessPolicy } from "../http/security.ts";
 import { ClientStream, DEFAULT_TUNING, type StreamTuning } from "./client-stream.ts";
 
@@ -93,7 +94,11 @@ export function createStreamServer(
 
   return {
     handleUpgrade(req, socket, head) {
-      const url = new URL(req.url ?? "/", "http://localhost");
+      const url = requestUrl(req);
+      if (!url) {
+        socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        return;
+      }
       const access = accessOf(policy, url.searchParams.get("token"));
       const ok =
         url.pathname === API.ws &&

@@ -104,6 +104,15 @@ describe("replay", () => {
     expect(((await refused.json()) as { message: string }).message).toBe(
       "run.log was rewritten since loopscope replay read it: its lines are no longer this trace's (restart replay to read it again)",
     );
+    // The download (GET /api/trace, its lines read back) says the same before its body: it was a
+    // 200 with the header line, then a dropped connection.
+    const download = await fetch(new URL(API.trace, server!.url), {
+      headers: { [TOKEN_HEADER]: server!.tokens.owner },
+    });
+    expect(download.status).toBe(409);
+    expect(((await download.json()) as { message: string }).message).toMatch(
+      /^run\.log was rewritten since loopscope replay read it: /,
+    );
   });
 
   it("reports malformed lines with their line numbers and loads the rest", async () => {

@@ -102,27 +102,31 @@ async function sendTrace(backend: DashboardBackend, { url, res }: RequestContext
   if (from < hub.oldestAvailable) {
     throw new HttpError(410, `events before seq ${hub.oldestAvailable} are no longer held`);
   }
+  const last = Math.min(to, hub.lastSeq);
+  // A replayed klog file's events leave their lines in the file: a download gets them back,
+  // the dashboard (raw=0) reads only those it shows.
+  const lines = url.searchParams.get("raw") === "0" ? undefined : backend.lines;
+  const chunk = async (lo: number, hi: number): Promise<string> => {
+    if (lines === undefined) return (await hub.rangeLines(lo, hi)).join("");
+    const events = await hub.range(lo, hi);
+    const text = await lines.read(events.flatMap((e) => (e.line === undefined ? [] : [e.line])));
+    for (const e of events) if (e.line !== undefined) e.raw = text.get(e.line);
+    return events.map(encodeEvent).join("");
+  };
+  // The first chunk is read before the status is sent, so that a file rewritten since replay
+  // read it is a 409 with its reason, as for /api/lines — not a 200 with only the header line
+  // and a dropped connection. (A rewrite during a download can still only cut it short.)
+  const first = from <= last ? await chunk(from, Math.min(last, from + TRACE_CHUNK - 1)) : "";
   res.writeHead(200, {
     "content-type": "application/x-ndjson; charset=utf-8",
     "content-disposition": `attachment; filename="loopscope-${from}-${to}.jsonl"`,
     "cache-control": "no-store",
   });
   await write(res, recordingHeader(backend.traceMeta()));
-  const last = Math.min(to, hub.lastSeq);
-  // A replayed klog file's events leave their lines in the file: a download gets them back,
-  // the dashboard (raw=0) reads only those it shows.
-  const lines = url.searchParams.get("raw") === "0" ? undefined : backend.lines;
-  for (let lo = from; lo <= last; lo += TRACE_CHUNK) {
+  await write(res, first);
+  for (let lo = from + TRACE_CHUNK; lo <= last; lo += TRACE_CHUNK) {
     if (res.destroyed) return;
-    const hi = Math.min(last, lo + TRACE_CHUNK - 1);
-    if (lines === undefined) {
-      await write(res, (await hub.rangeLines(lo, hi)).join(""));
-      continue;
-    }
-    const events = await hub.range(lo, hi);
-    const text = await lines.read(events.flatMap((e) => (e.line === undefined ? [] : [e.line])));
-    for (const e of events) if (e.line !== undefined) e.raw = text.get(e.line);
-    await write(res, events.map(encodeEvent).join(""));
+    await write(res, await chunk(lo, Math.min(last, lo + TRACE_CHUNK - 1)));
   }
   res.end();
 }

@@ -107,6 +107,19 @@ describe("event stream", () => {
     await client.close();
   });
 
+  it("GET /api/trace?from=0 is a 400: seqs start at 1 (it was a 410, as if events had been dropped)", async () => {
+    await start();
+    hub.push(enqueue(1));
+    const get = (q: string) =>
+      fetch(new URL(`${API.trace}${q}`, server.url), {
+        headers: { [TOKEN_HEADER]: server.tokens.owner },
+      });
+    const zero = await get("?from=0");
+    expect(zero.status).toBe(400);
+    expect(((await zero.json()) as { message: string }).message).toBe("from is a seq: 1 or more");
+    expect((await get("?from=1")).status).toBe(200);
+  });
+
   it("resume after many cuts mid-stream: final sequence equals the server's, no gaps or duplicates", async () => {
     // maxLag small so some resumes come back as catchUp and go through HTTP.
     await start({ batchMs: 5, batchEvents: 50, highWater: 1024 * 1024, maxLag: 400 });

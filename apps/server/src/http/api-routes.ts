@@ -99,6 +99,10 @@ async function sendTrace(backend: DashboardBackend, { url, res }: RequestContext
   const hub = backend.hub;
   const from = seqParam(url.searchParams.get("from"), 1);
   const to = seqParam(url.searchParams.get("to"), hub.lastSeq);
+  // Seqs start at 1: a 0 is the asker's mistake (it was a 410 "events before seq 1 are no longer
+  // held", as if something had been dropped). Not read as 1: a client that counts from 0 would
+  // be off by one everywhere else too.
+  if (from === 0) throw new HttpError(400, "from is a seq: 1 or more");
   if (from < hub.oldestAvailable) {
     throw new HttpError(410, `events before seq ${hub.oldestAvailable} are no longer held`);
   }

@@ -73,7 +73,14 @@ export async function startDashboardServer(opts: DashboardServerOptions): Promis
     return isLoopbackAddress(ctx.req.socket.remoteAddress) ? policy.ownerToken : undefined;
   };
   const server = createServer(
-    { requestTimeout: 30_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024 },
+    {
+      requestTimeout: 30_000,
+      headersTimeout: 10_000,
+      // Node enforces both timeouts only when it checks the connections, every 30 s by default:
+      // a client that never finished its headers was cut after up to 40 s, not 10.
+      connectionsCheckingInterval: 1_000,
+      maxHeaderSize: 16 * 1024,
+    },
     createRouter(policy, routes, createStaticHandler(opts.webRoot, tokenFor)),
   );
   const stream = createStreamServer(policy, opts.backend, opts.tuning, undefined, opts.heartbeatMs);

@@ -13,6 +13,7 @@ import {
   FOO_TYPE,
   FOOS,
   RawClient,
+  eventually,
   deploymentBody,
   type KObj,
 } from "./testing/raw-client.ts";
@@ -209,6 +210,132 @@ describe("metadata of the wrong JSON type", () => {
     });
     expect(negative.status).toBe(422);
     expect(await names(DEPLOYMENTS)).toEqual([]);
+  });
+
+  it("a pod template field of the wrong JSON type: 400 naming Go's innermost struct and the path", async () => {
+    const body = deploymentBody("tmpl");
+    const withContainer = (
+      extra: Record<string, unknown>,
+      podSpec: Record<string, unknown> = {},
+    ) => ({
+      ...body,
+      spec: {
+        ...body.spec,
+        template: {
+          ...body.spec.template,
+          spec: { containers: [{ name: "nginx", image: "nginx:1.25", ...extra }], ...podSpec },
+        },
+      },
+    });
+    const C = "spec.template.spec.containers";
+    for (const [sent, why] of [
+      // YAML's unquoted `name: Y` is a bool.
+      [
+        withContainer({ env: [{ name: true, value: "2" }] }),
+        `bool into Go struct field EnvVar.${C}.env.name of type string`,
+      ],
+      [
+        withContainer({ args: "not-a-list" }),
+        `string into Go struct field Container.${C}.args of type []string`,
+      ],
+      [
+        withContainer({ command: [1] }),
+        `number into Go struct field Container.${C}.command of type string`,
+      ],
+      [
+        withContainer({ ports: [{ containerPort: "80" }] }),
+        `string into Go struct field ContainerPort.${C}.ports.containerPort of type int32`,
+      ],
+      [
+        withContainer({ ports: [{ containerPort: 5_000_000_000 }] }),
+        `number 5000000000 into Go struct field ContainerPort.${C}.ports.containerPort of type int32`,
+      ],
+      [
+        withContainer({ image: 5 }),
+        `number into Go struct field Container.${C}.image of type string`,
+      ],
+      [
+        withContainer({ env: [{ name: "A", valueFrom: "x" }] }),
+        `string into Go struct field EnvVar.${C}.env.valueFrom of type v1.EnvVarSource`,
+      ],
+      [
+        withContainer({ resources: { limits: ["1"] } }),
+        `array into Go struct field ResourceRequirements.${C}.resources.limits of type v1.ResourceList`,
+      ],
+      [
+        withContainer({ volumeMounts: [{ name: "v", mountPath: "/v", readOnly: "yes" }] }),
+        `string into Go struct field VolumeMount.${C}.volumeMounts.readOnly of type bool`,
+      ],
+      [
+        withContainer({ imagePullPolicy: 1 }),
+        `number into Go struct field Container.${C}.imagePullPolicy of type v1.PullPolicy`,
+      ],
+      [
+        withContainer({}, { restartPolicy: false }),
+        "bool into Go struct field PodSpec.spec.template.spec.restartPolicy of type v1.RestartPolicy",
+      ],
+      [
+        withContainer({}, { nodeSelector: { disk: 1 } }),
+        "number into Go struct field PodSpec.spec.template.spec.nodeSelector of type string",
+      ],
+      [
+        withContainer({}, { terminationGracePeriodSeconds: "30" }),
+        "string into Go struct field PodSpec.spec.template.spec.terminationGracePeriodSeconds of type int64",
+      ],
+      [
+        withContainer({}, { volumes: ["data"] }),
+        "string into Go struct field PodSpec.spec.template.spec.volumes of type v1.Volume",
+      ],
+      [
+        withContainer({}, { initContainers: [{ name: "init", image: "busybox", args: "x" }] }),
+        "string into Go struct field Container.spec.template.spec.initContainers.args of type []string",
+      ],
+      [
+        {
+          ...body,
+          spec: {
+            ...body.spec,
+            template: { ...body.spec.template, metadata: { labels: { app: 1 } } },
+          },
+        },
+        "number into Go struct field ObjectMeta.spec.template.metadata.labels of type string",
+      ],
+      [
+        { ...body, spec: { ...body.spec, template: { ...body.spec.template, spec: "x" } } },
+        "string into Go struct field PodTemplateSpec.spec.template.spec of type v1.PodSpec",
+      ],
+    ] as const) {
+      const r = await c.post<StatusBody>(DEPLOYMENTS, sent);
+      expect(r.status, why).toBe(400);
+      expect(r.body.message).toBe(
+        `Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal ${why}`,
+      );
+    }
+    expect(await names(DEPLOYMENTS)).toEqual([]);
+    // The same fields with their right types are stored.
+    const good = await c.post<StatusBody>(
+      DEPLOYMENTS,
+      withContainer(
+        {
+          env: [
+            { name: "Y", value: "2" },
+            { name: "P", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } },
+          ],
+          args: ["a"],
+          ports: [{ name: "http", containerPort: 80, protocol: "TCP" }],
+          resources: { limits: { cpu: "1", memory: 1000 } },
+          volumeMounts: [{ name: "v", mountPath: "/v", readOnly: true }],
+        },
+        {
+          volumes: [{ name: "v", emptyDir: {} }],
+          terminationGracePeriodSeconds: 30,
+          nodeSelector: {},
+        },
+      ),
+    );
+    expect(good.status).toBe(201);
+    await c.delete(`${DEPLOYMENTS}/tmpl`);
+    await eventually(async () => (await names(DEPLOYMENTS)).length === 0);
   });
 
   it("a rolling update's maxSurge or maxUnavailable that is no int32 or string: 400, unwrapped", async () => {

@@ -8,6 +8,8 @@
  */
 import { badRequest, type ApiError } from "../errors.ts";
 import { getOwn, isPlainObject, type KObject } from "../object.ts";
+import { goTypeProblem } from "./go-json-types.ts";
+import { DEPLOYMENT_SPEC_FIELDS } from "./pod-template-types.ts";
 import type { ResourceDef } from "./resource.ts";
 
 /**
@@ -148,6 +150,10 @@ export function decodeProblem(def: ResourceDef, obj: KObject): string | undefine
       const v = isPlainObject(rollingUpdate) ? getOwn(rollingUpdate, f) : undefined;
       if (v !== undefined && v !== null && typeof v !== "string" && !isInt32(v))
         return intOrStringProblem(v);
+    }
+    if (def.kind === "Deployment") {
+      const why = goTypeProblem(spec, DEPLOYMENT_SPEC_FIELDS, "spec", "Deployment");
+      if (why) return why;
     }
   }
   return undefined;

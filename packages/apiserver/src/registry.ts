@@ -13,7 +13,6 @@
  * - a PUT with a stale resourceVersion is a 409 Conflict; CRs require one (422 without).
  */
 import {
-  ApiError,
   alreadyExists,
   badRequest,
   conflict,
@@ -256,7 +255,7 @@ export class Registry {
         );
       }
       meta.namespace = namespace ?? meta.namespace ?? "default";
-      this.#requireActiveNamespace(meta.namespace);
+      this.#requireActiveNamespace(def, meta.namespace, meta.name || meta.generateName);
     } else {
       delete meta.namespace;
     }
@@ -579,16 +578,29 @@ export class Registry {
     return obj;
   }
 
-  #requireActiveNamespace(name: string): void {
+  /**
+   * NamespaceLifecycle admission: a create in a namespace being terminated is refused with
+   * admission.NewForbidden, which names the object (its generateName before one is generated,
+   * "Unknown" without either) and its resource, plus the NamespaceTerminating cause that
+   * controllers (client-go's HasStatusCause) look for to stop retrying.
+   */
+  #requireActiveNamespace(def: ResourceDef, name: string, objectName = ""): void {
     const ns = this.store.get(namespaceResource, undefined, name);
     if (!ns) throw notFound(namespaceResource, name);
     if (ns.metadata.deletionTimestamp) {
-      throw new ApiError(
-        403,
-        "Forbidden",
+      const err = forbidden(
+        def,
+        objectName || "Unknown",
         `unable to create new content in namespace ${name} because it is being terminated`,
-        { name, group: "", kind: "namespaces" },
       );
+      err.status.details!.causes = [
+        {
+          reason: "NamespaceTerminating",
+          message: `namespace ${name} is being terminated`,
+          field: "metadata.namespace",
+        },
+      ];
+      throw err;
     }
   }
 

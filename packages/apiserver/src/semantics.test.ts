@@ -13,6 +13,7 @@ import {
   deploymentBody,
   eventually,
   type KObj,
+  type StatusBody,
 } from "./testing/raw-client.ts";
 
 let server: ApiServer;
@@ -905,6 +906,54 @@ describe("selectors, namespaces and events", () => {
       (await c.get("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-a/foos/f")).status,
     ).toBe(404);
     expect((await c.delete("/api/v1/namespaces/default")).status).toBe(403);
+  });
+
+  it("refuses a create in a terminating namespace as NamespaceLifecycle admission does", async () => {
+    const NS = "/api/v1/namespaces";
+    await c.post(NS, { apiVersion: "v1", kind: "Namespace", metadata: { name: "team-t" } });
+    const held = `/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-t/foos/held`;
+    const made = await c.post("/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-t/foos", {
+      ...FOO_TYPE,
+      metadata: { name: "held", finalizers: ["example.com/hold"] },
+      spec: { replicas: 1 },
+    });
+    expect(made.status).toBe(201);
+    // The Foo's finalizer keeps the namespace Terminating.
+    await c.delete(`${NS}/team-t`);
+    await eventually(async () => (await c.get<KObj>(held)).body.metadata?.deletionTimestamp);
+    const terminating = (name: string) => ({
+      code: 403,
+      reason: "Forbidden",
+      message: `${name} is forbidden: unable to create new content in namespace team-t because it is being terminated`,
+      details: {
+        causes: [
+          {
+            reason: "NamespaceTerminating",
+            message: "namespace team-t is being terminated",
+            field: "metadata.namespace",
+          },
+        ],
+      },
+    });
+    const deploy = await c.post<StatusBody>(
+      "/apis/apps/v1/namespaces/team-t/deployments",
+      deploymentBody("web"),
+    );
+    expect(deploy.body).toMatchObject(terminating('deployments.apps "web"'));
+    expect(deploy.body.details).toMatchObject({ name: "web", group: "apps", kind: "deployments" });
+    // Before a name is generated, admission names the object by its generateName.
+    const generated = await c.post<StatusBody>(
+      "/apis/samplecontroller.k8s.io/v1alpha1/namespaces/team-t/foos",
+      { ...FOO_TYPE, metadata: { generateName: "foo-" }, spec: { replicas: 1 } },
+    );
+    expect(generated.body).toMatchObject(terminating('foos.samplecontroller.k8s.io "foo-"'));
+    expect(generated.body.details).toMatchObject({
+      name: "foo-",
+      group: "samplecontroller.k8s.io",
+      kind: "foos",
+    });
+    await c.patch(held, { metadata: { finalizers: null } });
+    await eventually(async () => (await c.get(`${NS}/team-t`)).status === 404);
   });
 
   it("names namespaces as DNS labels, and keeps their kubernetes.io/metadata.name label", async () => {

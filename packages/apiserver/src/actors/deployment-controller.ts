@@ -10,8 +10,9 @@
  *   (actors/rollout-rounds.ts: RollingUpdate's maxSurge / maxUnavailable, or Recreate);
  * - a paused Deployment: observed, scaled, no template rolled out (actors/paused-rollout.ts);
  *   resumed, Progressing=Unknown DeploymentResumed first, then as above a step later;
- * - a new Deployment over the ReplicaSet its namesake left orphaned adopts it with its pods
- *   (actors/orphan-adoption.ts): rounds from there, which usually have nothing left to do.
+ * - a new Deployment over the ReplicaSets its namesake left orphaned adopts every one its
+ *   selector matches, with its pods (actors/orphan-adoption.ts): rounds from there, which
+ *   usually have nothing left to do.
  *
  * Writes go through the registry's /status path, so they never bump generation. A newer
  * generation cancels the pending steps of the older one and starts from the plan as it is.
@@ -21,7 +22,7 @@ import type { Registry } from "../registry.ts";
 import { deploymentResource } from "../resources/deployment.ts";
 import type { StoreChange } from "../store/object-store.ts";
 import { conditionOf, setCondition, type DeploymentStatus } from "./deployment-status.ts";
-import { orphanOf } from "./orphan-adoption.ts";
+import { orphansOf } from "./orphan-adoption.ts";
 import { PAUSED_REASON, syncPaused } from "./paused-rollout.ts";
 import { replicaSetOf } from "./pod-template-hash.ts";
 import { otherSets, type RolloutPlans } from "./rollout-plan.ts";
@@ -95,9 +96,10 @@ export class DeploymentControllerSim {
     const d = run.read();
     if (!d) return;
     if (run.plan.sets.size === 0) {
-      // A Deployment's first sync: the ReplicaSet its namesake left orphaned is its own.
-      const orphan = orphanOf(this.#registry, d, Date.now() + this.#opts.readyDelayMs);
-      if (orphan) run.plan.sets.set(orphan.hash, orphan);
+      // A Deployment's first sync: the ReplicaSets its selector matches that no one controls
+      // (left orphaned by a namesake) are its own.
+      for (const orphan of orphansOf(this.#registry, d, Date.now() + this.#opts.readyDelayMs))
+        run.plan.sets.set(orphan.hash, orphan);
     }
     if ((d.spec as { paused?: boolean }).paused) return syncPaused(run, replicaSetOf(d).hash);
     const status = d.status as DeploymentStatus | undefined;

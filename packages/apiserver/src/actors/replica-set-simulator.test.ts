@@ -2,7 +2,8 @@
  * The simulated ReplicaSets against a Deployment deleted and made again at once with the same
  * template (the "deleted child" lesson: the Foo controller recreates its Deployment): the new
  * Deployment's ReplicaSet has the old one's name, and the old one is still there until the
- * garbage collector takes it — or, orphaned (`--cascade=orphan`), is adopted with its pods.
+ * garbage collector takes it — or, orphaned (`--cascade=orphan`), is adopted with its pods, and
+ * so is every older orphaned ReplicaSet the selector matches.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startApiServer, type ApiServer } from "../index.ts";
@@ -95,5 +96,51 @@ it("a Deployment made again over its orphaned ReplicaSet adopts it with its runn
   expect(deployment.metadata.annotations?.["deployment.kubernetes.io/revision"]).toBe("1");
   expect((deployment.status?.conditions as { reason: string }[]).map((x) => x.reason)).toContain(
     "NewReplicaSetAvailable",
+  );
+});
+
+it("a Deployment made again adopts every orphaned ReplicaSet its selector matches, old revisions too", async () => {
+  const first = await c.post<KObj>(DEPLOYMENTS, deploymentBody("history", 1, "nginx:1.25"));
+  const firstUid = first.body.metadata.uid!;
+  await eventually(async () => (await owned(firstUid)).pods.length === 1);
+  await c.patch(`${DEPLOYMENTS}/history`, {
+    spec: { template: { spec: { containers: [{ name: "nginx", image: "nginx:1.26" }] } } },
+  });
+  // The rollout is done: two ReplicaSets, revisions 1 and 2, the old one at 0.
+  await eventually(async () => {
+    const { sets } = await owned(firstUid);
+    return (
+      sets.length === 2 &&
+      sets.some((rs) => rs.spec?.replicas === 0) &&
+      sets.some((rs) => rs.status?.readyReplicas === 1)
+    );
+  });
+  await c.delete(`${DEPLOYMENTS}/history`, { propagationPolicy: "Orphan" });
+  await eventually(async () =>
+    (await list(RS)).every(
+      (rs) => !rs.metadata.name.startsWith("history-") || !rs.metadata.ownerReferences?.length,
+    ),
+  );
+  const second = await c.post<KObj>(DEPLOYMENTS, deploymentBody("history", 1, "nginx:1.26"));
+  const uid = second.body.metadata.uid!;
+  // Both are adopted, each keeping its revision; the Deployment goes on from the highest.
+  const sets = await eventually(async () => {
+    const s = (await owned(uid)).sets;
+    return s.length === 2 ? s : undefined;
+  });
+  const revisions = sets
+    .map((rs) => rs.metadata.annotations?.["deployment.kubernetes.io/revision"])
+    .sort();
+  expect(revisions).toEqual(["1", "2"]);
+  await eventually(
+    async () =>
+      (await c.get<KObj>(`${DEPLOYMENTS}/history`)).body.metadata.annotations?.[
+        "deployment.kubernetes.io/revision"
+      ] === "2",
+  );
+  // A foreground delete collects them all.
+  await c.delete(`${DEPLOYMENTS}/history`, { propagationPolicy: "Foreground" });
+  await eventually(async () =>
+    (await list(RS)).every((rs) => !rs.metadata.name.startsWith("history-")),
   );
 });

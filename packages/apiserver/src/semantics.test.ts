@@ -546,6 +546,63 @@ describe("patches", () => {
     expect(bad.status).toBe(422);
   });
 
+  it("400 for a patch body that does not decode, in the patch handler's and Go's words", async () => {
+    await c.createFoo("bad-patch");
+    await c.post(DEPLOYMENTS, deploymentBody("bad-patch-d"));
+    const JP = "application/json-patch+json";
+    const SMP = "application/strategic-merge-patch+json";
+    for (const [path, body, type, message] of [
+      [
+        `${FOOS}/bad-patch`,
+        { op: "replace", path: "/spec/replicas", value: 2 },
+        JP,
+        "error decoding patch: json: cannot unmarshal object into Go value of type []handlers.jsonPatchOp",
+      ],
+      [
+        `${FOOS}/bad-patch`,
+        [{ op: 1, path: "/spec" }],
+        JP,
+        "error decoding patch: json: cannot unmarshal number into Go struct field jsonPatchOp.op of type string",
+      ],
+      [
+        `${FOOS}/bad-patch`,
+        JSON.stringify("not json"),
+        undefined,
+        "error decoding patch: json: cannot unmarshal string into Go value of type map[string]interface {}",
+      ],
+      [
+        `${FOOS}/bad-patch`,
+        "not json",
+        undefined,
+        "error decoding patch: invalid character 'o' in literal null (expecting 'u')",
+      ],
+      [
+        `${FOOS}/bad-patch`,
+        "{bad}",
+        JP,
+        "error decoding patch: invalid character 'b' looking for beginning of object key string",
+      ],
+      [
+        `${FOOS}/bad-patch`,
+        '{"spec": {"replicas": 2}',
+        undefined,
+        "error decoding patch: unexpected end of JSON input",
+      ],
+      // A strategic merge patch's error is Go's alone.
+      [
+        `${DEPLOYMENTS}/bad-patch-d`,
+        "[1]",
+        SMP,
+        "json: cannot unmarshal array into Go value of type map[string]interface {}",
+      ],
+      [`${DEPLOYMENTS}/bad-patch-d`, "{} x", SMP, "invalid character 'x' after top-level value"],
+    ] as const) {
+      const r = await c.patch<StatusBody>(path, body, type);
+      expect(r.status, message).toBe(400);
+      expect(r.body).toMatchObject({ reason: "BadRequest", message });
+    }
+  });
+
   it("applies kubectl's strategic merge patch to a Deployment", async () => {
     await c.post(DEPLOYMENTS, deploymentBody("smp-d", 1, "nginx:1.24"));
     const r = await c.patch<KObj>(

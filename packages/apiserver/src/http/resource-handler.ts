@@ -14,6 +14,7 @@ import {
 import type { KObject } from "../object.ts";
 import { isPlainObject } from "../object.ts";
 import { patchTypeOf } from "../patch/apply-patch.ts";
+import { decodePatchBody } from "../patch/patch-body.ts";
 import type { DeleteOptions, FieldValidation } from "../registry.ts";
 import { servingOf } from "../resources/crd-serving.ts";
 import { cannotHandle } from "../resources/decode.ts";
@@ -288,7 +289,7 @@ export async function serveResource(
     }
     case "patch": {
       const type = patchTypeOf(req.headers["content-type"], def);
-      const body = parseJson(await readBody(req));
+      const body = decodePatchBody(type, await readBody(req));
       if (subresource === "scale")
         return sendWithWarnings(
           200,

@@ -15,6 +15,7 @@ import type { KObject } from "../object.ts";
 import { isPlainObject } from "../object.ts";
 import { patchTypeOf } from "../patch/apply-patch.ts";
 import { decodePatchBody } from "../patch/patch-body.ts";
+import { checkResourceVersion } from "../store/resource-version.ts";
 import type { DeleteOptions, FieldValidation } from "../registry.ts";
 import { servingOf } from "../resources/crd-serving.ts";
 import { cannotHandle } from "../resources/decode.ts";
@@ -217,6 +218,8 @@ export async function serveResource(
   };
   const status = subresource === "status" ? ("status" as const) : undefined;
   const objName = name ?? "";
+  if (verb === "list" || verb === "get" || verb === "watch")
+    checkResourceVersion(query.get("resourceVersion"));
   // A read not older than a resourceVersion this server has yet to reach waits for it, as the
   // watch cache does, then fails with a 504 (store/fresh-enough.ts).
   const atLeast = verb === "list" || verb === "get" ? minimumRv(query) : undefined;

@@ -1081,3 +1081,20 @@ describe("selectors, namespaces and events", () => {
     expect(patched.body.count).toBe(2);
   });
 });
+
+describe("a subresource a CRD does not serve", () => {
+  it("is the custom resource's NotFound, as apiextensions answers `kubectl scale foo`", async () => {
+    await c.createFoo("no-scale");
+    const notFound = {
+      kind: "Status",
+      code: 404,
+      reason: "NotFound",
+      message: 'foos.samplecontroller.k8s.io "no-scale" not found',
+      details: { name: "no-scale", group: "samplecontroller.k8s.io", kind: "foos" },
+    };
+    expect((await c.get(`${FOOS}/no-scale/scale`)).body).toMatchObject(notFound);
+    const patched = await c.patch(`${FOOS}/no-scale/scale`, { spec: { replicas: 3 } });
+    expect(patched.status).toBe(404);
+    expect(patched.body).toMatchObject(notFound);
+  });
+});

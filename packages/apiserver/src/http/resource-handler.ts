@@ -8,6 +8,7 @@ import {
   badRequest,
   invalid,
   methodNotAllowed,
+  notFound,
   pathNotFound,
   unsupportedMediaType,
 } from "../errors.ts";
@@ -202,7 +203,9 @@ export async function serveResource(
   }
   if (def.review) return serveReview(ctx, req, res, rr, verb);
   if (subresource && subresource !== "status" && !(subresource === "scale" && def.scale))
-    throw pathNotFound();
+    // apiextensions' handler answers a subresource its CRD does not serve (a Foo's scale) with
+    // the object's NotFound, which kubectl prints as `foos.… "x" not found`.
+    throw def.builtIn ? pathNotFound() : notFound(def, name ?? "");
   if (subresource === "status" && def.status === "none") throw pathNotFound();
   if (subresource && (verb === "watch" || verb === "delete")) throw methodNotAllowed();
   await ctx.faults.before(verb === "deletecollection" ? "delete" : verb);

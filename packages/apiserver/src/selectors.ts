@@ -54,14 +54,9 @@ export function parseLabelSelector(s: string | null | undefined): Requirement[] 
 function parseRequirement(term: string): Requirement {
   let m = SET_TERM.exec(term);
   if (m) {
-    const values = m[3]
-      .split(",")
-      .map((v) => v.trim())
-      .filter((v) => v !== "");
-    if (values.length === 0)
-      throw badRequest(
-        `unable to parse requirement: <nil>: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`,
-      );
+    // apimachinery's parseValues reads an empty item as "": `in ()` is the set {""}, not an
+    // error, and `in (web,)` is {web, ""}.
+    const values = m[3].split(",").map((v) => v.trim());
     return { key: m[1], op: m[2] as "in" | "notin", values };
   }
   m = EQ_TERM.exec(term);

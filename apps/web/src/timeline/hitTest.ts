@@ -7,6 +7,7 @@ import type { DrawInput } from "./draw.ts";
 import { axisHeight } from "./draw.ts";
 import { passSpan } from "./fold.ts";
 import { MIN_BAND_PX } from "./layout.ts";
+import { passRange } from "./passRange.ts";
 
 export type Hit =
   | { kind: "event"; seq: number; key: string }
@@ -50,7 +51,8 @@ export function hitTest(input: DrawInput, px: number, py: number): Hit | undefin
   const t = input.axis.invert(px);
   const slack = (input.axis.invert(px + MIN_BAND_PX) - t) | 0;
   const passes = input.session.passesOf(g.key);
-  for (let i = passes.length - 1; i >= 0; i--) {
+  const [from, to] = passRange(passes, t - slack, t + slack);
+  for (let i = to - 1; i >= from; i--) {
     const p = passes[i];
     const [start, end] = passSpan(
       p.start,

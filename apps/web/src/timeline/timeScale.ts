@@ -115,6 +115,7 @@ export function makeTimeAxis(
     const stepMs = tickStep(ma, mb, count);
     for (const ms of d3ticks(ma, mb, count)) out.push({ px: x(origin + ms * 1000), ms, stepMs });
   };
+  let breaksInView: Break[] | undefined;
   return {
     origin,
     range: [r0, r1],
@@ -132,8 +133,11 @@ export function makeTimeAxis(
       // Between breaks, time runs as it did; ticks go in each stretch on their own.
       // `before`: where the stretch before this one ends (the start of the break between them).
       let from = w0;
-      let before = -Infinity;
-      for (const i of fold.folded) {
+      // The gaps that end before the window only say where the last of them began.
+      const j0 = foldedFrom(fold, w0);
+      let before = j0 > 0 ? fold.t[fold.folded[j0 - 1]] : -Infinity;
+      for (let j = j0; j < fold.folded.length; j++) {
+        const i = fold.folded[j];
         const a = fold.t[i];
         if (a <= from) {
           from = Math.max(from, fold.t[i + 1]);
@@ -152,18 +156,36 @@ export function makeTimeAxis(
       if (from < w1) ticksIn(from, w1, spacing, out, true, from - before);
       return out;
     },
+    // A frame asks for the breaks several times (lanes, labels, the axis): worked out once.
     breaks: () => {
       if (!fold) return [];
+      if (breaksInView) return breaksInView;
       const out: Break[] = [];
-      for (const i of fold.folded) {
+      const w1 = invert(r1 + 1);
+      for (let j = foldedFrom(fold, invert(r0 - 1)); j < fold.folded.length; j++) {
+        const i = fold.folded[j];
+        if (fold.t[i] > w1) break;
         const x0 = x(fold.t[i]);
         const x1 = x(fold.t[i + 1]);
         if (x1 < r0 || x0 > r1) continue;
         out.push({ x0, x1, us: fold.t[i + 1] - fold.t[i] });
       }
+      breaksInView = out;
       return out;
     },
   };
+}
+
+/** The first of the fold's gaps (an index into fold.folded) that ends at or after `us`. */
+function foldedFrom(fold: Fold, us: number): number {
+  let lo = 0;
+  let hi = fold.folded.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (fold.t[fold.folded[mid] + 1] < us) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

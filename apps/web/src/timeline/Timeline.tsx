@@ -87,7 +87,13 @@ export function Timeline({ session, view }: TimelineProps) {
   const origin = session.summaryOf(keys[0] ?? "")?.firstTs ?? window[0];
   const until = state.playhead ?? Infinity;
   const inputRef = useRef<DrawInput | undefined>(undefined);
-  const geometry = useRef<DrawnGeometry>({ passes: [], labels: [], breaks: [] });
+  const geometry = useRef<DrawnGeometry>({
+    passes: [],
+    labels: [],
+    breaks: [],
+    marks: 0,
+    markShapes: 0,
+  });
   const fold =
     state.timeMode === "folded" ? sessionFold(session, keys, size.width - 8 - GUTTER) : undefined;
 

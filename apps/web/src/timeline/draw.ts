@@ -3,15 +3,27 @@
  * every frame is a function of its inputs.
  *
  * Level of detail: only the visible time range of a key's rows is scanned (binary search on ts,
- * TraceStore.rowRange); per lane at most one mark per device pixel column is painted (a million
- * events in view cost one pass over the visible rows and ~width paints per lane); labels only
- * where the previous label on the lane leaves room.
+ * TraceStore.rowRange); per lane at most one mark per pixel column is shown, and marks of one
+ * style whose glyphs overlap are painted as one shape (markRuns.ts): a million events in view
+ * cost one pass over the visible rows and a handful of fills per lane; labels only where the
+ * previous label on the lane leaves room.
  */
 import type { Pass, Stage } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ThemeColors } from "../ui/palette.ts";
-import { passBands, placePassLabels, startsNewLife, type GroupBox } from "./layout.ts";
+import { bandRuns, edgeEnd, type BandPiece } from "./bandRuns.ts";
+import {
+  MIN_BAND_PX,
+  passBands,
+  placePassLabels,
+  startsNewLife,
+  type GroupBox,
+  type PassBand,
+} from "./layout.ts";
+import { markRuns, type MarkRun, type PaintedMark } from "./markRuns.ts";
 import { markStyle, type Glyph } from "./marks.ts";
+import { passRange } from "./passRange.ts";
+import { textMeasure } from "./textWidth.ts";
 import { formatGap, formatRelative, formatWall, GUTTER, type TimeAxis } from "./timeScale.ts";
 
 /** The axis row's height at type scale 1. */
@@ -70,6 +82,10 @@ export interface DrawnGeometry {
   labels: DrawnLabel[];
   /** Folded gaps with their break mark drawn at `mid` (±BREAK_HALF px) down the lanes. */
   breaks: { x0: number; x1: number; us: number; mid: number }[];
+  /** Marks shown: one per lane pixel column that has any (the first event in it). */
+  marks: number;
+  /** Shapes painted for them: a run of overlapping marks is one (see markRuns.ts). */
+  markShapes: number;
 }
 
 export interface DrawInput {
@@ -161,6 +177,55 @@ function glyph(ctx: CanvasRenderingContext2D, g: Glyph, x: number, y: number, r:
   }
 }
 
+/**
+ * A run of overlapping marks as the one shape their glyphs make together (see markRuns.ts): the
+ * glyph at each end and what lies between; a single mark is its glyph.
+ */
+function drawRun(ctx: CanvasRenderingContext2D, run: MarkRun, y: number, r: number): void {
+  const { x0: a, x1: b, style } = run;
+  ctx.fillStyle = style.color;
+  ctx.strokeStyle = style.color;
+  if (run.count === 1 || a === b) {
+    glyph(ctx, style.glyph, a, y, r);
+    return;
+  }
+  ctx.beginPath();
+  switch (style.glyph) {
+    case "tick":
+      ctx.fillRect(a - 1, y - r - 2, b - a + 2, 2 * r + 4);
+      return;
+    case "square":
+      ctx.fillRect(a - r, y - r, b - a + 2 * r, 2 * r);
+      return;
+    case "circle":
+      ctx.arc(a, y, r, Math.PI / 2, (Math.PI * 3) / 2);
+      ctx.arc(b, y, r, -Math.PI / 2, Math.PI / 2);
+      break;
+    case "diamond":
+      ctx.moveTo(a, y - r - 1);
+      ctx.lineTo(b, y - r - 1);
+      ctx.lineTo(b + r + 1, y);
+      ctx.lineTo(b, y + r + 1);
+      ctx.lineTo(a, y + r + 1);
+      ctx.lineTo(a - r - 1, y);
+      break;
+    case "triangle":
+      ctx.moveTo(a - r + 1, y - r);
+      ctx.lineTo(b - r + 1, y - r);
+      ctx.lineTo(b + r, y);
+      ctx.lineTo(b - r + 1, y + r);
+      ctx.lineTo(a - r + 1, y + r);
+      break;
+    default:
+      // Outlined glyphs are never merged (markRuns); drawn one by one should one get here.
+      glyph(ctx, style.glyph, a, y, r);
+      glyph(ctx, style.glyph, b, y, r);
+      return;
+  }
+  ctx.closePath();
+  ctx.fill();
+}
+
 /** Paints one frame; returns the highest seq among the marks it drew (0 when none). */
 export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): number {
   const { session, groups, axis, width, height, theme, until, scrollY } = input;
@@ -170,6 +235,8 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): n
     input.geometry.passes.length = 0;
     input.geometry.labels.length = 0;
     input.geometry.breaks.length = 0;
+    input.geometry.marks = 0;
+    input.geometry.markShapes = 0;
   }
   ctx.fillStyle = theme.background;
   ctx.fillRect(0, 0, width, height);
@@ -187,7 +254,14 @@ export function drawTimeline(ctx: CanvasRenderingContext2D, input: DrawInput): n
   for (const g of groups) {
     if (g.y + g.height < scrollY || g.y > scrollY + height) continue;
     drawGroupFrame(ctx, g, input);
-    const passes = session.passesOf(g.key).filter((p) => p.start <= until);
+    // Only the passes that can reach into view (see passRange), none past the playhead.
+    const all = session.passesOf(g.key);
+    const [from, to] = passRange(
+      all,
+      axis.invert(-MIN_BAND_PX - 1),
+      Math.min(until, axis.invert(width + 1)),
+    );
+    const passes = all.slice(from, to).filter((p) => p.start <= until);
     drawBands(ctx, g, passes, input, lastTs);
     drawnSeq = Math.max(drawnSeq, drawMarks(ctx, g, input));
   }
@@ -228,7 +302,7 @@ function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
   const row2 = Math.round(19 * scale);
   const breaks = axis.breaks();
   const gutterWords = axisWords(input);
-  const gutterEnd = 6 + Math.max(...gutterWords.map((w) => ctx.measureText(w).width));
+  const gutterEnd = 6 + Math.max(...gutterWords.map((w) => textMeasure(ctx)(w)));
   // A tick label runs into neither the one before it nor a break's label, and is never cut by
   // the edge (a cut "+3" would read as another time than "+3.5 s").
   let end = -Infinity;
@@ -249,8 +323,8 @@ function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
     ctx.lineTo(px, height);
     ctx.stroke();
     const rel = formatRelative(t.ms, stepMs, farMs);
-    const relW = ctx.measureText(rel).width;
-    const w = Math.max(relW, ctx.measureText(wall(t.ms, t.stepMs)).width);
+    const relW = textMeasure(ctx)(rel);
+    const w = Math.max(relW, textMeasure(ctx)(wall(t.ms, t.stepMs)));
     const x = px + 3;
     if (x < end + 10 || x < gutterEnd + 6 || x + w > width) continue;
     // A break's label shares the wall clock's row, not the first: a tick beside one gives its
@@ -283,7 +357,7 @@ function drawGrid(ctx: CanvasRenderingContext2D, input: DrawInput): void {
 /** Where the axis row's own words end: labels drawn after them start past this. */
 function gutterWordsEnd(ctx: CanvasRenderingContext2D, input: DrawInput): number {
   ctx.font = fonts(input.typeScale ?? 1).small;
-  return 6 + Math.max(...axisWords(input).map((w) => ctx.measureText(w).width));
+  return 6 + Math.max(...axisWords(input).map((w) => textMeasure(ctx)(w)));
 }
 
 /**
@@ -353,7 +427,7 @@ function drawBreakLabels(ctx: CanvasRenderingContext2D, input: DrawInput): void 
     const x0 = Math.max(b.x0, GUTTER);
     const x1 = Math.min(b.x1, width);
     const text = formatGap(b.us);
-    const w = ctx.measureText(text).width;
+    const w = textMeasure(ctx)(text);
     const x = (x0 + x1) / 2 - w / 2;
     if (x < end + 4 || x < GUTTER || x + w > width || x1 - x0 < 6) continue;
     const y = top - 9 * scale;
@@ -380,13 +454,13 @@ const UNSEEN_SAYS: Partial<Record<Stage, string>> = {
  */
 function groupTitle(ctx: CanvasRenderingContext2D, key: string, width: number): string {
   const max = Math.max(160, Math.min(width / 4, 260));
-  const full = ctx.measureText(key).width;
+  const full = textMeasure(ctx)(key);
   if (full <= max) return key;
   // Drawn every frame: start from the proportional guess, not from the whole key.
   let keep = Math.floor((key.length * max) / full);
   const cut = (n: number) =>
     key.slice(0, Math.ceil(n / 2)) + "…" + key.slice(key.length - Math.floor(n / 2));
-  while (keep > 2 && ctx.measureText(cut(keep)).width > max) keep--;
+  while (keep > 2 && textMeasure(ctx)(cut(keep)) > max) keep--;
   return cut(keep);
 }
 
@@ -401,7 +475,7 @@ function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawI
   ctx.textBaseline = "middle";
   const title = groupTitle(ctx, g.key, width);
   ctx.fillText(title, 8, g.y + header / 2);
-  const titleEnd = 8 + ctx.measureText(title).width;
+  const titleEnd = 8 + textMeasure(ctx)(title);
   // The geometry is in canvas px; the group draws translated under the axis, scrolled.
   const dy = axisHeight(input) - input.scrollY;
   ctx.font = f.normal;
@@ -415,13 +489,13 @@ function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawI
       text,
       x: titleEnd + 8,
       y: g.y + dy,
-      w: ctx.measureText(text).width,
+      w: textMeasure(ctx)(text),
       h: header,
     });
   }
   // Indented where there is room; on a projector's bigger type, moved left so "dequeue" ends
   // clear of a mark at the plot's edge (it ran into the pass's first marks at 1920×1080).
-  const laneName = (stage: string) => ctx.measureText(stage).width;
+  const laneName = (stage: string) => textMeasure(ctx)(stage);
   const laneLabel = (text: string, y: number) =>
     input.geometry?.labels.push({
       kind: "lane",
@@ -456,7 +530,7 @@ function drawGroupFrame(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawI
       const says = UNSEEN_SAYS[lane.stage] ?? "unseen";
       const y = mid + 7 * (input.typeScale ?? 1);
       ctx.fillText(says, nameX, y);
-      const w = ctx.measureText(says).width;
+      const w = textMeasure(ctx)(says);
       input.geometry?.labels.push({
         kind: "unseen",
         text: `${lane.stage}: ${says}`,
@@ -485,14 +559,16 @@ function drawBands(
   input: DrawInput,
   lastTs: number,
 ): void {
-  const { session, axis, width, selectedPass, theme } = input;
+  const { axis, width, selectedPass, theme } = input;
   const f = fonts(input.typeScale ?? 1);
   const header = g.lanesY - g.y;
   const bands = passBands(passes, g, axis.x, width, lastTs);
   ctx.font = f.bold;
   // Pass labels share the header row with the key's name: start after it.
-  const nameEnd = 8 + ctx.measureText(groupTitle(ctx, g.key, width)).width;
+  const nameEnd = 8 + textMeasure(ctx)(groupTitle(ctx, g.key, width));
   const headerInView = g.y >= input.scrollY;
+  const shown: PassBand[] = [];
+  const pieces: BandPiece[] = [];
   for (const b of bands) {
     const x0 = Math.max(b.x0, GUTTER);
     const x1 = Math.min(b.x1, width);
@@ -506,48 +582,38 @@ function drawBands(
       x1,
       headerInView,
     });
-    ctx.globalAlpha = 0.22;
-    ctx.fillStyle = b.style.color;
-    ctx.fillRect(x0, b.y, x1 - x0, b.height);
-    ctx.globalAlpha = 1;
-    if (b.style.hatch) {
-      const p = hatch(ctx, b.style.color);
-      if (p) {
-        ctx.globalAlpha = 0.55;
-        ctx.fillStyle = p;
-        ctx.fillRect(x0, b.y, x1 - x0, b.height);
-        ctx.globalAlpha = 1;
-      }
-    }
-    if (startsNewLife(b.pass)) {
-      // A Foo created again under the same name: its passes count from 1 again from here.
-      const lx = Math.round(axis.x(lifeStart(session, b.pass))) - 3.5;
-      if (lx >= GUTTER) {
-        ctx.strokeStyle = theme.text;
-        ctx.lineWidth = 1;
-        ctx.setLineDash([4, 3]);
-        ctx.beginPath();
-        ctx.moveTo(lx, b.y);
-        ctx.lineTo(lx, b.y + b.height);
-        ctx.stroke();
-        ctx.setLineDash([]);
-      }
-    }
-    ctx.fillStyle = b.style.color;
-    ctx.fillRect(x0, b.y, Math.min(3, x1 - x0), b.height);
-    // The cause chip sits in the header row above its band.
-    ctx.fillRect(x0, g.y + header - 4, x1 - x0, 4);
     const sel =
-      selectedPass && selectedPass.key === b.pass.key && selectedPass.index === b.pass.index;
-    if (sel) {
-      ctx.strokeStyle = theme.selection;
-      ctx.lineWidth = 2;
-      ctx.strokeRect(x0 + 1, b.y + 1, x1 - x0 - 2, b.height - 2);
+      selectedPass !== undefined &&
+      selectedPass.key === b.pass.key &&
+      selectedPass.index === b.pass.index;
+    shown.push(b);
+    pieces.push({
+      x0,
+      x1,
+      color: b.style.color,
+      hatch: b.style.hatch,
+      own: sel || startsNewLife(b.pass),
+    });
+  }
+  // Bands of one style whose solid left edges overlap are painted as one (see bandRuns.ts).
+  for (const run of bandRuns(pieces)) {
+    if (run.to - run.from === 1) {
+      drawBand(ctx, g, shown[run.from], pieces[run.from], input);
+      continue;
+    }
+    const first = shown[run.from];
+    ctx.fillStyle = first.style.color;
+    ctx.fillRect(run.x0, first.y, run.edgeEnd - run.x0, first.height);
+    ctx.fillRect(run.x0, g.y + header - 4, run.chipEnd - run.x0, 4);
+    for (let i = run.from; i < run.to; i++) {
+      const b = shown[i];
+      const x1 = pieces[i].x1;
+      if (x1 > run.edgeEnd) bandFill(ctx, b, run.edgeEnd, x1);
     }
   }
   ctx.font = f.small;
   ctx.textBaseline = "middle";
-  const measure = (label: string) => ctx.measureText(label).width;
+  const measure = textMeasure(ctx);
   const lh = Math.max(10, header - 8);
   for (const { band: b, x, text } of placePassLabels(bands, measure, GUTTER, nameEnd, width)) {
     const w = measure(text);
@@ -564,6 +630,60 @@ function drawBands(
       h: lh,
       pass: { key: b.pass.key, index: b.pass.index },
     });
+  }
+}
+
+/** A band's translucent fill and, for a self-triggered pass, its hatch, from x0 to x1. */
+function bandFill(ctx: CanvasRenderingContext2D, b: PassBand, x0: number, x1: number): void {
+  ctx.globalAlpha = 0.22;
+  ctx.fillStyle = b.style.color;
+  ctx.fillRect(x0, b.y, x1 - x0, b.height);
+  ctx.globalAlpha = 1;
+  if (b.style.hatch) {
+    const p = hatch(ctx, b.style.color);
+    if (p) {
+      ctx.globalAlpha = 0.55;
+      ctx.fillStyle = p;
+      ctx.fillRect(x0, b.y, x1 - x0, b.height);
+      ctx.globalAlpha = 1;
+    }
+  }
+}
+
+/** One band on its own (clipped to x0..x1): fill, hatch, a new Foo's line, edge, chip, outline. */
+function drawBand(
+  ctx: CanvasRenderingContext2D,
+  g: GroupBox,
+  b: PassBand,
+  { x0, x1, own }: BandPiece,
+  input: DrawInput,
+): void {
+  const { session, axis, theme } = input;
+  const header = g.lanesY - g.y;
+  bandFill(ctx, b, x0, x1);
+  if (own && startsNewLife(b.pass)) {
+    // A Foo created again under the same name: its passes count from 1 again from here.
+    const lx = Math.round(axis.x(lifeStart(session, b.pass))) - 3.5;
+    if (lx >= GUTTER) {
+      ctx.strokeStyle = theme.text;
+      ctx.lineWidth = 1;
+      ctx.setLineDash([4, 3]);
+      ctx.beginPath();
+      ctx.moveTo(lx, b.y);
+      ctx.lineTo(lx, b.y + b.height);
+      ctx.stroke();
+      ctx.setLineDash([]);
+    }
+  }
+  ctx.fillStyle = b.style.color;
+  ctx.fillRect(x0, b.y, edgeEnd({ x0, x1 }) - x0, b.height);
+  // The cause chip sits in the header row above its band.
+  ctx.fillRect(x0, g.y + header - 4, x1 - x0, 4);
+  const sel = input.selectedPass;
+  if (own && sel && sel.key === b.pass.key && sel.index === b.pass.index) {
+    ctx.strokeStyle = theme.selection;
+    ctx.lineWidth = 2;
+    ctx.strokeRect(x0 + 1, b.y + 1, x1 - x0 - 2, b.height - 2);
   }
 }
 
@@ -593,7 +713,7 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
   const r = Math.max(3, Math.min(6, g.lanes[0].height / 5));
   // Painted marks per lane, kept for the label pass: a label goes only where it does not run
   // into the next mark or the previous label.
-  const painted: { x: number; row: number }[][] = [[], [], [], [], []];
+  const painted: PaintedMark[][] = [[], [], [], [], []];
   let selected: { x: number; y: number } | undefined;
   // Only what is on screen (plus a mark's radius) is scanned.
   const [from, to] = store.rowRange(
@@ -617,11 +737,16 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
     const px = Math.round(x);
     if (px === lastPx[s]) continue;
     lastPx[s] = px;
-    const m = markStyle(store, row);
-    ctx.fillStyle = m.color;
-    ctx.strokeStyle = m.color;
-    glyph(ctx, m.glyph, x, y, r);
-    painted[s].push({ x, row });
+    painted[s].push({ x, row, style: markStyle(store, row) });
+  }
+  for (let s = 0; s < 5; s++) {
+    const y = g.lanes[s].y + g.lanes[s].height / 2;
+    const runs = markRuns(painted[s]);
+    for (const run of runs) drawRun(ctx, run, y, r);
+    if (input.geometry) {
+      input.geometry.marks += painted[s].length;
+      input.geometry.markShapes += runs.length;
+    }
   }
   const scale = input.typeScale ?? 1;
   ctx.font = fonts(scale).small;
@@ -642,11 +767,11 @@ function drawMarks(ctx: CanvasRenderingContext2D, g: GroupBox, input: DrawInput)
     const y = g.lanes[s].y + g.lanes[s].height / 2;
     let labelEnd = -Infinity;
     for (let i = 0; i < marks.length; i++) {
-      const { x, row } = marks[i];
+      const { x, style } = marks[i];
       if (x - r < labelEnd + 2) continue;
-      const label = markStyle(store, row).label;
+      const label = style.label;
       if (!label) continue;
-      const w = ctx.measureText(label).width;
+      const w = textMeasure(ctx)(label);
       const next = i + 1 < marks.length ? marks[i + 1].x : Infinity;
       if (x + r + 4 + w > next - r - 2 || x + r + 4 + w > width) continue;
       if (overBreak(x + r + 4, x + r + 4 + w)) continue;

@@ -11,7 +11,8 @@ import { useView, useSessionVersion } from "../app/hooks.ts";
 import { THEMES } from "../ui/palette.ts";
 import { axisHeight, drawTimeline, type DrawInput, type DrawnGeometry } from "./draw.ts";
 import { hitTest } from "./hitTest.ts";
-import { GROUP_GAP, layoutLanes, passLabel, totalHeight } from "./layout.ts";
+import { GROUP_GAP, layoutLanes, totalHeight } from "./layout.ts";
+import { PassMirror } from "./PassMirror.tsx";
 import { GUTTER, makeTimeAxis } from "./timeScale.ts";
 import { sessionFold } from "./sessionFold.ts";
 import { usePresenterScale } from "./usePresenterScale.ts";
@@ -272,7 +273,6 @@ export function Timeline({ session, view }: TimelineProps) {
   const overflow = top + totalHeight(groups) > size.height + 1;
   const pointed = pointerAt && hitTest(input, pointerAt.x, pointerAt.y);
   const hover = pointed && pointed.kind !== "group" ? { hit: pointed, ...pointerAt } : undefined;
-  const passes = keys.flatMap((k) => session.passesOf(k));
 
   return (
     <div
@@ -312,19 +312,7 @@ export function Timeline({ session, view }: TimelineProps) {
       {overflow && <div className="timeline-hint">shift + wheel scrolls the lanes</div>}
       {hover && <Tooltip session={session} hit={hover.hit} x={hover.x} y={hover.y} />}
       {/* Text mirror of what the canvas shows, for screen readers and tests. */}
-      <ul className="sr-only" data-testid="timeline-passes">
-        {passes.map((p) => (
-          <li
-            key={`${p.key}#${p.index}`}
-            data-testid="timeline-pass"
-            data-key={p.key}
-            data-cause={p.cause}
-            data-open={p.end === undefined ? "true" : "false"}
-          >
-            {p.key} {passLabel(p)}
-          </li>
-        ))}
-      </ul>
+      <PassMirror session={session} keys={keys} version={version} />
     </div>
   );
 }

@@ -4,6 +4,9 @@
  * Value: p95 of requestAnimationFrame deltas. Baseline: the same page idle (the frame floor).
  * Goal at 1M events: p95 ≤ 16.7 ms, in folded time (the dashboard's default); linear time is a
  * side row (each case switches the axis first, untimed). Full: 1M events, 10 s; --smoke: 10k, 1 s.
+ * A last case pans a hot loop: one Foo of 30k events (~4,500 passes, a pixel's worth each when
+ * zoomed out), the shape users open the tool to look at, where painting per pass or per event
+ * shows (--smoke: 2k events).
  */
 import type { Page } from "playwright-core";
 import { acquireBrowser, quantile } from "./lib/browser.ts";
@@ -35,14 +38,16 @@ const bench: Bench = {
   async setup(ctx) {
     const events = ctx.events ?? (ctx.smoke ? 2_000 : 1_000_000);
     const seconds = ctx.smoke ? 1 : 10;
+    const hotEvents = ctx.smoke ? 2_000 : 30_000;
     const file = await genFile(ctx.tmpDir, events, "jsonl");
+    const hotFile = await genFile(ctx.tmpDir, hotEvents, "jsonl", { foos: 1 });
     const b = await acquireBrowser(ctx.tmpDir);
     const p = { page: await b.loadedPage(file.path) };
-    const box = (await p.page.getByTestId("timeline").boundingBox())!;
-    const cx = box.x + box.width / 2;
-    const cy = box.y + Math.min(box.height / 2, 120);
-    const mouse = p.page.mouse;
-    const panAndZoom = async (until: number) => {
+    const panAndZoom = (page: Page) => async (until: number) => {
+      const box = (await page.getByTestId("timeline").boundingBox())!;
+      const cx = box.x + box.width / 2;
+      const cy = box.y + Math.min(box.height / 2, 120);
+      const mouse = page.mouse;
       for (let i = 0; performance.now() < until; i++) {
         await mouse.move(cx, cy);
         for (let k = 0; k < 3; k++) await mouse.wheel(0, i % 2 ? 240 : -240);
@@ -53,7 +58,7 @@ const bench: Bench = {
       }
     };
     return {
-      info: { events, seconds, viewport: "1920×1080" },
+      info: { events, hotEvents, seconds, viewport: "1920×1080" },
       baseline: {
         name: "idle page, trace loaded",
         run: () =>
@@ -63,13 +68,23 @@ const bench: Bench = {
             (until) => new Promise((r) => setTimeout(r, until - performance.now())),
           ),
       },
-      cases: (["folded", "linear"] as Time[]).map((time) => ({
-        name: `pan + zoom ${seconds} s${time === "linear" ? " (linear time)" : ""}`,
-        run: async () => {
-          await useTime(p.page, time);
-          return frames(p.page, seconds, panAndZoom);
+      cases: [
+        ...(["folded", "linear"] as Time[]).map((time) => ({
+          name: `pan + zoom ${seconds} s${time === "linear" ? " (linear time)" : ""}`,
+          run: async () => {
+            await useTime(p.page, time);
+            return frames(p.page, seconds, panAndZoom(p.page));
+          },
+        })),
+        {
+          name: `hot loop (one Foo, ${hotEvents} events): pan + zoom ${seconds} s`,
+          run: async () => {
+            const page = await b.loadedPage(hotFile.path);
+            await useTime(page, "folded");
+            return frames(page, seconds, panAndZoom(page));
+          },
         },
-      })),
+      ],
       teardown: () => b.release(),
     };
   },

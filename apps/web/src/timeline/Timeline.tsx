@@ -9,7 +9,13 @@ import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { useView, useSessionVersion } from "../app/hooks.ts";
 import { THEMES } from "../ui/palette.ts";
-import { axisHeight, drawTimeline, type DrawInput, type DrawnGeometry } from "./draw.ts";
+import {
+  axisHeight,
+  drawTimeline,
+  emptyGeometry,
+  type DrawInput,
+  type DrawnGeometry,
+} from "./draw.ts";
 import { hitTest } from "./hitTest.ts";
 import { GROUP_GAP, layoutLanes, totalHeight } from "./layout.ts";
 import { PassMirror } from "./PassMirror.tsx";
@@ -88,13 +94,7 @@ export function Timeline({ session, view }: TimelineProps) {
   const origin = session.summaryOf(keys[0] ?? "")?.firstTs ?? window[0];
   const until = state.playhead ?? Infinity;
   const inputRef = useRef<DrawInput | undefined>(undefined);
-  const geometry = useRef<DrawnGeometry>({
-    passes: [],
-    labels: [],
-    breaks: [],
-    marks: 0,
-    markShapes: 0,
-  });
+  const geometry = useRef<DrawnGeometry>(emptyGeometry());
   const fold =
     state.timeMode === "folded" ? sessionFold(session, keys, size.width - 8 - GUTTER) : undefined;
 

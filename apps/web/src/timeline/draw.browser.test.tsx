@@ -4,7 +4,13 @@ import canonical from "../../../../packages/trace/fixtures/stage/create-canonica
 import burst from "../../../../public/traces/burst.jsonl?raw";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { THEMES } from "../ui/palette.ts";
-import { axisHeight, drawTimeline, type DrawInput, type DrawnGeometry } from "./draw.ts";
+import {
+  axisHeight,
+  drawTimeline,
+  emptyGeometry,
+  type DrawInput,
+  type DrawnGeometry,
+} from "./draw.ts";
 import { fitWindow } from "./fit.ts";
 import { MIN_PASS_PX } from "./fold.ts";
 import { hitTest } from "./hitTest.ts";
@@ -29,7 +35,7 @@ function folded(
   axis: DrawInput["axis"],
   width: number,
 ): DrawInput & { geometry: DrawnGeometry } {
-  const geometry: DrawnGeometry = { passes: [], labels: [], breaks: [], marks: 0, markShapes: 0 };
+  const geometry: DrawnGeometry = emptyGeometry();
   const groups = layoutLanes([KEY], 30);
   return {
     session,
@@ -253,13 +259,7 @@ describe("folded time, one axis for painting and hit testing", () => {
       const last = Math.max(...passes.map((p) => p.end ?? p.start));
       const fold = sessionFold(session, [key], width - 8 - GUTTER);
       const axis = makeTimeAxis([first - 1000, last + 1000], first, width, fold);
-      const geometry: DrawnGeometry = {
-        passes: [],
-        labels: [],
-        breaks: [],
-        marks: 0,
-        markShapes: 0,
-      };
+      const geometry: DrawnGeometry = emptyGeometry();
       paint({ ...folded(session, axis, width), groups: layoutLanes([key], 30), geometry });
       return geometry.labels.filter((l) => l.kind === "pass");
     };
@@ -273,7 +273,7 @@ describe("folded time, one axis for painting and hit testing", () => {
     const session = sessionFromText(canonical);
     const width = 900;
     const axis = makeTimeAxis([0, 1e6], 0, width);
-    const geometry: DrawnGeometry = { passes: [], labels: [], breaks: [], marks: 0, markShapes: 0 };
+    const geometry: DrawnGeometry = emptyGeometry();
     const groups = layoutLanes([KEY, "default/burst-01"], 30);
     paint({ ...folded(session, axis, width), groups, geometry });
     const absent = geometry.labels.filter((l) => l.kind === "absent");

@@ -88,6 +88,11 @@ export interface DrawnGeometry {
   markShapes: number;
 }
 
+/** A geometry for a frame to fill. */
+export function emptyGeometry(): DrawnGeometry {
+  return { passes: [], labels: [], breaks: [], marks: 0, markShapes: 0 };
+}
+
 export interface DrawInput {
   session: TraceSession;
   groups: GroupBox[];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { sessionFromText } from "../testing/fixtureSession.ts";
 import { THEMES } from "../ui/palette.ts";
-import { drawTimeline, type DrawInput, type DrawnGeometry } from "./draw.ts";
+import { drawTimeline, emptyGeometry, type DrawInput, type DrawnGeometry } from "./draw.ts";
 import { layoutLanes } from "./layout.ts";
 import { sessionFold } from "./sessionFold.ts";
 import { GUTTER, makeTimeAxis } from "./timeScale.ts";
@@ -53,13 +53,7 @@ describe("level of detail on a hot loop", () => {
   const last = store.ts.get(rows[rows.length - 1]);
   const width = 1200;
   const frame = (window: [number, number]) => {
-    const geometry: DrawnGeometry = {
-      passes: [],
-      labels: [],
-      breaks: [],
-      marks: 0,
-      markShapes: 0,
-    };
+    const geometry: DrawnGeometry = emptyGeometry();
     const fold = sessionFold(session, [KEY], width - 8 - GUTTER);
     const input: DrawInput = {
       session,

@@ -36,7 +36,7 @@ it(
     const child = spawn(
       process.execPath,
       [BIN, "up", "--port", "0", "--record", file, "--no-build", "--resync", "0"],
-      { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+      { cwd: dir, env: { ...process.env, HOME: dir }, stdio: ["ignore", "pipe", "pipe"] },
     );
     let stdout = "";
     let stderr = "";
@@ -113,7 +113,7 @@ it(
       const again = spawn(
         process.execPath,
         [BIN, "up", "--port", "0", "--record", file, "--no-build", "--resync", "0"],
-        { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+        { cwd: dir, env: { ...process.env, HOME: dir }, stdio: ["ignore", "pipe", "pipe"] },
       );
       let out2 = "";
       again.stdout.on("data", (b: Buffer) => (out2 += b.toString()));

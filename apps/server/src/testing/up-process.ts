@@ -50,7 +50,9 @@ export async function spawnUp(
   const child = spawn(
     process.execPath,
     [BIN, "up", "--port", "0", "--no-build", "--resync", "0", ...args],
-    { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
+    // HOME is the test's folder (unless `env` says otherwise): a killed `up` leaves its
+    // kubeconfig (~/.kube/loopscope) there, not in the user's home.
+    { cwd, env: { ...process.env, HOME: cwd, ...env }, stdio: ["ignore", "pipe", "pipe"] },
   );
   let stdout = "";
   let stderr = "";

@@ -32,6 +32,7 @@ it(
       [BIN, "up", "--port", "0", "--no-build", "--resync", "0"],
       {
         cwd: dir,
+        env: { ...process.env, HOME: dir },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
@@ -88,7 +89,12 @@ it(
       "pnpm",
       ["loopscope", "up", "--port", "0", "--no-build", "--resync", "0", "--record", record],
       // detached: a process group of its own, led by pnpm, as a terminal's foreground job is.
-      { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true },
+      {
+        cwd: REPO_ROOT,
+        env: { ...process.env, HOME: dir },
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      },
     );
     let out = "";
     child.stdout.on("data", (b: Buffer) => (out += b.toString()));

@@ -19,6 +19,12 @@ describe("deep links", () => {
     };
     expect(decodeDeepLink(encodeDeepLink(link))).toMatchObject(link);
     expect(decodeDeepLink("?pass=ns%2Fb").pass).toBeUndefined();
+    // A pass shows with its Foo: named alone, it brings it; beside other Foos, it is dropped.
+    expect(decodeDeepLink("?pass=ns%2Fb%3A2")).toMatchObject({
+      foos: ["ns/b"],
+      pass: { key: "ns/b", index: 2 },
+    });
+    expect(decodeDeepLink("?foo=ns%2Fa&pass=ns%2Fb%3A2").pass).toBeUndefined();
     expect(decodeDeepLink("?pass=ns%2Fb%3A-1").pass).toBeUndefined();
   });
 

@@ -30,10 +30,15 @@ export function decodeDeepLink(search: string): DeepLink {
   const ev = Number(q.get("ev"));
   const at = Number(q.get("at"));
   const trace = q.get("trace") ?? undefined;
-  const pass = /^(.+):(\d+)$/.exec(q.get("pass") ?? "");
+  const foos = q.getAll("foo").filter((f) => f.length > 0);
+  // A pass of a Foo the link does not show would be described beside other Foos' lanes: it
+  // brings its Foo when the link names none, and is dropped when the link names others.
+  const passed = /^(.+):(\d+)$/.exec(q.get("pass") ?? "");
+  if (passed && foos.length === 0) foos.push(passed[1]!);
+  const pass = passed && foos.includes(passed[1]!) ? passed : undefined;
   return {
     trace: trace && isSafeTracePath(trace) ? trace : undefined,
-    foos: q.getAll("foo").filter((f) => f.length > 0),
+    foos,
     window: q.has("t0") && q.has("t1") && t1 > t0 ? [t0, t1] : undefined,
     seq: q.has("ev") && Number.isInteger(ev) && ev > 0 ? ev : undefined,
     ...(pass && { pass: { key: pass[1]!, index: Number(pass[2]) } }),

@@ -10,6 +10,7 @@ import type { ViewStore } from "../store/viewState.ts";
 import { useSessionVersion, useView } from "../app/hooks.ts";
 import { defaultWindow } from "./fit.ts";
 import { sessionFold } from "./sessionFold.ts";
+import { binEdges, binOf } from "./densityBins.ts";
 import { GUTTER, makeTimeAxis } from "./timeScale.ts";
 
 const HEIGHT = 44;
@@ -34,13 +35,12 @@ export function Overview({ session, view }: { session: TraceSession; view: ViewS
   }, []);
 
   const folded = state.timeMode === "folded";
-  const x = useMemo(() => {
+  const axis = useMemo(() => {
     const fold = folded ? sessionFold(session, state.selectedKeys, width - 8 - GUTTER) : undefined;
-    const axis = makeTimeAxis(ext ? [ext[0], ext[1] + 1] : [0, 1], 0, width, fold);
-    const [r0, r1] = axis.range;
-    const f = (us: number) => Math.min(r1, Math.max(r0, axis.x(us)));
-    f.invert = (px: number) => axis.invert(px);
-    return f;
+    const a = makeTimeAxis(ext ? [ext[0], ext[1] + 1] : [0, 1], 0, width, fold);
+    const [r0, r1] = a.range;
+    const x = (us: number) => Math.min(r1, Math.max(r0, a.x(us)));
+    return { x, invert: a.invert, range: a.range };
   }, [ext?.[0], ext?.[1], width, folded, version, state.selectedKeys]);
 
   const bins = useMemo(() => {
@@ -49,17 +49,16 @@ export function Overview({ session, view }: { session: TraceSession; view: ViewS
     if (!ext) return { all, sel, max: 1 };
     const ts = session.store.ts.data;
     const n = session.store.length;
-    const per = BINS / Math.max(1, width - 8 - GUTTER);
-    const bin = (t: number) => Math.min(BINS - 1, Math.floor((x(t) - GUTTER) * per));
-    for (let i = 0; i < n; i++) all[bin(ts[i])]++;
+    const edges = binEdges(axis, BINS);
+    for (let i = 0; i < n; i++) all[binOf(edges, ts[i])]++;
     for (const k of state.selectedKeys) {
       const rows = session.store.rowsOf(k);
-      for (let i = 0; i < rows.length; i++) sel[bin(ts[rows[i]])]++;
+      for (let i = 0; i < rows.length; i++) sel[binOf(edges, ts[rows[i]])]++;
     }
     let max = 1;
     for (const v of all) max = Math.max(max, v);
     return { all, sel, max };
-  }, [version, state.selectedKeys, x]);
+  }, [version, state.selectedKeys, axis]);
 
   useEffect(() => {
     const b = brushX<unknown>()
@@ -71,25 +70,25 @@ export function Overview({ session, view }: { session: TraceSession; view: ViewS
         if (!ev.sourceEvent || !ev.selection) return;
         const [a, c] = ev.selection;
         if (c - a < 2) return;
-        view.set({ window: [x.invert(a), x.invert(c)], follow: false });
+        view.set({ window: [axis.invert(a), axis.invert(c)], follow: false });
       });
     brushRef.current = b;
     const g = select(ref.current!).select<SVGGElement>("g.brush");
     g.call(b);
     return () => void g.on(".brush", null);
-  }, [x, width, view]);
+  }, [axis, width, view]);
 
   useEffect(() => {
     const b = brushRef.current;
     if (!b || !ext) return;
     const g = select(ref.current!).select<SVGGElement>("g.brush");
-    const a = x(window[0]);
-    const c = x(window[1]);
+    const a = axis.x(window[0]);
+    const c = axis.x(window[1]);
     b.move(g, c - a >= 1 ? [a, c] : null);
   });
 
   const bw = (width - 8 - GUTTER) / BINS;
-  const playX = state.playhead !== undefined ? x(state.playhead) : undefined;
+  const playX = state.playhead !== undefined ? axis.x(state.playhead) : undefined;
   return (
     <svg
       ref={ref}

@@ -2,7 +2,7 @@
  * Parts of the shell that follow the session's version (event count, load progress, the bottom
  * tabs), split out so a new batch re-renders them and not the whole page.
  */
-import { memo, useState } from "react";
+import { memo, useDeferredValue, useState } from "react";
 import { API, type RecordingFailure } from "@loopscope/protocol";
 import { CountsTable } from "../panels/CountsTable.tsx";
 import { DiagnosticsList } from "../panels/DiagnosticsList.tsx";
@@ -115,7 +115,10 @@ export const BottomPanel = memo(function BottomPanel({
 }) {
   useSessionVersion(session, 250);
   const [tab, setTab] = useState<Tab>("counts");
-  const excerpt = focusKey ? session.excerpt(focusKey) : undefined;
+  // A new selection's lanes are drawn first; its excerpt (a pass over up to 20,000 events)
+  // follows in a render of its own.
+  const shownKey = useDeferredValue(focusKey);
+  const excerpt = shownKey ? session.excerpt(shownKey) : undefined;
   const findings = session.findings();
   const tabButton = (id: Tab, label: string) => (
     <button
@@ -138,14 +141,14 @@ export const BottomPanel = memo(function BottomPanel({
         {tabButton("findings", `Findings (${findings.length})`)}
       </div>
       {tab === "counts" &&
-        (focusKey && excerpt ? (
+        (shownKey && excerpt ? (
           <div className="counts-excerpt">
             <CountsTable
               excerpt={excerpt.excerpt}
               withoutStages={passesWithoutStages(session.store, excerpt.excerpt)}
               unseen={unseenStages(session.store)}
             />
-            <ExcerptPanel session={session} keyName={focusKey} />
+            <ExcerptPanel session={session} keyName={shownKey} />
           </div>
         ) : (
           <p className="muted">

@@ -177,4 +177,16 @@ spec: { deploymentName: watched, replicas: 1 }
     expect.arrayContaining(["watch", "enqueue", "dequeue", "read", "write"]),
   );
   expect(foos()).not.toContain("shared-viewer");
+  // The page writes what it shows into its address; the share token stays in it, so a reload
+  // (or the address passed on) is the same read-only page.
+  await page.getByRole("option", { name: /watched/ }).click();
+  await expect.poll(() => page.url()).toContain("foo=default%2Fwatched");
+  expect(new URL(page.url()).searchParams.get("share")).toBe(share);
+  await page.reload();
+  await expect(page.locator('meta[name="loopscope-token"]')).toHaveAttribute("content", share);
+  await expect(page.getByTestId("read-only")).toBeVisible();
+  await expect(page.getByRole("option", { name: /watched/ })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
 });

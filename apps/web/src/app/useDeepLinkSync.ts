@@ -9,6 +9,10 @@ import type { ViewStore } from "../store/viewState.ts";
 
 export function useDeepLinkSync(session: TraceSession, view: ViewStore): void {
   useEffect(() => {
+    // A read-only page is served its token for the `share` in its address: without it a reload,
+    // or the address passed to a neighbour, was an empty page (an owner's on loopback).
+    const share = new URLSearchParams(globalThis.location.search).get("share");
+    const kept = share === null ? "" : `share=${encodeURIComponent(share)}`;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const write = () => {
       timer = undefined;
@@ -29,7 +33,8 @@ export function useDeepLinkSync(session: TraceSession, view: ViewStore): void {
             timeMode: s.timeMode,
             timelineView: s.timelineView,
           });
-      const next = `${globalThis.location.pathname}${q}`;
+      const query = [kept, q.replace(/^\?/, "")].filter((part) => part !== "").join("&");
+      const next = `${globalThis.location.pathname}${query === "" ? "" : `?${query}`}`;
       if (next !== `${globalThis.location.pathname}${globalThis.location.search}`) {
         globalThis.history.replaceState(null, "", next);
       }

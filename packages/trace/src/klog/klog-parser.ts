@@ -151,6 +151,14 @@ const DAY_MS = 86_400_000;
  */
 const CUT_EVIDENCE = 64;
 
+/**
+ * The same, for a log's last line without its "\n": klog ends every line, so that one was cut
+ * mid-write (a log saved while its controller ran) and a few lines of its call site are evidence
+ * enough. Read, a key cut to `default/example-fo` is a Foo that is not, and takes its event from the
+ * one that is.
+ */
+const UNENDED_CUT_EVIDENCE = 3;
+
 export class KlogParser {
   private year: number | undefined;
   private lastMonth = 0;
@@ -189,6 +197,8 @@ export class KlogParser {
    * last word was left out). Only such a line is judged cut short (see cutShort).
    */
   private wholeEnd = true;
+  /** Whether the current line is a log's last one, without its "\n" (see UNENDED_CUT_EVIDENCE). */
+  private unended = false;
   /** The next "STAGE/" in `tagText` at or after `tagFrom` (-1: none). */
   private tagText = "";
   private tagFrom = 0;
@@ -259,8 +269,10 @@ export class KlogParser {
       return;
     }
     this.wholeEnd = terminated;
+    this.unended = !terminated;
     this.read(this.shadow, text, 0, text.length, lineNo, seq, undefined);
     this.wholeEnd = true;
+    this.unended = false;
   }
 
   /**
@@ -449,8 +461,9 @@ export class KlogParser {
   /** Reads a multi-line entry as the one line `text`, on the line of its first, `first`. */
   private readEntry(text: string, first: string, lineNo: number, seq: number): void {
     const bytes = (this.entryShadow = shadowBytes(text, this.entryShadow));
-    const wholeEnd = this.wholeEnd;
+    const { wholeEnd, unended } = this;
     this.wholeEnd = true;
+    this.unended = false;
     // An entry cut before its value's lines (see MultiLineEntry.cut) ends in `=<` again.
     this.inEntry = true;
     this.entryRaw = first;
@@ -458,6 +471,7 @@ export class KlogParser {
     this.entryRaw = undefined;
     this.inEntry = false;
     this.wholeEnd = wholeEnd;
+    this.unended = unended;
   }
 
   /** The input ended: an entry still gathering its multi-line value is read as far as it came. */
@@ -908,9 +922,15 @@ export class KlogParser {
         if (n >= 0 && n < CUT_EVIDENCE) source.pastKey = n + 1;
       } else if (n === CUT_EVIDENCE) {
         warnings.length = 0;
-        this.cutShort(source, f.stage, f.key, lineNo);
+        this.cutShort(source, f.stage, f.key, lineNo, CUT_EVIDENCE);
         return;
       } else source.pastKey = -1;
+    } else if (source !== undefined && this.unended && keyLast) {
+      if (source.pastKey >= UNENDED_CUT_EVIDENCE) {
+        warnings.length = 0;
+        this.cutShort(source, f.stage, f.key, lineNo, UNENDED_CUT_EVIDENCE);
+        return;
+      }
     }
     if (warnings.length > 0) this.warn(warnings, lineNo);
     if (f.stage === "dequeue") this.opened(f.key);
@@ -935,17 +955,25 @@ export class KlogParser {
 
   /**
    * A STAGE line of `source` that ends in the token its key came from, where the lines of that
-   * call site before it (CUT_EVIDENCE of them at least) all went on after their key. One klog call
+   * call site before it (CUT_EVIDENCE of them at least; UNENDED_CUT_EVIDENCE for a log's last line
+   * without its end) all went on after their key. One klog call
    * prints one format: this one stopped inside its key — a log written across a crash, a line its
    * collector (journald, a container runtime) ended when its writer died mid-line. Its key is cut
    * (`defaul`, `default/exa`): read, it would make a Foo that is not. Said, and not read; the call
    * site needs CUT_EVIDENCE lines again before the next.
    */
-  private cutShort(source: Source, stage: string, key: string, lineNo: number): void {
+  private cutShort(
+    source: Source,
+    stage: string,
+    key: string,
+    lineNo: number,
+    evidence: number,
+  ): void {
+    const why = this.unended ? "the log was cut mid-write" : "a log written across a crash";
     this.diag({
       line: lineNo,
       level: "error",
-      message: `STAGE/${stage} cut short: it ends in its key ${JSON.stringify(key)}, where the ${CUT_EVIDENCE} or more STAGE lines of ${source.text} before it all went on after their key; not read (a log written across a crash?)`,
+      message: `STAGE/${stage} cut short: it ends in its key ${JSON.stringify(key)}, where the ${evidence} or more STAGE lines of ${source.text} before it all went on after their key; not read (${why}?)`,
     });
     source.pastKey = 0;
   }
@@ -993,10 +1021,12 @@ export class KlogParser {
       });
       if (whole) {
         // Its last word was left out: where it ends is not where it was cut.
-        const wholeEnd = this.wholeEnd;
+        const { wholeEnd, unended } = this;
         this.wholeEnd = false;
+        this.unended = false;
         this.read(bytes, text, from, partEnd, lineNo, this.nextSeq?.() ?? seq, rows);
         this.wholeEnd = wholeEnd;
+        this.unended = unended;
       }
       from = at;
       msg = next;

@@ -178,12 +178,31 @@ describe("a STAGE line cut short inside its key, the next line on a line of its 
     ]);
   });
 
-  it("is read at the end of a log without its newline, as any last line is, with its warning", () => {
-    const { keys, said } = read([...watches(70), CUT].join("\n"));
-    expect(keys).toEqual(["default/example-foo", "defaul"]);
-    expect(said.map((d) => [d.line, d.message])).toEqual([
-      [71, "the log ends inside this line (cut mid-write?): it may be incomplete"],
+  it("is not read at the end of a log without its newline: a few lines of its call site tell", () => {
+    const { keys, said } = read([...watches(3), CUT].join("\n"));
+    expect(keys).toEqual(["default/example-foo"]);
+    expect(said.map((d) => [d.line, d.level, d.message])).toEqual([
+      [4, "warn", "the log ends inside this line (cut mid-write?): it may be incomplete"],
+      [
+        4,
+        "error",
+        'STAGE/watch cut short: it ends in its key "defaul", where the 3 or more STAGE lines of controller.go:131 before it all went on after their key; not read (the log was cut mid-write?)',
+      ],
     ]);
+  });
+
+  it("is read at the end of a log without its newline when its call site ends lines in the key", () => {
+    // The exercise's write line ends in its key: a hand-made file that lost its last newline.
+    const keyLast = Array.from(
+      { length: 3 },
+      (_, i) =>
+        `${H(String(100_000 + i), "controller.go:131")}STAGE/watch kind=Foo event=update rv=${1001 + i} key=default/foo-${i}`,
+    );
+    const { keys, said } = read([...keyLast, CUT].join("\n"));
+    expect(keys).toEqual(["default/foo-0", "default/foo-1", "default/foo-2", "defaul"]);
+    expect(said.map((d) => d.level)).toEqual(["warn"]);
+    // Too few lines of its call site to tell: read, with the warning.
+    expect(read([...watches(2), CUT].join("\n")).keys).toEqual(["default/example-foo", "defaul"]);
   });
 
   it("reads a call site's lines that end in their key: cluster-scoped keys, a learner's own shape", () => {

@@ -154,6 +154,8 @@ export function forbidden(r: QualifiedResource, name: string, why: string): ApiE
 /** The failure an injected fault returns, with the reason a real server uses for that code. */
 export function injected(code: number): ApiError {
   const reasons: Record<number, [string, string]> = {
+    // kube-apiserver's own words for credentials it refuses (a revoked or expired token).
+    401: ["Unauthorized", "Unauthorized"],
     429: [
       "TooManyRequests",
       "the server has received too many requests and has asked us to try again later",

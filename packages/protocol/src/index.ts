@@ -18,6 +18,9 @@
  *   an outage sees it; the embedded cluster (which lives in loopscope's process) never sends it;
  * - in a live run, `fooApi` follows `hello` on every connection and comes again each time the
  *   cluster stops or starts serving the Foo API (its CRD deleted, then created again);
+ * - in a live run, `informers` follows `hello` on every connection and comes again each time the
+ *   controller's informers start or stop failing (the cluster answers their lists and watches with
+ *   an error: 401, 403, 500 …), and on each new failure while they do (its reason, its retry);
  * - once a live run's recording has failed (a full disk), `recording` follows `hello` on every
  *   connection, and goes to every client the moment it fails; a recording never recovers.
  *
@@ -50,6 +53,8 @@ export type ServerMessage =
   | { type: "reachability"; cluster: ClusterReachability }
   /** Whether the cluster serves the Foo API; replaces the previous state whole. */
   | { type: "fooApi"; fooApi: FooApiPresence }
+  /** Whether the controller's informers can list and watch; replaces the previous state whole. */
+  | { type: "informers"; informers: InformerHealth }
   /** The run's recording stopped: its file lacks every event after `savedThrough`. */
   | { type: "recording"; failure: RecordingFailure }
   | { type: "pong"; t: number }
@@ -121,6 +126,29 @@ export type FooApiPresence =
   | {
       served: false;
       /** ISO time of the first 404. */
+      since: string;
+    };
+
+/**
+ * Whether the controller's informers list and watch: not while the cluster answers them with an
+ * error again and again (credentials rejected mid-run: 401; RBAC revoked: 403; a failing server:
+ * 500 …), until each lists or watches again. While they fail, no watch event reaches the
+ * controller. A cluster that does not answer at all is ClusterReachability's; the Foo informer's
+ * 404 is FooApiPresence's.
+ */
+export type InformerHealth =
+  | { failing: false }
+  | {
+      failing: true;
+      /** The failing informers' kinds: ["Foo", "Deployment"]. */
+      kinds: string[];
+      /** The latest failure's reason: "401 Unauthorized", "403 Forbidden: … cannot watch …". */
+      error: string;
+      /** When the informer that failed latest lists (or watches) again, in ms after `at`. */
+      retryInMs: number;
+      /** ISO time of the latest failure. */
+      at: string;
+      /** ISO time of the first failure of this outage. */
       since: string;
     };
 

@@ -18,6 +18,7 @@ import { openBrowser } from "../up/open-browser.ts";
 import { startLive } from "../up/start-live.ts";
 import { reachabilityLine } from "../session/reachability-line.ts";
 import { fooApiLine } from "../session/foo-api-line.ts";
+import { informerHealthLine } from "../session/informer-health-line.ts";
 import { shareWarning } from "../up/share-warning.ts";
 import { recordingFailedLine, recordingIncompleteLine } from "../up/recording-lines.ts";
 import { untilSignal } from "../up/signals.ts";
@@ -82,6 +83,10 @@ export async function run(argv: string[]): Promise<number> {
       klog: flags.verbose ? (line) => process.stderr.write(line + "\n") : undefined,
       onReachability: (now, before) => err(reachabilityLine(now, before)),
       onFooApi: (now) => err(fooApiLine(now)),
+      onInformers: (now, before) => {
+        const line = informerHealthLine(now, before);
+        if (line) err(line);
+      },
       onChecking: (server, context) => err(checkingLine(server, context)),
       onOtherController: (o) => err(`warning: ${otherControllerNote(o)}`),
     });

@@ -6,6 +6,7 @@ import type {
   ActionRequest,
   ClusterReachability,
   FooApiPresence,
+  InformerHealth,
   ObjectsSnapshot,
   RecordingFailure,
   ServerInfo,
@@ -45,6 +46,14 @@ export interface DashboardBackend {
    */
   fooApi?: {
     state(): FooApiPresence;
+    onChange(listener: () => void): () => void;
+  };
+  /**
+   * A live run: whether the controller's informers list and watch (the cluster can refuse them
+   * mid-run: 401, 403 …), and a subscription to changes (returns an unsubscribe). Absent in replay.
+   */
+  informers?: {
+    state(): InformerHealth;
     onChange(listener: () => void): () => void;
   };
   /**

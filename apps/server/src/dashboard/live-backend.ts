@@ -34,6 +34,8 @@ export interface LiveBackendOptions {
   reachability?: DashboardBackend["reachability"];
   /** Whether the cluster serves the Foo API. */
   fooApi?: DashboardBackend["fooApi"];
+  /** Whether the controller's informers list and watch. */
+  informers?: DashboardBackend["informers"];
 }
 
 export function liveBackend(o: LiveBackendOptions): DashboardBackend {
@@ -73,6 +75,7 @@ export function liveBackend(o: LiveBackendOptions): DashboardBackend {
     objects: { snapshot: () => objects.snapshot(), onChanged: (l) => objects.onChanged(l) },
     reachability: o.reachability,
     fooApi: o.fooApi,
+    informers: o.informers,
     recording: o.hub.recording && recordingState(o.hub.recording, trace ?? ""),
     act,
     traceMeta: () => o.meta,

@@ -15,7 +15,7 @@ import { FOO_KIND, type InformerError, type InformerRecovery } from "@loopscope/
 export type FooApiListener = (now: FooApiPresence, before: FooApiPresence) => void;
 
 /** A failed request's HTTP status: client-node's ApiException has `code`, its Watch `statusCode`. */
-function httpStatus(err: unknown): number | undefined {
+export function httpStatus(err: unknown): number | undefined {
   const e = err as { code?: unknown; statusCode?: unknown } | undefined;
   if (typeof e?.code === "number") return e.code;
   return typeof e?.statusCode === "number" ? e.statusCode : undefined;
@@ -28,7 +28,7 @@ interface Status {
 }
 
 /** A failed request's body as a Kubernetes Status, when it is one (client-node keeps it as text). */
-function statusOf(err: unknown): Status | undefined {
+export function statusOf(err: unknown): Status | undefined {
   const body = (err as { body?: unknown } | undefined)?.body;
   try {
     const status = (typeof body === "string" ? JSON.parse(body) : body) as Status | null;
@@ -58,6 +58,12 @@ export function saysFooApiGone(err: unknown): boolean {
   }
 }
 
+/** Whether an informer's failure says the Foo API is gone: the Foo informer's list or watch got 404. */
+export function meansFooApiGone(e: InformerError): boolean {
+  // e.kind: "list Foo", "watch Foo".
+  return e.kind.split(" ")[1] === FOO_KIND && httpStatus(e.error) === 404;
+}
+
 export class FooApiMonitor {
   private current: FooApiPresence = { served: true };
   private readonly listeners = new Set<FooApiListener>();
@@ -74,8 +80,7 @@ export class FooApiMonitor {
   }
 
   informerFailed(e: InformerError): void {
-    // e.kind: "list Foo", "watch Foo".
-    if (e.kind.split(" ")[1] !== FOO_KIND || httpStatus(e.error) !== 404) return;
+    if (!meansFooApiGone(e)) return;
     this.set({ served: false, since: this.now().toISOString() });
   }
 

@@ -18,14 +18,14 @@ export function reachabilityLine(
 }
 
 /** Local wall-clock time, as the user's own clock shows it: 15:02:11. */
-function clockTime(d: Date): string {
+export function clockTime(d: Date): string {
   return [d.getHours(), d.getMinutes(), d.getSeconds()]
     .map((n) => String(n).padStart(2, "0"))
     .join(":");
 }
 
 /** 42 s, 3 min 12 s, 2 h 5 min: whole units, as a person would read an outage. */
-function duration(ms: number): string {
+export function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;

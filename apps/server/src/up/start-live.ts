@@ -27,6 +27,7 @@ import {
 } from "../session/cluster-reachability.ts";
 import { shownServer } from "../session/shown-server.ts";
 import { FooApiMonitor, type FooApiListener } from "../session/foo-api-presence.ts";
+import { InformerHealthMonitor, type InformerHealthListener } from "../session/informer-health.ts";
 import { liveBackend } from "../dashboard/live-backend.ts";
 import { scenarioRunner } from "../dashboard/scenario-runner.ts";
 import { startDashboardServer, type DashboardServer } from "../dashboard/dashboard-server.ts";
@@ -53,6 +54,8 @@ export interface LiveOptions {
   onReachability?: ReachabilityListener;
   /** The cluster stopped or started serving the Foo API (`up` says so on stderr). */
   onFooApi?: FooApiListener;
+  /** The controller's informers started or stopped failing, or failed anew (`up` says so on stderr). */
+  onInformers?: InformerHealthListener;
   /** A kubeconfig's cluster is being checked (see SessionOptions.onChecking). */
   onChecking?: (server: string, context: string) => void;
   /** Another controller reconciles the same Foos (`up` warns on stderr). */
@@ -67,6 +70,8 @@ export interface Live {
   reachability?: ClusterReachabilityMonitor;
   /** Whether the cluster serves the Foo API (its CRD can be deleted under the controller). */
   fooApi: FooApiMonitor;
+  /** Whether the controller's informers list and watch (the cluster can refuse them mid-run). */
+  informers: InformerHealthMonitor;
   recordingPath: string;
   /** For kubectl: the embedded server's kubeconfig, or the one given. */
   kubeconfigPath: string;
@@ -104,6 +109,8 @@ export async function startLive(o: LiveOptions): Promise<Live> {
     let reachability: ClusterReachabilityMonitor | undefined;
     const fooApi = new FooApiMonitor();
     if (o.onFooApi) fooApi.onChange(o.onFooApi);
+    const informers = new InformerHealthMonitor();
+    if (o.onInformers) informers.onChange(o.onInformers);
     const session = await startSession({
       cluster: o.cluster,
       workers: o.workers,
@@ -113,12 +120,17 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       klog: o.klog,
       verbosity: o.klog ? 2 : 0,
       // A failed list or watch is the first sign of an outage: ask the cluster at once. A 404
-      // from the Foo informer's is the Foo API gone (its CRD deleted).
+      // from the Foo informer's is the Foo API gone (its CRD deleted); any other answer that
+      // refuses them (401, 403, 500 …), kept up, is the informers failing.
       onInformerError: (e) => {
         reachability?.suspect();
         fooApi.informerFailed(e);
+        informers.informerFailed(e);
       },
-      onInformerRecovered: (e) => fooApi.informerRecovered(e),
+      onInformerRecovered: (e) => {
+        fooApi.informerRecovered(e);
+        informers.informerRecovered(e);
+      },
       onChecking: o.onChecking,
       onOtherController: o.onOtherController,
     });
@@ -154,6 +166,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       }),
       reachability,
       fooApi,
+      informers,
     });
     const server = await startDashboardServer({
       backend,
@@ -178,6 +191,7 @@ export async function startLive(o: LiveOptions): Promise<Live> {
       hub,
       reachability,
       fooApi,
+      informers,
       recordingPath,
       kubeconfigPath: kubeconfig?.path ?? (o.cluster.kind === "kubeconfig" ? o.cluster.path : ""),
       stop: () => (stopping ??= unwind()),

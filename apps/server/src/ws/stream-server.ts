@@ -5,7 +5,8 @@
  * (coalesced to at most one per `objectsMs`; a congested client gets it once it drains); on a
  * kubeconfig's cluster, the cluster's reachability after `hello` and to every client on each
  * change (rare and small: sent even to a congested client, behind what it has queued); the same
- * for a live run's recording once a write to it failed.
+ * for a live run's Foo API presence and its informers' health, and for its recording once a write
+ * to it failed.
  * A client that does not answer a WebSocket ping within `heartbeatMs` is cut off, so a vanished
  * peer (laptop lid closed, cable pulled) does not keep a stream alive; only a pong that echoes the
  * ping's random payload answers it.
@@ -75,6 +76,12 @@ export function createStreamServer(
     for (const s of streams) s.send({ type: "fooApi", fooApi: state });
   });
 
+  const informers = backend.informers;
+  const stopInformers = informers?.onChange(() => {
+    const state = informers.state();
+    for (const s of streams) s.send({ type: "informers", informers: state });
+  });
+
   const recording = backend.recording;
   const stopRecording = recording?.onFailure(() => {
     const failure = recording.failure();
@@ -124,6 +131,7 @@ export function createStreamServer(
         // A page that opens during an outage must see it, not only one open before it began.
         if (reachability) stream.send({ type: "reachability", cluster: reachability.state() });
         if (fooApi) stream.send({ type: "fooApi", fooApi: fooApi.state() });
+        if (informers) stream.send({ type: "informers", informers: informers.state() });
         const failure = recording?.failure();
         if (failure) stream.send({ type: "recording", failure });
         if (backend.objects) stream.send({ type: "objects", objects: backend.objects.snapshot() });
@@ -143,6 +151,7 @@ export function createStreamServer(
       stopObjects?.();
       stopReachability?.();
       stopFooApi?.();
+      stopInformers?.();
       stopRecording?.();
       if (objectsTimer) clearTimeout(objectsTimer);
       for (const s of streams) s.close();

@@ -233,6 +233,7 @@ export function App() {
             data-status={conn.status}
             data-cluster={conn.cluster && (conn.cluster.reachable ? "reachable" : "unreachable")}
             data-foo-api={conn.fooApi && (conn.fooApi.served ? "served" : "gone")}
+            data-informers={conn.informers && (conn.informers.failing ? "failing" : "ok")}
             title={badge.title}
           >
             {badge.text}

@@ -81,6 +81,47 @@ describe("the top bar's connection badge", () => {
     ).toBe("cluster unreachable");
   });
 
+  it("says the informers are failing, and why, while the cluster refuses their lists and watches", () => {
+    const at = new Date(2026, 11, 4, 15, 4, 0).toISOString();
+    const failing = {
+      failing: true as const,
+      kinds: ["Foo", "Deployment"],
+      error: "401 Unauthorized",
+      retryInMs: 30_000,
+      at,
+      since,
+    };
+    const badge = connectionBadge({
+      status: "open",
+      reconnects: 0,
+      cluster: { reachable: true },
+      fooApi: { served: true },
+      informers: failing,
+    });
+    expect(badge.text).toBe("informers failing: 401 Unauthorized");
+    expect(badge.look).toBe("informers-failing");
+    expect(badge.title).toContain(
+      "The cluster has answered the controller's informers (Foo, Deployment) with 401 Unauthorized since 15:02:11",
+    );
+    expect(badge.title).toContain("They list again in 30 s (15:04:30)");
+    // A long reason keeps the bar short: its code and name there, the whole in the hover text.
+    const forbidden = '403 Forbidden: deployments.apps is forbidden: User "u" cannot watch';
+    const rbac = connectionBadge({
+      status: "open",
+      reconnects: 0,
+      informers: { ...failing, error: forbidden },
+    });
+    expect(rbac.text).toBe("informers failing: 403 Forbidden");
+    expect(rbac.title).toContain(forbidden);
+    // They list again: connected. An unreachable cluster says that first.
+    expect(
+      connectionBadge({ status: "open", reconnects: 0, informers: { failing: false } }),
+    ).toEqual({ text: "connected", look: "open" });
+    expect(
+      connectionBadge({ status: "open", reconnects: 0, cluster: down, informers: failing }).text,
+    ).toBe("cluster unreachable");
+  });
+
   it("says the server restarted when it refuses the page's token", () => {
     const badge = connectionBadge({ status: "replaced", reconnects: 0, serverAnswers: true });
     expect(badge.text).toBe("server restarted");

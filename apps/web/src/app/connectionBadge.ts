@@ -3,7 +3,9 @@
  * links — the page to loopscope (the WebSocket) and loopscope to its cluster — so while the
  * socket is up but the cluster does not answer, the badge says so in the error colour: a
  * "connected" badge over a silent timeline would tell a user all is well. So too while the cluster
- * answers but no longer serves the Foo API (its CRD deleted): no Foo event can come either. A
+ * answers but no longer serves the Foo API (its CRD deleted): no Foo event can come either; and
+ * while it answers the controller's informers with an error, again and again (credentials
+ * rejected mid-run: 401), which the badge names: no watch event comes then. A
  * lost socket says whether the server is gone or was started again (see LiveConnection's probe).
  */
 import type { ConnectionState, ConnectionStatus } from "../live/connection.ts";
@@ -11,7 +13,7 @@ import type { ConnectionState, ConnectionStatus } from "../live/connection.ts";
 export interface ConnectionBadge {
   text: string;
   /** Its look (a CSS class): the socket's status, or the cluster's outage. */
-  look: ConnectionStatus | "cluster-unreachable" | "foo-api-gone";
+  look: ConnectionStatus | "cluster-unreachable" | "foo-api-gone" | "informers-failing";
   /** Hover text, when there is more to say than the text. */
   title?: string;
 }
@@ -21,7 +23,10 @@ export interface ConnectionBadge {
  * either, and "server not answering" would blame a server that may be fine.
  */
 export function connectionBadge(
-  conn: Pick<ConnectionState, "status" | "reconnects" | "cluster" | "fooApi" | "serverAnswers">,
+  conn: Pick<
+    ConnectionState,
+    "status" | "reconnects" | "cluster" | "fooApi" | "informers" | "serverAnswers"
+  >,
   online = true,
 ): ConnectionBadge {
   const cluster = conn.cluster;
@@ -45,6 +50,21 @@ export function connectionBadge(
         `${clockTime(new Date(fooApi.since))}: was the CRD deleted? The controller sees no Foo ` +
         `until it is back. loopscope keeps retrying; kubectl apply -f ` +
         `public/manifests/crd.yaml brings it back, and this badge turns back then.`,
+    };
+  }
+  const informers = conn.informers;
+  if (conn.status === "open" && informers?.failing) {
+    // "403 Forbidden: deployments.apps is forbidden: User …": the code and its name fit the bar.
+    const [short] = informers.error.split(":");
+    const next = new Date(Date.parse(informers.at) + informers.retryInMs);
+    return {
+      text: `informers failing: ${short}`,
+      look: "informers-failing",
+      title:
+        `The cluster has answered the controller's informers (${informers.kinds.join(", ")}) ` +
+        `with ${informers.error} since ${clockTime(new Date(informers.since))}: they cannot list ` +
+        `or watch, so no watch event comes. They list again in ${seconds(informers.retryInMs)} ` +
+        `(${clockTime(next)}) and keep retrying; this badge turns back when they list again.`,
     };
   }
   if (conn.status === "replaced") {
@@ -80,6 +100,11 @@ export function connectionBadge(
     text: (conn.status === "open" ? "connected" : conn.status) + resumed,
     look: conn.status,
   };
+}
+
+/** A retry's delay as read: "200 ms", "30 s". */
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
 /** The user's own clock: 15:02:11 (the server's stderr line says it the same way). */

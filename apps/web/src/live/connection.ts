@@ -16,6 +16,7 @@ import {
   type ClientMessage,
   type ClusterReachability,
   type FooApiPresence,
+  type InformerHealth,
   type ObjectsSnapshot,
   type RecordingFailure,
   type ServerInfo,
@@ -37,6 +38,8 @@ export interface ConnectionState {
   cluster?: ClusterReachability;
   /** A live run: whether its cluster serves the Foo API (the server says so on connect). */
   fooApi?: FooApiPresence;
+  /** A live run: whether the controller's informers list and watch (the server says so on connect). */
+  informers?: InformerHealth;
   /** A live run whose recording could not be written (the server says so on connect). */
   recording?: RecordingFailure;
   /**
@@ -235,6 +238,9 @@ export class LiveConnection {
         return;
       case "fooApi":
         this.set({ fooApi: m.fooApi });
+        return;
+      case "informers":
+        this.set({ informers: m.informers });
         return;
       case "recording":
         this.set({ recording: m.failure });

@@ -1,7 +1,7 @@
 /**
  * The legend: what the timeline's colours, hatching and glyphs mean, in words — the pass causes,
- * then the marks a workshop asks about (merged adds, no-op writes, 409 conflicts) — and the view's
- * switches: folded / linear time, lanes / pass view, and the `?` shortcuts.
+ * then the marks a workshop asks about (merged adds, no-op writes, 409 conflicts, other failed
+ * writes) — and the view's switches: folded / linear time, lanes / pass view, and the `?` shortcuts.
  */
 import { PASS_CAUSES, type PassCause } from "@loopscope/trace";
 import type { ViewStore } from "../store/viewState.ts";
@@ -51,6 +51,14 @@ export function Legend({ view, onHelp }: { view: ViewStore; onHelp: () => void }
         {/* The canvas's ✕ is vermillion; as text, it takes the hue's text variant (--bad-text). */}
         <span className="cross">✕</span> 409
         <span className="legend-means">— conflict: stale read, retried</span>
+      </span>
+      <span
+        className="legend-item"
+        data-testid="legend-failed-write"
+        title="a write refused for anything but a conflict (401, 403, 500 …): its code is in its label and tooltip"
+      >
+        {/* The canvas's ✕ is grey (FAILED_WRITE_COLOR); as text, the muted grey that reads. */}
+        <span className="cross failed">✕</span> other error
       </span>
       <span className="legend-controls">
         <span className="segmented" role="group" aria-label="Time axis">

@@ -4,7 +4,7 @@
  */
 import { eventAssumed, STAGES } from "@loopscope/trace";
 import type { TraceStore } from "../store/traceStore.ts";
-import { OKABE_ITO, STAGE_COLOR } from "../ui/palette.ts";
+import { FAILED_WRITE_COLOR, OKABE_ITO, STAGE_COLOR } from "../ui/palette.ts";
 
 export type Glyph =
   "tick" | "diamond" | "hollow-diamond" | "triangle" | "circle" | "square" | "cross";
@@ -55,9 +55,11 @@ export function markStyle(store: TraceStore, row: number): MarkStyle {
       const code = typeof d.code === "number" ? d.code : undefined;
       const failed = code !== undefined && code >= 400;
       const noop = d.changed === false;
+      // Vermillion is the legend's 409 conflict; any other refusal is told by its code alone.
+      const failedColor = code === 409 ? OKABE_ITO.vermillion : FAILED_WRITE_COLOR;
       return {
         glyph: failed ? "cross" : noop ? "tick" : "square",
-        color: failed ? OKABE_ITO.vermillion : STAGE_COLOR.write,
+        color: failed ? failedColor : STAGE_COLOR.write,
         label: `${String(d.verb ?? "write")}${failed ? ` ${code}` : noop ? " (no-op)" : ""}`,
       };
     }

@@ -24,6 +24,12 @@ export const STAGE_COLOR: Record<Stage, string> = {
   write: OKABE_ITO.reddishPurple,
 };
 
+/**
+ * A write refused for anything but a conflict (401, 403, 500 …): neutral grey, as vermillion is
+ * the 409's — the legend says "✕ 409 — conflict: stale read, retried", which a 401 is not.
+ */
+export const FAILED_WRITE_COLOR = OKABE_ITO.grey;
+
 export interface CauseStyle {
   color: string;
   /** Diagonal hatching over the band: only self-triggered passes have it. */

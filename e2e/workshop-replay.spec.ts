@@ -173,6 +173,65 @@ test("step through create-foo: narration names the self-triggered pass; expectat
   expect(errors).toEqual([]);
 });
 
+test("presenter mode at 1024×700 with the attendees' link: every step's narration is read whole", async ({
+  page,
+}) => {
+  // A hot loop with 409s between its writes: its passes' narrations are the longest. At 1024×700,
+  // the attendees' link on a second row of the dock's bar, they ran 5–48 px past their box at
+  // 14 px, while the step buttons took three rows and an empty row under them kept its gap.
+  const server = await startReplay(join(REPO, "e2e/fixtures/hot-loop-409.jsonl"), ["--share"]);
+  try {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.goto(server.url);
+    await page.getByTestId("workshop-toggle").click();
+    await page.getByTestId("presenter-toggle").click();
+    await expect(page.getByTestId("share-link")).toBeVisible();
+    await page.getByTestId("ws-step-first").click();
+    await expect(page.getByTestId("ws-step-pos")).toContainText("step 1 of");
+    // Step by step in the page (n, as a clicker sends it): each step's narration fitted, the
+    // step's position said, before the next one.
+    const steps = await page.evaluate(async () => {
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      const pos = () => document.querySelector('[data-testid="ws-step-pos"]')!.textContent!;
+      const out: { pos: string; over: number; px: number }[] = [];
+      for (;;) {
+        const box = document.querySelector<HTMLElement>('[data-testid="narration"]')!;
+        const text = box.querySelector(".narration-text")!;
+        // The fit refits a frame after a resize: two frames, and the box has settled.
+        await frame();
+        await frame();
+        out.push({
+          pos: pos(),
+          over: box.scrollHeight - box.clientHeight,
+          px: parseFloat(getComputedStyle(text).fontSize),
+        });
+        const was = pos();
+        globalThis.dispatchEvent(new KeyboardEvent("keydown", { key: "n" }));
+        for (let i = 0; i < 120 && pos() === was; i++) await frame();
+        if (pos() === was) return out;
+      }
+    });
+    expect(steps.length, "steps walked").toBeGreaterThan(100);
+    const cut = steps
+      .filter((s) => s.over > 0 || s.px < 14)
+      .map((s) => `${s.pos}: ${s.over} px over at ${s.px} px`);
+    expect(cut, "narrations that scroll in their box").toEqual([]);
+    // The longest: a pass the Analyzer calls a hot loop. All of the dock is in view with it.
+    const narration = page.getByTestId("narration");
+    await page.getByTestId("ws-step-first").click();
+    for (let step = 1; step < 40; step++) {
+      await expect(page.getByTestId("ws-step-pos")).toContainText(`step ${step} of`);
+      if ((await narration.textContent())?.includes("the Analyzer calls 5 a hot loop")) break;
+      await page.keyboard.press("n");
+    }
+    await expect(narration).toContainText("the Analyzer calls 5 a hot loop");
+    await expectPresenterFits(page, "1024×700, a hot loop's narration");
+    await page.screenshot({ path: "test-results/workshop-presenter-hot-1024x700.png" });
+  } finally {
+    await server.stop();
+  }
+});
+
 test("presenter mode at 1280×720, a long Foo name and the attendees' link: lanes, the whole narration and the whole diagram in view", async ({
   page,
 }) => {

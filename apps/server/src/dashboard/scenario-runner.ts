@@ -101,13 +101,9 @@ export function scenarioRunner(
       const events = new EventLog();
       const base = hub.lastSeq;
       const stop = hub.subscribe((e) => events.push(rebased(e, base)));
-      // What the scenario found (not its progress: "applying …", "waiting for …") is the page's.
+      // What the scenario found is the page's answer; what it is doing ("applying …", "waiting
+      // for …"), the last of it, is what a stop says it was at.
       const found: string[] = [];
-      const said = (m: string) => {
-        log(m);
-        if (/^(waiting for|applying|deleted) /.test(m)) run.doing = m;
-        else found.push(m);
-      };
       const kube = new KubeClient(session.kubeConfig);
       const left = () =>
         kubeconfig === undefined
@@ -122,7 +118,14 @@ export function scenarioRunner(
           session,
           events,
           timeoutMs,
-          log: said,
+          log: (m) => {
+            log(m);
+            found.push(m);
+          },
+          doing: (m) => {
+            log(m);
+            run.doing = m;
+          },
           emit: (e) => hub.push(e),
           signal: gone.signal,
           kube,

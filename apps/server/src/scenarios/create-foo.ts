@@ -24,7 +24,7 @@ export const createFoo: Scenario = {
     const name = "example-foo";
     // Also removes a same-named Deployment nobody owns (what `not-owned` leaves behind).
     await startClean(ctx, [name]);
-    ctx.log(`applying ${ns}/${name}`);
+    ctx.doing(`applying ${ns}/${name}`);
     ctx.mark(`scenario: kubectl apply -f example-foo.yaml`, `${ns}/${name}`);
     await ctx.kube.applyFoo(EXAMPLE_FOO);
     await ctx.settled([`${ns}/${name}`], {

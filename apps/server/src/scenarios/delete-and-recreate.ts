@@ -20,6 +20,7 @@ export const deleteAndRecreate: Scenario = {
     await createAndSettle(ctx, NAME);
     ctx.mark(`scenario: kubectl delete foo ${NAME}`, key);
     await ctx.kube.deleteFoo(NS, NAME);
+    ctx.doing(`waiting for deployment ${key} to be garbage-collected`);
     await ctx.kube.waitFor(
       `deployment ${key} to be garbage-collected`,
       async () => !(await ctx.kube.getDeployment(NS, NAME)),

@@ -18,6 +18,8 @@ export interface RunScenarioOptions {
   events: EventLog;
   timeoutMs: number;
   log?: (m: string) => void;
+  /** Where `ctx.doing` goes (default: `log`). */
+  doing?: (what: string) => void;
   /**
    * Where `ctx.mark` notes go: the stream the trace is recorded from (the dashboard's hub).
    * Default: `events` itself (headless runs record the EventLog).
@@ -56,17 +58,21 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions):
   };
   if (opts.signal?.aborted) interrupt();
   opts.signal?.addEventListener("abort", interrupt);
+  const doing = opts.doing ?? opts.log ?? (() => {});
   const ctx: ScenarioContext = {
     session,
     faults: session.apiserver?.faults,
     kube: opts.kube ?? new KubeClient(session.kubeConfig),
     events,
     log: opts.log ?? (() => {}),
+    doing,
     mark: (text, key = "") =>
       emit({ stage: "note", key, ts: nowMicros(), level: "I", src: "scenario", text }),
     signal: abort.signal,
-    settled: (keys, so) =>
-      settle(events, keys, so ?? {}, deadline, abort.signal, (r) => (reason = r)),
+    settled: (keys, so) => {
+      doing(`waiting for ${keys.join(", ")} to settle`);
+      return settle(events, keys, so ?? {}, deadline, abort.signal, (r) => (reason = r));
+    },
   };
   try {
     await Promise.race([

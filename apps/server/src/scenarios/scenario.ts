@@ -30,10 +30,18 @@ export interface ScenarioContext {
   faults: ApiServer["faults"] | undefined;
   kube: KubeClient;
   events: EventLog;
-  /** Resolves when every key is quiescent (see EventLog.isQuiescent) and `until` holds. */
+  /**
+   * Resolves when every key is quiescent (see EventLog.isQuiescent) and `until` holds. It says
+   * so first (`doing`: "waiting for default/example-foo to settle").
+   */
   settled(keys: string[], opts?: SettleOptions): Promise<void>;
-  /** Progress for the user (stderr). */
+  /** What the scenario found or came to, for the user (stderr; the dashboard's answer). */
   log(message: string): void;
+  /**
+   * What the scenario is doing now: "applying …", "waiting for …" (stderr). Apart from `log`, so
+   * the dashboard's stop can say what a run was waiting for without reading it out of a finding.
+   */
+  doing(what: string): void;
   /**
    * Puts a `note` event into the trace (src "scenario"), so replay and narration can say what the
    * scenario did at that moment ("closing every watch"). `key` ties it to one Foo's lanes.

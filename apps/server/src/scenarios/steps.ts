@@ -37,7 +37,7 @@ export function fooObject(name: string, replicas = 1): Foo {
 export async function startClean(ctx: ScenarioContext, names: string[]): Promise<void> {
   if (!ctx.session.apiserver) await refuseOthersObjects(ctx, names);
   const deleted = await Promise.all(names.map((n) => ctx.kube.deleteFoo(NS, n)));
-  if (deleted.some(Boolean)) ctx.log(`deleted ${names.filter((_, i) => deleted[i]).join(", ")}`);
+  if (deleted.some(Boolean)) ctx.doing(`deleted ${names.filter((_, i) => deleted[i]).join(", ")}`);
   await ctx.kube.waitFor(`${names.join(", ")} and their Deployments to be gone`, async () => {
     const left = await Promise.all(
       names.map(async (n) => {
@@ -87,7 +87,7 @@ export async function createAndSettle(
   name: string,
   replicas = 1,
 ): Promise<void> {
-  ctx.log(`applying ${fooKey(name)} (replicas ${replicas})`);
+  ctx.doing(`applying ${fooKey(name)} (replicas ${replicas})`);
   ctx.mark(`scenario: kubectl apply Foo ${name} (replicas ${replicas})`, fooKey(name));
   await ctx.kube.applyFoo(fooObject(name, replicas));
   await settledAt(ctx, name, replicas);
@@ -106,7 +106,7 @@ export async function untilTrace(
   what: string,
   check: (events: readonly TraceEvent[]) => boolean,
 ): Promise<void> {
-  ctx.log(`waiting for ${what}`);
+  ctx.doing(`waiting for ${what}`);
   while (!check(ctx.events.events)) {
     if (ctx.signal.aborted) throw new Error(`aborted while waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));

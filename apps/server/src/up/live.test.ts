@@ -167,6 +167,42 @@ describe("loopscope up, live", () => {
     expect((await acted({ action: "stopScenario" })).status).toBe(409);
   });
 
+  it("stopping slow-api as its Foo settles says it was waiting for that Foo, not what it did before", async () => {
+    // An example-foo there (the tests above make one) slow-api deletes first ("deleted …"); then
+    // it applies its own and waits for it to settle — what the stop must name.
+    const before = live.hub.lastSeq;
+    const running = acted({ action: "runScenario", scenario: "slow-api" });
+    // The controller's first write for the new Foo, after the scenario's note that it applies it
+    // (a pass on the old one may write too): the create went through a request before, and each
+    // write is 250 ms slower, so by now the scenario waits for the Foo to settle.
+    await vi.waitFor(
+      () => {
+        const applied = client.events.find(
+          (e) =>
+            e.seq > before &&
+            e.stage === "note" &&
+            e.text.startsWith("scenario: kubectl apply Foo example-foo"),
+        );
+        expect(applied).toBeDefined();
+        expect(
+          client.events.some(
+            (e) => e.seq > applied!.seq && e.stage === "write" && e.key === "default/example-foo",
+          ),
+        ).toBe(true);
+      },
+      { timeout: 30_000, interval: 10 },
+    );
+    expect((await acted({ action: "stopScenario" })).status).toBe(200);
+    expect(await running).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        message:
+          "scenario slow-api stopped from the dashboard while waiting for default/example-foo to settle",
+      },
+    });
+  });
+
   it("runs a scenario, switches a lesson and a fault from the dashboard API", async () => {
     const before = live.hub.lastSeq;
     const scenario = await acted({ action: "runScenario", scenario: "create-foo" });

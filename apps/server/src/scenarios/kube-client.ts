@@ -35,12 +35,26 @@ export class KubeClient {
   /** The keys ("namespace/name") of the Foos this client applied, in the order first applied. */
   readonly appliedFoos = new Set<string>();
 
+  /** Once it is aborted, every request and wait throws (see stopOn). */
+  private stop: AbortSignal | undefined;
+
   constructor(readonly kubeConfig: KubeConfig) {
     this.co = kubeConfig.makeApiClient(CustomObjectsApi);
     this.apps = kubeConfig.makeApiClient(AppsV1Api);
   }
 
+  /**
+   * Makes every request and wait after `signal` aborts throw. A scenario stopped (from the bar,
+   * by Ctrl-C, by its timeout) is answered at once, but its code runs on to its next await: without
+   * this, a slow-api stopped while it cleaned up went on to apply its Foo and slow the API server
+   * down, after the bar said it had stopped.
+   */
+  stopOn(signal: AbortSignal): void {
+    this.stop = signal;
+  }
+
   async getFoo(namespace: string, name: string): Promise<Foo | undefined> {
+    this.stop?.throwIfAborted();
     try {
       return (await this.co.getNamespacedCustomObject({ ...FOO, namespace, name })) as Foo;
     } catch (err) {
@@ -51,6 +65,7 @@ export class KubeClient {
 
   /** kubectl apply, reduced: create when absent, else merge-patch the spec. */
   async applyFoo(foo: Foo): Promise<Foo> {
+    this.stop?.throwIfAborted();
     const namespace = foo.metadata.namespace ?? "default";
     const name = foo.metadata.name ?? "";
     this.appliedFoos.add(`${namespace}/${name}`);
@@ -77,6 +92,7 @@ export class KubeClient {
 
   /** Deletes the Foo; true when it existed. */
   async deleteFoo(namespace: string, name: string): Promise<boolean> {
+    this.stop?.throwIfAborted();
     this.made.delete(`foo/${namespace}/${name}`);
     try {
       await this.co.deleteNamespacedCustomObject({ ...FOO, namespace, name });
@@ -88,6 +104,7 @@ export class KubeClient {
   }
 
   async getDeployment(namespace: string, name: string): Promise<V1Deployment | undefined> {
+    this.stop?.throwIfAborted();
     try {
       return await this.apps.readNamespacedDeployment({ namespace, name });
     } catch (err) {
@@ -97,6 +114,7 @@ export class KubeClient {
   }
 
   async createDeployment(d: V1Deployment): Promise<V1Deployment> {
+    this.stop?.throwIfAborted();
     const namespace = d.metadata?.namespace ?? "default";
     const body = { ...d, metadata: madeByLoopscope(d.metadata ?? {}) };
     const created = await this.apps.createNamespacedDeployment({ namespace, body });
@@ -105,6 +123,7 @@ export class KubeClient {
   }
 
   async deleteDeployment(namespace: string, name: string): Promise<boolean> {
+    this.stop?.throwIfAborted();
     this.made.delete(`deployment/${namespace}/${name}`);
     try {
       await this.apps.deleteNamespacedDeployment({ namespace, name });
@@ -136,6 +155,7 @@ export class KubeClient {
   ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      this.stop?.throwIfAborted();
       if (await check()) return;
       if (Date.now() > deadline)
         throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);

@@ -59,10 +59,12 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions):
   if (opts.signal?.aborted) interrupt();
   opts.signal?.addEventListener("abort", interrupt);
   const doing = opts.doing ?? opts.log ?? (() => {});
+  const kube = opts.kube ?? new KubeClient(session.kubeConfig);
+  kube.stopOn(abort.signal);
   const ctx: ScenarioContext = {
     session,
     faults: session.apiserver?.faults,
-    kube: opts.kube ?? new KubeClient(session.kubeConfig),
+    kube,
     events,
     log: opts.log ?? (() => {}),
     doing,
@@ -81,17 +83,19 @@ export async function runScenario(scenario: Scenario, opts: RunScenarioOptions):
         restore();
         await scenario.afterLessons?.(ctx, stopped);
       })(),
-      new Promise<never>((_, reject) =>
-        abort.signal.addEventListener("abort", () =>
+      new Promise<never>((_, reject) => {
+        const end = () =>
           reject(
             interrupted
               ? new ScenarioInterrupted(`scenario ${scenario.name} interrupted`)
               : new ScenarioTimeout(
                   `scenario ${scenario.name} timed out after ${opts.timeoutMs / 1000} s${reason ? `: ${reason}` : ""}`,
                 ),
-          ),
-        ),
-      ),
+          );
+        // A run stopped before it began (its signal aborted already) hears no "abort" event.
+        if (abort.signal.aborted) end();
+        else abort.signal.addEventListener("abort", end);
+      }),
     ]);
   } finally {
     clearTimeout(timer);

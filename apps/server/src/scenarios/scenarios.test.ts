@@ -12,7 +12,8 @@ import { CONFLICTS, conflictsFound } from "./conflict.ts";
 import { RETRIES } from "./not-owned.ts";
 import { BURST_NAMES } from "./burst.ts";
 import { WRITE_LATENCY_MS } from "./slow-api.ts";
-import { ofKey } from "./steps.ts";
+import { fooObject, ofKey } from "./steps.ts";
+import { KubeClient } from "./kube-client.ts";
 import { EventLog } from "./event-log.ts";
 import { runScenario } from "./run-scenario.ts";
 import { startSession } from "../session/session.ts";
@@ -234,6 +235,37 @@ describe.concurrent("scenarios (headless, embedded API server)", () => {
     for (let i = 1; i < delays.length; i++) expect(delays[i]).toBe(delays[i - 1]! * 2);
     expect(done.every((d) => d.error?.includes("not managed by Foo"))).toBe(true);
     expect(ofKey(r.events.events, KEY, "write").filter((w) => w.verb === "create")).toEqual([]);
+  });
+
+  it("a stopped scenario touches the cluster no more: slow-api stopped as it begins", async () => {
+    const events = new EventLog();
+    const session = await startSession({
+      cluster: { kind: "embedded", apiserverOpts: FAST_CLUSTER },
+      resyncMs: 0,
+      onEvent: events.push,
+    });
+    try {
+      const kube = new KubeClient(session.kubeConfig);
+      const foo = await kube.applyFoo(fooObject("example-foo", 1));
+      // Stopped before its first step: the run is answered at once, and its code, which runs on
+      // to its next await, must not go on to clean up, apply its Foo or slow the API server.
+      const stop = new AbortController();
+      stop.abort();
+      await expect(
+        runScenario(scenarios["slow-api"]!, {
+          session,
+          events,
+          timeoutMs: 30_000,
+          signal: stop.signal,
+        }),
+      ).rejects.toThrow("scenario slow-api interrupted");
+      // Long enough for the delete it would have made (the embedded cluster answers in ms).
+      await new Promise((r) => setTimeout(r, 1000));
+      expect((await kube.getFoo("default", "example-foo"))?.metadata?.uid).toBe(foo.metadata.uid);
+      expect(session.apiserver!.faults.state().latencyMs).toEqual({});
+    } finally {
+      await session.stop();
+    }
   });
 
   it("not-owned run again in the same session starts from 5 ms again, not the last run's backoff", async () => {

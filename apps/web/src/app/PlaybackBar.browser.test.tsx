@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { userEvent } from "vitest/browser";
 import { render } from "vitest-browser-react";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
 import { sessionFromText } from "../testing/fixtureSession.ts";
@@ -27,5 +28,20 @@ describe("playback bar", () => {
     const title = button.element().getAttribute("title")!;
     expect(title).toContain("from the informer's initial list (it existed before the run)");
     expect(title).not.toMatch(/creat/);
+  });
+});
+
+describe("the playhead slider", () => {
+  it("is read as the time shown beside it, also after a key moves it", async () => {
+    const view = new ViewStore({ selectedKeys: [KEY] });
+    const screen = await render(<PlaybackBar session={sessionFromText(canonical)} view={view} />);
+    const slider = screen.getByRole("slider", { name: "Playhead" });
+    const clock = screen.getByTestId("playhead-time");
+    await expect.element(slider).toHaveAttribute("aria-valuetext", clock.element().textContent);
+    (slider.element() as HTMLElement).focus();
+    await userEvent.keyboard("{Home}");
+    await expect.poll(() => view.get().playhead).toBeDefined();
+    await expect.element(slider).toHaveAttribute("aria-valuetext", clock.element().textContent);
+    expect(clock.element().textContent).toMatch(/^\d\d:\d\d:\d\d\.\d{3}$/);
   });
 });

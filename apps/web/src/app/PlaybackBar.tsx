@@ -20,6 +20,7 @@ export function PlaybackBar({
   const ext = session.store.timeExtent();
   const live = session.source.kind === "live" && growing;
   const head = s.playhead ?? ext?.[1] ?? 0;
+  const clock = ext ? formatWall(head) : "--:--:--";
   // A Foo that existed before the run was never created here: its start is the initial list.
   const listed = session.summaryOf(s.selectedKeys[0] ?? "")?.listed === true;
   return (
@@ -65,6 +66,8 @@ export function PlaybackBar({
         className="scrubber"
         data-testid="scrubber"
         aria-label="Playhead"
+        // Read as the time shown beside it, not as the epoch microseconds it holds.
+        aria-valuetext={clock}
         min={ext?.[0] ?? 0}
         max={ext?.[1] ?? 1}
         step={Math.max(1, ((ext?.[1] ?? 1) - (ext?.[0] ?? 0)) / 2000)}
@@ -75,7 +78,7 @@ export function PlaybackBar({
         disabled={!ext}
       />
       <span className="clock" data-testid="playhead-time">
-        {ext ? formatWall(head) : "--:--:--"}
+        {clock}
       </span>
       <button
         title="Show every event (end playback)"

@@ -95,7 +95,14 @@ export function Legend({ view, onHelp }: { view: ViewStore; onHelp: () => void }
             </button>
           ))}
         </span>
-        <button data-testid="shortcuts-button" title="Keyboard shortcuts (?)" onClick={onHelp}>
+        <button
+          data-testid="shortcuts-button"
+          title="Keyboard shortcuts (?)"
+          // Its name: "?" alone is read as "question mark".
+          aria-label="Keyboard shortcuts"
+          aria-keyshortcuts="?"
+          onClick={onHelp}
+        >
           ?
         </button>
       </span>

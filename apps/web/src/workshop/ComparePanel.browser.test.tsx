@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { userEvent } from "vitest/browser";
 import { render } from "vitest-browser-react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
+import { sessionFromText } from "../testing/fixtureSession.ts";
 import "../ui/styles.css";
 import "./workshop.css";
-import { AlignedTimelines } from "./ComparePanel.tsx";
+import { AlignedTimelines, ComparePanel } from "./ComparePanel.tsx";
 import type { RunSide } from "./compareModel.ts";
 
 /** A run whose Foo had `n` passes, 40 ms each, the first at 0 and the others ending 200 ms apart. */
@@ -56,5 +60,30 @@ describe("the compare view's aligned timelines", () => {
       expect(box.x, `"${t.textContent}" cut on the left`).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width, `"${t.textContent}" cut on the right`).toBeLessThanOrEqual(width);
     }
+  });
+});
+
+describe("the compare view's file picker", () => {
+  it("is reached by Tab and opens the file chooser on Enter and on Space", async () => {
+    const screen = await render(
+      <QueryClientProvider client={new QueryClient()}>
+        <ComparePanel session={sessionFromText(canonical)} />
+      </QueryClientProvider>,
+    );
+    const input = screen.getByTestId("compare-file").element() as HTMLInputElement;
+    let chooser = 0;
+    // The click the chooser opens on, stopped before a dialog the test cannot close.
+    input.addEventListener("click", (e) => {
+      chooser++;
+      e.preventDefault();
+    });
+    const sample = screen.getByTestId("compare-sample").element() as HTMLElement;
+    sample.focus();
+    await userEvent.keyboard("{Tab}");
+    expect(document.activeElement?.textContent).toBe("a file…");
+    await userEvent.keyboard("{Enter}");
+    await expect.poll(() => chooser).toBe(1);
+    await userEvent.keyboard(" ");
+    await expect.poll(() => chooser).toBe(2);
   });
 });

@@ -53,6 +53,7 @@ export function ComparePanel({
 }) {
   const [other, setOther] = useState<Loading | undefined>();
   const [error, setError] = useState<string | undefined>();
+  const fileInput = useRef<HTMLInputElement>(null);
   const samples = useQuery({
     queryKey: ["workshop-samples"],
     queryFn: async (): Promise<{ file: string; title: string }[]> => {
@@ -134,19 +135,22 @@ export function ComparePanel({
             ))}
           </select>
         )}
-        <label className="file-pick">
+        {/* A button (as the top bar's "Open trace…"): a label around a hidden input was skipped
+            by Tab and deaf to Enter and Space. */}
+        <button data-testid="compare-file-button" onClick={() => fileInput.current?.click()}>
           a file…
-          <input
-            type="file"
-            hidden
-            data-testid="compare-file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              if (f) open(loadTrace(f, f.name, { kind: "replay", name: f.name }));
-              e.target.value = "";
-            }}
-          />
-        </label>
+        </button>
+        <input
+          ref={fileInput}
+          type="file"
+          hidden
+          data-testid="compare-file"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (f) open(loadTrace(f, f.name, { kind: "replay", name: f.name }));
+            e.target.value = "";
+          }}
+        />
         {error && <span className="error">{error}</span>}
       </div>
       {right ? (

@@ -12,6 +12,7 @@ import { aboutEarlierLife } from "../panels/earlierLife.ts";
 import { passesWithoutStages, unseenStages } from "../panels/stageLines.ts";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
+import { TabList, TabPanel, useTabIds } from "../ui/Tabs.tsx";
 import { useSessionVersion } from "./hooks.ts";
 
 export function EventCount({ session }: { session: TraceSession }) {
@@ -120,56 +121,50 @@ export const BottomPanel = memo(function BottomPanel({
   const shownKey = useDeferredValue(focusKey);
   const excerpt = shownKey ? session.excerpt(shownKey) : undefined;
   const findings = session.findings();
-  const tabButton = (id: Tab, label: string) => (
-    <button
-      role="tab"
-      aria-selected={tab === id}
-      onClick={() => setTab(id)}
-      data-testid={`tab-${id}`}
-    >
-      {label}
-    </button>
-  );
+  const ids = useTabIds();
+  const tabs: { id: Tab; label: string }[] = [
+    { id: "counts", label: "Counts & excerpt" },
+    {
+      id: "diagnostics",
+      label: `Diagnostics (${session.diagnosticsTotal.toLocaleString("en-US")})`,
+    },
+    { id: "findings", label: `Findings (${findings.length})` },
+  ];
   return (
     <section className="panel bottom" aria-label="Counts, excerpt, diagnostics">
-      <div className="tabs" role="tablist">
-        {tabButton("counts", "Counts & excerpt")}
-        {tabButton(
-          "diagnostics",
-          `Diagnostics (${session.diagnosticsTotal.toLocaleString("en-US")})`,
+      <TabList ids={ids} tabs={tabs} selected={tab} onSelect={setTab} testIdPrefix="tab-" />
+      <TabPanel ids={ids} selected={tab}>
+        {tab === "counts" &&
+          (shownKey && excerpt ? (
+            <div className="counts-excerpt">
+              <CountsTable
+                excerpt={excerpt.excerpt}
+                withoutStages={passesWithoutStages(session.store, excerpt.excerpt)}
+                unseen={unseenStages(session.store)}
+              />
+              <ExcerptPanel session={session} keyName={shownKey} />
+            </div>
+          ) : (
+            <p className="muted">
+              {session.source.kind === "none"
+                ? "Open a trace (button, drag and drop, or a sample) — or start `pnpm loopscope up` for live mode."
+                : session.store.length > 0 && session.store.keyList().length === 0
+                  ? "No Foo in this trace: nothing to count (the objects panel says what it holds)."
+                  : "Select an object to see its counts and annotated excerpt."}
+            </p>
+          ))}
+        {tab === "diagnostics" && (
+          <DiagnosticsList diagnostics={session.diagnostics} total={session.diagnosticsTotal} />
         )}
-        {tabButton("findings", `Findings (${findings.length})`)}
-      </div>
-      {tab === "counts" &&
-        (shownKey && excerpt ? (
-          <div className="counts-excerpt">
-            <CountsTable
-              excerpt={excerpt.excerpt}
-              withoutStages={passesWithoutStages(session.store, excerpt.excerpt)}
-              unseen={unseenStages(session.store)}
-            />
-            <ExcerptPanel session={session} keyName={shownKey} />
-          </div>
-        ) : (
-          <p className="muted">
-            {session.source.kind === "none"
-              ? "Open a trace (button, drag and drop, or a sample) — or start `pnpm loopscope up` for live mode."
-              : session.store.length > 0 && session.store.keyList().length === 0
-                ? "No Foo in this trace: nothing to count (the objects panel says what it holds)."
-                : "Select an object to see its counts and annotated excerpt."}
-          </p>
-        ))}
-      {tab === "diagnostics" && (
-        <DiagnosticsList diagnostics={session.diagnostics} total={session.diagnosticsTotal} />
-      )}
-      {tab === "findings" && (
-        <FindingsList
-          findings={findings}
-          view={view}
-          focusKey={focusKey}
-          earlierLife={(f) => aboutEarlierLife(session, f)}
-        />
-      )}
+        {tab === "findings" && (
+          <FindingsList
+            findings={findings}
+            view={view}
+            focusKey={focusKey}
+            earlierLife={(f) => aboutEarlierLife(session, f)}
+          />
+        )}
+      </TabPanel>
     </section>
   );
 });

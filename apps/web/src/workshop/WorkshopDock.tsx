@@ -11,6 +11,7 @@ import type { ServerInfo } from "@loopscope/protocol";
 import { useSessionVersion, useView } from "../app/hooks.ts";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
+import { TabList, TabPanel, useTabIds } from "../ui/Tabs.tsx";
 import { ComparePanel } from "./ComparePanel.tsx";
 import { ExpectPanel } from "./ExpectPanel.tsx";
 import { QueueView } from "./QueueView.tsx";
@@ -99,6 +100,7 @@ function WorkshopPanel({
   onClose: () => void;
 }) {
   const [tab, setTab] = useState<Tab>("step");
+  const ids = useTabIds();
   const selectedTab = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (takeFocus) selectedTab.current?.focus();
@@ -145,20 +147,14 @@ function WorkshopPanel({
             {summary.hotLoop ? "quiet now" : "quiescent"}
           </span>
         )}
-        <div className="tabs" role="tablist">
-          {TABS.map((t) => (
-            <button
-              key={t.id}
-              ref={t.id === tab ? selectedTab : undefined}
-              role="tab"
-              aria-selected={tab === t.id}
-              data-testid={`workshop-tab-${t.id}`}
-              onClick={() => setTab(t.id)}
-            >
-              {t.label}
-            </button>
-          ))}
-        </div>
+        <TabList
+          ids={ids}
+          tabs={TABS}
+          selected={tab}
+          onSelect={setTab}
+          testIdPrefix="workshop-tab-"
+          selectedRef={selectedTab}
+        />
         <span className="spacer" />
         {presenter && <ShareLink info={info} />}
         <button
@@ -173,7 +169,7 @@ function WorkshopPanel({
           ✕
         </button>
       </header>
-      <div className="workshop-body">
+      <TabPanel ids={ids} selected={tab} className="workshop-body">
         {tab === "step" && (
           <StepThrough
             session={session}
@@ -202,7 +198,7 @@ function WorkshopPanel({
             }
           />
         )}
-      </div>
+      </TabPanel>
     </section>
   );
 }

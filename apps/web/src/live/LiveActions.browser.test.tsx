@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { userEvent } from "vitest/browser";
 import { render } from "vitest-browser-react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import {
@@ -112,6 +113,20 @@ describe("live actions", () => {
     const one = await renderActions(undefined, { objects: { atSeq: 9, objects: [foo] } });
     for (const id of ["action-create", "action-scale", "action-delete"])
       await expect.element(one.getByTestId(id)).toBeEnabled();
+  });
+
+  it("keep the keyboard's focus on a pressed button while its action runs and after", async () => {
+    const screen = await renderActions(undefined, { fooApi: { served: true } });
+    const create = screen.getByTestId("action-create").element() as HTMLButtonElement;
+    const lost: string[] = [];
+    create.addEventListener("blur", () => lost.push(document.activeElement?.tagName ?? "none"));
+    create.focus();
+    await userEvent.keyboard("{Enter}");
+    // The request goes to the test page's server, which has no such API: the action fails.
+    await expect.element(screen.getByTestId("action-error")).toBeInTheDocument();
+    expect(lost).toEqual([]);
+    expect(document.activeElement).toBe(create);
+    screen.unmount();
   });
 
   // Last: a test after one that unmounts finds no element (vitest-browser-react's cleanup).

@@ -17,6 +17,7 @@ import {
 } from "@loopscope/protocol";
 import type { ClusterFoos } from "../panels/ObjectsPanel.tsx";
 import type { ViewStore } from "../store/viewState.ts";
+import { OffButton } from "../ui/OffButton.tsx";
 import { useAction } from "./api.ts";
 import "./actions.css";
 
@@ -71,30 +72,30 @@ export function LiveActions({
   return (
     <div className="actions" role="toolbar" aria-label="Cluster actions">
       <span className="actions-label">cluster:</span>
-      <button
+      <OffButton
         data-testid="action-create"
         title={down}
-        disabled={disabled}
+        off={disabled}
         onClick={() => act({ action: "createFoo", name, replicas: 1 })}
       >
         create {name}
-      </button>
-      <button
+      </OffButton>
+      <OffButton
         data-testid="action-scale"
         title={down ?? absent}
-        disabled={disabled || absent !== undefined}
+        off={disabled || absent !== undefined}
         onClick={() => act({ action: "scaleFoo", name, replicas: 3 })}
       >
         scale to 3
-      </button>
-      <button
+      </OffButton>
+      <OffButton
         data-testid="action-delete"
         title={down ?? absent}
-        disabled={disabled || absent !== undefined}
+        off={disabled || absent !== undefined}
         onClick={() => act({ action: "deleteFoo", name })}
       >
         delete
-      </button>
+      </OffButton>
       {info.scenarios.length > 0 && (
         <>
           <select
@@ -110,10 +111,10 @@ export function LiveActions({
               </option>
             ))}
           </select>
-          <button
+          <OffButton
             data-testid="action-scenario"
             title={down}
-            disabled={disabled || !scenario}
+            off={disabled || !scenario}
             onClick={() => {
               view.set({
                 selectedSeq: undefined,
@@ -128,7 +129,7 @@ export function LiveActions({
             }}
           >
             run
-          </button>
+          </OffButton>
         </>
       )}
       {ran !== undefined && action.isPending && (

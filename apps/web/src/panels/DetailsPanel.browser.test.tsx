@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { userEvent } from "vitest/browser";
 import { render } from "vitest-browser-react";
 import { otherControllerNote, readTraceText, type TraceEvent } from "@loopscope/trace";
 import canonical from "../../../../packages/trace/fixtures/stage/create-canonical.log?raw";
@@ -126,5 +127,27 @@ describe("pass details", () => {
     const self = session.passesOf(KEY).find((p) => p.cause === "self")!;
     const selfPanel = await details(session, self.index);
     expect(selfPanel.querySelector('[data-testid="pass-other-controller"]')).toBeNull();
+  });
+});
+
+describe("the details' links and the focus", () => {
+  it("a trigger's event, then back to its pass: the focus stays in the panel, never on <body>", async () => {
+    const session = recreated(false);
+    const view = new ViewStore({ selectedKeys: [KEY], selectedPass: { key: KEY, index: 0 } });
+    const screen = await render(<DetailsPanel session={session} view={view} />);
+    const panel = screen.getByRole("region", { name: "Details" });
+    const watch = screen.getByRole("button", { name: /^watch seq/ }).element() as HTMLElement;
+    watch.focus();
+    await userEvent.keyboard("{Enter}");
+    await expect.poll(() => view.get().selectedSeq).toBeDefined();
+    await expect.element(screen.getByTestId("event-pass")).toBeInTheDocument();
+    expect(panel.element().contains(document.activeElement)).toBe(true);
+    // Tab goes on from the panel: to its first link.
+    await userEvent.keyboard("{Tab}");
+    expect(panel.element().contains(document.activeElement)).toBe(true);
+    (screen.getByRole("button", { name: /^pass #1/ }).element() as HTMLElement).focus();
+    await userEvent.keyboard("{Enter}");
+    await expect.element(screen.getByTestId("pass-details")).toBeInTheDocument();
+    expect(panel.element().contains(document.activeElement)).toBe(true);
   });
 });

@@ -6,7 +6,7 @@
 import type { TraceEvent } from "@loopscope/trace";
 import type { TraceSession } from "../store/session.ts";
 import type { ViewStore } from "../store/viewState.ts";
-import { memo } from "react";
+import { memo, useRef } from "react";
 import { useSessionVersion, useViewPick } from "../app/hooks.ts";
 import { passLabel } from "../timeline/layout.ts";
 import { formatWall } from "../timeline/timeScale.ts";
@@ -26,6 +26,14 @@ export const DetailsPanel = memo(function DetailsPanel({
   view: ViewStore;
 }) {
   useSessionVersion(session, 250);
+  // A button here that selects an event or a pass replaces what the panel shows, itself with it:
+  // the focus goes to the panel (the same element for an event and a pass), not to <body>, so
+  // a screen reader reads where it is and the next Tab stays in the panel.
+  const panel = useRef<HTMLElement>(null);
+  const select = (sel: { selectedSeq: number | undefined }) => {
+    view.set(sel);
+    panel.current?.focus();
+  };
   const selectedSeq = useViewPick(view, (s) => s.selectedSeq);
   const selectedPass = useViewPick(view, (s) => s.selectedPass);
   const row = selectedSeq === undefined ? -1 : session.store.rowOfSeq(selectedSeq);
@@ -57,7 +65,7 @@ export const DetailsPanel = memo(function DetailsPanel({
   };
   if (!e && !pass) {
     return (
-      <section className="panel details" aria-label="Details">
+      <section ref={panel} tabIndex={-1} className="panel details" aria-label="Details">
         <h2>Details</h2>
         <p className="muted">
           Click a mark or a pass on the timeline (or press ] for the next pass, → for the next
@@ -67,13 +75,19 @@ export const DetailsPanel = memo(function DetailsPanel({
     );
   }
   return (
-    <section className="panel details" aria-label="Details" data-testid="details">
+    <section
+      ref={panel}
+      tabIndex={-1}
+      className="panel details"
+      aria-label="Details"
+      data-testid="details"
+    >
       <h2>Details</h2>
       {e && <EventDetails session={session} e={e} row={row} view={view} />}
       {e && selected && (
         <p className="muted" data-testid="event-pass">
           in{" "}
-          <button className="link" onClick={() => view.set({ selectedSeq: undefined })}>
+          <button className="link" onClick={() => select({ selectedSeq: undefined })}>
             pass {passLabel(selected)}
           </button>
         </p>
@@ -148,18 +162,18 @@ export const DetailsPanel = memo(function DetailsPanel({
                 {t.cause}
                 {t.inferred ? " (inferred)" : ""}:{" "}
                 {t.writeSeq !== undefined && (
-                  <button className="link" onClick={() => view.set({ selectedSeq: t.writeSeq })}>
+                  <button className="link" onClick={() => select({ selectedSeq: t.writeSeq })}>
                     write {where(t.writeSeq)}
                   </button>
                 )}
                 {t.writeSeq !== undefined && " → "}
                 {t.watchSeq !== undefined && (
-                  <button className="link" onClick={() => view.set({ selectedSeq: t.watchSeq })}>
+                  <button className="link" onClick={() => select({ selectedSeq: t.watchSeq })}>
                     watch {where(t.watchSeq)}
                   </button>
                 )}
                 {t.watchSeq !== undefined && " → "}
-                <button className="link" onClick={() => view.set({ selectedSeq: t.enqueueSeq })}>
+                <button className="link" onClick={() => select({ selectedSeq: t.enqueueSeq })}>
                   enqueue {where(t.enqueueSeq)}
                 </button>
                 {pass.dequeueSeq !== undefined && ` → dequeue ${where(pass.dequeueSeq)}`}

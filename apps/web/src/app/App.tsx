@@ -23,7 +23,14 @@ import { PassView } from "../timeline/PassView.tsx";
 import { Timeline } from "../timeline/Timeline.tsx";
 import { WorkshopDock } from "../workshop/WorkshopDock.tsx";
 import { useViewPick } from "./hooks.ts";
-import { BottomPanel, EventCount, LoadBar, RecordingBadge } from "./StatusParts.tsx";
+import { Announcer } from "./Announcer.tsx";
+import {
+  BottomPanel,
+  ConnectionStatus,
+  EventCount,
+  LoadBar,
+  RecordingBadge,
+} from "./StatusParts.tsx";
 import { useDeepLinkSync } from "./useDeepLinkSync.ts";
 import { useKeyboard } from "./useKeyboard.ts";
 import { PlaybackBar } from "./PlaybackBar.tsx";
@@ -226,19 +233,7 @@ export function App() {
         <span className="source" data-testid="source" title={label}>
           {label}
         </span>
-        {conn && badge && (
-          <span
-            className={`status ${badge.look}`}
-            data-testid="connection-status"
-            data-status={conn.status}
-            data-cluster={conn.cluster && (conn.cluster.reachable ? "reachable" : "unreachable")}
-            data-foo-api={conn.fooApi && (conn.fooApi.served ? "served" : "gone")}
-            data-informers={conn.informers && (conn.informers.failing ? "failing" : "ok")}
-            title={badge.title}
-          >
-            {badge.text}
-          </span>
-        )}
+        {conn && badge && <ConnectionStatus conn={conn} badge={badge} />}
         {conn?.status === "replaced" &&
           (conn.info?.readOnly ? (
             <span className="muted" data-testid="server-restarted">
@@ -361,6 +356,7 @@ export function App() {
       <SplitHandle split={split} controls="timeline-row" />
       <DetailsPanel session={session} view={view} />
       <BottomPanel session={session} view={view} focusKey={selectedKeys[0]} />
+      <Announcer session={session} view={view} />
       {help && <ShortcutsOverlay onClose={closeHelp} />}
       {dragging && (
         <div className="dropzone">Drop a trace file (JSONL or klog, optionally .gz)</div>

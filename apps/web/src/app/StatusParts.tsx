@@ -10,10 +10,33 @@ import { ExcerptPanel } from "../panels/ExcerptPanel.tsx";
 import { FindingsList } from "../panels/FindingsList.tsx";
 import { aboutEarlierLife } from "../panels/earlierLife.ts";
 import { passesWithoutStages, unseenStages } from "../panels/stageLines.ts";
+import type { ConnectionState } from "../live/connection.ts";
 import type { TraceSession } from "../store/session.ts";
+import type { ConnectionBadge as Badge } from "./connectionBadge.ts";
 import type { ViewStore } from "../store/viewState.ts";
 import { TabList, TabPanel, useTabIds } from "../ui/Tabs.tsx";
 import { useSessionVersion } from "./hooks.ts";
+
+/**
+ * The connection badge: whether events can reach the page (connectionBadge). A status region, so
+ * a screen reader hears it change ("server not answering · retrying") as a sighted user sees it.
+ */
+export function ConnectionStatus({ conn, badge }: { conn: ConnectionState; badge: Badge }) {
+  return (
+    <span
+      role="status"
+      className={`status ${badge.look}`}
+      data-testid="connection-status"
+      data-status={conn.status}
+      data-cluster={conn.cluster && (conn.cluster.reachable ? "reachable" : "unreachable")}
+      data-foo-api={conn.fooApi && (conn.fooApi.served ? "served" : "gone")}
+      data-informers={conn.informers && (conn.informers.failing ? "failing" : "ok")}
+      title={badge.title}
+    >
+      {badge.text}
+    </span>
+  );
+}
 
 export function EventCount({ session }: { session: TraceSession }) {
   useSessionVersion(session, 250, true);

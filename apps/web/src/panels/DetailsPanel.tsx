@@ -13,6 +13,7 @@ import { formatWall } from "../timeline/timeScale.ts";
 import { objectOf, rvHistory } from "./objectHistory.ts";
 import { passErrors } from "../store/passErrors.ts";
 import { otherControllerNames } from "./otherControllers.ts";
+import { eventText, passText } from "./selectionText.ts";
 
 function show(v: unknown): string {
   return typeof v === "string" ? v : JSON.stringify(v);
@@ -94,9 +95,7 @@ export const DetailsPanel = memo(function DetailsPanel({
       )}
       {pass && (
         <div data-testid="pass-details">
-          <h3>
-            Pass {pass.key} {passLabel(pass)}
-          </h3>
+          <h3>{passText(pass)}</h3>
           <dl>
             <dt>cause</dt>
             <dd>{pass.cause + (pass.inferred ? " (inferred)" : "")}</dd>
@@ -218,9 +217,7 @@ function EventDetails({
     : { steps: [], lifeStartSeq: undefined };
   return (
     <div data-testid="event-details">
-      <h3>
-        {e.stage} · seq {e.seq}
-      </h3>
+      <h3>{eventText(e)}</h3>
       <dl>
         <dt>time</dt>
         <dd>{formatWall(e.ts, true)} UTC</dd>

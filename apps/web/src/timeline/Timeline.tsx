@@ -312,7 +312,7 @@ export function Timeline({ session, view }: TimelineProps) {
       {overflow && <div className="timeline-hint">shift + wheel scrolls the lanes</div>}
       {hover && <Tooltip session={session} hit={hover.hit} x={hover.x} y={hover.y} />}
       {/* Text mirror of what the canvas shows, for screen readers and tests. */}
-      <PassMirror session={session} keys={keys} version={version} />
+      <PassMirror session={session} view={view} keys={keys} version={version} />
     </div>
   );
 }

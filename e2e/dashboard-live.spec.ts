@@ -306,8 +306,12 @@ test("a sample opened on the live dashboard survives a reload, and the way back 
   await expect(page.getByTestId("action-create")).toHaveCount(0);
   await page.reload();
   await expect(page.getByTestId("source")).toHaveText("replay · traces/hot-loop.jsonl");
-  await page.getByTestId("back-to-live").click();
+  // By keyboard: the focus goes on from where the button was, not to <body>.
+  await page.getByTestId("back-to-live").focus();
+  await page.keyboard.press("Enter");
   await expect(page.getByTestId("source")).toHaveText("live · embedded");
   await expect(page.getByTestId("connection-status")).toHaveAttribute("data-status", "open");
   await expect(page.getByTestId("back-to-live")).toHaveCount(0);
+  await expect(page.getByTestId("open-file")).toBeFocused();
+  await expect(page).not.toHaveURL(/trace=/);
 });

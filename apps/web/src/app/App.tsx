@@ -205,6 +205,7 @@ export function App() {
 
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const openButton = useRef<HTMLButtonElement>(null);
 
   return (
     <div
@@ -281,13 +282,22 @@ export function App() {
           <button
             data-testid="back-to-live"
             title="Leave this trace for the server's own: the live run, or the file it replays"
-            // The page without its query: the live session, as first opened.
-            onClick={() => globalThis.location.assign(globalThis.location.pathname)}
+            // The live session, as first opened — in place, not by loading the page again, which
+            // left a keyboard user's focus on <body>: it goes to the button that took this one's
+            // place (this one is gone with the trace it left).
+            onClick={() => {
+              replace({
+                session: new TraceSession({ kind: "live", name: "live" }),
+                cancel: () => {},
+              });
+              view.set({ follow: true });
+              openButton.current?.focus();
+            }}
           >
             ← back to the server
           </button>
         )}
-        <button data-testid="open-file" onClick={() => fileInput.current?.click()}>
+        <button ref={openButton} data-testid="open-file" onClick={() => fileInput.current?.click()}>
           Open trace…
         </button>
         <input

@@ -4,8 +4,8 @@
  * default's as drawn), its bounds and orientation; ↑ / ↓ move it, Home / End to its bounds, Enter
  * back to the default.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { userEvent } from "vitest/browser";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { page, userEvent } from "vitest/browser";
 import { render } from "vitest-browser-react";
 import "../ui/styles.css";
 import { SplitHandle } from "./SplitHandle.tsx";
@@ -33,6 +33,8 @@ function Page() {
   );
 }
 
+// A laptop's window: in a smaller one (below 900×680) the page scrolls and the divider steps aside.
+beforeAll(() => page.viewport(1280, 800));
 afterEach(() => localStorage.removeItem("loopscope-split"));
 
 describe("the timeline / panel divider", () => {

@@ -2,12 +2,17 @@
  * A kubeconfig read as kubectl reads one, with the context to use made current. `path` may be a
  * list of files ($KUBECONFIG's `a:b`), merged so that the first definition of a cluster, user or
  * context wins and the first file that sets a current-context names it; client-node alone reads
- * one file, and would throw on a name that a second file defines again. Plain-http:// clusters
- * are usable, as they are for kubectl (see allowPlainHttp).
+ * one file, and would throw on a name that a second file defines again. A file of a list that
+ * does not exist is skipped, as kubectl skips it (a $KUBECONFIG set for several clusters often
+ * names one not made yet); a file given alone, or a list none of whose files exist, is an error
+ * (kubectl would fall back to localhost:8080). A file that exists but cannot be read or parsed
+ * is an error, as for kubectl. Plain-http:// clusters are usable, as they are for kubectl (see
+ * allowPlainHttp).
  *
  * Every way the file cannot name a cluster is an error here, in one line: client-node would only
  * say "No active cluster!" on the first call.
  */
+import { statSync } from "node:fs";
 import { delimiter } from "node:path";
 import { KubeConfig } from "@kubernetes/client-node";
 import { allowPlainHttp } from "./plain-http.ts";
@@ -15,7 +20,10 @@ import { allowPlainHttp } from "./plain-http.ts";
 export function loadKubeconfig(path: string, context?: string): KubeConfig {
   const kubeConfig = new KubeConfig();
   try {
-    const [first = "", ...more] = path.split(delimiter).filter((f) => f !== "");
+    const files = path.split(delimiter).filter((f) => f !== "");
+    const found = files.length > 1 ? files.filter((f) => !missing(f)) : files;
+    if (found.length === 0) throw new Error("none of these files exists");
+    const [first = "", ...more] = found;
     kubeConfig.loadFromFile(first);
     for (const file of more) {
       const next = new KubeConfig();
@@ -56,4 +64,14 @@ export function loadKubeconfig(path: string, context?: string): KubeConfig {
     throw new Error(`context "${current}" of ${path} names no cluster it defines`);
   }
   return kubeConfig;
+}
+
+/** Whether nothing is at `file` (kubectl's os.IsNotExist: not a directory, nor a file it cannot read). */
+function missing(file: string): boolean {
+  try {
+    statSync(file);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT";
+  }
 }

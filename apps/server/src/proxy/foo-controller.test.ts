@@ -71,11 +71,23 @@ async function settled(quietMs = 1500, limitMs = 20_000): Promise<void> {
   }
 }
 
-function causesByKey(events: TraceEvent[]): Record<string, string[]> {
+function analyzed(events: TraceEvent[]): Analyzer {
   const a = new Analyzer();
   a.pushAll(events);
+  return a;
+}
+
+function causesByKey(events: TraceEvent[]): Record<string, string[]> {
+  const a = analyzed(events);
   const out: Record<string, string[]> = {};
   for (const key of a.keys()) if (key !== "") out[key] = a.passes(key).map((p) => p.cause);
+  return out;
+}
+
+function quietByKey(events: TraceEvent[]): Record<string, boolean> {
+  const a = analyzed(events);
+  const out: Record<string, boolean> = {};
+  for (const key of a.keys()) if (key !== "") out[key] = a.summary(key)!.quiescent;
   return out;
 }
 
@@ -117,12 +129,16 @@ afterAll(async () => {
 });
 
 describe("the FooController through loopscope proxy", () => {
-  it("gives every pass the cause its own probe gives it: creates, a scale, a child deleted", async () => {
+  it("gives every pass the cause its own probe gives it: creates, a scale, a child deleted, a Foo deleted", async () => {
     await send("POST", FOOS, foo("px-a"));
     await settled();
     await send("PATCH", `${FOOS}/px-a`, { spec: { replicas: 3 } }, "application/merge-patch+json");
     await settled();
     await send("DELETE", "/apis/apps/v1/namespaces/default/deployments/px-a", undefined);
+    await settled();
+    // The Foo itself: the wire shows its delete, and no pass after it (the controller's would
+    // find it gone without a request).
+    await send("DELETE", `${FOOS}/px-a`, undefined);
     await settled();
     // Two at once: two workers, each takes one.
     for (const name of ["px-b", "px-c"]) await send("POST", FOOS, foo(name));
@@ -136,6 +152,10 @@ describe("the FooController through loopscope proxy", () => {
     // Something to compare: a create makes external and self-triggered passes alike.
     expect(fromProbe["default/px-c"]).toContain("self");
     expect(fromProbe["default/px-c"]).toContain("external");
+    // Every Foo settled, the deleted one too, in both traces.
+    const quiet = { "default/px-a": true, "default/px-b": true, "default/px-c": true };
+    expect(quietByKey(probe)).toEqual(quiet);
+    expect(quietByKey(wire)).toEqual(quiet);
     expect(fromWire).toEqual(fromProbe);
   });
 });

@@ -822,3 +822,86 @@ describe("the reconcile count of a create followed by a new action", () => {
     ).toBe(4);
   });
 });
+
+describe("a Foo deleted under loopscope proxy (its trace: the wire, every enqueue inferred)", () => {
+  // The tail of a proxy recording: a create's last no-op pass, then `kubectl delete foo`. The
+  // proxy infers an enqueue from the delete; the pass it starts reads a gone Foo from the
+  // controller's cache and never reaches the wire.
+  const lines = [
+    {
+      stage: "watch",
+      key: KEY,
+      kind: "Foo",
+      event: "add",
+      name: "example-foo",
+      ns: "default",
+      rv: "10",
+    },
+    { stage: "enqueue", key: KEY, cause: "watch", inferred: true, causeSeq: 1 },
+    {
+      stage: "write",
+      key: KEY,
+      verb: "updateStatus",
+      target: "foos/default/example-foo/status",
+      code: 200,
+      rv: "11",
+      changed: true,
+    },
+    { stage: "done", key: KEY, outcome: "synced", inferred: true },
+    {
+      stage: "watch",
+      key: KEY,
+      kind: "Foo",
+      event: "update",
+      name: "example-foo",
+      ns: "default",
+      rv: "11",
+      oldRv: "10",
+    },
+    { stage: "enqueue", key: KEY, cause: "watch", inferred: true, causeSeq: 5 },
+    {
+      stage: "write",
+      key: KEY,
+      verb: "updateStatus",
+      target: "foos/default/example-foo/status",
+      code: 200,
+      rv: "11",
+      changed: false,
+    },
+    { stage: "done", key: KEY, outcome: "synced", inferred: true },
+    {
+      stage: "watch",
+      key: KEY,
+      kind: "Foo",
+      event: "delete",
+      name: "example-foo",
+      ns: "default",
+      rv: "12",
+    },
+    {
+      stage: "watch",
+      key: "",
+      kind: "Deployment",
+      event: "delete",
+      name: "example-foo",
+      ns: "default",
+      rv: "13",
+    },
+    { stage: "enqueue", key: KEY, cause: "watch", inferred: true, causeSeq: 9 },
+  ];
+  const events = lines.map((e, i) => ({ ...e, ts: 1_000_000 * (i + 1), seq: i + 1 }) as TraceEvent);
+
+  it("is quiescent after the delete: no pass is owed to the inferred enqueue", () => {
+    const a = new Analyzer();
+    a.pushAll(events.slice(0, 8));
+    expect(a.summary(KEY)?.quiescent).toBe(true);
+    a.pushAll(events.slice(8));
+    expect(a.summary(KEY)?.quiescent).toBe(true);
+  });
+
+  it("is still settling after an inferred enqueue while the Foo exists", () => {
+    const a = new Analyzer();
+    a.pushAll(events.slice(0, 6));
+    expect(a.summary(KEY)?.quiescent).toBe(false);
+  });
+});

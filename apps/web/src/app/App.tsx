@@ -10,6 +10,7 @@ import { readToken } from "../live/token.ts";
 import { DetailsPanel } from "../panels/DetailsPanel.tsx";
 import { ObjectsPanel } from "../panels/ObjectsPanel.tsx";
 import { clusterFoos } from "../live/clusterFoos.ts";
+import { useFooDeleted } from "../live/useFooDeleted.ts";
 import { fetchTrace, loadTrace, type Loading } from "../replay/load.ts";
 import { Samples } from "../replay/Samples.tsx";
 import { decodeDeepLink, newRunSearch } from "../store/deepLink.ts";
@@ -93,6 +94,8 @@ export function App() {
     () => (snapshot && session.source.kind === "live" ? clusterFoos(snapshot) : undefined),
     [snapshot, session],
   );
+  // Without them (the proxy keeps no informer): the trace's word, for scale and delete.
+  const fooDeleted = useFooDeleted(session, "default/example-foo");
   useEffect(() => {
     if (replaying) view.set({ follow: false });
   }, [replaying, view]);
@@ -274,6 +277,7 @@ export function App() {
               fooApi={conn.fooApi}
               connected={conn.status === "open"}
               foos={cluster}
+              fooDeleted={fooDeleted}
               onScenarioStart={() => view.set({ pickFooFromRow: session.store.length })}
             />
           ))}

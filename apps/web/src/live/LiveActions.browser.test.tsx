@@ -29,7 +29,12 @@ const BUTTONS = ["action-create", "action-scale", "action-delete", "action-scena
 
 function renderActions(
   cluster: ClusterReachability | undefined,
-  more: { connected?: boolean; objects?: ObjectsSnapshot; fooApi?: FooApiPresence } = {},
+  more: {
+    connected?: boolean;
+    objects?: ObjectsSnapshot;
+    fooApi?: FooApiPresence;
+    fooDeleted?: boolean;
+  } = {},
 ) {
   return render(
     <QueryClientProvider client={new QueryClient()}>
@@ -41,6 +46,7 @@ function renderActions(
         fooApi={more.fooApi}
         connected={more.connected ?? true}
         foos={more.objects && clusterFoos(more.objects)}
+        fooDeleted={more.fooDeleted}
       />
     </QueryClientProvider>,
   );
@@ -100,6 +106,17 @@ describe("live actions", () => {
       await expect
         .element(none.getByTestId(id))
         .toHaveAttribute("title", "there is no example-foo yet: create it first");
+    }
+  });
+
+  it("scale and delete are off once the trace saw example-foo deleted (the proxy: no snapshot)", async () => {
+    const gone = await renderActions(undefined, { fooDeleted: true });
+    await expect.element(gone.getByTestId("action-create")).toBeEnabled();
+    for (const id of ["action-scale", "action-delete"]) {
+      await expect.element(gone.getByTestId(id)).toBeDisabled();
+      await expect
+        .element(gone.getByTestId(id))
+        .toHaveAttribute("title", "example-foo was deleted: create it first");
     }
   });
 

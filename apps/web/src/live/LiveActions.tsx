@@ -29,6 +29,7 @@ export function LiveActions({
   fooApi,
   connected,
   foos,
+  fooDeleted = false,
   onScenarioStart,
 }: {
   token: string;
@@ -42,6 +43,11 @@ export function LiveActions({
   connected: boolean;
   /** The cluster's Foos, as last heard (absent: not heard yet, or none watched: the proxy). */
   foos?: ClusterFoos;
+  /**
+   * Without `foos`: whether the trace saw example-foo deleted, and not created since (the proxy
+   * records the controller's watch events, its delete among them).
+   */
+  fooDeleted?: boolean;
   /** A scenario is about to run: the page shows the Foo it acts on once its events come. */
   onScenarioStart?: () => void;
 }) {
@@ -65,8 +71,13 @@ export function LiveActions({
         : undefined;
   const disabled = action.isPending || down !== undefined;
   // Known absent: scale and delete would be refused, so they are off and say why.
-  const exists = foos?.present.has(`default/${name}`);
-  const absent = exists === false ? `there is no ${name} yet: create it first` : undefined;
+  const exists = foos ? foos.present.has(`default/${name}`) : fooDeleted ? false : undefined;
+  const absent =
+    exists === false
+      ? foos || !fooDeleted
+        ? `there is no ${name} yet: create it first`
+        : `${name} was deleted: create it first`
+      : undefined;
   const ran = action.variables?.action === "runScenario" ? action.variables.scenario : undefined;
   const titleOf = (n: string) => info.scenarios.find((x) => x.name === n)?.title ?? n;
   return (

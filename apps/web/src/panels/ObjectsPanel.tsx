@@ -44,8 +44,9 @@ export const OBJECT_ROW_HEIGHT_WITH_NAMESPACE = 38;
 
 /**
  * A live cluster's Foos as its latest objects snapshot has them: which exist (and which are being
- * deleted), as of the event `atSeq`. The trace alone cannot say a Foo is gone — sample-controller
- * does not watch Foo deletions — so only a live session has this.
+ * deleted), as of the event `atSeq`. A probe's trace cannot say a Foo is gone — sample-controller
+ * does not watch Foo deletions — so only a live session has this (a proxy's trace records the
+ * delete: KeySummary.deleted).
  */
 export interface ClusterFoos {
   atSeq: number;
@@ -55,7 +56,8 @@ export interface ClusterFoos {
 
 /**
  * The state badge, what the Foo is doing now: deleted (gone from the cluster, with no event since
- * the snapshot said so), hot loop (while it loops), error (its latest pass logged one), quiescent
+ * the snapshot said so; without a snapshot — `loopscope proxy`, a replay — its delete event said
+ * so), hot loop (while it loops), error (its latest pass logged one), quiescent
  * or settling.
  */
 export function objectState(
@@ -69,6 +71,7 @@ export function objectState(
     if (cluster.deleting.has(s.key)) return { label: "deleting", tone: "warn" };
   }
   if (!s) return { label: "…", tone: "muted" };
+  if (!cluster && s.deleted) return { label: "deleted", tone: "muted" };
   // `hotLoop` says this life had one, and stays so (as its finding does); a quiescent key's
   // passes have stopped writing, so its loop is over.
   if (s.hotLoop && !s.quiescent) return { label: "hot loop", tone: "bad" };

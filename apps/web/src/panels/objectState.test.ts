@@ -15,4 +15,12 @@ describe("a Foo's state in the objects table", () => {
     expect(after.title).toContain("hot loop stopped");
     expect(objectState(summary(true, false)).title).toBeUndefined();
   });
+
+  it("is 'deleted' when the trace saw its delete and there is no snapshot (the proxy)", () => {
+    const gone = { ...summary(true, false), deleted: true };
+    expect(objectState(gone)).toMatchObject({ label: "deleted", tone: "muted" });
+    // A live cluster's snapshot says what exists, here that it does.
+    const present = { atSeq: 9, present: new Set([gone.key]), deleting: new Set<string>() };
+    expect(objectState(gone, present, 9).label).toBe("quiescent");
+  });
 });

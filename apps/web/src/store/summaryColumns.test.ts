@@ -25,6 +25,7 @@ const summary = (key: string): fc.Arbitrary<KeySummary> =>
     reconcilesForCreate: fc.option(count, { nil: null }),
     listed: fc.boolean(),
     quiescent: fc.boolean(),
+    deleted: fc.boolean(),
     hotLoop: fc.boolean(),
   });
 
@@ -68,6 +69,7 @@ describe("summary columns", () => {
       reconcilesForCreate: i % 2 ? null : i,
       listed: i % 5 === 0,
       quiescent: i % 3 === 0,
+      deleted: i % 7 === 0,
       hotLoop: false,
     }));
     table.add(encodeSummaries(many.slice(0, 500)));

@@ -19,7 +19,7 @@ const BY_STAGE = 1;
 const PASSES = BY_STAGE + STAGES.length;
 const BY_CAUSE = PASSES + 1;
 const REST = BY_CAUSE + PASS_CAUSES.length;
-const STRIDE = REST + 9;
+const STRIDE = REST + 10;
 
 function write(s: KeySummary, out: Float64Array, at: number): void {
   out[at] = s.firstTs;
@@ -36,6 +36,7 @@ function write(s: KeySummary, out: Float64Array, at: number): void {
   out[at + REST + 6] = s.quiescent ? 1 : 0;
   out[at + REST + 7] = s.hotLoop ? 1 : 0;
   out[at + REST + 8] = s.listed ? 1 : 0;
+  out[at + REST + 9] = s.deleted ? 1 : 0;
 }
 
 function read(key: string, v: Float64Array, at: number): KeySummary {
@@ -59,6 +60,7 @@ function read(key: string, v: Float64Array, at: number): KeySummary {
     quiescent: v[at + REST + 6] === 1,
     hotLoop: v[at + REST + 7] === 1,
     listed: v[at + REST + 8] === 1,
+    deleted: v[at + REST + 9] === 1,
   };
 }
 

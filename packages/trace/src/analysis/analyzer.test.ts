@@ -899,6 +899,16 @@ describe("a Foo deleted under loopscope proxy (its trace: the wire, every enqueu
     expect(a.summary(KEY)?.quiescent).toBe(true);
   });
 
+  it("says the Foo deleted, until it is created again", () => {
+    const a = new Analyzer();
+    a.pushAll(events.slice(0, 8));
+    expect(a.summary(KEY)?.deleted).toBe(false);
+    a.pushAll(events.slice(8));
+    expect(a.summary(KEY)?.deleted).toBe(true);
+    a.push({ ...events[0], seq: 20, ts: 20_000_000, rv: "30" } as TraceEvent);
+    expect(a.summary(KEY)?.deleted).toBe(false);
+  });
+
   it("is still settling after an inferred enqueue while the Foo exists", () => {
     const a = new Analyzer();
     a.pushAll(events.slice(0, 6));

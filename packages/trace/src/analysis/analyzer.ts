@@ -348,7 +348,7 @@ export class Analyzer {
       st.lifeSeq = e.seq;
       st.listed = e.initial === true;
     }
-    if (primary && e.event === "delete") st.fooGone = true;
+    if (primary && e.event === "delete") st.fooGone = st.fooDeleted = true;
     st.watches++;
     if (st.createFrom === undefined) {
       st.createFrom = st.rowCount;
@@ -657,7 +657,7 @@ export class Analyzer {
     st.fooRv = st.deployRv = undefined;
     st.fooWatchRv = st.deployWatchRv = false;
     st.writesWithRv = 0;
-    st.fooGone = false;
+    st.fooGone = st.fooDeleted = false;
     st.writeTs = -Infinity;
     st.lastBareWrite = undefined;
   }

@@ -98,6 +98,8 @@ export class KeyState {
    * when it is not the echo of a write of the key (see ASSUMED_ADD_ECHO_US in analyzer.ts).
    */
   fooGone = false;
+  /** Whether a watch event said the key's own object was deleted, in this life (KeySummary.deleted). */
+  fooDeleted = false;
   /**
    * The pass row that already said the Foo was gone (-1: none): the lister's not-found and the
    * controller's "no longer exists" of one pass are one finding, not two.
@@ -236,6 +238,7 @@ export class KeyState {
       reconcilesForCreate,
       listed: this.listed,
       quiescent,
+      deleted: this.fooDeleted,
       hotLoop: this.hotLoop,
     };
   }

@@ -107,6 +107,12 @@ export interface KeySummary {
   listed: boolean;
   quiescent: boolean;
   /**
+   * The key's own object was deleted, as a watch event of this life said, and not created again
+   * (`loopscope proxy` records the delete; sample-controller and our FooController do not watch
+   * Foo deletions, so their traces never say it: a live dashboard asks the cluster instead).
+   */
+  deleted: boolean;
+  /**
    * This life had a hot loop (its finding). It stays true once the loop has stopped: `quiescent`
    * says whether it has.
    */

@@ -31,6 +31,7 @@ function burstScenario(workers: number): Scenario {
         `scenario: kubectl apply ${BURST_SIZE} Foos at once (${running} worker${running === 1 ? "" : "s"})`,
         fooKey(BURST_NAMES[0]!),
       );
+      ctx.doing(`applying ${BURST_NAMES.length} Foos at once`);
       await Promise.all(BURST_NAMES.map((n) => ctx.kube.applyFoo(fooObject(n, 1))));
       await ctx.settled(BURST_NAMES.map(fooKey), {
         until: async () => {

@@ -19,6 +19,7 @@ export const deleteAndRecreate: Scenario = {
     await startClean(ctx, [NAME]);
     await createAndSettle(ctx, NAME);
     ctx.mark(`scenario: kubectl delete foo ${NAME}`, key);
+    ctx.doing(`deleting ${key}`);
     await ctx.kube.deleteFoo(NS, NAME);
     ctx.doing(`waiting for deployment ${key} to be garbage-collected`);
     await ctx.kube.waitFor(

@@ -19,6 +19,7 @@ export const deleteChild: Scenario = {
     await createAndSettle(ctx, NAME);
     const creates = ofKey(ctx.events.events, key, "write").filter((w) => w.verb === "create");
     ctx.mark(`scenario: kubectl delete deployment ${NAME}`, key);
+    ctx.doing(`deleting deployment ${key}`);
     await ctx.kube.deleteDeployment(NS, NAME);
     await untilTrace(ctx, "the controller to create the Deployment again", (evs) =>
       ofKey(evs, key, "write").some(

@@ -38,6 +38,7 @@ export const hotLoop: Scenario = {
       );
     await startClean(ctx, [NAME]);
     ctx.mark(`scenario: kubectl apply Foo ${NAME} with the timestamp-in-status bug on`, key);
+    ctx.doing(`applying ${key}`);
     await ctx.kube.applyFoo(fooObject(NAME, 1));
     await untilTrace(ctx, `the hot-loop finding and ${HOT_LOOP_PASSES} passes`, () => {
       const s = ctx.events.analyzer.summary(key);

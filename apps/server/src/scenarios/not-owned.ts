@@ -26,11 +26,13 @@ export const notOwned: Scenario = {
       `scenario: kubectl create deployment ${NAME} (owned by nobody: the Deployment event handler ignores it, so no watch event of it appears)`,
       key,
     );
+    ctx.doing(`creating deployment ${key}, owned by no Foo`);
     await ctx.kube.createDeployment(unownedDeployment(NAME));
     ctx.mark(`scenario: kubectl apply Foo ${NAME}`, key);
     // This run's passes only: a retry a previous run left pending runs during startClean — and
     // fails, with the backoff it had, if the informer has yet to see its Foo deleted.
     const from = ctx.events.events.length;
+    ctx.doing(`applying ${key}`);
     await ctx.kube.applyFoo(fooObject(NAME, 1));
     const failed = (evs: readonly TraceEvent[]) =>
       ofKey(evs.slice(from), key, "done").filter((d) => d.outcome === "requeued").length;

@@ -21,6 +21,7 @@ export const scale: Scenario = {
       `scenario: kubectl patch foo ${NAME} --type=merge -p '{"spec":{"replicas":3}}'`,
       fooKey(NAME),
     );
+    ctx.doing(`applying ${fooKey(NAME)} (replicas 3)`);
     await ctx.kube.applyFoo(fooObject(NAME, 3));
     await settledAt(ctx, NAME, 3);
   },

@@ -26,6 +26,7 @@ export const slowApi: Scenario = {
     for (const v of WRITES) faults.setLatency(v, WRITE_LATENCY_MS);
     try {
       ctx.mark(`scenario: kubectl apply Foo ${NAME}`, key);
+      ctx.doing(`applying ${key}`);
       await ctx.kube.applyFoo(fooObject(NAME, 1));
       await settledAt(ctx, NAME, 1);
     } finally {

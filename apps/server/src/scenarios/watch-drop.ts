@@ -34,6 +34,7 @@ export const watchDrop: Scenario = {
     faults.expireNextWatch();
     faults.closeAllWatches();
     try {
+      ctx.doing(`applying ${key} (replicas 2)`);
       await ctx.kube.applyFoo(fooObject(NAME, 2));
       await settledAt(ctx, NAME, 2);
     } finally {

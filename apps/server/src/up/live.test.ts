@@ -203,6 +203,36 @@ describe("loopscope up, live", () => {
     });
   });
 
+  it("stopping slow-api as it applies its Foo says so, not the clean-up's 'deleted' before it", async () => {
+    // The test above left its example-foo: slow-api deletes it first ("deleted …"), then marks
+    // and applies its own, a create 250 ms slower than usual. Stopped at the mark, it is
+    // applying, or (on a slow machine) already waiting for the Foo to settle.
+    const before = live.hub.lastSeq;
+    const running = acted({ action: "runScenario", scenario: "slow-api" });
+    await vi.waitFor(
+      () =>
+        expect(
+          client.events.some(
+            (e) =>
+              e.seq > before &&
+              e.stage === "note" &&
+              e.text.startsWith("scenario: kubectl apply Foo example-foo"),
+          ),
+        ).toBe(true),
+      { timeout: 30_000, interval: 5 },
+    );
+    expect((await acted({ action: "stopScenario" })).status).toBe(200);
+    expect(await running).toEqual({
+      status: 200,
+      body: {
+        ok: true,
+        message: expect.stringMatching(
+          /^scenario slow-api stopped from the dashboard while (applying|waiting for) default\/example-foo/,
+        ),
+      },
+    });
+  });
+
   it("runs a scenario, switches a lesson and a fault from the dashboard API", async () => {
     const before = live.hub.lastSeq;
     const scenario = await acted({ action: "runScenario", scenario: "create-foo" });

@@ -130,3 +130,47 @@ test("live in a small window: 200 % zoom and 320 px reflow", async ({ page }, in
     await server.stop();
   }
 });
+
+test("the workshop open in a small window: the lanes scroll above its dock, over no panel", async ({
+  page,
+}, info) => {
+  const site: StaticSite = await serveDist();
+  try {
+    await page.setViewportSize(VIEWPORTS[0]);
+    await page.goto(`${site.url}?trace=traces/hot-loop.jsonl`);
+    await expect(page.getByTestId("timeline-pass").first()).toBeAttached();
+    await page.getByTestId("workshop-toggle").click();
+    await expect(page.getByTestId("workshop")).toBeVisible();
+    for (const vp of [...VIEWPORTS, { width: 853, height: 480 }]) {
+      await page.setViewportSize(vp);
+      const where = `workshop ${vp.width}×${vp.height}`;
+      await page.evaluate(
+        () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))),
+      );
+      const timeline = page.getByTestId("timeline");
+      const [height, needed] = await timeline.evaluate((e) => [
+        e.getBoundingClientRect().height,
+        parseFloat(getComputedStyle(e).getPropertyValue("--timeline-needed")),
+      ]);
+      expect(height, `${where}: timeline height`).toBeGreaterThanOrEqual(needed - 0.5);
+      const lanes = await pageBox(page, '[data-testid="timeline"] canvas');
+      for (const other of [".objects", ".details", ".legend", ".overview"])
+        expect(intersects(lanes, await pageBox(page, other)), `${where}: lanes over ${other}`).toBe(
+          false,
+        );
+      // Scrolled to the window's top, the lanes are on top there: not under the dock, nor under a
+      // panel (the page scrolls them, lane by lane, through the room above the dock).
+      const canvas = page.locator('[data-testid="timeline"] canvas');
+      const onTop = await canvas.evaluate((e) => {
+        e.scrollIntoView({ block: "start" });
+        const r = e.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.x + r.width / 2, r.y + 40);
+        return hit !== null && (hit === e || e.parentElement!.contains(hit));
+      });
+      expect(onTop, `${where}: lanes covered`).toBe(true);
+      await page.screenshot({ path: info.outputPath(`workshop-${vp.width}x${vp.height}.png`) });
+    }
+  } finally {
+    await site.close();
+  }
+});

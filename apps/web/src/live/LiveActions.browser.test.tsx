@@ -146,6 +146,20 @@ describe("live actions", () => {
     screen.unmount();
   });
 
+  it("give the focus back to the pressed button when its note's ✕ takes the note away", async () => {
+    const screen = await renderActions(undefined, { fooApi: { served: true } });
+    const create = screen.getByTestId("action-create").element() as HTMLButtonElement;
+    create.focus();
+    await userEvent.keyboard("{Enter}");
+    const dismiss = screen.getByRole("button", { name: "Dismiss the error" });
+    await expect.element(dismiss).toBeInTheDocument();
+    (dismiss.element() as HTMLButtonElement).focus();
+    await userEvent.keyboard("{Enter}");
+    await expect.element(screen.getByTestId("action-error")).not.toBeInTheDocument();
+    expect(document.activeElement).toBe(create);
+    screen.unmount();
+  });
+
   // Last: a test after one that unmounts finds no element (vitest-browser-react's cleanup).
   it("are on while it answers and serves the Foo API, and on the embedded cluster (no reachability heard)", async () => {
     for (const cluster of [{ reachable: true } as const, undefined]) {

@@ -7,7 +7,7 @@
  * does not serve the Foo API (its CRD deleted), which each of them needs (every scenario makes a
  * Foo); so are scale and delete while there is no example-foo to act on.
  */
-import { useState } from "react";
+import { useRef, useState } from "react";
 import {
   FOO_API_GONE,
   type ActionRequest,
@@ -57,9 +57,18 @@ export function LiveActions({
   const [scenario, setScenario] = useState("");
   /** Whether what an action said is shown whole (it is cut to two lines in a narrow bar). */
   const [open, setOpen] = useState(false);
+  /** The button an action was started from: the focus goes back to it from a note that goes. */
+  const startedFrom = useRef<HTMLElement | null>(null);
   const act = (req: ActionRequest) => {
     setOpen(false);
+    startedFrom.current =
+      document.activeElement instanceof HTMLElement ? document.activeElement : null;
     action.mutate(req);
+  };
+  // A stop or ✕ pressed leaves with its note: the focus would fall to <body>, and a keyboard user
+  // start again from the top of the page.
+  const refocus = () => {
+    if (startedFrom.current?.isConnected) startedFrom.current.focus();
   };
   const name = "example-foo";
   const down = !connected
@@ -151,7 +160,10 @@ export function LiveActions({
             data-testid="action-stop"
             title="end the scenario here (what it made stays on the cluster)"
             disabled={stop.isPending}
-            onClick={() => stop.mutate({ action: "stopScenario" })}
+            onClick={() => {
+              refocus();
+              stop.mutate({ action: "stopScenario" });
+            }}
           >
             stop
           </button>
@@ -170,7 +182,10 @@ export function LiveActions({
           <button
             className="link dismiss"
             aria-label="Dismiss the result"
-            onClick={() => action.reset()}
+            onClick={() => {
+              refocus();
+              action.reset();
+            }}
           >
             ✕
           </button>
@@ -190,7 +205,10 @@ export function LiveActions({
           <button
             className="link dismiss"
             aria-label="Dismiss the error"
-            onClick={() => action.reset()}
+            onClick={() => {
+              refocus();
+              action.reset();
+            }}
           >
             ✕
           </button>

@@ -30,6 +30,17 @@ async function pageBox(page: Page, selector: string): Promise<Box> {
     });
 }
 
+/** The timeline as tall as one Foo's five lanes need: none cut off. */
+async function expectLanesWhole(page: Page, where: string) {
+  const [height, needed] = await page
+    .getByTestId("timeline")
+    .evaluate((e) => [
+      e.getBoundingClientRect().height,
+      parseFloat(getComputedStyle(e).getPropertyValue("--timeline-needed")),
+    ]);
+  expect(height, `${where}: timeline height`).toBeGreaterThanOrEqual(needed - 0.5);
+}
+
 async function checkSmallWindow(page: Page, info: TestInfo, name: string) {
   for (const vp of VIEWPORTS) {
     await page.setViewportSize(vp);
@@ -48,13 +59,7 @@ async function checkSmallWindow(page: Page, info: TestInfo, name: string) {
       `${where}: page width`,
     ).toBeLessThanOrEqual(vp.width);
 
-    // As tall as one Foo's five lanes need: none cut off.
-    const timeline = page.getByTestId("timeline");
-    const [height, needed] = await timeline.evaluate((e) => [
-      e.getBoundingClientRect().height,
-      parseFloat(getComputedStyle(e).getPropertyValue("--timeline-needed")),
-    ]);
-    expect(height, `${where}: timeline height`).toBeGreaterThanOrEqual(needed - 0.5);
+    await expectLanesWhole(page, where);
 
     // Inside its column, over no panel and no other part of the column.
     const lanes = await pageBox(page, '[data-testid="timeline"] canvas');
@@ -147,12 +152,7 @@ test("the workshop open in a small window: the lanes scroll above its dock, over
       await page.evaluate(
         () => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))),
       );
-      const timeline = page.getByTestId("timeline");
-      const [height, needed] = await timeline.evaluate((e) => [
-        e.getBoundingClientRect().height,
-        parseFloat(getComputedStyle(e).getPropertyValue("--timeline-needed")),
-      ]);
-      expect(height, `${where}: timeline height`).toBeGreaterThanOrEqual(needed - 0.5);
+      await expectLanesWhole(page, where);
       const lanes = await pageBox(page, '[data-testid="timeline"] canvas');
       for (const other of [".objects", ".details", ".legend", ".overview"])
         expect(intersects(lanes, await pageBox(page, other)), `${where}: lanes over ${other}`).toBe(
